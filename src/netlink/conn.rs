@@ -1,0 +1,393 @@
+//! A connection to nf_tables: batches, requests, dumps and the generation id, on one socket.
+
+use std::path::Path;
+
+use iptnl_sys::netlink::{
+    NLMSG_DONE, NLMSG_ERROR, NLMSG_NOOP, NLMSG_OVERRUN, NLM_F_ACK, NLM_F_DUMP, NLM_F_DUMP_INTR,
+    NLM_F_REQUEST,
+};
+use iptnl_sys::nf_tables::{NFTA_GEN_ID, NFT_MSG_GETGEN, NFT_MSG_NEWGEN};
+use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, nfnl_subsys_id, NFNL_SUBSYS_NFTABLES};
+
+use super::batch::{Batch, OpIndex};
+use super::error::{DecodeError, Error, MsgFailure};
+use super::message::{Message, Messages};
+use super::socket::Socket;
+use super::writer::MsgWriter;
+
+/// How many times a dump is retried when the ruleset changes while it runs.
+pub const DUMP_RETRIES: u32 = 16;
+
+/// What a successful commit returns.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Committed {
+    /// Objects the kernel echoed back, for the operations that asked for it: the operation's
+    /// index and the whole echoed netlink message.
+    pub echoes: Vec<(OpIndex, Vec<u8>)>,
+    /// Whether the kernel acknowledged BATCH_END (kernels from 6.10 on do).
+    pub end_acked: bool,
+}
+
+/// The outcome of a dump.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DumpStatus {
+    /// The kernel flagged the dump as inconsistent (the ruleset changed while it ran).
+    pub interrupted: bool,
+    /// The low 16 bits of the generation the dump's messages carried, if any message came.
+    pub genid_low: Option<u16>,
+}
+
+/// A connection to the kernel's nf_tables subsystem.
+///
+/// It owns one socket, a receive buffer and a sequence counter. It is `Send` but not meant to
+/// be shared between threads while in use: give each thread its own, or guard it.
+///
+/// ```no_run
+/// use iptnl::netlink::Conn;
+/// let mut conn = Conn::open()?;
+/// println!("ruleset generation {}", conn.genid()?);
+/// # Ok::<(), iptnl::netlink::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Conn {
+    sock: Socket,
+    rx: Vec<u8>,
+    seq: u32,
+}
+
+impl Conn {
+    /// Opens a connection in the calling thread's network namespace.
+    pub fn open() -> Result<Conn, Error> {
+        Ok(Self::from_socket(Socket::open()?))
+    }
+
+    /// Opens a connection inside the network namespace at `path` (e.g. `/var/run/netns/x` or
+    /// `/proc/PID/ns/net`) without moving any of the caller's threads.
+    pub fn open_in_netns(path: impl AsRef<Path>) -> Result<Conn, Error> {
+        Ok(Self::from_socket(Socket::open_in_netns(path.as_ref())?))
+    }
+
+    /// Wraps an open socket.
+    pub fn from_socket(sock: Socket) -> Conn {
+        // Start from a value unlikely to match stale replies of another connection.
+        let seq = (std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as u32)
+            .unwrap_or(1))
+            | 1;
+        Conn {
+            sock,
+            rx: Vec::new(),
+            seq,
+        }
+    }
+
+    /// The underlying socket.
+    pub fn socket(&self) -> &Socket {
+        &self.sock
+    }
+
+    fn next_seq(&mut self, count: u32) -> u32 {
+        let s = self.seq;
+        self.seq = self.seq.wrapping_add(count.wrapping_add(1));
+        s
+    }
+
+    /// Discards replies left over from an earlier exchange.
+    fn drain_stale(&mut self) -> Result<(), Error> {
+        loop {
+            match self.sock.recv(&mut self.rx, false) {
+                Ok(true) => continue,
+                Ok(false) => return Ok(()),
+                Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => continue,
+                Err(e) => return Err(Error::io("discarding stale replies", e)),
+            }
+        }
+    }
+
+    /// Sends `batch` in one `sendmsg` and collects the kernel's answers.
+    ///
+    /// Success means the kernel committed every operation. On any error nothing was applied:
+    /// [`Error::Rejected`] lists each refused operation by index with errno and extended-ACK
+    /// details, [`Error::Conflict`] says the generation id no longer matched,
+    /// [`Error::BatchRefused`] reports a failure of the batch as a whole.
+    pub fn commit(&mut self, batch: &mut Batch) -> Result<Committed, Error> {
+        self.drain_stale()?;
+        let base = self.next_seq(batch.len() as u32 + 2);
+        let start = batch.seal(base);
+        let end_seq = batch.end_seq(base);
+        let sent = {
+            let bytes = batch.sealed_bytes(start);
+            let len = bytes.len();
+            match self.sock.ensure_sndbuf(len) {
+                Ok(()) => {
+                    // Echoed objects and errors must fit in the receive buffer too.
+                    self.sock
+                        .ensure_rcvbuf(batch.echo_count().saturating_mul(4096).max(256 * 1024));
+                    self.sock.send(bytes)
+                }
+                Err(e) => Err(e),
+            }
+        };
+        batch.unseal();
+        sent?;
+        self.collect_commit(batch, base, end_seq)
+    }
+
+    fn collect_commit(
+        &mut self,
+        batch: &Batch,
+        base: u32,
+        end_seq: u32,
+    ) -> Result<Committed, Error> {
+        let mut out = Committed::default();
+        let mut failures: Vec<MsgFailure> = Vec::new();
+        let mut whole: Option<(i32, Option<String>)> = None;
+        let mut overrun = false;
+        let n = batch.len() as u32;
+        loop {
+            match self.sock.recv(&mut self.rx, false) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => {
+                    overrun = true;
+                    continue;
+                }
+                Err(e) => return Err(Error::io("reading the kernel's answer to the batch", e)),
+            }
+            for m in Messages::new(&self.rx) {
+                let m = m?;
+                let rel = m.seq().wrapping_sub(base);
+                if m.msg_type() == NLMSG_ERROR {
+                    let e = m.error()?;
+                    let rel = e.orig_seq.wrapping_sub(base);
+                    if e.orig_seq == end_seq {
+                        if e.errno == 0 {
+                            out.end_acked = true;
+                        } else {
+                            whole.get_or_insert((e.errno, e.ext_msg.map(str::to_owned)));
+                        }
+                    } else if rel == 0 {
+                        if e.errno != 0 {
+                            whole.get_or_insert((e.errno, e.ext_msg.map(str::to_owned)));
+                        }
+                    } else if rel >= 1 && rel <= n && e.errno != 0 {
+                        failures.push(MsgFailure {
+                            index: (rel - 1) as usize,
+                            errno: e.errno,
+                            ext_msg: e.ext_msg.map(str::to_owned),
+                            ext_offset: e.ext_offset,
+                        });
+                    }
+                } else if rel >= 1
+                    && rel <= n
+                    && nfnl_subsys_id(m.msg_type()) == NFNL_SUBSYS_NFTABLES
+                {
+                    out.echoes.push(((rel - 1) as usize, m.bytes().to_vec()));
+                }
+            }
+        }
+        if let Some((errno, ext_msg)) = whole {
+            return Err(match errno {
+                libc::ERESTART => Error::Conflict {
+                    genid: batch.genid().unwrap_or(0),
+                },
+                libc::EPERM => Error::Permission {
+                    op: "committing the batch",
+                },
+                _ => Error::BatchRefused { errno, ext_msg },
+            });
+        }
+        if !failures.is_empty() {
+            if failures.iter().all(|f| f.errno == libc::EPERM) {
+                return Err(Error::Permission {
+                    op: "committing the batch",
+                });
+            }
+            return Err(Error::Rejected { failures });
+        }
+        if overrun && !out.end_acked {
+            return Err(Error::Overrun {
+                op: "committing the batch",
+            });
+        }
+        Ok(out)
+    }
+
+    /// Sends one request that expects at most a few replies (not a dump) and passes each reply
+    /// message to `on_reply`. The request is acknowledged; a refusal is [`Error::Request`].
+    pub fn request(
+        &mut self,
+        op: &'static str,
+        msg_type: u16,
+        family: u8,
+        attrs: impl FnOnce(&mut MsgWriter),
+        mut on_reply: impl FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<(), Error> {
+        self.drain_stale()?;
+        let seq = self.next_seq(0);
+        let mut w = MsgWriter::with_capacity(256);
+        let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_ACK, seq, family, 0);
+        attrs(&mut w);
+        w.finish(m)?;
+        self.sock.send(w.as_bytes())?;
+        loop {
+            self.sock
+                .recv(&mut self.rx, true)
+                .map_err(|e| Error::io(op, e))?;
+            for m in Messages::new(&self.rx) {
+                let m = m?;
+                if m.seq() != seq {
+                    continue;
+                }
+                match m.msg_type() {
+                    NLMSG_ERROR => {
+                        let e = m.error()?;
+                        if e.errno == 0 {
+                            return Ok(());
+                        }
+                        if e.errno == libc::EPERM {
+                            return Err(Error::Permission { op });
+                        }
+                        return Err(Error::Request {
+                            op,
+                            errno: e.errno,
+                            ext_msg: e.ext_msg.map(str::to_owned),
+                        });
+                    }
+                    NLMSG_DONE => return Ok(()),
+                    _ => on_reply(&m)?,
+                }
+            }
+        }
+    }
+
+    /// Reads the ruleset generation id (`NFT_MSG_GETGEN`): one round trip, whatever the size
+    /// of the ruleset.
+    pub fn genid(&mut self) -> Result<u32, Error> {
+        let mut genid = None;
+        self.request(
+            "reading the ruleset generation",
+            nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETGEN),
+            0,
+            |_| {},
+            |m| {
+                if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWGEN {
+                    for a in m.nfgen()?.attrs() {
+                        let a = a?;
+                        if a.kind() == NFTA_GEN_ID {
+                            genid = Some(a.be32()?);
+                        }
+                    }
+                }
+                Ok(())
+            },
+        )?;
+        genid.ok_or(Error::Decode(DecodeError::Missing {
+            what: "generation id in the NEWGEN reply",
+        }))
+    }
+
+    /// Runs one dump: sends `msg_type` with `NLM_F_DUMP` and the filter attributes written by
+    /// `attrs`, and passes every reply message to `on_msg` until the kernel says it is done.
+    /// The caller checks [`DumpStatus::interrupted`] and retries (see
+    /// [`dump_consistent`](Self::dump_consistent)).
+    pub fn dump(
+        &mut self,
+        op: &'static str,
+        msg_type: u16,
+        family: u8,
+        attrs: impl FnOnce(&mut MsgWriter),
+        mut on_msg: impl FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<DumpStatus, Error> {
+        self.drain_stale()?;
+        let seq = self.next_seq(0);
+        let mut w = MsgWriter::with_capacity(256);
+        let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_DUMP, seq, family, 0);
+        attrs(&mut w);
+        w.finish(m)?;
+        self.sock.send(w.as_bytes())?;
+        let mut status = DumpStatus {
+            interrupted: false,
+            genid_low: None,
+        };
+        loop {
+            match self.sock.recv(&mut self.rx, true) {
+                Ok(_) => {}
+                Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => {
+                    // Part of the dump was lost: report it as interrupted so it is redone.
+                    status.interrupted = true;
+                    continue;
+                }
+                Err(e) => return Err(Error::io(op, e)),
+            }
+            for m in Messages::new(&self.rx) {
+                let m = m?;
+                if m.seq() != seq {
+                    continue;
+                }
+                if m.flags() & NLM_F_DUMP_INTR != 0 {
+                    status.interrupted = true;
+                }
+                match m.msg_type() {
+                    NLMSG_DONE => return Ok(status),
+                    NLMSG_ERROR => {
+                        let e = m.error()?;
+                        if e.errno == 0 {
+                            continue;
+                        }
+                        if e.errno == libc::EPERM {
+                            return Err(Error::Permission { op });
+                        }
+                        return Err(Error::Request {
+                            op,
+                            errno: e.errno,
+                            ext_msg: e.ext_msg.map(str::to_owned),
+                        });
+                    }
+                    NLMSG_NOOP | NLMSG_OVERRUN => {}
+                    _ => {
+                        let nf = m.nfgen()?;
+                        match status.genid_low {
+                            None => status.genid_low = Some(nf.res_id),
+                            Some(g) if g != nf.res_id => status.interrupted = true,
+                            _ => {}
+                        }
+                        if !status.interrupted {
+                            on_msg(&m)?;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Runs a dump whose result is consistent with one generation: reads the generation,
+    /// dumps, reads the generation again, and starts over (calling `reset` first) when it moved
+    /// or the kernel flagged the dump. Returns the generation the result belongs to.
+    #[allow(clippy::too_many_arguments)]
+    pub fn dump_consistent(
+        &mut self,
+        op: &'static str,
+        msg_type: u16,
+        family: u8,
+        attrs: impl Fn(&mut MsgWriter),
+        mut reset: impl FnMut(),
+        mut on_msg: impl FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<u32, Error> {
+        for _ in 0..DUMP_RETRIES {
+            let before = self.genid()?;
+            let st = self.dump(op, msg_type, family, &attrs, &mut on_msg)?;
+            let after = self.genid()?;
+            let low_ok = st.genid_low.is_none_or(|g| g == before as u16);
+            if !st.interrupted && before == after && low_ok {
+                return Ok(before);
+            }
+            reset();
+        }
+        Err(Error::DumpInterrupted {
+            op,
+            tries: DUMP_RETRIES,
+        })
+    }
+}

@@ -1,0 +1,26 @@
+//! The netlink layer: socket, message and attribute encoding and decoding, batches, acks,
+//! dumps and generation-id checks. It knows nfnetlink framing but nothing of tables, chains
+//! or rules (that is [`crate::nft`]).
+//!
+//! - [`MsgWriter`] builds messages into one contiguous buffer (no allocation per attribute);
+//! - [`Attrs`] / [`Messages`] read them back zero-copy with bounds checks on every length;
+//! - [`Batch`] frames nf_tables messages for one atomic commit;
+//! - [`Conn`] sends batches in one `sendmsg`, maps errors back to operations, runs dumps and
+//!   reads the generation id;
+//! - [`Socket`] is the system-call layer, the only `unsafe` code of the crate.
+
+mod attr;
+mod batch;
+mod conn;
+mod error;
+mod message;
+mod socket;
+mod writer;
+
+pub use attr::{Attr, AttrTable, Attrs};
+pub use batch::{Batch, OpIndex};
+pub use conn::{Committed, Conn, DumpStatus, DUMP_RETRIES};
+pub use error::{DecodeError, EncodeError, Error, MsgFailure};
+pub use message::{ErrorMessage, Message, Messages, NfMessage};
+pub use socket::{Socket, RECV_BUF_SIZE};
+pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

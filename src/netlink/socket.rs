@@ -1,0 +1,278 @@
+//! The `NETLINK_NETFILTER` socket: the only place in iptnl with `unsafe` code.
+//!
+//! Every system call is wrapped in a small safe function here; nothing else in the crate
+//! touches file descriptors or raw pointers.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::path::Path;
+
+use iptnl_sys::netlink::{
+    NETLINK_ADD_MEMBERSHIP, NETLINK_CAP_ACK, NETLINK_EXT_ACK, NETLINK_NETFILTER, SOL_NETLINK,
+};
+
+use super::error::Error;
+
+/// Size of the buffer each `recv` reads into. Netlink dump messages are at most 32 KiB; a
+/// larger buffer lets one call return several of them.
+pub const RECV_BUF_SIZE: usize = 256 * 1024;
+
+/// An open `NETLINK_NETFILTER` socket, bound to a kernel-assigned port id.
+///
+/// ```no_run
+/// use iptnl::netlink::Socket;
+/// let sock = Socket::open()?;
+/// println!("port id {}", sock.portid());
+/// # Ok::<(), iptnl::netlink::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Socket {
+    fd: OwnedFd,
+    portid: u32,
+    sndbuf: usize,
+    rcvbuf: usize,
+}
+
+fn cvt(ret: libc::c_int) -> io::Result<libc::c_int> {
+    if ret < 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(ret)
+    }
+}
+
+fn setsockopt_int(fd: RawFd, level: i32, name: i32, value: i32) -> io::Result<()> {
+    // SAFETY: `fd` is an open socket owned by the caller; the option value is a valid c_int
+    // living for the duration of the call, and its size is passed exactly.
+    let ret = unsafe {
+        libc::setsockopt(
+            fd,
+            level,
+            name,
+            (&value as *const i32).cast(),
+            std::mem::size_of::<i32>() as libc::socklen_t,
+        )
+    };
+    cvt(ret).map(|_| ())
+}
+
+fn getsockopt_int(fd: RawFd, level: i32, name: i32) -> io::Result<i32> {
+    let mut value: i32 = 0;
+    let mut len = std::mem::size_of::<i32>() as libc::socklen_t;
+    // SAFETY: `value` and `len` are valid for writes and `len` holds the size of `value`.
+    let ret =
+        unsafe { libc::getsockopt(fd, level, name, (&mut value as *mut i32).cast(), &mut len) };
+    cvt(ret).map(|_| value)
+}
+
+impl Socket {
+    /// Opens a socket in the calling thread's network namespace.
+    pub fn open() -> Result<Socket, Error> {
+        // SAFETY: plain socket(2) call with constant arguments; the result is checked.
+        let fd = unsafe {
+            libc::socket(
+                libc::AF_NETLINK,
+                libc::SOCK_RAW | libc::SOCK_CLOEXEC,
+                NETLINK_NETFILTER,
+            )
+        };
+        let fd = cvt(fd).map_err(|e| Error::io("opening the netfilter netlink socket", e))?;
+        // SAFETY: `fd` was just returned by socket(2) and is owned by nobody else.
+        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let raw = fd.as_raw_fd();
+
+        // SAFETY: sockaddr_nl is plain old data; all-zero is a valid value (nl_pid 0 lets the
+        // kernel assign the port id).
+        let mut addr: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
+        addr.nl_family = libc::AF_NETLINK as libc::sa_family_t;
+        let addr_len = std::mem::size_of::<libc::sockaddr_nl>() as libc::socklen_t;
+        // SAFETY: `addr` is a valid sockaddr_nl and `addr_len` its size.
+        let ret = unsafe { libc::bind(raw, (&addr as *const libc::sockaddr_nl).cast(), addr_len) };
+        cvt(ret).map_err(|e| Error::io("binding the netlink socket", e))?;
+        let mut got_len = addr_len;
+        // SAFETY: `addr` is valid for writes of `got_len` bytes.
+        let ret = unsafe {
+            libc::getsockname(
+                raw,
+                (&mut addr as *mut libc::sockaddr_nl).cast(),
+                &mut got_len,
+            )
+        };
+        cvt(ret).map_err(|e| Error::io("reading the netlink port id", e))?;
+
+        // Extended ACKs give the offending attribute and a message; capped ACKs keep error
+        // replies small. Both are best effort (old kernels lack them).
+        let _ = setsockopt_int(raw, SOL_NETLINK, NETLINK_EXT_ACK, 1);
+        let _ = setsockopt_int(raw, SOL_NETLINK, NETLINK_CAP_ACK, 1);
+        let sndbuf = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF).unwrap_or(0) as usize;
+        let rcvbuf = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_RCVBUF).unwrap_or(0) as usize;
+        Ok(Socket {
+            fd,
+            portid: addr.nl_pid,
+            sndbuf,
+            rcvbuf,
+        })
+    }
+
+    /// Opens a socket inside the network namespace at `path` (for example
+    /// `/var/run/netns/blue` or `/proc/1234/ns/net`).
+    ///
+    /// A short-lived helper thread enters the namespace, creates the socket and exits, so no
+    /// thread of the caller ever changes namespace. The socket stays bound to that namespace
+    /// for its whole life.
+    pub fn open_in_netns(path: &Path) -> Result<Socket, Error> {
+        let ns =
+            std::fs::File::open(path).map_err(|e| Error::io("opening the network namespace", e))?;
+        let ns_fd = OwnedFd::from(ns);
+        std::thread::scope(|s| {
+            s.spawn(|| {
+                // SAFETY: `ns_fd` is an open namespace file descriptor; setns only affects the
+                // calling thread, which is this helper thread and ends right after.
+                let ret = unsafe { libc::setns(ns_fd.as_raw_fd(), libc::CLONE_NEWNET) };
+                cvt(ret).map_err(|e| Error::io("entering the network namespace", e))?;
+                Socket::open()
+            })
+            .join()
+            .unwrap_or_else(|_| {
+                Err(Error::io(
+                    "entering the network namespace",
+                    io::Error::other("helper thread panicked"),
+                ))
+            })
+        })
+    }
+
+    /// The port id the kernel assigned to this socket.
+    pub fn portid(&self) -> u32 {
+        self.portid
+    }
+
+    /// The socket's file descriptor (for polling).
+    pub fn as_raw_fd(&self) -> RawFd {
+        self.fd.as_raw_fd()
+    }
+
+    /// Makes sure the send buffer can hold a message of `len` bytes: `SO_SNDBUFFORCE` first
+    /// (needs CAP_NET_ADMIN), then `SO_SNDBUF`, then a clear error.
+    pub fn ensure_sndbuf(&mut self, len: usize) -> Result<(), Error> {
+        if len <= self.sndbuf {
+            return Ok(());
+        }
+        // The kernel doubles the value it is given and compares the message length against
+        // that doubled value; ask for the length plus some room.
+        let want = len.saturating_add(64 * 1024).min(i32::MAX as usize / 2);
+        let raw = self.fd.as_raw_fd();
+        if setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, want as i32).is_err() {
+            let _ = setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF, want as i32);
+        }
+        self.sndbuf = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF).unwrap_or(0) as usize;
+        if len > self.sndbuf {
+            return Err(Error::SendBuffer {
+                need: len,
+                got: self.sndbuf,
+            });
+        }
+        Ok(())
+    }
+
+    /// Raises the receive buffer to at least `len` bytes where allowed (best effort).
+    pub fn ensure_rcvbuf(&mut self, len: usize) {
+        if len <= self.rcvbuf {
+            return;
+        }
+        let want = len.min(i32::MAX as usize / 2) as i32;
+        let raw = self.fd.as_raw_fd();
+        if setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_RCVBUFFORCE, want).is_err() {
+            let _ = setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_RCVBUF, want);
+        }
+        self.rcvbuf = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_RCVBUF).unwrap_or(0) as usize;
+    }
+
+    /// Joins a multicast group (for example `NFNLGRP_NFTABLES` for ruleset events).
+    pub fn join_group(&self, group: u32) -> Result<(), Error> {
+        setsockopt_int(
+            self.fd.as_raw_fd(),
+            SOL_NETLINK,
+            NETLINK_ADD_MEMBERSHIP,
+            group as i32,
+        )
+        .map_err(|e| Error::io("joining the netlink multicast group", e))
+    }
+
+    /// Sends `buf` to the kernel in exactly one `sendmsg` call. The kernel processes a batch
+    /// synchronously inside this call, so every reply is queued when it returns.
+    pub fn send(&self, buf: &[u8]) -> Result<(), Error> {
+        // SAFETY: sockaddr_nl is plain old data; zeroed means "the kernel" (pid 0, no groups).
+        let mut addr: libc::sockaddr_nl = unsafe { std::mem::zeroed() };
+        addr.nl_family = libc::AF_NETLINK as libc::sa_family_t;
+        let mut iov = libc::iovec {
+            iov_base: buf.as_ptr() as *mut libc::c_void,
+            iov_len: buf.len(),
+        };
+        // SAFETY: msghdr is plain old data; all-zero is valid before the fields are set.
+        let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+        msg.msg_name = (&mut addr as *mut libc::sockaddr_nl).cast();
+        msg.msg_namelen = std::mem::size_of::<libc::sockaddr_nl>() as libc::socklen_t;
+        msg.msg_iov = &mut iov;
+        msg.msg_iovlen = 1;
+        loop {
+            // SAFETY: `msg` points to `addr` and `iov`, which point to live memory of the given
+            // sizes for the duration of the call; the kernel only reads from `buf`.
+            let ret = unsafe { libc::sendmsg(self.fd.as_raw_fd(), &msg, 0) };
+            if ret < 0 {
+                let e = io::Error::last_os_error();
+                if e.kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                return Err(Error::io("sending to the kernel", e));
+            }
+            if ret as usize != buf.len() {
+                return Err(Error::io(
+                    "sending to the kernel",
+                    io::Error::other(format!("short send: {ret} of {} bytes", buf.len())),
+                ));
+            }
+            return Ok(());
+        }
+    }
+
+    /// Receives one datagram (possibly several netlink messages) into `buf`, which is resized
+    /// to what was received. With `wait == false` it returns `Ok(false)` at once when nothing
+    /// is queued. `ENOBUFS` (lost messages) is returned as an error of kind `Other` with that
+    /// errno, for the caller to map.
+    pub fn recv(&self, buf: &mut Vec<u8>, wait: bool) -> io::Result<bool> {
+        buf.resize(RECV_BUF_SIZE, 0);
+        let flags = if wait { 0 } else { libc::MSG_DONTWAIT };
+        loop {
+            // SAFETY: `buf` is valid for writes of `buf.len()` bytes.
+            let ret = unsafe {
+                libc::recv(
+                    self.fd.as_raw_fd(),
+                    buf.as_mut_ptr().cast(),
+                    buf.len(),
+                    flags | libc::MSG_TRUNC,
+                )
+            };
+            if ret < 0 {
+                let e = io::Error::last_os_error();
+                match e.kind() {
+                    io::ErrorKind::Interrupted => continue,
+                    io::ErrorKind::WouldBlock => {
+                        buf.clear();
+                        return Ok(false);
+                    }
+                    _ => return Err(e),
+                }
+            }
+            let n = ret as usize;
+            if n > buf.len() {
+                return Err(io::Error::other(format!(
+                    "netlink message of {n} bytes did not fit the {}-byte receive buffer",
+                    buf.len()
+                )));
+            }
+            buf.truncate(n);
+            return Ok(true);
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! nftables object model.
