@@ -12,4 +12,5 @@
 pub use iptnl_sys as sys;
 
 pub mod netlink;
+pub mod netns;
 pub mod nft;

@@ -276,3 +276,13 @@ impl Socket {
         }
     }
 }
+
+/// Moves the calling thread (only it) into a new, empty network namespace.
+///
+/// Needs CAP_SYS_ADMIN (root, or root inside a user namespace as under `unshare -rn`). Used by
+/// [`crate::netns`] to give tests and the demo a throwaway ruleset.
+pub fn unshare_net_namespace() -> io::Result<()> {
+    // SAFETY: unshare(2) with CLONE_NEWNET only changes the calling thread's network
+    // namespace; it takes no pointers.
+    cvt(unsafe { libc::unshare(libc::CLONE_NEWNET) }).map(|_| ())
+}

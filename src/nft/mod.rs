@@ -1,1 +1,23 @@
-//! nftables object model.
+//! The nftables object model: tables, chains, rules, expressions and sets, their wire form,
+//! typed batches and dumps. Everything here speaks nf_tables as the kernel sees it; the
+//! iptables view lives above.
+
+pub mod batch;
+pub mod chain;
+pub mod data;
+pub mod dump;
+pub mod error;
+pub mod expr;
+pub mod family;
+pub mod rule;
+pub mod table;
+
+pub use batch::{Batch, Committed, Position};
+pub use chain::{Chain, ChainType, Hook, Policy};
+pub use data::{Data, Value, Verdict};
+pub use dump::{get_chain, list_chains, list_rules, list_tables};
+pub use error::{Error, OpError};
+pub use expr::Expr;
+pub use family::Family;
+pub use rule::{Rule, RuleCompat};
+pub use table::Table;

@@ -1,0 +1,367 @@
+//! Typed batches: tables, chains, rules and sets added, changed and deleted in one atomic
+//! commit.
+
+use iptnl_sys::netlink::{NLM_F_APPEND, NLM_F_CREATE, NLM_F_EXCL, NLM_F_NONREC, NLM_F_REPLACE};
+use iptnl_sys::nf_tables::*;
+
+use super::error::{map_commit_error, Error};
+use super::{Chain, Family, Policy, Rule, Table};
+use crate::netlink::{self, Conn, Messages, MsgWriter, OpIndex};
+
+/// Where a new rule goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Position {
+    /// At the end of the chain.
+    Append,
+    /// At the start of the chain.
+    Prepend,
+    /// Right after the rule with this handle.
+    After(u64),
+    /// Right before the rule with this handle.
+    Before(u64),
+    /// Right after a rule added earlier in the same batch, by its batch-local id.
+    AfterId(u32),
+    /// Right before a rule added earlier in the same batch, by its batch-local id.
+    BeforeId(u32),
+    /// In place of the rule with this handle.
+    Replace(u64),
+}
+
+/// A batch of nftables changes, committed atomically by [`Batch::commit`].
+///
+/// ```no_run
+/// use iptnl::netlink::Conn;
+/// use iptnl::nft::{Batch, Family, Position, Rule, Table, Verdict};
+/// use iptnl::nft::expr::{Counter, Immediate};
+/// let mut conn = Conn::open()?;
+/// let mut b = Batch::new();
+/// b.add_table(&Table::new(Family::Ipv4, "demo"))?;
+/// b.add_chain(&iptnl::nft::Chain::user(Family::Ipv4, "demo", "c"), true)?;
+/// let mut r = Rule::new(Family::Ipv4, "demo", "c");
+/// r.exprs = vec![Counter::default().into(), Immediate::verdict(Verdict::Accept).into()];
+/// let op = b.add_rule(&r, Position::Append, true)?;
+/// let done = b.commit(&mut conn)?;
+/// println!("new rule handle {:?}", done.handle(op));
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Batch {
+    inner: netlink::Batch,
+    next_id: u32,
+}
+
+/// What a committed batch reports back.
+#[derive(Debug, Clone, Default)]
+pub struct Committed {
+    handles: Vec<(OpIndex, u64)>,
+    /// Whether the kernel confirmed the commit with an ACK of BATCH_END (kernel 6.10+).
+    pub end_acked: bool,
+}
+
+impl Committed {
+    /// The handle of the object created by operation `op`, when it asked for an echo.
+    pub fn handle(&self, op: OpIndex) -> Option<u64> {
+        self.handles
+            .binary_search_by_key(&op, |&(i, _)| i)
+            .ok()
+            .map(|i| self.handles[i].1)
+    }
+}
+
+fn enc(what: impl FnOnce() -> String) -> impl FnOnce(netlink::EncodeError) -> Error {
+    move |source| Error::Encode {
+        what: what(),
+        source,
+    }
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch::default()
+    }
+
+    /// An empty batch with room for `bytes` of messages.
+    pub fn with_capacity(bytes: usize) -> Batch {
+        Batch {
+            inner: netlink::Batch::with_capacity(bytes),
+            next_id: 0,
+        }
+    }
+
+    /// Makes the whole batch conditional on the ruleset generation still being `genid`.
+    pub fn set_genid(&mut self, genid: Option<u32>) {
+        self.inner.set_genid(genid);
+    }
+
+    /// Number of operations.
+    pub fn len(&self) -> usize {
+        self.inner.len()
+    }
+
+    /// Whether there is no operation.
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// Size of the batch on the wire, in bytes.
+    pub fn wire_len(&self) -> usize {
+        self.inner.wire_len()
+    }
+
+    /// The underlying netlink batch.
+    pub fn as_netlink(&self) -> &netlink::Batch {
+        &self.inner
+    }
+
+    /// A new batch-local id, for [`Position::AfterId`] or chain ids.
+    pub fn new_id(&mut self) -> u32 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    fn push(
+        &mut self,
+        msg: u16,
+        flags: u16,
+        family: Family,
+        echo: bool,
+        attrs: impl FnOnce(&mut MsgWriter),
+        what: impl FnOnce() -> String,
+    ) -> Result<OpIndex, Error> {
+        self.inner
+            .push(msg, flags, family.raw(), echo, attrs)
+            .map_err(enc(what))
+    }
+
+    /// Creates a table, or does nothing if it exists (`NLM_F_CREATE`, as iptables-nft).
+    pub fn add_table(&mut self, t: &Table) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_NEWTABLE,
+            NLM_F_CREATE,
+            t.family,
+            false,
+            |w| t.encode(w),
+            || format!("table {}", t.name),
+        )
+    }
+
+    /// Deletes a table with everything in it.
+    pub fn del_table(&mut self, family: Family, name: &str) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELTABLE,
+            0,
+            family,
+            false,
+            |w| w.put_str(NFTA_TABLE_NAME, name),
+            || format!("table {name}"),
+        )
+    }
+
+    /// Creates a chain. With `exclusive` it fails if the chain exists (`-N`); without, an
+    /// existing chain is updated (base chains, policy).
+    pub fn add_chain(&mut self, c: &Chain, exclusive: bool) -> Result<OpIndex, Error> {
+        let flags = if exclusive {
+            NLM_F_CREATE | NLM_F_EXCL
+        } else {
+            NLM_F_CREATE
+        };
+        self.push(
+            NFT_MSG_NEWCHAIN,
+            flags,
+            c.family,
+            false,
+            |w| c.encode(w),
+            || format!("chain {}", c.name),
+        )
+    }
+
+    /// Sets the policy of an existing base chain.
+    pub fn set_policy(
+        &mut self,
+        family: Family,
+        table: &str,
+        chain: &str,
+        policy: Policy,
+    ) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_NEWCHAIN,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_CHAIN_TABLE, table);
+                w.put_str(NFTA_CHAIN_NAME, chain);
+                w.put_be32(NFTA_CHAIN_POLICY, policy.raw());
+            },
+            || format!("chain {chain}"),
+        )
+    }
+
+    /// Renames the chain with `handle` to `new_name`.
+    pub fn rename_chain(
+        &mut self,
+        family: Family,
+        table: &str,
+        handle: u64,
+        new_name: &str,
+    ) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_NEWCHAIN,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_CHAIN_TABLE, table);
+                w.put_be64(NFTA_CHAIN_HANDLE, handle);
+                w.put_str(NFTA_CHAIN_NAME, new_name);
+            },
+            || format!("chain {new_name}"),
+        )
+    }
+
+    /// Deletes a chain; it must be empty and unreferenced (`NLM_F_NONREC`).
+    pub fn del_chain(&mut self, family: Family, table: &str, name: &str) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELCHAIN,
+            NLM_F_NONREC,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_CHAIN_TABLE, table);
+                w.put_str(NFTA_CHAIN_NAME, name);
+            },
+            || format!("chain {name}"),
+        )
+    }
+
+    /// Deletes every rule of a chain.
+    pub fn flush_chain(
+        &mut self,
+        family: Family,
+        table: &str,
+        chain: &str,
+    ) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELRULE,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_RULE_TABLE, table);
+                w.put_str(NFTA_RULE_CHAIN, chain);
+            },
+            || format!("chain {chain}"),
+        )
+    }
+
+    /// Deletes every rule of every chain of a table.
+    pub fn flush_table(&mut self, family: Family, table: &str) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELRULE,
+            0,
+            family,
+            false,
+            |w| w.put_str(NFTA_RULE_TABLE, table),
+            || format!("table {table}"),
+        )
+    }
+
+    /// Adds a rule at `pos`. With `echo`, the kernel reports the new rule's handle, read with
+    /// [`Committed::handle`].
+    pub fn add_rule(&mut self, r: &Rule, pos: Position, echo: bool) -> Result<OpIndex, Error> {
+        self.add_rule_with_id(r, pos, echo, None)
+    }
+
+    /// Adds a rule with a batch-local `id` (from [`new_id`](Self::new_id)) so that later
+    /// operations of the same batch can place rules relative to it.
+    pub fn add_rule_with_id(
+        &mut self,
+        r: &Rule,
+        pos: Position,
+        echo: bool,
+        id: Option<u32>,
+    ) -> Result<OpIndex, Error> {
+        let (flags, handle, position, position_id) = match pos {
+            Position::Append => (NLM_F_CREATE | NLM_F_APPEND, None, None, None),
+            Position::Prepend => (NLM_F_CREATE, None, None, None),
+            Position::After(h) => (NLM_F_CREATE | NLM_F_APPEND, None, Some(h), None),
+            Position::Before(h) => (NLM_F_CREATE, None, Some(h), None),
+            Position::AfterId(i) => (NLM_F_CREATE | NLM_F_APPEND, None, None, Some(i)),
+            Position::BeforeId(i) => (NLM_F_CREATE, None, None, Some(i)),
+            Position::Replace(h) => (NLM_F_CREATE | NLM_F_REPLACE, Some(h), None, None),
+        };
+        self.push(
+            NFT_MSG_NEWRULE,
+            flags,
+            r.family,
+            echo,
+            |w| r.encode(w, handle, position, id, position_id),
+            || format!("rule in chain {}", r.chain),
+        )
+    }
+
+    /// Deletes the rule with `handle`.
+    pub fn del_rule(
+        &mut self,
+        family: Family,
+        table: &str,
+        chain: &str,
+        handle: u64,
+    ) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELRULE,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_RULE_TABLE, table);
+                w.put_str(NFTA_RULE_CHAIN, chain);
+                w.put_be64(NFTA_RULE_HANDLE, handle);
+            },
+            || format!("rule in chain {chain}"),
+        )
+    }
+
+    /// Appends any nf_tables message (escape hatch for objects this module does not model).
+    pub fn push_raw(
+        &mut self,
+        msg: u16,
+        flags: u16,
+        family: Family,
+        echo: bool,
+        attrs: impl FnOnce(&mut MsgWriter),
+    ) -> Result<OpIndex, Error> {
+        self.push(msg, flags, family, echo, attrs, || {
+            format!("message type {msg}")
+        })
+    }
+
+    /// Sends the batch in one `sendmsg`. On error nothing was applied and the error names
+    /// each refused operation and why.
+    pub fn commit(&mut self, conn: &mut Conn) -> Result<Committed, Error> {
+        let done = conn
+            .commit(&mut self.inner)
+            .map_err(|e| map_commit_error(&self.inner, e))?;
+        let mut handles = Vec::new();
+        for (op, bytes) in &done.echoes {
+            if let Some(Ok(m)) = Messages::new(bytes).next() {
+                if let Ok(nf) = m.nfgen() {
+                    let h = nf
+                        .attrs()
+                        .flatten()
+                        .find(|a| a.kind() == NFTA_RULE_HANDLE)
+                        .and_then(|a| a.be64().ok());
+                    if let Some(h) = h {
+                        handles.push((*op, h));
+                    }
+                }
+            }
+        }
+        handles.sort_unstable();
+        Ok(Committed {
+            handles,
+            end_acked: done.end_acked,
+        })
+    }
+}

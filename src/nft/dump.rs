@@ -1,0 +1,136 @@
+//! Reading the ruleset back: tables, chains and rules, consistent with one generation.
+
+use iptnl_sys::nf_tables::*;
+use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
+
+use super::error::Error;
+use super::{Chain, Family, Rule, Table};
+use crate::netlink::{Conn, DecodeError, Message};
+
+fn fam(f: Option<Family>) -> u8 {
+    f.map(Family::raw).unwrap_or(0)
+}
+
+fn collect<T>(
+    conn: &mut Conn,
+    op: &'static str,
+    msg: u16,
+    reply: u16,
+    family: Option<Family>,
+    filter: impl Fn(&mut crate::netlink::MsgWriter),
+    decode: impl Fn(&Message<'_>) -> Result<T, DecodeError>,
+) -> Result<(Vec<T>, u32), Error> {
+    let out = std::cell::RefCell::new(Vec::new());
+    let genid = conn.dump_consistent(
+        op,
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, msg),
+        fam(family),
+        filter,
+        || out.borrow_mut().clear(),
+        |m| {
+            if nfnl_msg_id(m.msg_type()) == reply {
+                out.borrow_mut().push(decode(m)?);
+            }
+            Ok(())
+        },
+    )?;
+    Ok((out.into_inner(), genid))
+}
+
+/// Lists tables (of one family, or all), with the generation they belong to.
+///
+/// ```no_run
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let (tables, _genid) = iptnl::nft::list_tables(&mut conn, None)?;
+/// for t in tables { println!("{} {}", t.family, t.name); }
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn list_tables(conn: &mut Conn, family: Option<Family>) -> Result<(Vec<Table>, u32), Error> {
+    collect(
+        conn,
+        "listing tables",
+        NFT_MSG_GETTABLE,
+        NFT_MSG_NEWTABLE,
+        family,
+        |_| {},
+        Table::decode,
+    )
+}
+
+/// Lists chains, optionally of one table (the filter is applied here; the kernel dumps the
+/// chains of the family).
+pub fn list_chains(
+    conn: &mut Conn,
+    family: Option<Family>,
+    table: Option<&str>,
+) -> Result<(Vec<Chain>, u32), Error> {
+    let (mut v, g) = collect(
+        conn,
+        "listing chains",
+        NFT_MSG_GETCHAIN,
+        NFT_MSG_NEWCHAIN,
+        family,
+        |_| {},
+        Chain::decode,
+    )?;
+    if let Some(t) = table {
+        v.retain(|c| c.table == t);
+    }
+    Ok((v, g))
+}
+
+/// Reads one chain without a dump; `Ok(None)` when it (or its table) does not exist.
+pub fn get_chain(
+    conn: &mut Conn,
+    family: Family,
+    table: &str,
+    name: &str,
+) -> Result<Option<Chain>, Error> {
+    let mut out = None;
+    let r = conn.request(
+        "reading a chain",
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETCHAIN),
+        family.raw(),
+        |w| {
+            w.put_str(NFTA_CHAIN_TABLE, table);
+            w.put_str(NFTA_CHAIN_NAME, name);
+        },
+        |m| {
+            if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWCHAIN {
+                out = Some(Chain::decode(m)?);
+            }
+            Ok(())
+        },
+    );
+    match r {
+        Ok(()) => Ok(out),
+        Err(e) if e.errno() == Some(libc::ENOENT) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Lists rules of a family, optionally filtered by table and chain in the request itself (the
+/// kernel only walks that chain). Returns the rules and the generation they belong to.
+pub fn list_rules(
+    conn: &mut Conn,
+    family: Option<Family>,
+    table: Option<&str>,
+    chain: Option<&str>,
+) -> Result<(Vec<Rule>, u32), Error> {
+    collect(
+        conn,
+        "listing rules",
+        NFT_MSG_GETRULE,
+        NFT_MSG_NEWRULE,
+        family,
+        |w| {
+            if let Some(t) = table {
+                w.put_str(NFTA_RULE_TABLE, t);
+                if let Some(c) = chain {
+                    w.put_str(NFTA_RULE_CHAIN, c);
+                }
+            }
+        },
+        Rule::decode,
+    )
+}

@@ -1,0 +1,3 @@
+//! `bitwise` (placeholder).
+
+super::placeholder!(Bitwise, "bitwise");

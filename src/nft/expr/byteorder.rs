@@ -1,0 +1,3 @@
+//! `byteorder` (placeholder).
+
+super::placeholder!(Byteorder, "byteorder");

@@ -1,0 +1,3 @@
+//! `connlimit` (placeholder).
+
+super::placeholder!(Connlimit, "connlimit");

@@ -1,0 +1,3 @@
+//! `ct` (placeholder).
+
+super::placeholder!(Ct, "ct");

@@ -1,0 +1,3 @@
+//! `dup` (placeholder).
+
+super::placeholder!(Dup, "dup");

@@ -1,0 +1,3 @@
+//! `dynset` (placeholder).
+
+super::placeholder!(Dynset, "dynset");

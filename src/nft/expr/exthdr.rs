@@ -1,0 +1,3 @@
+//! `exthdr` (placeholder).
+
+super::placeholder!(Exthdr, "exthdr");

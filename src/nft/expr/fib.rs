@@ -1,0 +1,3 @@
+//! `fib` (placeholder).
+
+super::placeholder!(Fib, "fib");

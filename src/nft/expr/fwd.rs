@@ -1,0 +1,3 @@
+//! `fwd` (placeholder).
+
+super::placeholder!(Fwd, "fwd");

@@ -1,0 +1,3 @@
+//! `hash` (placeholder).
+
+super::placeholder!(Hash, "hash");

@@ -1,0 +1,3 @@
+//! `last` (placeholder).
+
+super::placeholder!(Last, "last");

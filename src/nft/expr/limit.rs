@@ -1,0 +1,3 @@
+//! `limit` (placeholder).
+
+super::placeholder!(Limit, "limit");

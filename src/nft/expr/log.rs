@@ -1,0 +1,3 @@
+//! `log` (placeholder).
+
+super::placeholder!(Log, "log");

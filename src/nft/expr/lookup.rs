@@ -1,0 +1,3 @@
+//! `lookup` (placeholder).
+
+super::placeholder!(Lookup, "lookup");

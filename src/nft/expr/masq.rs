@@ -1,0 +1,3 @@
+//! `masq` (placeholder).
+
+super::placeholder!(Masq, "masq");

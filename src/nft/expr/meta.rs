@@ -1,0 +1,3 @@
+//! `meta` (placeholder).
+
+super::placeholder!(Meta, "meta");

@@ -1,0 +1,3 @@
+//! `nat` (placeholder).
+
+super::placeholder!(Nat, "nat");

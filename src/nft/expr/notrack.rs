@@ -1,0 +1,3 @@
+//! `notrack` (placeholder).
+
+super::placeholder!(Notrack, "notrack");

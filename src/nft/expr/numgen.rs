@@ -1,0 +1,3 @@
+//! `numgen` (placeholder).
+
+super::placeholder!(Numgen, "numgen");

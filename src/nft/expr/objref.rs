@@ -1,0 +1,3 @@
+//! `objref` (placeholder).
+
+super::placeholder!(Objref, "objref");

@@ -1,0 +1,3 @@
+//! `queue` (placeholder).
+
+super::placeholder!(Queue, "queue");

@@ -1,0 +1,3 @@
+//! `quota` (placeholder).
+
+super::placeholder!(Quota, "quota");

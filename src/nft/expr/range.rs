@@ -1,0 +1,3 @@
+//! `range` (placeholder).
+
+super::placeholder!(Range, "range");

@@ -1,0 +1,3 @@
+//! `redir` (placeholder).
+
+super::placeholder!(Redir, "redir");

@@ -1,0 +1,3 @@
+//! `reject` (placeholder).
+
+super::placeholder!(Reject, "reject");

@@ -1,0 +1,3 @@
+//! `rt` (placeholder).
+
+super::placeholder!(Rt, "rt");

@@ -1,0 +1,3 @@
+//! `socket` (placeholder).
+
+super::placeholder!(Socket, "socket");

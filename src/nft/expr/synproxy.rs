@@ -1,0 +1,3 @@
+//! `synproxy` (placeholder).
+
+super::placeholder!(Synproxy, "synproxy");

@@ -1,0 +1,3 @@
+//! `tproxy` (placeholder).
+
+super::placeholder!(Tproxy, "tproxy");

@@ -1,0 +1,75 @@
+//! Test harness: every test that touches netfilter runs in its own fresh network namespace,
+//! and oracle binaries are spawned from inside it.
+#![allow(dead_code)]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+/// Runs `f` in a fresh network namespace (see `iptnl::netns`). Panics with a clear message
+/// when namespaces cannot be created (not root, and not under `unshare -rn`).
+pub fn in_netns<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    iptnl::netns::run_in_fresh_netns(f).unwrap_or_else(|e| {
+        panic!("cannot create a network namespace ({e}): run the tests as root or under `unshare -rn cargo test`")
+    })
+}
+
+/// Whether an oracle binary is installed.
+pub fn have(bin: &str) -> bool {
+    Command::new(bin)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok()
+}
+
+/// Runs an oracle command (in the calling thread's namespace) and returns its output;
+/// panics with its stderr when it fails.
+pub fn run(bin: &str, args: &[&str]) -> String {
+    let out = run_status(bin, args, None);
+    assert!(
+        out.status.success(),
+        "{bin} {args:?} failed: {}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+/// Runs an oracle command with optional stdin and returns the raw output.
+pub fn run_status(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(bin);
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {bin}: {e} (apt-get install nftables iptables)"));
+    if let Some(input) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Loads a ruleset with `nft -f -`.
+pub fn nft_load(ruleset: &str) {
+    let out = run_status("nft", &["-f", "-"], Some(ruleset));
+    assert!(
+        out.status.success(),
+        "nft -f failed: {}\n{ruleset}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// `nft list ruleset`.
+pub fn nft_list() -> String {
+    run("nft", &["list", "ruleset"])
+}
