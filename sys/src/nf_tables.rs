@@ -706,56 +706,58 @@ pub const NFT_META_IIFNAME: u32 = 6;
 pub const NFT_META_OIFNAME: u32 = 7;
 /// `NFT_META_IFTYPE` from `nft_meta_keys`.
 pub const NFT_META_IFTYPE: u32 = 8;
+/// packet output interface type (dev->type)
+pub const NFT_META_OIFTYPE: u32 = 9;
 /// originating socket UID (fsuid)
-pub const NFT_META_SKUID: u32 = 9;
+pub const NFT_META_SKUID: u32 = 10;
 /// originating socket GID (fsgid)
-pub const NFT_META_SKGID: u32 = 10;
+pub const NFT_META_SKGID: u32 = 11;
 /// packet nftrace bit
-pub const NFT_META_NFTRACE: u32 = 11;
+pub const NFT_META_NFTRACE: u32 = 12;
 /// realm value of packet's route (skb->dst->tclassid)
-pub const NFT_META_RTCLASSID: u32 = 12;
+pub const NFT_META_RTCLASSID: u32 = 13;
 /// packet secmark (skb->secmark)
-pub const NFT_META_SECMARK: u32 = 13;
+pub const NFT_META_SECMARK: u32 = 14;
 /// netfilter protocol
-pub const NFT_META_NFPROTO: u32 = 14;
+pub const NFT_META_NFPROTO: u32 = 15;
 /// layer 4 protocol number
-pub const NFT_META_L4PROTO: u32 = 15;
+pub const NFT_META_L4PROTO: u32 = 16;
 /// packet input bridge interface name
-pub const NFT_META_BRI_IIFNAME: u32 = 16;
+pub const NFT_META_BRI_IIFNAME: u32 = 17;
 /// packet output bridge interface name
-pub const NFT_META_BRI_OIFNAME: u32 = 17;
+pub const NFT_META_BRI_OIFNAME: u32 = 18;
 /// packet type (skb->pkt_type), special handling for loopback
-pub const NFT_META_PKTTYPE: u32 = 18;
+pub const NFT_META_PKTTYPE: u32 = 19;
 /// cpu id through smp_processor_id()
-pub const NFT_META_CPU: u32 = 19;
+pub const NFT_META_CPU: u32 = 20;
 /// packet input interface group
-pub const NFT_META_IIFGROUP: u32 = 20;
+pub const NFT_META_IIFGROUP: u32 = 21;
 /// packet output interface group
-pub const NFT_META_OIFGROUP: u32 = 21;
+pub const NFT_META_OIFGROUP: u32 = 22;
 /// socket control group (skb->sk->sk_classid)
-pub const NFT_META_CGROUP: u32 = 22;
+pub const NFT_META_CGROUP: u32 = 23;
 /// a 32bit pseudo-random number
-pub const NFT_META_PRANDOM: u32 = 23;
+pub const NFT_META_PRANDOM: u32 = 24;
 /// boolean, secpath_exists (!!skb->sp)
-pub const NFT_META_SECPATH: u32 = 24;
+pub const NFT_META_SECPATH: u32 = 25;
 /// packet input interface kind name (dev->rtnl_link_ops->kind)
-pub const NFT_META_IIFKIND: u32 = 25;
+pub const NFT_META_IIFKIND: u32 = 26;
 /// packet output interface kind name (dev->rtnl_link_ops->kind)
-pub const NFT_META_OIFKIND: u32 = 26;
+pub const NFT_META_OIFKIND: u32 = 27;
 /// packet input bridge port pvid
-pub const NFT_META_BRI_IIFPVID: u32 = 27;
+pub const NFT_META_BRI_IIFPVID: u32 = 28;
 /// packet input bridge vlan proto
-pub const NFT_META_BRI_IIFVPROTO: u32 = 28;
+pub const NFT_META_BRI_IIFVPROTO: u32 = 29;
 /// time since epoch (in nanoseconds)
-pub const NFT_META_TIME_NS: u32 = 29;
+pub const NFT_META_TIME_NS: u32 = 30;
 /// day of week (from 0 = Sunday to 6 = Saturday)
-pub const NFT_META_TIME_DAY: u32 = 30;
+pub const NFT_META_TIME_DAY: u32 = 31;
 /// hour of day (in seconds)
-pub const NFT_META_TIME_HOUR: u32 = 31;
+pub const NFT_META_TIME_HOUR: u32 = 32;
 /// slave device interface index
-pub const NFT_META_SDIF: u32 = 32;
+pub const NFT_META_SDIF: u32 = 33;
 /// slave device interface name
-pub const NFT_META_SDIFNAME: u32 = 33;
+pub const NFT_META_SDIFNAME: u32 = 34;
 
 // enum nft_rt_keys
 /// realm value of packet's route (skb->dst->tclassid)
@@ -1516,3 +1518,35 @@ pub const NFTA_TUNNEL_KEY: u16 = 1;
 pub const NFTA_TUNNEL_DREG: u16 = 2;
 /// `NFTA_TUNNEL_MODE` from `nft_tunnel_attributes`.
 pub const NFTA_TUNNEL_MODE: u16 = 3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spot checks against values in the kernel's UAPI header, chosen where an enum has
+    /// preprocessor lines or explicit values in the middle (which a careless transcription
+    /// shifts).
+    #[test]
+    fn values_match_the_kernel_header() {
+        assert_eq!(NFT_META_IFTYPE, 8);
+        assert_eq!(NFT_META_OIFTYPE, 9);
+        assert_eq!(NFT_META_SKUID, 10);
+        assert_eq!(NFT_META_NFTRACE, 12);
+        assert_eq!(NFT_META_L4PROTO, 16);
+        assert_eq!(NFT_META_SDIFNAME, 34);
+        assert_eq!(NFT_REG32_00, 8);
+        assert_eq!(NFT_REG32_15, 23);
+        assert_eq!(NFT_MSG_GETGEN, 16);
+        assert_eq!(NFT_MSG_NEWOBJ, 18);
+        assert_eq!(NFT_DATA_VERDICT, 0xffff_ff00);
+        assert_eq!(NFTA_RULE_COMPAT, 5);
+        assert_eq!(NFTA_RULE_ID, 9);
+        assert_eq!(NFTA_RULE_POSITION_ID, 10);
+        assert_eq!(NFTA_CHAIN_ID, 11);
+        assert_eq!(NFTA_SET_ELEM_LIST_ELEMENTS, 3);
+        assert_eq!(NFT_CT_STATE, 0);
+        assert_eq!(NFT_PAYLOAD_TRANSPORT_HEADER, 2);
+        assert_eq!(NFT_CMP_GTE, 5);
+        assert_eq!(NFTA_GEN_ID, 1);
+    }
+}
