@@ -11,6 +11,7 @@
 
 pub use iptnl_sys as sys;
 
+pub mod ipt;
 pub mod netlink;
 pub mod netns;
 pub mod nft;

@@ -103,7 +103,10 @@ impl Batch {
             self.w.truncate(start);
             return Err(e);
         }
-        let off = u32::try_from(start).map_err(|_| EncodeError::MessageTooLarge { len: start })?;
+        let Ok(off) = u32::try_from(start) else {
+            self.w.truncate(start);
+            return Err(EncodeError::MessageTooLarge { len: start });
+        };
         self.offsets.push(off);
         if echo {
             self.echoes += 1;

@@ -155,7 +155,9 @@ impl Socket {
     /// Makes sure the send buffer can hold a message of `len` bytes: `SO_SNDBUFFORCE` first
     /// (needs CAP_NET_ADMIN), then `SO_SNDBUF`, then a clear error.
     pub fn ensure_sndbuf(&mut self, len: usize) -> Result<(), Error> {
-        if len <= self.sndbuf {
+        // netlink_sendmsg refuses (EMSGSIZE) a message longer than the send buffer minus 32.
+        const SLACK: usize = 32;
+        if len.saturating_add(SLACK) <= self.sndbuf {
             return Ok(());
         }
         // The kernel doubles the value it is given and compares the message length against
@@ -166,7 +168,7 @@ impl Socket {
             let _ = setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF, want as i32);
         }
         self.sndbuf = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF).unwrap_or(0) as usize;
-        if len > self.sndbuf {
+        if len.saturating_add(SLACK) > self.sndbuf {
             return Err(Error::SendBuffer {
                 need: len,
                 got: self.sndbuf,

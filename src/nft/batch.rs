@@ -364,4 +364,118 @@ impl Batch {
             end_acked: done.end_acked,
         })
     }
+
+    /// Creates a set or map (`NLM_F_CREATE`: an identical existing set is left as it is).
+    /// Give it an [`id`](super::Set::id) from [`new_id`](Self::new_id) to add elements or
+    /// bind rules to it in the same batch before it exists (anonymous sets need that); a set
+    /// without one gets a fresh id, as the kernel requires one.
+    pub fn add_set(&mut self, s: &super::Set) -> Result<OpIndex, Error> {
+        // The kernel requires NFTA_SET_ID even when nothing refers to it.
+        let id = match s.id {
+            Some(id) => id,
+            None => self.new_id(),
+        };
+        self.push(
+            NFT_MSG_NEWSET,
+            NLM_F_CREATE,
+            s.family,
+            false,
+            |w| s.encode_with_id(w, id),
+            || format!("set {}", s.name),
+        )
+    }
+
+    /// Deletes a set with its elements; it must not be used by any rule.
+    pub fn del_set(&mut self, family: Family, table: &str, name: &str) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELSET,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_SET_TABLE, table);
+                w.put_str(NFTA_SET_NAME, name);
+            },
+            || format!("set {name}"),
+        )
+    }
+
+    fn push_set_elems(
+        &mut self,
+        msg: u16,
+        family: Family,
+        table: &str,
+        set: super::SetRef<'_>,
+        elems: &[super::SetElem],
+    ) -> Result<std::ops::Range<OpIndex>, Error> {
+        let what = move || match set {
+            super::SetRef::Name(n) => format!("elements of set {n}"),
+            super::SetRef::Id(id) => format!("elements of set id {id}"),
+        };
+        let encoded =
+            super::set::EncodedElems::new(elems, msg == NFT_MSG_DELSETELEM).map_err(enc(what))?;
+        let first = self.len();
+        for i in 0..encoded.groups.len() {
+            self.push(
+                msg,
+                if msg == NFT_MSG_NEWSETELEM {
+                    NLM_F_CREATE
+                } else {
+                    0
+                },
+                family,
+                false,
+                |w| {
+                    w.put_str(NFTA_SET_ELEM_LIST_TABLE, table);
+                    set.encode(w);
+                    encoded.write_group(w, i);
+                },
+                what,
+            )?;
+        }
+        Ok(first..self.len())
+    }
+
+    /// Adds elements to a set (by name, or by the id of a set created earlier in the
+    /// batch). Elements that exist already are left as they are (`NLM_F_CREATE`). The list
+    /// is split over as many messages as needed for each element nest to stay under 64 KiB;
+    /// the range of their operation indexes is returned (empty for no element).
+    pub fn add_set_elems<'a>(
+        &mut self,
+        family: Family,
+        table: &str,
+        set: impl Into<super::SetRef<'a>>,
+        elems: &[super::SetElem],
+    ) -> Result<std::ops::Range<OpIndex>, Error> {
+        self.push_set_elems(NFT_MSG_NEWSETELEM, family, table, set.into(), elems)
+    }
+
+    /// Deletes elements of a set, identified by their keys (and key ends and interval-end
+    /// flags); data, timeouts and expressions are not sent. Split like
+    /// [`add_set_elems`](Self::add_set_elems); an empty list sends nothing (use
+    /// [`flush_set`](Self::flush_set) to remove every element).
+    pub fn del_set_elems<'a>(
+        &mut self,
+        family: Family,
+        table: &str,
+        set: impl Into<super::SetRef<'a>>,
+        elems: &[super::SetElem],
+    ) -> Result<std::ops::Range<OpIndex>, Error> {
+        self.push_set_elems(NFT_MSG_DELSETELEM, family, table, set.into(), elems)
+    }
+
+    /// Deletes every element of a set.
+    pub fn flush_set(&mut self, family: Family, table: &str, set: &str) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELSETELEM,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_SET_ELEM_LIST_TABLE, table);
+                w.put_str(NFTA_SET_ELEM_LIST_SET, set);
+            },
+            || format!("elements of set {set}"),
+        )
+    }
 }

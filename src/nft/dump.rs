@@ -134,3 +134,76 @@ pub fn list_rules(
         Rule::decode,
     )
 }
+
+/// Lists sets and maps (named and anonymous) of a family, optionally of one table, with the
+/// generation they belong to. With both a family and a table the kernel dumps only that
+/// table; a table that does not exist gives an empty list.
+///
+/// ```no_run
+/// use iptnl::nft::{list_sets, Family};
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let (sets, _genid) = list_sets(&mut conn, Some(Family::Inet), Some("filter"))?;
+/// for s in sets { println!("{} key type {} ({} bytes)", s.name, s.key_type, s.key_len); }
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn list_sets(
+    conn: &mut Conn,
+    family: Option<Family>,
+    table: Option<&str>,
+) -> Result<(Vec<super::Set>, u32), Error> {
+    let in_request = family.is_some();
+    let r = collect(
+        conn,
+        "listing sets",
+        NFT_MSG_GETSET,
+        NFT_MSG_NEWSET,
+        family,
+        |w| {
+            if let (true, Some(t)) = (in_request, table) {
+                w.put_str(NFTA_SET_TABLE, t);
+            }
+        },
+        super::Set::decode,
+    );
+    let (mut v, g) = match r {
+        Err(e) if in_request && table.is_some() && e.errno() == Some(libc::ENOENT) => {
+            (Vec::new(), conn.genid()?)
+        }
+        r => r?,
+    };
+    if let Some(t) = table {
+        v.retain(|s| s.table == t);
+    }
+    Ok((v, g))
+}
+
+/// Lists the elements of one set or map (interval sets include their interval-end
+/// elements, as the kernel stores them), with the generation they belong to.
+///
+/// ```no_run
+/// use iptnl::nft::{list_set_elems, Family};
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let (elems, _genid) = list_set_elems(&mut conn, Family::Inet, "filter", "allowed")?;
+/// for e in elems { println!("{:?} -> {:?}", e.key, e.data); }
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn list_set_elems(
+    conn: &mut Conn,
+    family: Family,
+    table: &str,
+    set: &str,
+) -> Result<(Vec<super::SetElem>, u32), Error> {
+    let (msgs, g) = collect(
+        conn,
+        "listing set elements",
+        NFT_MSG_GETSETELEM,
+        NFT_MSG_NEWSETELEM,
+        Some(family),
+        |w| {
+            w.put_str(NFTA_SET_ELEM_LIST_TABLE, table);
+            w.put_str(NFTA_SET_ELEM_LIST_SET, set);
+        },
+        super::SetElems::decode,
+    )?;
+    Ok((msgs.into_iter().flat_map(|m| m.elems).collect(), g))
+}

@@ -185,7 +185,17 @@ fn describe_op(msg_type: u16, flags: u16, s: &Subject<'_>) -> String {
 
 /// Finds the top-level attribute (and, inside the expression list, the expression) an extended
 /// ACK offset points at.
-fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<(usize, String, Option<String>)>) {
+/// The expression an extended ACK offset points into.
+struct ExprAt {
+    /// Its index in the rule, from 0.
+    index: usize,
+    /// Its name.
+    name: String,
+    /// For `immediate`: the chain it jumps to.
+    jump: Option<String>,
+}
+
+fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<ExprAt>) {
     let mut pos = NFNL_HDRLEN;
     for a in Attrs::new(attrs).flatten() {
         let total = 4 + a.data().len();
@@ -205,7 +215,14 @@ fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<(usize, String, O
                         if name == "immediate" {
                             jump = find_chain_name(e.data());
                         }
-                        return (Some(a.kind()), Some((i, name, jump)));
+                        return (
+                            Some(a.kind()),
+                            Some(ExprAt {
+                                index: i,
+                                name,
+                                jump,
+                            }),
+                        );
                     }
                     epos += iptnl_sys::netlink::nla_align(etotal);
                 }
@@ -242,6 +259,7 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
         None => (None, None),
     };
     let table = in_table(s);
+    let expr = expr.map(|e| (e.index, e.name, e.jump));
     let base = match (msg_type, f.errno, attr, &expr) {
         (NFT_MSG_NEWRULE, libc::ENOENT, _, Some((i, name, Some(target)))) if name == "immediate" => {
             format!("expression {} (immediate): jump target chain {target} does not exist in {table}", i + 1)

@@ -10,6 +10,7 @@ pub mod error;
 pub mod expr;
 pub mod family;
 pub mod rule;
+pub mod set;
 pub mod table;
 
 pub use batch::{Batch, Committed, Position};
@@ -20,4 +21,5 @@ pub use error::{Error, OpError};
 pub use expr::Expr;
 pub use family::Family;
 pub use rule::{Rule, RuleCompat};
+pub use set::{list_set_elems, list_sets, Set, SetDesc, SetElem, SetElems, SetRef};
 pub use table::Table;

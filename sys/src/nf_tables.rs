@@ -72,7 +72,6 @@ pub const NFT_OBJECT_CT_EXPECT: u32 = 9;
 /// Stateful object type: synproxy.
 pub const NFT_OBJECT_SYNPROXY: u32 = 10;
 
-
 // enum nft_registers
 /// `NFT_REG_VERDICT` from `nft_registers`.
 pub const NFT_REG_VERDICT: u32 = 0;

@@ -53,32 +53,6 @@ impl fmt::Display for RawExpr {
     }
 }
 
-macro_rules! placeholder {
-    ($ty:ident, $name:literal) => {
-        /// Not decoded yet: always kept as [`RawExpr`](super::RawExpr).
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $ty {
-            _private: (),
-        }
-        impl super::ExprKind for $ty {
-            const NAME: &'static str = $name;
-            fn encode(&self, _w: &mut crate::netlink::MsgWriter) {}
-            fn decode(
-                _data: crate::netlink::Attrs<'_>,
-            ) -> Result<Option<Self>, crate::netlink::DecodeError> {
-                Ok(None)
-            }
-        }
-        impl std::fmt::Display for $ty {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str($name)
-            }
-        }
-    };
-}
-#[allow(unused_imports)]
-pub(crate) use placeholder;
-
 macro_rules! exprs {
     ($($(#[$doc:meta])* $variant:ident($module:ident :: $ty:ident),)*) => {
         /// Any nf_tables expression.

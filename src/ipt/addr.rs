@@ -1,0 +1,235 @@
+//! Addresses with masks, as `-s`/`-d` take and print them.
+
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
+
+use super::error::ParseError;
+use super::IpFamily;
+
+/// An address and its mask (both of the same family). The address has no bits outside the
+/// mask, as iptables stores it.
+///
+/// ```
+/// use iptnl::ipt::{AddrMask, IpFamily};
+/// let a = AddrMask::parse(IpFamily::V4, "10.1.2.3/8", "-s").unwrap();
+/// assert_eq!(a[0].to_string(), "10.0.0.0/8");
+/// let b = AddrMask::parse(IpFamily::V4, "10.1.0.0/255.255.0.255", "-s").unwrap();
+/// assert_eq!(b[0].to_string(), "10.1.0.0/255.255.0.255");
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AddrMask {
+    /// The address (host bits cleared).
+    pub addr: IpAddr,
+    /// The mask.
+    pub mask: IpAddr,
+}
+
+fn v4_prefix_mask(len: u32) -> Ipv4Addr {
+    Ipv4Addr::from(if len == 0 { 0 } else { u32::MAX << (32 - len) })
+}
+
+fn v6_prefix_mask(len: u32) -> Ipv6Addr {
+    Ipv6Addr::from(if len == 0 {
+        0
+    } else {
+        u128::MAX << (128 - len)
+    })
+}
+
+impl AddrMask {
+    /// The address as bytes (4 or 16).
+    pub fn addr_bytes(&self) -> Vec<u8> {
+        ip_bytes(self.addr)
+    }
+
+    /// The mask as bytes (4 or 16).
+    pub fn mask_bytes(&self) -> Vec<u8> {
+        ip_bytes(self.mask)
+    }
+
+    /// The prefix length when the mask is contiguous.
+    pub fn prefix_len(&self) -> Option<u32> {
+        let (bits, total) = match self.mask {
+            IpAddr::V4(m) => (u32::from(m) as u128, 32),
+            IpAddr::V6(m) => (u128::from(m), 128),
+        };
+        let ones = bits.count_ones();
+        let expect = if ones == 0 {
+            0
+        } else {
+            (u128::MAX >> (128 - total)) & !((1u128 << (total - ones)) - 1)
+        };
+        (bits == expect).then_some(ones)
+    }
+
+    /// Builds from address and mask bytes (4 or 16 each); host bits are cleared.
+    pub fn from_bytes(addr: &[u8], mask: &[u8]) -> Option<AddrMask> {
+        match (addr.len(), mask.len()) {
+            (4, 4) => {
+                let a = u32::from_be_bytes(addr.try_into().ok()?);
+                let m = u32::from_be_bytes(mask.try_into().ok()?);
+                Some(AddrMask {
+                    addr: IpAddr::V4((a & m).into()),
+                    mask: IpAddr::V4(m.into()),
+                })
+            }
+            (16, 16) => {
+                let a = u128::from_be_bytes(addr.try_into().ok()?);
+                let m = u128::from_be_bytes(mask.try_into().ok()?);
+                Some(AddrMask {
+                    addr: IpAddr::V6((a & m).into()),
+                    mask: IpAddr::V6(m.into()),
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Parses `-s`/`-d` values: a comma-separated list of `address[/mask]`, where the address
+    /// may be a host name (all its addresses of the family are taken) and the mask a prefix
+    /// length or, for IPv4, a dotted mask. `option` names the option in errors.
+    pub fn parse(family: IpFamily, s: &str, option: &str) -> Result<Vec<AddrMask>, ParseError> {
+        let mut out = Vec::new();
+        for item in s.split(',') {
+            let (host, mask) = match item.split_once('/') {
+                Some((h, m)) => (h, Some(m)),
+                None => (item, None),
+            };
+            let mask_bytes = match mask {
+                None => None,
+                Some(m) => Some(parse_mask(family, m).ok_or_else(|| {
+                    ParseError::bad(option, format!("invalid mask `{m}' specified"))
+                })?),
+            };
+            let addrs = resolve(family, host).ok_or_else(|| {
+                ParseError::bad(option, format!("host/network `{host}' not found"))
+            })?;
+            for a in addrs {
+                let a = ip_bytes(a);
+                let m = mask_bytes.clone().unwrap_or_else(|| vec![0xff; a.len()]);
+                let am = AddrMask::from_bytes(&a, &m).expect("same family");
+                if !out.contains(&am) {
+                    out.push(am);
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Bytes of an address in network order.
+pub fn ip_bytes(a: IpAddr) -> Vec<u8> {
+    match a {
+        IpAddr::V4(a) => a.octets().to_vec(),
+        IpAddr::V6(a) => a.octets().to_vec(),
+    }
+}
+
+fn parse_mask(family: IpFamily, m: &str) -> Option<Vec<u8>> {
+    match family {
+        IpFamily::V4 => {
+            if let Ok(len) = m.parse::<u32>() {
+                return (len <= 32 && !m.starts_with('+'))
+                    .then(|| v4_prefix_mask(len).octets().to_vec());
+            }
+            m.parse::<Ipv4Addr>().ok().map(|a| a.octets().to_vec())
+        }
+        IpFamily::V6 => {
+            if let Ok(len) = m.parse::<u32>() {
+                return (len <= 128 && !m.starts_with('+'))
+                    .then(|| v6_prefix_mask(len).octets().to_vec());
+            }
+            m.parse::<Ipv6Addr>().ok().map(|a| a.octets().to_vec())
+        }
+    }
+}
+
+fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
+    if host.is_empty() {
+        return None;
+    }
+    match family {
+        IpFamily::V4 => {
+            if let Ok(a) = host.parse::<Ipv4Addr>() {
+                return Some(vec![IpAddr::V4(a)]);
+            }
+            if host.parse::<Ipv6Addr>().is_ok()
+                || host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            {
+                return None;
+            }
+        }
+        IpFamily::V6 => {
+            if let Ok(a) = host.parse::<Ipv6Addr>() {
+                return Some(vec![IpAddr::V6(a)]);
+            }
+            if host.parse::<Ipv4Addr>().is_ok() || host.contains(':') {
+                return None;
+            }
+        }
+    }
+    if !host
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
+    {
+        return None;
+    }
+    let found: Vec<IpAddr> = (host, 0u16)
+        .to_socket_addrs()
+        .ok()?
+        .map(|sa| sa.ip())
+        .filter(|ip| {
+            matches!(
+                (family, ip),
+                (IpFamily::V4, IpAddr::V4(_)) | (IpFamily::V6, IpAddr::V6(_))
+            )
+        })
+        .collect();
+    (!found.is_empty()).then_some(found)
+}
+
+/// Prints as iptables-save does: `addr/len` for contiguous masks, `addr/mask` otherwise.
+impl fmt::Display for AddrMask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.prefix_len() {
+            Some(len) => write!(f, "{}/{}", self.addr, len),
+            None => write!(f, "{}/{}", self.addr, self.mask),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn v4_forms() {
+        let p = |s| {
+            AddrMask::parse(IpFamily::V4, s, "-s")
+                .map(|v| v.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(p("1.2.3.4").unwrap(), vec!["1.2.3.4/32"]);
+        assert_eq!(p("1.2.3.4/0").unwrap(), vec!["0.0.0.0/0"]);
+        assert_eq!(
+            p("1.2.3.4,5.6.7.8/24").unwrap(),
+            vec!["1.2.3.4/32", "5.6.7.0/24"]
+        );
+        assert_eq!(p("1.2.3.4/255.255.255.0").unwrap(), vec!["1.2.3.0/24"]);
+        assert!(p("1.2.3.4/33").is_err());
+        assert!(p("1.2.3.4/").is_err());
+        assert!(p("300.1.1.1").is_err());
+        assert!(p("::1").is_err());
+    }
+
+    #[test]
+    fn v6_forms() {
+        let p = |s| {
+            AddrMask::parse(IpFamily::V6, s, "-s")
+                .map(|v| v.iter().map(|a| a.to_string()).collect::<Vec<_>>())
+        };
+        assert_eq!(p("fe80::1/10").unwrap(), vec!["fe80::/10"]);
+        assert_eq!(p("::1").unwrap(), vec!["::1/128"]);
+        assert!(p("::1/129").is_err());
+        assert!(p("1.2.3.4").is_err());
+    }
+}

@@ -1,0 +1,361 @@
+//! nf_tables rule → RuleSpec, for every layout iptables-nft 1.8.0–1.8.11 writes. A rule that
+//! uses anything iptables cannot express is returned as [`Foreign`], never misread.
+
+use std::fmt;
+
+use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME};
+
+use super::addr::AddrMask;
+use super::encode::{as_mask_xor, REG};
+use super::ext::comment::Comment;
+use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind};
+use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
+use super::IpFamily;
+use crate::nft::expr::meta::MetaOp;
+use crate::nft::expr::{Cmp, CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::{Data, Rule, Verdict};
+
+/// A rule iptables cannot express: kept as it is, listed, never changed by mistake.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Foreign {
+    /// Why it is foreign, e.g. "expression 3 (ct) has no iptables equivalent".
+    pub reason: String,
+    /// The rule in nft --debug=netlink form.
+    pub description: String,
+}
+
+impl fmt::Display for Foreign {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.reason)
+    }
+}
+
+fn foreign(rule: &Rule, reason: String) -> Foreign {
+    Foreign {
+        reason,
+        description: rule.to_string(),
+    }
+}
+
+fn cmp_after(exprs: &[Expr], i: usize) -> Option<&Cmp> {
+    match exprs.get(i) {
+        Some(Expr::Cmp(c)) if c.sreg == REG && matches!(c.op, CmpOp::Eq | CmpOp::Neq) => Some(c),
+        _ => None,
+    }
+}
+
+fn iface_from(data: &[u8], inv: bool) -> IfaceMatch {
+    let name = if data == b"INVAL/D\0" && !inv {
+        return IfaceMatch {
+            name: "+".into(),
+            inv: true,
+        };
+    } else if let Some(exact) = data.strip_suffix(&[0]) {
+        String::from_utf8_lossy(exact.split(|&b| b == 0).next().unwrap_or(b"")).into_owned()
+    } else {
+        format!("{}+", String::from_utf8_lossy(data))
+    };
+    IfaceMatch { name, inv }
+}
+
+/// Reads the address tests (`payload network` [+ `bitwise`] + `cmp`) at `i`.
+fn decode_addr(exprs: &[Expr], i: usize, family: IpFamily) -> Option<(bool, AddrMatch, usize)> {
+    let Some(Expr::Payload(p)) = exprs.get(i) else {
+        return None;
+    };
+    if p.base != PayloadBase::Network || p.op != (PayloadOp::Load { dreg: REG }) {
+        return None;
+    }
+    let (src_off, dst_off, full) = match family {
+        IpFamily::V4 => (12, 16, 4),
+        IpFamily::V6 => (8, 24, 16),
+    };
+    let is_src = match p.offset {
+        o if o == src_off => true,
+        o if o == dst_off => false,
+        _ => return None,
+    };
+    let len = p.len as usize;
+    if len == 0 || len > full {
+        return None;
+    }
+    let (mask, used) = match exprs.get(i + 1) {
+        Some(Expr::Bitwise(b)) => {
+            let (mask, xor) = as_mask_xor(b)?;
+            if mask.len() != len || xor.as_bytes().iter().any(|&x| x != 0) {
+                return None;
+            }
+            let mut m = mask.as_bytes().to_vec();
+            m.resize(full, 0);
+            (m, 2)
+        }
+        _ => {
+            let mut m = vec![0xff; len];
+            m.resize(full, 0);
+            (m, 1)
+        }
+    };
+    let c = cmp_after(exprs, i + used)?;
+    if c.data.len() != len {
+        return None;
+    }
+    let mut a = c.data.as_bytes().to_vec();
+    a.resize(full, 0);
+    let addr = AddrMask::from_bytes(&a, &mask)?;
+    // Bits outside the mask in the compared value cannot be expressed.
+    if addr.addr_bytes() != a {
+        return None;
+    }
+    Some((
+        is_src,
+        AddrMatch {
+            addr,
+            inv: c.op == CmpOp::Neq,
+        },
+        used + 1,
+    ))
+}
+
+fn verdict_target(v: &Verdict) -> Option<RuleTarget> {
+    Some(match v {
+        Verdict::Accept => RuleTarget::Accept,
+        Verdict::Drop => RuleTarget::Drop,
+        Verdict::Return => RuleTarget::Return,
+        Verdict::Queue => RuleTarget::Queue,
+        Verdict::Jump(c) => RuleTarget::Jump(c.clone()),
+        Verdict::Goto(c) => RuleTarget::Goto(c.clone()),
+        _ => return None,
+    })
+}
+
+/// Reads rule userdata TLVs (libnftnl format: type u8, length u8, value) for a comment
+/// (type 0, NUL-terminated).
+fn udata_comment(u: &[u8]) -> Option<String> {
+    let mut i = 0;
+    while i + 2 <= u.len() {
+        let (ty, len) = (u[i], u[i + 1] as usize);
+        let val = u.get(i + 2..i + 2 + len)?;
+        if ty == 0 {
+            let end = val.iter().position(|&b| b == 0).unwrap_or(val.len());
+            return Some(String::from_utf8_lossy(&val[..end]).into_owned());
+        }
+        i += 2 + len;
+    }
+    None
+}
+
+/// Decodes an nf_tables rule of an iptables table into a rule spec.
+///
+/// ```
+/// use iptnl::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+/// let spec = &parse_rule(IpFamily::V4, &["-p", "tcp", "--dport", "22", "-j", "ACCEPT"]).unwrap()[0];
+/// let rule = encode_rule(spec, IpFamily::V4, "filter", "INPUT").unwrap();
+/// let back = decode_rule(&rule, IpFamily::V4).unwrap();
+/// assert_eq!(back.to_save_args(), "-p tcp -m tcp --dport 22 -j ACCEPT");
+/// ```
+pub fn decode_rule(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
+    let exprs = &rule.exprs;
+    let mut spec = RuleSpec {
+        family,
+        ..RuleSpec::default()
+    };
+    let mut i = 0;
+    while i < exprs.len() {
+        if spec.target.is_some() {
+            return Err(foreign(
+                rule,
+                format!(
+                    "expression {} ({}) follows the rule's verdict",
+                    i + 1,
+                    exprs[i].name()
+                ),
+            ));
+        }
+        let e = &exprs[i];
+        match e {
+            Expr::Meta(m) if m.op == (MetaOp::Load { dreg: REG }) => {
+                let key = m.key.raw();
+                if key == NFT_META_IIFNAME || key == NFT_META_OIFNAME {
+                    let slot = if key == NFT_META_IIFNAME {
+                        &mut spec.in_iface
+                    } else {
+                        &mut spec.out_iface
+                    };
+                    if slot.is_some() {
+                        return Err(foreign(rule, "interface tested twice".into()));
+                    }
+                    match cmp_after(exprs, i + 1) {
+                        Some(c) => {
+                            *slot = Some(iface_from(c.data.as_bytes(), c.op == CmpOp::Neq));
+                            i += 2;
+                        }
+                        None => {
+                            // iptables-nft 1.8.9 writes `-i +` as a lone load.
+                            *slot = Some(IfaceMatch {
+                                name: "+".into(),
+                                inv: false,
+                            });
+                            i += 1;
+                        }
+                    }
+                    continue;
+                }
+                if key == NFT_META_L4PROTO {
+                    if let Some(c) = cmp_after(exprs, i + 1).filter(|c| c.data.len() == 1) {
+                        if spec.proto.is_some() {
+                            return Err(foreign(rule, "protocol tested twice".into()));
+                        }
+                        spec.proto = Some(ProtoMatch {
+                            num: c.data.as_bytes()[0],
+                            inv: c.op == CmpOp::Neq,
+                        });
+                        i += 2;
+                        continue;
+                    }
+                }
+            }
+            Expr::Payload(p)
+                if p.base == PayloadBase::Network && p.op == (PayloadOp::Load { dreg: REG }) =>
+            {
+                if family == IpFamily::V4 && p.offset == 9 && p.len == 1 && spec.proto.is_none() {
+                    if let Some(c) = cmp_after(exprs, i + 1).filter(|c| c.data.len() == 1) {
+                        spec.proto = Some(ProtoMatch {
+                            num: c.data.as_bytes()[0],
+                            inv: c.op == CmpOp::Neq,
+                        });
+                        i += 2;
+                        continue;
+                    }
+                }
+                if family == IpFamily::V4 && p.offset == 6 && p.len == 2 && spec.frag.is_none() {
+                    if let (Some(Expr::Bitwise(b)), Some(c)) =
+                        (exprs.get(i + 1), cmp_after(exprs, i + 2))
+                    {
+                        if as_mask_xor(b).is_some_and(|(m, x)| {
+                            m.as_bytes() == [0x1f, 0xff] && x.as_bytes() == [0, 0]
+                        }) && c.data.as_bytes() == [0, 0]
+                        {
+                            spec.frag = Some(c.op == CmpOp::Neq);
+                            i += 3;
+                            continue;
+                        }
+                    }
+                }
+                if let Some((is_src, m, n)) = decode_addr(exprs, i, family) {
+                    let slot = if is_src { &mut spec.src } else { &mut spec.dst };
+                    if slot.is_none() {
+                        *slot = Some(m);
+                        i += n;
+                        continue;
+                    }
+                }
+            }
+            Expr::Counter(c) => {
+                spec.counters = Some((c.packets, c.bytes));
+                i += 1;
+                continue;
+            }
+            Expr::Immediate(imm) if imm.dreg == 0 => {
+                if let Data::Verdict(v) = &imm.data {
+                    if let Some(t) = verdict_target(v) {
+                        spec.target = Some(t);
+                        i += 1;
+                        continue;
+                    }
+                }
+            }
+            Expr::Match(m) => {
+                let ctx = DecodeCtx {
+                    family,
+                    proto: spec.proto,
+                };
+                let ext = find_xt(ExtKind::Match, &m.name, family)
+                    .and_then(|d| d.decode_xt)
+                    .and_then(|f| f(m.rev, &m.info, &ctx));
+                match ext {
+                    Some(x) => {
+                        spec.matches.push(x);
+                        i += 1;
+                        continue;
+                    }
+                    None => {
+                        return Err(foreign(
+                            rule,
+                            format!(
+                                "x_tables match `{}' revision {} is not understood",
+                                m.name, m.rev
+                            ),
+                        ));
+                    }
+                }
+            }
+            Expr::Target(t) => {
+                let ctx = DecodeCtx {
+                    family,
+                    proto: spec.proto,
+                };
+                let ext = find_xt(ExtKind::Target, &t.name, family)
+                    .and_then(|d| d.decode_xt)
+                    .and_then(|f| f(t.rev, &t.info, &ctx));
+                match ext {
+                    Some(x) => {
+                        spec.target = Some(RuleTarget::Ext(x));
+                        i += 1;
+                        continue;
+                    }
+                    None => {
+                        return Err(foreign(
+                            rule,
+                            format!(
+                                "x_tables target `{}' revision {} is not understood",
+                                t.name, t.rev
+                            ),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        // Native encodings of extensions (tcp/udp ports, mark, limit, NFLOG, TRACE…).
+        let ctx = DecodeCtx {
+            family,
+            proto: spec.proto,
+        };
+        let mut cur = ExprCursor { exprs, pos: i };
+        let mut found = false;
+        for d in all()
+            .iter()
+            .filter(|d| d.family.is_none_or(|f| f == family))
+        {
+            if let Some(dec) = d.decode_native {
+                if let Some(x) = dec(&mut cur, &ctx) {
+                    if cur.pos <= i {
+                        break;
+                    }
+                    match d.kind {
+                        ExtKind::Match => spec.matches.push(x),
+                        ExtKind::Target => spec.target = Some(RuleTarget::Ext(x)),
+                    }
+                    i = cur.pos;
+                    found = true;
+                    break;
+                }
+                cur.pos = i;
+            }
+        }
+        if !found {
+            return Err(foreign(
+                rule,
+                format!(
+                    "expression {} ({}) has no iptables equivalent",
+                    i + 1,
+                    exprs[i]
+                ),
+            ));
+        }
+    }
+    if let Some(text) = rule.userdata.as_deref().and_then(udata_comment) {
+        spec.matches.push(Box::new(Comment::new(&text)));
+    }
+    Ok(spec)
+}

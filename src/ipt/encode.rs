@@ -1,0 +1,194 @@
+//! RuleSpec → nf_tables rule, in iptables-nft 1.8.9's exact layout.
+//!
+//! Order (checked against `iptables-nft` 1.8.9): `-i`, `-o`, `-p` (meta l4proto), `-s`, `-d`,
+//! `-f`, the matches in command-line order, `counter`, the verdict or target.
+//! `NFTA_RULE_COMPAT` carries the protocol on every rule.
+
+use iptnl_sys::nf_tables::{
+    NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME, NFT_RULE_COMPAT_F_INV,
+};
+
+use super::ext::{EncodeCtx, EncodeError};
+use super::spec::{AddrMatch, IfaceMatch, RuleSpec, RuleTarget};
+use super::IpFamily;
+use crate::nft::expr::bitwise::Bitwise;
+use crate::nft::expr::meta::{Meta, MetaKey};
+use crate::nft::expr::{Cmp, CmpOp, Counter, Expr, Immediate, Payload, PayloadBase};
+use crate::nft::{Family, Rule, RuleCompat, Value, Verdict};
+
+/// The register iptables-nft loads everything into.
+pub const REG: u32 = 1;
+
+/// `cmp` on register 1.
+pub fn cmp(inv: bool, data: &[u8]) -> Expr {
+    Expr::Cmp(Cmp {
+        sreg: REG,
+        op: if inv { CmpOp::Neq } else { CmpOp::Eq },
+        data: Value::new(data).expect("at most 64 bytes"),
+    })
+}
+
+/// `meta load KEY => reg 1`.
+pub fn meta_load(key: u32) -> Expr {
+    Expr::Meta(Meta::load(MetaKey::from_raw(key), REG))
+}
+
+/// `payload load LEN @ BASE + OFFSET => reg 1`.
+pub fn payload(base: PayloadBase, offset: u32, len: u32) -> Expr {
+    Expr::Payload(Payload::load(base, offset, len, REG))
+}
+
+/// `bitwise reg 1 = (reg 1 & MASK) ^ 0`.
+pub fn bitwise_mask(mask: &[u8]) -> Expr {
+    let zero = vec![0u8; mask.len()];
+    Expr::Bitwise(Bitwise::mask_xor(
+        REG,
+        REG,
+        Value::new(mask).expect("small"),
+        Value::new(&zero).expect("small"),
+    ))
+}
+
+fn iface(key: u32, m: &IfaceMatch, out: &mut Vec<Expr>) {
+    let name = m.name.as_bytes();
+    out.push(meta_load(key));
+    if let Some(prefix) = name.strip_suffix(b"+") {
+        if prefix.is_empty() {
+            // iptables-nft 1.8.9: `-i +` loads the name and compares nothing; `! -i +`
+            // compares with a name no interface can have.
+            if m.inv {
+                out.push(cmp(false, b"INVAL/D\0"));
+            }
+            return;
+        }
+        out.push(cmp(m.inv, prefix));
+    } else {
+        let mut with_nul = name.to_vec();
+        with_nul.push(0);
+        out.push(cmp(m.inv, &with_nul));
+    }
+}
+
+fn addr(m: &AddrMatch, family: IpFamily, src: bool, out: &mut Vec<Expr>) {
+    let (offset, full) = match (family, src) {
+        (IpFamily::V4, true) => (12, 4),
+        (IpFamily::V4, false) => (16, 4),
+        (IpFamily::V6, true) => (8, 16),
+        (IpFamily::V6, false) => (24, 16),
+    };
+    let Some(len) = m.addr.prefix_len() else {
+        out.push(payload(PayloadBase::Network, offset, full));
+        out.push(bitwise_mask(&m.addr.mask_bytes()));
+        out.push(cmp(m.inv, &m.addr.addr_bytes()));
+        return;
+    };
+    if len == 0 {
+        return;
+    }
+    let bytes = m.addr.addr_bytes();
+    if len % 8 == 0 {
+        let n = (len / 8) as usize;
+        out.push(payload(PayloadBase::Network, offset, n as u32));
+        out.push(cmp(m.inv, &bytes[..n]));
+    } else {
+        out.push(payload(PayloadBase::Network, offset, full));
+        out.push(bitwise_mask(&m.addr.mask_bytes()));
+        out.push(cmp(m.inv, &bytes));
+    }
+}
+
+/// Encodes a rule spec for `table`/`chain` as iptables-nft 1.8.9 would.
+///
+/// ```
+/// use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
+/// let spec = &parse_rule(IpFamily::V4, &["-s", "10.0.0.0/8", "-j", "ACCEPT"]).unwrap()[0];
+/// let rule = encode_rule(spec, IpFamily::V4, "filter", "INPUT").unwrap();
+/// assert_eq!(rule.exprs.len(), 4); // payload, cmp, counter, immediate
+/// ```
+pub fn encode_rule(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+) -> Result<Rule, EncodeError> {
+    let mut r = Rule::new(family.nft(), table, chain);
+    r.exprs = encode_exprs(spec, family, table, chain)?;
+    let (proto, inv) = spec.proto.map(|p| (p.num, p.inv)).unwrap_or((0, false));
+    r.compat = Some(RuleCompat {
+        proto: proto as u32,
+        flags: if inv { NFT_RULE_COMPAT_F_INV } else { 0 },
+    });
+    Ok(r)
+}
+
+/// The expressions of a rule spec (see [`encode_rule`]).
+pub fn encode_exprs(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+) -> Result<Vec<Expr>, EncodeError> {
+    let mut out = Vec::with_capacity(8 + spec.matches.len() * 2);
+    if let Some(i) = &spec.in_iface {
+        iface(NFT_META_IIFNAME, i, &mut out);
+    }
+    if let Some(o) = &spec.out_iface {
+        iface(NFT_META_OIFNAME, o, &mut out);
+    }
+    if let Some(p) = spec.proto.filter(|p| p.num != 0) {
+        out.push(meta_load(NFT_META_L4PROTO));
+        out.push(cmp(p.inv, &[p.num]));
+    }
+    if let Some(s) = &spec.src {
+        addr(s, family, true, &mut out);
+    }
+    if let Some(d) = &spec.dst {
+        addr(d, family, false, &mut out);
+    }
+    if let Some(frag) = spec.frag {
+        out.push(payload(PayloadBase::Network, 6, 2));
+        out.push(bitwise_mask(&[0x1f, 0xff]));
+        out.push(cmp(frag, &[0, 0]));
+    }
+    let ctx = EncodeCtx {
+        family,
+        proto: spec.proto,
+        table,
+        chain,
+    };
+    for m in &spec.matches {
+        m.encode(&ctx, &mut out)?;
+    }
+    let (packets, bytes) = spec.counters.unwrap_or((0, 0));
+    out.push(Expr::Counter(Counter { packets, bytes }));
+    match &spec.target {
+        None => {}
+        Some(RuleTarget::Accept) => out.push(Immediate::verdict(Verdict::Accept).into()),
+        Some(RuleTarget::Drop) => out.push(Immediate::verdict(Verdict::Drop).into()),
+        Some(RuleTarget::Return) => out.push(Immediate::verdict(Verdict::Return).into()),
+        Some(RuleTarget::Queue) => out.push(Immediate::verdict(Verdict::Queue).into()),
+        Some(RuleTarget::Jump(c)) => out.push(Immediate::verdict(Verdict::Jump(c.clone())).into()),
+        Some(RuleTarget::Goto(c)) => out.push(Immediate::verdict(Verdict::Goto(c.clone())).into()),
+        Some(RuleTarget::Ext(t)) => t.encode(&ctx, &mut out)?,
+    }
+    Ok(out)
+}
+
+impl IpFamily {
+    /// The nf_tables family.
+    pub fn nft(self) -> Family {
+        match self {
+            IpFamily::V4 => Family::Ipv4,
+            IpFamily::V6 => Family::Ipv6,
+        }
+    }
+}
+
+/// The mask and xor of a `bitwise reg 1 = (reg 1 & mask) ^ xor`, if `b` is one.
+pub fn as_mask_xor(b: &Bitwise) -> Option<(crate::nft::Value, crate::nft::Value)> {
+    use crate::nft::expr::bitwise::BitwiseOp;
+    match b.op {
+        BitwiseOp::MaskXor { mask, xor } if b.sreg == REG && b.dreg == REG => Some((mask, xor)),
+        _ => None,
+    }
+}

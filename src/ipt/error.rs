@@ -1,0 +1,74 @@
+//! Errors of the iptables rule model.
+
+/// A rule spec could not be parsed or is not valid, with the option and value at fault.
+///
+/// ```
+/// use iptnl::ipt::{parse_rule, IpFamily};
+/// let err = parse_rule(IpFamily::V4, &["-p", "tcp", "--dport", "99999"]).unwrap_err();
+/// assert_eq!(err.to_string(), "--dport: invalid port/service `99999' specified");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// An option iptables does not know (or no loaded extension offers).
+    #[error("unknown option \"{option}\"")]
+    UnknownOption {
+        /// The option as given.
+        option: String,
+    },
+    /// An option is an abbreviation of several options.
+    #[error("option \"{option}\" is ambiguous")]
+    AmbiguousOption {
+        /// The option as given.
+        option: String,
+    },
+    /// An option needs a value and none was given.
+    #[error("option \"{option}\" requires an argument")]
+    MissingValue {
+        /// The option.
+        option: String,
+    },
+    /// A value is not valid for its option.
+    #[error("{option}: {reason}")]
+    BadValue {
+        /// The option (e.g. `--dport`).
+        option: String,
+        /// Why, in iptables' words where it has some.
+        reason: String,
+    },
+    /// An option may not be given twice.
+    #[error("{option}: option may only be specified once")]
+    Duplicate {
+        /// The option.
+        option: String,
+    },
+    /// `!` before an option that cannot be inverted.
+    #[error("{option}: option does not support inversion (\"!\")")]
+    NotInvertible {
+        /// The option.
+        option: String,
+    },
+    /// A match or target extension that iptnl does not have.
+    #[error("Couldn't load {kind} `{name}': No such file or directory")]
+    UnknownExtension {
+        /// "match" or "target".
+        kind: &'static str,
+        /// Its name.
+        name: String,
+    },
+    /// Options that may not be combined, or a missing mandatory option.
+    #[error("{0}")]
+    Invalid(String),
+    /// Unbalanced quotes in a rule string.
+    #[error("unterminated quote in rule")]
+    UnterminatedQuote,
+}
+
+impl ParseError {
+    /// A [`ParseError::BadValue`].
+    pub fn bad(option: impl Into<String>, reason: impl Into<String>) -> ParseError {
+        ParseError::BadValue {
+            option: option.into(),
+            reason: reason.into(),
+        }
+    }
+}

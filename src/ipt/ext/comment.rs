@@ -1,0 +1,101 @@
+//! `comment`: a text attached to the rule (`-m comment --comment TEXT`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `comment` match, rev 0, 256-byte
+//! `xt_comment_info`. A comment stored as rule userdata (type 0, as some iptables-nft versions
+//! and nft write it) is read too, and appended after the other matches as iptables does.
+
+use iptnl_sys::xt::{xt_comment_info, XT_MAX_COMMENT_LEN};
+
+use super::{
+    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::error::ParseError;
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `comment` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "comment",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::val("comment")],
+    new: |_| Box::new(Comment::default()),
+    xt_names: &["comment"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// `-m comment --comment TEXT`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Comment {
+    /// The text (at most 255 bytes).
+    pub text: String,
+    seen: Seen,
+}
+
+impl Comment {
+    /// A comment match holding `text` (as read from rule userdata).
+    pub fn new(text: &str) -> Comment {
+        Comment {
+            text: text.to_owned(),
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Comment {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        _opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, "comment")?;
+        let v = values[0];
+        if v.len() >= XT_MAX_COMMENT_LEN {
+            return Err(ParseError::bad(
+                "--comment",
+                format!(
+                    "comment may not be longer than {} characters",
+                    XT_MAX_COMMENT_LEN - 1
+                ),
+            ));
+        }
+        self.text = v.to_owned();
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DESC, "comment") {
+            return Err(ParseError::Invalid(
+                "comment: option \"--comment\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_comment_info>();
+        b.put_str(0, XT_MAX_COMMENT_LEN, &self.text);
+        out.push(xt_match("comment", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        out.push_str(" --comment");
+        save_string(out, &self.text);
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of::<xt_comment_info>(info)?;
+    Some(Box::new(Comment::new(&v.str(0, XT_MAX_COMMENT_LEN)?)))
+}

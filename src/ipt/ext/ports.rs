@@ -1,0 +1,259 @@
+//! Port ranges shared by tcp and udp: parsing (`80`, `1:1024`, `:1024`, `http`), printing,
+//! and the native encoding iptables-nft uses (payload + cmp/range), with its decoder.
+
+use crate::ipt::encode::{payload, REG};
+use crate::ipt::error::ParseError;
+use crate::nft::expr::range::{Range, RangeOp};
+use crate::nft::expr::{Cmp, CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::Value;
+
+fn etc_services() -> &'static [(String, String, u16)] {
+    static CACHE: std::sync::OnceLock<Vec<(String, String, u16)>> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| {
+        let Ok(text) = std::fs::read_to_string("/etc/services") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            let mut f = line.split_whitespace();
+            let (Some(name), Some(pp)) = (f.next(), f.next()) else {
+                continue;
+            };
+            let Some((port, proto)) = pp.split_once('/') else {
+                continue;
+            };
+            let Ok(port) = port.parse::<u16>() else {
+                continue;
+            };
+            out.push((name.to_owned(), proto.to_owned(), port));
+            for alias in f {
+                out.push((alias.to_owned(), proto.to_owned(), port));
+            }
+        }
+        out
+    })
+}
+
+/// Parses one port: a number 0–65535 or a service name of `proto` from `/etc/services`.
+pub fn parse_port(s: &str, proto: &str, option: &str) -> Result<u16, ParseError> {
+    let bad = || ParseError::bad(option, format!("invalid port/service `{s}' specified"));
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse::<u16>().map_err(|_| bad());
+    }
+    etc_services()
+        .iter()
+        .find(|(n, p, _)| n == s && p == proto)
+        .map(|(_, _, port)| *port)
+        .ok_or_else(bad)
+}
+
+/// Parses `port`, `lo:hi`, `:hi`, `lo:` or `:`. A reversed range is an error (iptables 1.8.11;
+/// 1.8.9 accepted it).
+pub fn parse_range(s: &str, proto: &str, option: &str) -> Result<[u16; 2], ParseError> {
+    let r = match s.split_once(':') {
+        None => {
+            let p = parse_port(s, proto, option)?;
+            [p, p]
+        }
+        Some((lo, hi)) => {
+            let lo = if lo.is_empty() {
+                0
+            } else {
+                parse_port(lo, proto, option)?
+            };
+            let hi = if hi.is_empty() {
+                u16::MAX
+            } else {
+                parse_port(hi, proto, option)?
+            };
+            [lo, hi]
+        }
+    };
+    if r[0] > r[1] {
+        return Err(ParseError::bad(
+            option,
+            "invalid portrange (min > max) specified",
+        ));
+    }
+    Ok(r)
+}
+
+/// Prints a range as iptables-save does: `80`, `1:1024`.
+pub fn save_range(out: &mut String, r: [u16; 2]) {
+    use std::fmt::Write;
+    if r[0] == r[1] {
+        let _ = write!(out, "{}", r[0]);
+    } else {
+        let _ = write!(out, "{}:{}", r[0], r[1]);
+    }
+}
+
+/// Whether a range is `0:65535`.
+pub fn is_any(r: [u16; 2]) -> bool {
+    r == [0, u16::MAX]
+}
+
+fn range_cmp(lo: u16, hi: u16, inv: bool, out: &mut Vec<Expr>) {
+    let cmp = |op, v: u16| {
+        Expr::Cmp(Cmp {
+            sreg: REG,
+            op,
+            data: Value::be16(v),
+        })
+    };
+    if lo == hi {
+        out.push(cmp(if inv { CmpOp::Neq } else { CmpOp::Eq }, lo));
+    } else if lo == 0 && hi < u16::MAX {
+        out.push(cmp(if inv { CmpOp::Gt } else { CmpOp::Lte }, hi));
+    } else {
+        out.push(Expr::Range(Range {
+            sreg: REG,
+            op: if inv { RangeOp::Neq } else { RangeOp::Eq },
+            from: Value::be16(lo),
+            to: Value::be16(hi),
+        }));
+    }
+}
+
+/// Native port matching as iptables-nft emits it (`add_nft_tcpudp`): one 4-byte compare when
+/// both ports are single and not inverted, else a compare or range per port. Unlike 1.8.9,
+/// two inverted single ports are not merged (that widened the rule) and an inverted `:` range
+/// is kept (1.8.9 dropped it, matching everything); both as iptables 1.8.11 does.
+pub fn encode_ports(
+    src: [u16; 2],
+    src_inv: bool,
+    dst: [u16; 2],
+    dst_inv: bool,
+    out: &mut Vec<Expr>,
+) {
+    if !src_inv && !dst_inv && src[0] != 0 && src[0] == src[1] && dst[0] != 0 && dst[0] == dst[1] {
+        let combined = ((src[0] as u32) << 16) | dst[0] as u32;
+        out.push(payload(PayloadBase::Transport, 0, 4));
+        out.push(Expr::Cmp(Cmp {
+            sreg: REG,
+            op: CmpOp::Eq,
+            data: Value::be32(combined),
+        }));
+        return;
+    }
+    if src[0] != 0 || src[1] < u16::MAX || src_inv {
+        out.push(payload(PayloadBase::Transport, 0, 2));
+        range_cmp(src[0], src[1], src_inv, out);
+    }
+    if dst[0] != 0 || dst[1] < u16::MAX || dst_inv {
+        out.push(payload(PayloadBase::Transport, 2, 2));
+        range_cmp(dst[0], dst[1], dst_inv, out);
+    }
+}
+
+/// What a native port decoder found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PortPiece {
+    /// Source port range and inversion.
+    Src([u16; 2], bool),
+    /// Destination port range and inversion.
+    Dst([u16; 2], bool),
+    /// Both single ports at once (4-byte compare).
+    Both(u16, u16, bool),
+}
+
+fn be16(v: &Value) -> Option<u16> {
+    Some(u16::from_be_bytes(v.as_bytes().try_into().ok()?))
+}
+
+/// Reads one native port test at `exprs[0..]` (payload transport + cmp/range) and returns it
+/// with the number of expressions used.
+pub fn decode_port_piece(exprs: &[Expr]) -> Option<(PortPiece, usize)> {
+    let Some(Expr::Payload(p)) = exprs.first() else {
+        return None;
+    };
+    if p.base != PayloadBase::Transport || p.op != (PayloadOp::Load { dreg: REG }) {
+        return None;
+    }
+    match (p.offset, p.len, exprs.get(1)?) {
+        (0, 4, Expr::Cmp(c))
+            if c.sreg == REG && c.data.len() == 4 && matches!(c.op, CmpOp::Eq | CmpOp::Neq) =>
+        {
+            let v = u32::from_be_bytes(c.data.as_bytes().try_into().ok()?);
+            Some((
+                PortPiece::Both((v >> 16) as u16, v as u16, c.op == CmpOp::Neq),
+                2,
+            ))
+        }
+        (off @ (0 | 2), 2, e) => {
+            let (range, inv) = match e {
+                Expr::Cmp(c) if c.sreg == REG => {
+                    let v = be16(&c.data)?;
+                    match c.op {
+                        CmpOp::Eq => ([v, v], false),
+                        CmpOp::Neq => ([v, v], true),
+                        // iptables-nft reads `gt v` back as `v+1:65535`, not `! 0:v`.
+                        CmpOp::Lte => ([0, v], false),
+                        CmpOp::Gt if v < u16::MAX => ([v + 1, u16::MAX], false),
+                        CmpOp::Lt if v > 0 => ([0, v - 1], false),
+                        CmpOp::Gte => ([v, u16::MAX], false),
+                        _ => return None,
+                    }
+                }
+                Expr::Range(r) if r.sreg == REG => {
+                    ([be16(&r.from)?, be16(&r.to)?], r.op == RangeOp::Neq)
+                }
+                _ => return None,
+            };
+            Some((
+                if off == 0 {
+                    PortPiece::Src(range, inv)
+                } else {
+                    PortPiece::Dst(range, inv)
+                },
+                2,
+            ))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_parse_like_iptables() {
+        assert_eq!(parse_range("80", "tcp", "--dport").unwrap(), [80, 80]);
+        assert_eq!(parse_range(":", "tcp", "--dport").unwrap(), [0, 65535]);
+        assert_eq!(parse_range(":4", "tcp", "--dport").unwrap(), [0, 4]);
+        assert_eq!(parse_range("4:", "tcp", "--dport").unwrap(), [4, 65535]);
+        assert!(parse_range("4:3", "tcp", "--dport").is_err());
+        assert!(parse_range("65536", "tcp", "--dport").is_err());
+        assert!(parse_range("", "tcp", "--dport").is_err());
+        assert!(parse_range("-1", "tcp", "--dport").is_err());
+    }
+
+    #[test]
+    fn native_encoding_round_trips() {
+        for (s, si, d, di) in [
+            ([80, 80], false, [0, 65535], false),
+            ([10, 10], false, [20, 20], false),
+            ([10, 10], true, [20, 20], true),
+            ([0, 100], false, [1000, 2000], true),
+            ([0, 65535], true, [0, 65535], false),
+            ([5, 65535], false, [1, 1], true),
+        ] {
+            let mut out = Vec::new();
+            encode_ports(s, si, d, di, &mut out);
+            let mut pos = 0;
+            let (mut gs, mut gsi, mut gd, mut gdi) = ([0, 65535], false, [0, 65535], false);
+            while pos < out.len() {
+                let (piece, n) = decode_port_piece(&out[pos..]).unwrap();
+                pos += n;
+                match piece {
+                    PortPiece::Src(r, i) => (gs, gsi) = (r, i),
+                    PortPiece::Dst(r, i) => (gd, gdi) = (r, i),
+                    PortPiece::Both(a, b, i) => (gs, gsi, gd, gdi) = ([a, a], i, [b, b], i),
+                }
+            }
+            assert_eq!((gs, gsi, gd, gdi), (s, si, d, di));
+        }
+    }
+}

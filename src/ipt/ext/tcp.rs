@@ -1,0 +1,364 @@
+//! `tcp`: ports, flags and options of TCP (`-p tcp -m tcp`).
+//!
+//! Encoding (iptables-nft 1.8.9): ports and flags natively (payload + cmp/range/bitwise,
+//! `cmp neq` for inverted flags); the x_tables `tcp` match (rev 0) for `--tcp-option` or a
+//! bare `-m tcp`.
+
+use std::mem::{offset_of, size_of};
+
+use iptnl_sys::xt::{
+    xt_tcp, XT_TCP_INV_DSTPT, XT_TCP_INV_FLAGS, XT_TCP_INV_OPTION, XT_TCP_INV_SRCPT,
+};
+
+use super::ports::{decode_port_piece, encode_ports, is_any, parse_range, save_range, PortPiece};
+use super::{
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
+    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::encode::{as_mask_xor, bitwise_mask, cmp, payload, REG};
+use crate::ipt::error::ParseError;
+use crate::ipt::IpFamily;
+use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp};
+
+/// TCP flag names in the order iptables prints them.
+const FLAG_NAMES: &[(&str, u8)] = &[
+    ("FIN", 0x01),
+    ("SYN", 0x02),
+    ("RST", 0x04),
+    ("PSH", 0x08),
+    ("ACK", 0x10),
+    ("URG", 0x20),
+    ("ALL", 0x3f),
+    ("NONE", 0),
+];
+
+/// The `tcp` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "tcp",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv("source-port"),
+        OptSpec::inv("sport"),
+        OptSpec::inv("destination-port"),
+        OptSpec::inv("dport"),
+        OptSpec::inv_flag("syn"),
+        OptSpec::two("tcp-flags", true),
+        OptSpec::inv("tcp-option"),
+    ],
+    new: |_| Box::new(Tcp::default()),
+    xt_names: &["tcp"],
+    decode_xt: Some(decode_xt),
+    decode_native: Some(decode_native),
+};
+
+/// Options of `-m tcp`, as in `struct xt_tcp`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tcp {
+    /// Source port range.
+    pub spts: [u16; 2],
+    /// Destination port range.
+    pub dpts: [u16; 2],
+    /// TCP option kind to look for (0 = none).
+    pub option: u8,
+    /// Flags examined.
+    pub flg_mask: u8,
+    /// Flags that must be set among those.
+    pub flg_cmp: u8,
+    /// `XT_TCP_INV_*`.
+    pub invflags: u8,
+    seen: Seen,
+}
+
+impl Default for Tcp {
+    fn default() -> Self {
+        Tcp {
+            spts: [0, u16::MAX],
+            dpts: [0, u16::MAX],
+            option: 0,
+            flg_mask: 0,
+            flg_cmp: 0,
+            invflags: 0,
+            seen: Seen::default(),
+        }
+    }
+}
+
+fn parse_flags(s: &str, option: &str) -> Result<u8, ParseError> {
+    let mut v = 0;
+    for name in s.split(',') {
+        let f = FLAG_NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .ok_or_else(|| ParseError::bad(option, format!("Unknown TCP flag `{name}'")))?;
+        v |= f.1;
+    }
+    Ok(v)
+}
+
+fn save_flags(out: &mut String, mut flags: u8) {
+    if flags == 0 {
+        out.push_str("NONE");
+        return;
+    }
+    let mut first = true;
+    while flags != 0 {
+        let Some(&(name, bit)) = FLAG_NAMES.iter().find(|(_, b)| flags & b != 0) else {
+            break;
+        };
+        if !first {
+            out.push(',');
+        }
+        out.push_str(name);
+        first = false;
+        flags &= !bit;
+    }
+}
+
+impl Tcp {
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = XtBuf::of::<xt_tcp>();
+        b.put_u16(offset_of!(xt_tcp, spts), self.spts[0]);
+        b.put_u16(offset_of!(xt_tcp, spts) + 2, self.spts[1]);
+        b.put_u16(offset_of!(xt_tcp, dpts), self.dpts[0]);
+        b.put_u16(offset_of!(xt_tcp, dpts) + 2, self.dpts[1]);
+        b.put_u8(offset_of!(xt_tcp, option), self.option);
+        b.put_u8(offset_of!(xt_tcp, flg_mask), self.flg_mask);
+        b.put_u8(offset_of!(xt_tcp, flg_cmp), self.flg_cmp);
+        b.put_u8(offset_of!(xt_tcp, invflags), self.invflags);
+        b.into_vec()
+    }
+
+    fn is_all_zero(&self) -> bool {
+        *self == Tcp::default() && self.invflags == 0
+    }
+}
+
+impl Extension for Tcp {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let name = match opt.name {
+            "source-port" => "sport",
+            "destination-port" => "dport",
+            n => n,
+        };
+        let shown = format!("--{}", opt.name);
+        match name {
+            "sport" | "dport" => {
+                self.seen.once(&DESC, name)?;
+                let r = parse_range(values[0], "tcp", &shown)?;
+                if name == "sport" {
+                    self.spts = r;
+                    if inv {
+                        self.invflags |= XT_TCP_INV_SRCPT;
+                    }
+                } else {
+                    self.dpts = r;
+                    if inv {
+                        self.invflags |= XT_TCP_INV_DSTPT;
+                    }
+                }
+            }
+            "syn" | "tcp-flags" => {
+                if self.seen.has(&DESC, "syn") || self.seen.has(&DESC, "tcp-flags") {
+                    return Err(ParseError::Invalid(
+                        "Only one of `--syn' or `--tcp-flags' may be specified".into(),
+                    ));
+                }
+                self.seen.once(&DESC, name)?;
+                if name == "syn" {
+                    self.flg_mask = 0x17;
+                    self.flg_cmp = 0x02;
+                } else {
+                    self.flg_mask = parse_flags(values[0], &shown)?;
+                    self.flg_cmp = parse_flags(values[1], &shown)?;
+                }
+                if inv {
+                    self.invflags |= XT_TCP_INV_FLAGS;
+                }
+            }
+            "tcp-option" => {
+                self.seen.once(&DESC, name)?;
+                self.option = super::parse_uint(values[0], 1, 255).ok_or_else(|| {
+                    ParseError::bad(&shown, format!("Bad TCP option \"{}\"", values[0]))
+                })? as u8;
+                if inv {
+                    self.invflags |= XT_TCP_INV_OPTION;
+                }
+            }
+            _ => return Err(ParseError::UnknownOption { option: shown }),
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if self.invflags & XT_TCP_INV_OPTION != 0 || self.option != 0 || self.is_all_zero() {
+            out.push(xt_match("tcp", 0, self.to_xt()));
+            return Ok(());
+        }
+        // iptables-nft 1.8.9 emits the flags test before the ports.
+        if self.flg_mask != 0 {
+            out.push(payload(PayloadBase::Transport, 13, 1));
+            out.push(bitwise_mask(&[self.flg_mask]));
+            out.push(cmp(self.invflags & XT_TCP_INV_FLAGS != 0, &[self.flg_cmp]));
+        }
+        encode_ports(
+            self.spts,
+            self.invflags & XT_TCP_INV_SRCPT != 0,
+            self.dpts,
+            self.invflags & XT_TCP_INV_DSTPT != 0,
+            out,
+        );
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let sinv = self.invflags & XT_TCP_INV_SRCPT != 0;
+        if !is_any(self.spts) || sinv {
+            save_inv(out, sinv);
+            out.push_str(" --sport ");
+            save_range(out, self.spts);
+        }
+        let dinv = self.invflags & XT_TCP_INV_DSTPT != 0;
+        if !is_any(self.dpts) || dinv {
+            save_inv(out, dinv);
+            out.push_str(" --dport ");
+            save_range(out, self.dpts);
+        }
+        let oinv = self.invflags & XT_TCP_INV_OPTION != 0;
+        if self.option != 0 || oinv {
+            save_inv(out, oinv);
+            out.push_str(&format!(" --tcp-option {}", self.option));
+        }
+        let finv = self.invflags & XT_TCP_INV_FLAGS != 0;
+        if self.flg_mask != 0 || finv {
+            save_inv(out, finv);
+            out.push_str(" --tcp-flags ");
+            save_flags(out, self.flg_mask);
+            out.push(' ');
+            save_flags(out, self.flg_cmp);
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of::<xt_tcp>(info)?;
+    let base = offset_of!(xt_tcp, spts);
+    let dbase = offset_of!(xt_tcp, dpts);
+    debug_assert!(size_of::<xt_tcp>() >= 12);
+    Some(Box::new(Tcp {
+        spts: [v.u16(base)?, v.u16(base + 2)?],
+        dpts: [v.u16(dbase)?, v.u16(dbase + 2)?],
+        option: v.u8(offset_of!(xt_tcp, option))?,
+        flg_mask: v.u8(offset_of!(xt_tcp, flg_mask))?,
+        flg_cmp: v.u8(offset_of!(xt_tcp, flg_cmp))?,
+        invflags: v.u8(offset_of!(xt_tcp, invflags))?,
+        seen: Seen::default(),
+    }))
+}
+
+/// Reads `payload 1b @ transport + 13`, `bitwise & mask`, `cmp eq value`.
+fn decode_flags(exprs: &[Expr]) -> Option<(u8, u8, bool)> {
+    let (Some(Expr::Payload(p)), Some(Expr::Bitwise(b)), Some(Expr::Cmp(c))) =
+        (exprs.first(), exprs.get(1), exprs.get(2))
+    else {
+        return None;
+    };
+    if p.base != PayloadBase::Transport
+        || p.offset != 13
+        || p.len != 1
+        || p.op != (PayloadOp::Load { dreg: REG })
+    {
+        return None;
+    }
+    let (mask, xor) = as_mask_xor(b)?;
+    if mask.len() != 1
+        || xor.as_bytes() != [0]
+        || c.sreg != REG
+        || !matches!(c.op, CmpOp::Eq | CmpOp::Neq)
+        || c.data.len() != 1
+    {
+        return None;
+    }
+    Some((mask.as_bytes()[0], c.data.as_bytes()[0], c.op == CmpOp::Neq))
+}
+
+fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if ctx.proto.is_none_or(|p| p.num != 6 || p.inv) {
+        return None;
+    }
+    let mut t = Tcp::default();
+    let mut pos = cur.pos;
+    let mut any = false;
+    loop {
+        let rest = &cur.exprs[pos..];
+        if let Some((piece, n)) = decode_port_piece(rest) {
+            match piece {
+                PortPiece::Src(r, inv) => {
+                    t.spts = r;
+                    if inv {
+                        t.invflags |= XT_TCP_INV_SRCPT;
+                    }
+                }
+                PortPiece::Dst(r, inv) => {
+                    t.dpts = r;
+                    if inv {
+                        t.invflags |= XT_TCP_INV_DSTPT;
+                    }
+                }
+                PortPiece::Both(s, d, inv) => {
+                    t.spts = [s, s];
+                    t.dpts = [d, d];
+                    if inv {
+                        t.invflags |= XT_TCP_INV_SRCPT | XT_TCP_INV_DSTPT;
+                    }
+                }
+            }
+            pos += n;
+            any = true;
+        } else if let Some((mask, cmpv, inv)) = decode_flags(rest) {
+            t.flg_mask = mask;
+            t.flg_cmp = cmpv;
+            if inv {
+                t.invflags |= XT_TCP_INV_FLAGS;
+            }
+            pos += 3;
+            any = true;
+        } else {
+            break;
+        }
+    }
+    if !any {
+        return None;
+    }
+    cur.pos = pos;
+    Some(Box::new(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_print_in_iptables_order() {
+        let mut s = String::new();
+        save_flags(&mut s, 0x3f);
+        assert_eq!(s, "FIN,SYN,RST,PSH,ACK,URG");
+        s.clear();
+        save_flags(&mut s, 0);
+        assert_eq!(s, "NONE");
+        assert_eq!(parse_flags("syn,ACK", "--tcp-flags").unwrap(), 0x12);
+        assert!(parse_flags("SYN,BOGUS", "--tcp-flags").is_err());
+    }
+}

@@ -1,0 +1,181 @@
+//! `udp`: ports of UDP (`-p udp -m udp`).
+//!
+//! Encoding (iptables-nft 1.8.9): ports natively (payload + cmp/range); the x_tables `udp`
+//! match (rev 0) for a bare `-m udp`.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_SRCPT};
+
+use super::ports::{decode_port_piece, encode_ports, is_any, parse_range, save_range, PortPiece};
+use super::{
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
+    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::error::ParseError;
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `udp` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "udp",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv("source-port"),
+        OptSpec::inv("sport"),
+        OptSpec::inv("destination-port"),
+        OptSpec::inv("dport"),
+    ],
+    new: |_| Box::new(Udp::default()),
+    xt_names: &["udp"],
+    decode_xt: Some(decode_xt),
+    decode_native: Some(decode_native),
+};
+
+/// Options of `-m udp`, as in `struct xt_udp`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Udp {
+    /// Source port range.
+    pub spts: [u16; 2],
+    /// Destination port range.
+    pub dpts: [u16; 2],
+    /// `XT_UDP_INV_*`.
+    pub invflags: u8,
+    seen: Seen,
+}
+
+impl Default for Udp {
+    fn default() -> Self {
+        Udp {
+            spts: [0, u16::MAX],
+            dpts: [0, u16::MAX],
+            invflags: 0,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Udp {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let name = match opt.name {
+            "source-port" => "sport",
+            "destination-port" => "dport",
+            n => n,
+        };
+        let shown = format!("--{}", opt.name);
+        self.seen.once(&DESC, name)?;
+        let r = parse_range(values[0], "udp", &shown)?;
+        if name == "sport" {
+            self.spts = r;
+            if inv {
+                self.invflags |= XT_UDP_INV_SRCPT;
+            }
+        } else {
+            self.dpts = r;
+            if inv {
+                self.invflags |= XT_UDP_INV_DSTPT;
+            }
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if self.invflags & !(XT_UDP_INV_SRCPT | XT_UDP_INV_DSTPT) != 0
+            || *self == Udp::default() && self.invflags == 0
+        {
+            let mut b = XtBuf::of::<xt_udp>();
+            b.put_u16(offset_of!(xt_udp, spts), self.spts[0]);
+            b.put_u16(offset_of!(xt_udp, spts) + 2, self.spts[1]);
+            b.put_u16(offset_of!(xt_udp, dpts), self.dpts[0]);
+            b.put_u16(offset_of!(xt_udp, dpts) + 2, self.dpts[1]);
+            b.put_u8(offset_of!(xt_udp, invflags), self.invflags);
+            out.push(xt_match("udp", 0, b.into_vec()));
+            return Ok(());
+        }
+        encode_ports(
+            self.spts,
+            self.invflags & XT_UDP_INV_SRCPT != 0,
+            self.dpts,
+            self.invflags & XT_UDP_INV_DSTPT != 0,
+            out,
+        );
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let sinv = self.invflags & XT_UDP_INV_SRCPT != 0;
+        if !is_any(self.spts) || sinv {
+            save_inv(out, sinv);
+            out.push_str(" --sport ");
+            save_range(out, self.spts);
+        }
+        let dinv = self.invflags & XT_UDP_INV_DSTPT != 0;
+        if !is_any(self.dpts) || dinv {
+            save_inv(out, dinv);
+            out.push_str(" --dport ");
+            save_range(out, self.dpts);
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of::<xt_udp>(info)?;
+    let s = offset_of!(xt_udp, spts);
+    let d = offset_of!(xt_udp, dpts);
+    Some(Box::new(Udp {
+        spts: [v.u16(s)?, v.u16(s + 2)?],
+        dpts: [v.u16(d)?, v.u16(d + 2)?],
+        invflags: v.u8(offset_of!(xt_udp, invflags))?,
+        seen: Seen::default(),
+    }))
+}
+
+fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if ctx.proto.is_none_or(|p| p.num != 17 || p.inv) {
+        return None;
+    }
+    let mut u = Udp::default();
+    let mut pos = cur.pos;
+    while let Some((piece, n)) = decode_port_piece(&cur.exprs[pos..]) {
+        match piece {
+            PortPiece::Src(r, inv) => {
+                u.spts = r;
+                if inv {
+                    u.invflags |= XT_UDP_INV_SRCPT;
+                }
+            }
+            PortPiece::Dst(r, inv) => {
+                u.dpts = r;
+                if inv {
+                    u.invflags |= XT_UDP_INV_DSTPT;
+                }
+            }
+            PortPiece::Both(s, d, inv) => {
+                u.spts = [s, s];
+                u.dpts = [d, d];
+                if inv {
+                    u.invflags |= XT_UDP_INV_SRCPT | XT_UDP_INV_DSTPT;
+                }
+            }
+        }
+        pos += n;
+    }
+    if pos == cur.pos {
+        return None;
+    }
+    cur.pos = pos;
+    Some(Box::new(u))
+}

@@ -1,0 +1,43 @@
+//! The iptables rule model: rule specs parsed as iptables parses them, encoded into nf_tables
+//! rules exactly as iptables-nft encodes them, decoded back from whatever iptables-nft wrote,
+//! and printed as iptables-nft-save prints them.
+//!
+//! ```
+//! use iptnl::ipt::{decode_rule, encode_rule, parse_rule_str, IpFamily};
+//! let spec = &parse_rule_str(IpFamily::V4, r#"-s 10.0.0.0/8 -p tcp -m comment --comment "web" --dport 80 -j ACCEPT"#).unwrap()[0];
+//! let rule = encode_rule(spec, IpFamily::V4, "filter", "INPUT").unwrap();
+//! let back = decode_rule(&rule, IpFamily::V4).unwrap();
+//! assert_eq!(back.to_save_line("INPUT", false), "-A INPUT -s 10.0.0.0/8 -p tcp -m comment --comment web -m tcp --dport 80 -j ACCEPT");
+//! ```
+
+pub mod addr;
+pub mod args;
+pub mod compare;
+pub mod decode;
+pub mod encode;
+pub mod error;
+pub mod ext;
+pub mod parse;
+pub mod proto;
+pub mod save;
+pub mod spec;
+
+pub use addr::AddrMask;
+pub use args::split_args;
+pub use compare::{canonical_exprs, canonical_of_rule, rule_matches_spec};
+pub use decode::{decode_rule, Foreign};
+pub use encode::{encode_exprs, encode_rule};
+pub use error::ParseError;
+pub use parse::{parse_rule, parse_rule_str};
+pub use proto::{proto_name, proto_number};
+pub use spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
+
+/// The family of an iptables rule: `iptables` (IPv4) or `ip6tables` (IPv6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum IpFamily {
+    /// IPv4 (`iptables`).
+    #[default]
+    V4,
+    /// IPv6 (`ip6tables`).
+    V6,
+}

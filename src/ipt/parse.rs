@@ -1,0 +1,511 @@
+//! The rule-spec parser: iptables' options for one rule, as iptables 1.8.11 accepts them.
+
+use super::addr::AddrMask;
+use super::error::ParseError;
+use super::ext::{self, Arity, ExtKind, Extension, OptSpec, ParseCtx};
+use super::proto::{implicit_match, proto_number};
+use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
+use super::IpFamily;
+
+/// iptables' own long options (commands included, for abbreviation ambiguity as getopt_long
+/// sees it), with the short letter of the rule options.
+const BUILTIN_LONG: &[(&str, Option<char>)] = &[
+    ("append", None),
+    ("delete", None),
+    ("check", None),
+    ("insert", None),
+    ("replace", None),
+    ("list", None),
+    ("list-rules", None),
+    ("flush", None),
+    ("zero", None),
+    ("new-chain", None),
+    ("delete-chain", None),
+    ("rename-chain", None),
+    ("policy", None),
+    ("source", Some('s')),
+    ("src", Some('s')),
+    ("destination", Some('d')),
+    ("dst", Some('d')),
+    ("protocol", Some('p')),
+    ("in-interface", Some('i')),
+    ("jump", Some('j')),
+    ("table", None),
+    ("match", Some('m')),
+    ("numeric", None),
+    ("out-interface", Some('o')),
+    ("verbose", None),
+    ("exact", None),
+    ("fragments", Some('f')),
+    ("fragment", Some('f')),
+    ("version", None),
+    ("help", None),
+    ("line-numbers", None),
+    ("modprobe", None),
+    ("set-counters", Some('c')),
+    ("goto", Some('g')),
+    ("ipv4", None),
+    ("ipv6", None),
+    ("wait", None),
+    ("wait-interval", None),
+];
+
+/// Parses one rule spec given as arguments (without the command and chain: `-A INPUT` is not
+/// part of it). Several addresses in `-s`/`-d` expand to several rules, as iptables does.
+///
+/// ```
+/// use iptnl::ipt::{parse_rule, IpFamily};
+/// let r = parse_rule(IpFamily::V4, &["-s", "1.1.1.1,2.2.2.2", "-j", "DROP"]).unwrap();
+/// assert_eq!(r.len(), 2);
+/// assert!(parse_rule(IpFamily::V4, &["--bogus"]).is_err());
+/// ```
+pub fn parse_rule<S: AsRef<str>>(
+    family: IpFamily,
+    args: &[S],
+) -> Result<Vec<RuleSpec>, ParseError> {
+    let args: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
+    let mut p = Parser::new(family);
+    p.parse(&args)?;
+    p.finish()
+}
+
+/// Parses a rule spec written as one string, split shell-like (see [`super::split_args`]).
+pub fn parse_rule_str(family: IpFamily, s: &str) -> Result<Vec<RuleSpec>, ParseError> {
+    parse_rule(family, &super::split_args(s)?)
+}
+
+struct Loaded {
+    ext: Box<dyn Extension>,
+    is_target: bool,
+}
+
+struct Parser {
+    family: IpFamily,
+    spec: RuleSpec,
+    srcs: Vec<AddrMask>,
+    dsts: Vec<AddrMask>,
+    src_inv: bool,
+    dst_inv: bool,
+    /// Extensions in load order (matches and the target), as getopt sees their options.
+    loaded: Vec<Loaded>,
+    proto_used: bool,
+    seen: Vec<char>,
+}
+
+enum Resolved {
+    Builtin(char),
+    Ext(usize, OptSpec),
+}
+
+impl Parser {
+    fn new(family: IpFamily) -> Parser {
+        Parser {
+            family,
+            spec: RuleSpec {
+                family,
+                ..RuleSpec::default()
+            },
+            srcs: Vec::new(),
+            dsts: Vec::new(),
+            src_inv: false,
+            dst_inv: false,
+            loaded: Vec::new(),
+            proto_used: false,
+            seen: Vec::new(),
+        }
+    }
+
+    fn ctx(&self) -> ParseCtx {
+        ParseCtx {
+            family: self.family,
+            proto: self.spec.proto,
+        }
+    }
+
+    /// Resolves a long option name (without dashes), with getopt_long's abbreviations.
+    fn resolve_long(&self, name: &str) -> Result<Option<Resolved>, ParseError> {
+        // getopt_long sees the most recently loaded extension's options first (iptables merges
+        // new options in front of the older ones).
+        let ext_opts = self
+            .loaded
+            .iter()
+            .enumerate()
+            .rev()
+            .flat_map(|(i, l)| l.ext.desc().options.iter().map(move |o| (i, *o)));
+        // Exact matches first, builtins before extensions.
+        if let Some(&(_, short)) = BUILTIN_LONG.iter().find(|(n, _)| *n == name) {
+            return Ok(short.map(Resolved::Builtin));
+        }
+        if let Some((i, o)) = ext_opts.clone().find(|(_, o)| o.name == name) {
+            return Ok(Some(Resolved::Ext(i, o)));
+        }
+        let mut names: Vec<&str> = BUILTIN_LONG
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| n.starts_with(name))
+            .collect();
+        names.extend(
+            ext_opts
+                .clone()
+                .map(|(_, o)| o.name)
+                .filter(|n| n.starts_with(name)),
+        );
+        names.sort_unstable();
+        names.dedup();
+        match names.as_slice() {
+            [] => Ok(None),
+            [one] => {
+                if let Some(&(_, short)) = BUILTIN_LONG.iter().find(|(n, _)| n == one) {
+                    return Ok(short.map(Resolved::Builtin));
+                }
+                Ok(ext_opts
+                    .clone()
+                    .find(|(_, o)| o.name == *one)
+                    .map(|(i, o)| Resolved::Ext(i, o)))
+            }
+            _ => Err(ParseError::AmbiguousOption {
+                option: format!("--{name}"),
+            }),
+        }
+    }
+
+    fn parse(&mut self, args: &[&str]) -> Result<(), ParseError> {
+        let mut i = 0;
+        let mut inv = false;
+        while i < args.len() {
+            let a = args[i];
+            i += 1;
+            if a == "!" {
+                if inv {
+                    return Err(ParseError::Invalid(
+                        "multiple consecutive ! not allowed".into(),
+                    ));
+                }
+                inv = true;
+                continue;
+            }
+            let (resolved, shown, inline) = if let Some(long) = a.strip_prefix("--") {
+                let (name, inline) = match long.split_once('=') {
+                    Some((n, v)) => (n, Some(v)),
+                    None => (long, None),
+                };
+                let mut r = self.resolve_long(name)?;
+                if r.is_none() && self.try_implicit_proto()? {
+                    r = self.resolve_long(name)?;
+                }
+                match r {
+                    Some(r) => (r, format!("--{name}"), inline),
+                    None => {
+                        return Err(ParseError::UnknownOption {
+                            option: a.to_owned(),
+                        });
+                    }
+                }
+            } else if let Some(short) = a.strip_prefix('-').filter(|s| !s.is_empty()) {
+                let c = short.chars().next().unwrap_or('-');
+                let rest = &short[c.len_utf8()..];
+                if !"sdpiojmgfc".contains(c) {
+                    return Err(ParseError::UnknownOption {
+                        option: a.to_owned(),
+                    });
+                }
+                (
+                    Resolved::Builtin(c),
+                    format!("-{c}"),
+                    (!rest.is_empty()).then_some(rest),
+                )
+            } else {
+                return Err(ParseError::Invalid(format!("Bad argument `{a}'")));
+            };
+            match resolved {
+                Resolved::Builtin(c) => {
+                    i = self.builtin(c, &shown, inv, inline, args, i)?;
+                }
+                Resolved::Ext(idx, opt) => {
+                    if inv && !opt.invertible {
+                        return Err(ParseError::NotInvertible { option: shown });
+                    }
+                    let need = match opt.arity {
+                        Arity::None => 0,
+                        Arity::One => 1,
+                        Arity::Two => 2,
+                    };
+                    let mut values: Vec<&str> = Vec::with_capacity(need);
+                    if let Some(v) = inline {
+                        if need == 0 {
+                            return Err(ParseError::Invalid(format!(
+                                "option '{shown}' doesn't allow an argument"
+                            )));
+                        }
+                        values.push(v);
+                    }
+                    while values.len() < need {
+                        match args.get(i) {
+                            Some(v) => {
+                                values.push(v);
+                                i += 1;
+                            }
+                            None => return Err(ParseError::MissingValue { option: shown }),
+                        }
+                    }
+                    let ctx = self.ctx();
+                    self.loaded[idx].ext.parse(&opt, inv, &values, &ctx)?;
+                }
+            }
+            inv = false;
+        }
+        if inv {
+            return Err(ParseError::Invalid(
+                "no command specified after \"!\"".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Loads the match named after `-p` when an option is unknown (iptables' `load_proto`).
+    fn try_implicit_proto(&mut self) -> Result<bool, ParseError> {
+        if self.proto_used {
+            return Ok(false);
+        }
+        let Some(p) = self.spec.proto else {
+            return Ok(false);
+        };
+        self.proto_used = true;
+        let Some(name) = implicit_match(p.num, self.family) else {
+            return Ok(false);
+        };
+        let Some(desc) = ext::find(ExtKind::Match, name, self.family) else {
+            return Ok(false);
+        };
+        if p.inv {
+            return Err(ParseError::Invalid(
+                "rule would never match protocol".into(),
+            ));
+        }
+        self.loaded.push(Loaded {
+            ext: (desc.new)(self.family),
+            is_target: false,
+        });
+        Ok(true)
+    }
+
+    fn value<'a>(
+        shown: &str,
+        inline: Option<&'a str>,
+        args: &[&'a str],
+        i: &mut usize,
+    ) -> Result<&'a str, ParseError> {
+        if let Some(v) = inline {
+            return Ok(v);
+        }
+        match args.get(*i) {
+            Some(v) => {
+                *i += 1;
+                Ok(v)
+            }
+            None => Err(ParseError::MissingValue {
+                option: shown.to_owned(),
+            }),
+        }
+    }
+
+    fn once(&mut self, c: char) -> Result<(), ParseError> {
+        if self.seen.contains(&c) {
+            return Err(ParseError::Invalid(format!(
+                "multiple -{c} flags not allowed"
+            )));
+        }
+        self.seen.push(c);
+        Ok(())
+    }
+
+    fn builtin(
+        &mut self,
+        c: char,
+        shown: &str,
+        inv: bool,
+        inline: Option<&str>,
+        args: &[&str],
+        mut i: usize,
+    ) -> Result<usize, ParseError> {
+        if inv && "jmgc".contains(c) {
+            return Err(ParseError::NotInvertible {
+                option: shown.to_owned(),
+            });
+        }
+        match c {
+            's' | 'd' => {
+                self.once(c)?;
+                let v = Self::value(shown, inline, args, &mut i)?;
+                let list = AddrMask::parse(self.family, v, shown)?;
+                if c == 's' {
+                    self.srcs = list;
+                    self.src_inv = inv;
+                } else {
+                    self.dsts = list;
+                    self.dst_inv = inv;
+                }
+            }
+            'p' => {
+                self.once(c)?;
+                let v = Self::value(shown, inline, args, &mut i)?;
+                let num = proto_number(v).ok_or_else(|| {
+                    ParseError::bad(shown, format!("unknown protocol \"{v}\" specified"))
+                })?;
+                if num == 0 && inv {
+                    return Err(ParseError::Invalid(
+                        "rule would never match protocol".into(),
+                    ));
+                }
+                self.spec.proto = Some(ProtoMatch { num, inv });
+            }
+            'i' | 'o' => {
+                self.once(c)?;
+                let v = Self::value(shown, inline, args, &mut i)?;
+                if v.len() >= 16 {
+                    return Err(ParseError::bad(
+                        shown,
+                        format!("interface name `{v}' must be shorter than 16 characters"),
+                    ));
+                }
+                let m = IfaceMatch {
+                    name: v.to_owned(),
+                    inv,
+                };
+                if c == 'i' {
+                    self.spec.in_iface = Some(m);
+                } else {
+                    self.spec.out_iface = Some(m);
+                }
+            }
+            'f' => {
+                if self.family == IpFamily::V6 {
+                    return Err(ParseError::UnknownOption {
+                        option: shown.to_owned(),
+                    });
+                }
+                if inline.is_some() {
+                    return Err(ParseError::Invalid(format!(
+                        "option '{shown}' doesn't allow an argument"
+                    )));
+                }
+                self.once(c)?;
+                self.spec.frag = Some(!inv);
+            }
+            'm' => {
+                let v = Self::value(shown, inline, args, &mut i)?;
+                let desc = ext::find(ExtKind::Match, v, self.family).ok_or_else(|| {
+                    ParseError::UnknownExtension {
+                        kind: "match",
+                        name: v.to_owned(),
+                    }
+                })?;
+                if let Some(p) = self.spec.proto {
+                    if implicit_match(p.num, self.family) == Some(v) {
+                        self.proto_used = true;
+                    }
+                }
+                self.loaded.push(Loaded {
+                    ext: (desc.new)(self.family),
+                    is_target: false,
+                });
+            }
+            'j' | 'g' => {
+                if self.seen.contains(&'j') || self.seen.contains(&'g') {
+                    return Err(ParseError::Invalid("multiple -j flags not allowed".into()));
+                }
+                self.seen.push(c);
+                let v = Self::value(shown, inline, args, &mut i)?;
+                if v.is_empty()
+                    || v.len() >= 29
+                        && c == 'j'
+                        && ext::find(ExtKind::Target, v, self.family).is_none()
+                        && v.len() > 28
+                {
+                    return Err(ParseError::bad(shown, format!("invalid target name `{v}'")));
+                }
+                if c == 'g' {
+                    self.spec.target = Some(RuleTarget::Goto(v.to_owned()));
+                } else {
+                    self.spec.target = Some(match v {
+                        "ACCEPT" => RuleTarget::Accept,
+                        "DROP" => RuleTarget::Drop,
+                        "RETURN" => RuleTarget::Return,
+                        "QUEUE" => RuleTarget::Queue,
+                        _ => match ext::find(ExtKind::Target, v, self.family) {
+                            Some(desc) => {
+                                self.loaded.push(Loaded {
+                                    ext: (desc.new)(self.family),
+                                    is_target: true,
+                                });
+                                RuleTarget::Jump(String::new())
+                            }
+                            None => RuleTarget::Jump(v.to_owned()),
+                        },
+                    });
+                }
+            }
+            'c' => {
+                self.once(c)?;
+                let p = Self::value(shown, inline, args, &mut i)?;
+                let b = args.get(i).ok_or_else(|| {
+                    ParseError::Invalid("-c requires packet and byte counter".into())
+                })?;
+                i += 1;
+                let pk = p.parse::<u64>().map_err(|_| {
+                    ParseError::bad(shown, format!("packet counter not numeric: `{p}'"))
+                })?;
+                let by = b.parse::<u64>().map_err(|_| {
+                    ParseError::bad(shown, format!("byte counter not numeric: `{b}'"))
+                })?;
+                self.spec.counters = Some((pk, by));
+            }
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: shown.to_owned(),
+                })
+            }
+        }
+        Ok(i)
+    }
+
+    fn finish(mut self) -> Result<Vec<RuleSpec>, ParseError> {
+        let ctx = self.ctx();
+        for l in &mut self.loaded {
+            l.ext.finish(&ctx)?;
+        }
+        for l in self.loaded.drain(..) {
+            if l.is_target {
+                self.spec.target = Some(RuleTarget::Ext(l.ext));
+            } else {
+                self.spec.matches.push(l.ext);
+            }
+        }
+        let srcs: Vec<Option<AddrMask>> = if self.srcs.is_empty() {
+            vec![None]
+        } else {
+            self.srcs.iter().copied().map(Some).collect()
+        };
+        let dsts: Vec<Option<AddrMask>> = if self.dsts.is_empty() {
+            vec![None]
+        } else {
+            self.dsts.iter().copied().map(Some).collect()
+        };
+        let mut out = Vec::with_capacity(srcs.len() * dsts.len());
+        for s in &srcs {
+            for d in &dsts {
+                let mut r = self.spec.clone();
+                r.src = s.map(|addr| AddrMatch {
+                    addr,
+                    inv: self.src_inv,
+                });
+                r.dst = d.map(|addr| AddrMatch {
+                    addr,
+                    inv: self.dst_inv,
+                });
+                out.push(r);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,104 @@
+//! Protocol names and numbers, as iptables knows them.
+
+use super::IpFamily;
+
+/// The names iptables knows without `/etc/protocols` (`xtables_chain_protos`), in its order.
+const BUILTIN: &[(&str, u8)] = &[
+    ("tcp", 6),
+    ("sctp", 132),
+    ("udp", 17),
+    ("udplite", 136),
+    ("icmp", 1),
+    ("icmpv6", 58),
+    ("ipv6-icmp", 58),
+    ("esp", 50),
+    ("ah", 51),
+    ("ipv6-mh", 135),
+    ("mh", 135),
+    ("all", 0),
+];
+
+fn etc_protocols() -> &'static [(String, u8)] {
+    static CACHE: std::sync::OnceLock<Vec<(String, u8)>> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| {
+        let Ok(text) = std::fs::read_to_string("/etc/protocols") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            let mut f = line.split_whitespace();
+            if let (Some(name), Some(num)) = (f.next(), f.next()) {
+                if let Ok(n) = num.parse::<u8>() {
+                    out.push((name.to_owned(), n));
+                    for alias in f {
+                        out.push((alias.to_owned(), n));
+                    }
+                }
+            }
+        }
+        out
+    })
+}
+
+/// Parses a `-p` value: a number 0–255, a known name (case-insensitive), or a name from
+/// `/etc/protocols`.
+///
+/// ```
+/// use iptnl::ipt::proto_number;
+/// assert_eq!(proto_number("TCP"), Some(6));
+/// assert_eq!(proto_number("17"), Some(17));
+/// assert_eq!(proto_number("all"), Some(0));
+/// assert_eq!(proto_number("bogus"), None);
+/// ```
+pub fn proto_number(s: &str) -> Option<u8> {
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse::<u8>().ok();
+    }
+    let lower = s.to_ascii_lowercase();
+    if let Some(&(_, n)) = BUILTIN.iter().find(|(name, _)| *name == lower) {
+        return Some(n);
+    }
+    etc_protocols()
+        .iter()
+        .find(|(name, _)| *name == lower)
+        .map(|(_, n)| *n)
+}
+
+/// The name iptables prints for a protocol number (its own list first, then
+/// `/etc/protocols`), or `None` when it prints the number.
+pub fn proto_name(n: u8, family: IpFamily) -> Option<String> {
+    if n == 58 {
+        return Some(
+            match family {
+                IpFamily::V4 => "icmpv6",
+                IpFamily::V6 => "ipv6-icmp",
+            }
+            .to_owned(),
+        );
+    }
+    if let Some(&(name, _)) = BUILTIN.iter().find(|(_, num)| *num == n) {
+        return Some(name.to_owned());
+    }
+    etc_protocols()
+        .iter()
+        .find(|(_, num)| *num == n)
+        .map(|(name, _)| name.clone())
+}
+
+/// The match extension iptables loads implicitly for `-p NAME` when an option is unknown.
+pub fn implicit_match(n: u8, family: IpFamily) -> Option<&'static str> {
+    Some(match (n, family) {
+        (6, _) => "tcp",
+        (17, _) => "udp",
+        (132, _) => "sctp",
+        (33, _) => "dccp",
+        (1, IpFamily::V4) => "icmp",
+        (58, IpFamily::V6) => "icmp6",
+        (50, _) => "esp",
+        (51, _) => "ah",
+        (135, IpFamily::V6) => "mh",
+        (136, _) => "udplite",
+        _ => return None,
+    })
+}

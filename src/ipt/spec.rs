@@ -1,0 +1,106 @@
+//! The parsed form of one iptables rule.
+
+use super::addr::AddrMask;
+use super::ext::Extension;
+
+/// An address test (`-s`/`-d`), possibly inverted.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AddrMatch {
+    /// Address and mask.
+    pub addr: AddrMask,
+    /// `!` was given.
+    pub inv: bool,
+}
+
+/// An interface test (`-i`/`-o`), possibly inverted; a name ending in `+` is a prefix.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct IfaceMatch {
+    /// The name as given (`eth0`, `veth+`).
+    pub name: String,
+    /// `!` was given.
+    pub inv: bool,
+}
+
+/// A protocol test (`-p`), possibly inverted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ProtoMatch {
+    /// Protocol number (0 = all).
+    pub num: u8,
+    /// `!` was given.
+    pub inv: bool,
+}
+
+/// What a rule does when it matches.
+#[derive(Debug, Clone)]
+pub enum RuleTarget {
+    /// `-j ACCEPT`.
+    Accept,
+    /// `-j DROP`.
+    Drop,
+    /// `-j RETURN`.
+    Return,
+    /// `-j QUEUE`.
+    Queue,
+    /// `-j CHAIN`: jump to a user chain.
+    Jump(String),
+    /// `-g CHAIN`: go to a user chain.
+    Goto(String),
+    /// `-j EXTENSION …`.
+    Ext(Box<dyn Extension>),
+}
+
+impl PartialEq for RuleTarget {
+    fn eq(&self, other: &Self) -> bool {
+        use RuleTarget::*;
+        match (self, other) {
+            (Accept, Accept) | (Drop, Drop) | (Return, Return) | (Queue, Queue) => true,
+            (Jump(a), Jump(b)) | (Goto(a), Goto(b)) => a == b,
+            (Ext(a), Ext(b)) => a.eq_dyn(b.as_ref()),
+            _ => false,
+        }
+    }
+}
+
+/// One iptables rule: the fields of `ipt_entry` plus its matches and target.
+///
+/// ```
+/// use iptnl::ipt::{parse_rule, IpFamily};
+/// let rules = parse_rule(IpFamily::V4, &["-s", "10.0.0.0/8", "-p", "tcp", "--dport", "80", "-j", "ACCEPT"]).unwrap();
+/// assert_eq!(rules.len(), 1);
+/// assert_eq!(rules[0].to_save_args(), "-s 10.0.0.0/8 -p tcp -m tcp --dport 80 -j ACCEPT");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RuleSpec {
+    /// The family (addresses and some extensions differ).
+    pub family: super::IpFamily,
+    /// `-s`.
+    pub src: Option<AddrMatch>,
+    /// `-d`.
+    pub dst: Option<AddrMatch>,
+    /// `-i`.
+    pub in_iface: Option<IfaceMatch>,
+    /// `-o`.
+    pub out_iface: Option<IfaceMatch>,
+    /// `-p`.
+    pub proto: Option<ProtoMatch>,
+    /// `-f` (`Some(true)`), `! -f` (`Some(false)`); IPv4 only.
+    pub frag: Option<bool>,
+    /// `-m` matches, in command-line order.
+    pub matches: Vec<Box<dyn Extension>>,
+    /// `-j`/`-g`, if any.
+    pub target: Option<RuleTarget>,
+    /// `-c packets bytes`.
+    pub counters: Option<(u64, u64)>,
+}
+
+impl Clone for Box<dyn Extension> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl PartialEq for Box<dyn Extension> {
+    fn eq(&self, other: &Self) -> bool {
+        self.eq_dyn(other.as_ref())
+    }
+}
