@@ -1,6 +1,7 @@
 //! Differential tests of the iptables rule model against the installed `iptables-nft`.
 //!
-//! Corpus files under tests/corpus/*.rules hold one rule per line:
+//! Corpus files under tests/corpus/*.rules hold one rule per line (each file runs in its own
+//! namespace and thread; `IPTNL_CORPUS=a.rules,b.rules` runs only those files):
 //! `FAMILIES TABLE CHAIN SPEC…` where FAMILIES is `4`, `6` or `46`. A line starting with `!`
 //! is a spec that iptables 1.8.11 rejects: iptnl must reject it with an error naming the
 //! option (the test reports whether the installed oracle wrongly accepted it). Blank lines
@@ -295,7 +296,12 @@ fn corpus_matches_iptables_nft() {
     if !common::have("iptables-nft") {
         panic!("iptables-nft is not installed (apt-get install iptables)");
     }
-    let cases = load_corpus();
+    let mut cases = load_corpus();
+    // IPTNL_CORPUS=name.rules[,other.rules] runs only those files.
+    if let Ok(only) = std::env::var("IPTNL_CORPUS") {
+        let only: Vec<&str> = only.split(',').collect();
+        cases.retain(|c| only.contains(&c.file.as_str()));
+    }
     // One namespace and one thread per corpus file, run side by side.
     let mut files: BTreeMap<String, Vec<Case>> = BTreeMap::new();
     for c in cases {
