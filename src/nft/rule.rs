@@ -81,7 +81,7 @@ impl Rule {
         if let Some(p) = position {
             w.put_be64(NFTA_RULE_POSITION, p);
         }
-        Expr::encode_list(&self.exprs, w, NFTA_RULE_EXPRESSIONS);
+        Expr::encode_list_input(&self.exprs, w, NFTA_RULE_EXPRESSIONS);
         if let Some(c) = self.compat {
             let n = w.nest(NFTA_RULE_COMPAT);
             w.put_be32(NFTA_RULE_COMPAT_PROTO, c.proto);

@@ -73,3 +73,44 @@ pub fn nft_load(ruleset: &str) {
 pub fn nft_list() -> String {
     run("nft", &["list", "ruleset"])
 }
+
+/// A rule as dumped, with the payload of its `NFTA_RULE_EXPRESSIONS` exactly as the kernel
+/// sent it.
+pub struct RawRule {
+    pub rule: iptnl::nft::Rule,
+    pub raw_exprs: Vec<u8>,
+}
+
+/// Dumps every rule of `family` (all tables), keeping the raw expression bytes.
+pub fn dump_rules_raw(conn: &mut iptnl::netlink::Conn, family: iptnl::nft::Family) -> Vec<RawRule> {
+    use iptnl::sys::nf_tables::{NFTA_RULE_EXPRESSIONS, NFT_MSG_GETRULE, NFT_MSG_NEWRULE};
+    use iptnl::sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
+    let mut out = Vec::new();
+    let st = conn
+        .dump(
+            "dumping rules",
+            nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
+            family.raw(),
+            |_| {},
+            |m| {
+                if nfnl_msg_id(m.msg_type()) != NFT_MSG_NEWRULE {
+                    return Ok(());
+                }
+                let mut raw = Vec::new();
+                for a in m.nfgen()?.attrs() {
+                    let a = a?;
+                    if a.kind() == NFTA_RULE_EXPRESSIONS {
+                        raw = a.data().to_vec();
+                    }
+                }
+                out.push(RawRule {
+                    rule: iptnl::nft::Rule::decode(m)?,
+                    raw_exprs: raw,
+                });
+                Ok(())
+            },
+        )
+        .unwrap();
+    assert!(!st.interrupted, "dump interrupted");
+    out
+}

@@ -309,6 +309,31 @@ impl Expr {
         }))
     }
 
+    /// The form of this expression the kernel accepts on input, when it differs from the form
+    /// it dumps (the kernel dumps a few attributes of `exthdr` and `dynset` that it refuses on
+    /// input); `None` when the dumped form is accepted as it is.
+    pub fn input_form(&self) -> Option<Expr> {
+        match self {
+            Expr::Exthdr(x) => Some(Expr::Exthdr(x.input_form())).filter(|f| f != self),
+            Expr::Dynset(d) => Some(Expr::Dynset(d.input_form())).filter(|f| f != self),
+            _ => None,
+        }
+    }
+
+    /// Writes an expression list for a NEWRULE message: like [`encode_list`](Self::encode_list)
+    /// but with each expression in its [`input_form`](Self::input_form), so that a rule read
+    /// from the kernel can be written back as it is.
+    pub fn encode_list_input(exprs: &[Expr], w: &mut MsgWriter, ty: u16) {
+        let n = w.nest(ty);
+        for e in exprs {
+            match e.input_form() {
+                Some(f) => f.encode(w),
+                None => e.encode(w),
+            }
+        }
+        w.end_nest(n);
+    }
+
     /// Writes a whole expression list: a nest of type `ty` (e.g. `NFTA_RULE_EXPRESSIONS`)
     /// holding one `NFTA_LIST_ELEM` per expression.
     pub fn encode_list(exprs: &[Expr], w: &mut MsgWriter, ty: u16) {
