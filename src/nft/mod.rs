@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod chain;
+pub mod compat;
 pub mod data;
 pub mod dump;
 pub mod error;
