@@ -166,8 +166,26 @@ fn generation_moves_forward_on_every_commit_only() {
     });
 }
 
-/// Initial size of the chain dumped while a writer keeps appending to it.
+/// Size of the chain dumped while a writer keeps changing it.
 const BIG_CHAIN: u32 = 20_000;
+
+/// Checks one dump of the big chain: pairs of rules with consecutive tags, `tags[i] ==
+/// tags[0] + i / 2`, and always `BIG_CHAIN` rules (each writer batch removes the oldest pair
+/// and appends a new one). A dump that mixed two generations would miss or repeat a pair
+/// (the kernel resumes a dump by position, and the deletions at the front shift positions).
+fn check_snapshot(tags: &[u32], genid: u32) {
+    assert_eq!(tags.len() % 2, 0, "odd rule count at generation {genid}");
+    assert_eq!(tags.len(), BIG_CHAIN as usize, "at generation {genid}");
+    let first = tags[0];
+    for (i, &t) in tags.iter().enumerate() {
+        assert_eq!(
+            t,
+            first + i as u32 / 2,
+            "rule {i} of {} at generation {genid} breaks the pairs",
+            tags.len()
+        );
+    }
+}
 
 #[test]
 fn consistent_dump_never_sees_half_a_batch() {
@@ -183,6 +201,12 @@ fn consistent_dump_never_sees_half_a_batch() {
                 .unwrap();
         }
         b.commit(&mut conn).unwrap();
+        let (rules, _) =
+            iptnl::nft::list_rules(&mut conn, Some(Family::Ipv4), Some("g"), Some("big")).unwrap();
+        let tags: Vec<u32> = rules.iter().map(tag_of).collect();
+        check_snapshot(&tags, 0);
+        let mut handles: std::collections::VecDeque<u64> =
+            rules.iter().map(|r| r.handle.unwrap()).collect();
 
         let stop = Arc::new(AtomicBool::new(false));
         let commits = Arc::new(AtomicU32::new(0));
@@ -191,8 +215,9 @@ fn consistent_dump_never_sees_half_a_batch() {
             let commits = commits.clone();
             let mut wconn = Conn::open().unwrap();
             std::thread::spawn(move || {
-                // Bursts of quick commits (dumps running then are interrupted and retried)
-                // separated by quiet periods longer than a dump (the retries then succeed).
+                // Each batch deletes the oldest pair and appends a new pair. Bursts of quick
+                // commits (dumps running then are interrupted and retried) alternate with quiet
+                // periods longer than a dump (the retries then succeed).
                 let mut tag = BIG_CHAIN / 2;
                 'outer: loop {
                     for _ in 0..30 {
@@ -201,10 +226,17 @@ fn consistent_dump_never_sees_half_a_batch() {
                         }
                         let mut b = Batch::new();
                         for _ in 0..2 {
-                            b.add_rule(&tagged_rule("g", "big", tag), Position::Append, false)
-                                .unwrap();
+                            let h = handles.pop_front().unwrap();
+                            b.del_rule(Family::Ipv4, "g", "big", h).unwrap();
                         }
-                        b.commit(&mut wconn).unwrap();
+                        let ops: Vec<_> = (0..2)
+                            .map(|_| {
+                                b.add_rule(&tagged_rule("g", "big", tag), Position::Append, true)
+                                    .unwrap()
+                            })
+                            .collect();
+                        let done = b.commit(&mut wconn).unwrap();
+                        handles.extend(ops.iter().map(|&op| done.handle(op).unwrap()));
                         commits.fetch_add(1, Ordering::Relaxed);
                         tag += 1;
                         std::thread::sleep(Duration::from_millis(3));
@@ -221,9 +253,10 @@ fn consistent_dump_never_sees_half_a_batch() {
 
         let deadline = Instant::now() + Duration::from_secs(60);
         let (mut successes, mut resets, mut gave_up) = (0u32, 0u32, 0u32);
-        let mut sizes = Vec::new();
-        while (successes < 4 || resets < 1) && Instant::now() < deadline {
-            let tags = std::cell::RefCell::new(Vec::with_capacity(BIG_CHAIN as usize + 1024));
+        let mut firsts = std::collections::BTreeSet::new();
+        // Enough consistent dumps, some retried, taken between at least two different bursts.
+        while (successes < 4 || resets < 1 || firsts.len() < 2) && Instant::now() < deadline {
+            let tags = std::cell::RefCell::new(Vec::with_capacity(BIG_CHAIN as usize));
             let mut my_resets = 0u32;
             let r = conn.dump_consistent(
                 "dumping the big chain",
@@ -248,21 +281,8 @@ fn consistent_dump_never_sees_half_a_batch() {
             match r {
                 Ok(genid) => {
                     let tags = tags.into_inner();
-                    assert!(
-                        tags.len() % 2 == 0,
-                        "odd rule count {} at generation {genid}",
-                        tags.len()
-                    );
-                    for (i, &t) in tags.iter().enumerate() {
-                        assert_eq!(
-                            t as usize,
-                            i / 2,
-                            "rule {i} of {} at generation {genid}",
-                            tags.len()
-                        );
-                    }
-                    assert!(tags.len() >= BIG_CHAIN as usize);
-                    sizes.push(tags.len());
+                    check_snapshot(&tags, genid);
+                    firsts.insert(tags[0]);
                     successes += 1;
                 }
                 Err(iptnl::netlink::Error::DumpInterrupted { .. }) => gave_up += 1,
@@ -271,22 +291,25 @@ fn consistent_dump_never_sees_half_a_batch() {
         }
         stop.store(true, Ordering::Relaxed);
         writer.join().unwrap();
+        let commits = commits.load(Ordering::Relaxed);
         eprintln!(
-            "{successes} consistent dumps (sizes {sizes:?}), {resets} retries, {gave_up} gave up, {} concurrent commits",
-            commits.load(Ordering::Relaxed)
+            "{successes} consistent dumps (first tags {firsts:?}), {resets} retries, {gave_up} gave up, {commits} concurrent commits"
         );
         assert!(successes >= 4, "only {successes} consistent dumps");
         assert!(
             resets >= 1,
             "no dump was ever retried: the writer never overlapped"
         );
+        assert!(
+            firsts.len() >= 2,
+            "all consistent dumps saw the same generation"
+        );
 
-        // Once the writer stopped, the chain holds the initial rules plus two per commit.
+        // Once the writer stopped, the chain holds the latest BIG_CHAIN / 2 pairs.
         let (rules, _) =
             iptnl::nft::list_rules(&mut conn, Some(Family::Ipv4), Some("g"), Some("big")).unwrap();
-        assert_eq!(
-            rules.len(),
-            BIG_CHAIN as usize + 2 * commits.load(Ordering::Relaxed) as usize
-        );
+        let tags: Vec<u32> = rules.iter().map(tag_of).collect();
+        check_snapshot(&tags, 0);
+        assert_eq!(tags[0], commits);
     });
 }

@@ -62,6 +62,16 @@ impl Batch {
         }
     }
 
+    /// Empties the batch, keeping its buffer (already paged in) for the next one, and clears
+    /// the generation id.
+    pub fn clear(&mut self) {
+        self.w.clear();
+        self.w.put_raw_zeroes(BEGIN_RESERVE);
+        self.offsets.clear();
+        self.echoes = 0;
+        self.genid = None;
+    }
+
     /// Makes the kernel refuse the whole batch with `ERESTART` (reported as
     /// [`Error::Conflict`](super::Error::Conflict)) if the ruleset generation is no longer
     /// `genid`. `None` (the default) applies the batch whatever the generation.

@@ -288,3 +288,35 @@ pub fn unshare_net_namespace() -> io::Result<()> {
     // namespace; it takes no pointers.
     cvt(unsafe { libc::unshare(libc::CLONE_NEWNET) }).map(|_| ())
 }
+
+/// Sends one ipset `SO_IP_SET` request (`getsockopt(SOL_IP, SO_IP_SET)` on a raw IPv4
+/// socket, as iptables' `libxt_set` does): `req` holds the request struct (an
+/// `iptnl_sys::xt::ip_set_req_*` as bytes) and receives the kernel's answer in place.
+/// Returns the length the kernel wrote back. Needs CAP_NET_RAW and CAP_NET_ADMIN in the
+/// calling thread's network namespace, whose sets it sees.
+pub fn ip_set_sockopt(req: &mut [u8]) -> io::Result<usize> {
+    // SAFETY: plain socket(2) call with constant arguments; the result is checked.
+    let fd = cvt(unsafe {
+        libc::socket(
+            libc::AF_INET,
+            libc::SOCK_RAW | libc::SOCK_CLOEXEC,
+            libc::IPPROTO_RAW,
+        )
+    })?;
+    // SAFETY: `fd` was just returned by socket(2) and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    let mut len = req.len() as libc::socklen_t;
+    // SAFETY: `req` is valid for reads and writes of `len` bytes for the duration of the
+    // call, and `len` is a valid socklen_t the kernel updates with the length it wrote.
+    let ret = unsafe {
+        libc::getsockopt(
+            fd.as_raw_fd(),
+            libc::SOL_IP,
+            iptnl_sys::xt::SO_IP_SET,
+            req.as_mut_ptr().cast(),
+            &mut len,
+        )
+    };
+    cvt(ret)?;
+    Ok(len as usize)
+}

@@ -143,11 +143,6 @@ impl MsgWriter {
         Ok(())
     }
 
-    fn pad(&mut self) {
-        let aligned = nla_align(self.buf.len());
-        self.buf.resize(aligned, 0);
-    }
-
     fn note_overflow(&mut self, ty: u16, len: usize) {
         if self.overflow.is_none() {
             self.overflow = Some(EncodeError::AttributeTooLarge { ty, len });
@@ -155,64 +150,83 @@ impl MsgWriter {
     }
 
     /// Appends an attribute with `data` as its payload, padded to 4 bytes.
+    #[inline]
     pub fn put(&mut self, ty: u16, data: &[u8]) {
         let len = NLA_HDRLEN + data.len();
         if len > NLA_MAX_LEN {
             self.note_overflow(ty, len);
             return;
         }
-        self.buf.extend_from_slice(&(len as u16).to_ne_bytes());
-        self.buf.extend_from_slice(&ty.to_ne_bytes());
+        let pad = nla_align(len) - len;
+        self.buf.reserve(len + pad);
+        let l = (len as u16).to_ne_bytes();
+        let t = ty.to_ne_bytes();
+        self.buf.extend_from_slice(&[l[0], l[1], t[0], t[1]]);
         self.buf.extend_from_slice(data);
-        self.pad();
+        self.buf.extend_from_slice(&[0u8; 3][..pad]);
+    }
+
+    /// Appends an attribute with a payload of 4 bytes or less (one copy, no padding logic).
+    #[inline]
+    fn put_small<const N: usize>(&mut self, ty: u16, data: [u8; N]) {
+        let l = ((NLA_HDRLEN + N) as u16).to_ne_bytes();
+        let t = ty.to_ne_bytes();
+        self.buf.extend_from_slice(&[l[0], l[1], t[0], t[1]]);
+        self.buf.extend_from_slice(&data);
+        self.buf.extend_from_slice(&[0u8; 3][..(nla_align(N) - N)]);
     }
 
     /// Appends a one-byte attribute.
     pub fn put_u8(&mut self, ty: u16, v: u8) {
-        self.put(ty, &[v]);
+        self.put_small(ty, [v]);
     }
 
     /// Appends a big-endian 16-bit attribute.
     pub fn put_be16(&mut self, ty: u16, v: u16) {
-        self.put(ty, &v.to_be_bytes());
+        self.put_small(ty, v.to_be_bytes());
     }
 
     /// Appends a big-endian 32-bit attribute.
     pub fn put_be32(&mut self, ty: u16, v: u32) {
-        self.put(ty, &v.to_be_bytes());
+        self.put_small(ty, v.to_be_bytes());
     }
 
     /// Appends a big-endian 64-bit attribute.
     pub fn put_be64(&mut self, ty: u16, v: u64) {
-        self.put(ty, &v.to_be_bytes());
+        self.put_small(ty, v.to_be_bytes());
     }
 
     /// Appends a string attribute with its terminating NUL.
+    #[inline]
     pub fn put_str(&mut self, ty: u16, s: &str) {
         let len = NLA_HDRLEN + s.len() + 1;
         if len > NLA_MAX_LEN {
             self.note_overflow(ty, len);
             return;
         }
-        self.buf.extend_from_slice(&(len as u16).to_ne_bytes());
-        self.buf.extend_from_slice(&ty.to_ne_bytes());
+        let pad = nla_align(len) - len;
+        self.buf.reserve(len + pad);
+        let l = (len as u16).to_ne_bytes();
+        let t = ty.to_ne_bytes();
+        self.buf.extend_from_slice(&[l[0], l[1], t[0], t[1]]);
         self.buf.extend_from_slice(s.as_bytes());
-        self.buf.push(0);
-        self.pad();
+        self.buf.extend_from_slice(&[0u8; 4][..pad + 1]);
     }
 
     /// Opens a nest: its header is reserved now and its length patched by
     /// [`end_nest`](Self::end_nest). The `NLA_F_NESTED` flag is not set, as the kernel's own
     /// nf_tables dumps do not set it either.
+    #[inline]
     pub fn nest(&mut self, ty: u16) -> Nest {
         let start = self.buf.len();
-        self.buf.extend_from_slice(&0u16.to_ne_bytes());
-        self.buf.extend_from_slice(&ty.to_ne_bytes());
+        let t = ty.to_ne_bytes();
+        self.buf.extend_from_slice(&[0, 0, t[0], t[1]]);
         Nest { start, ty }
     }
 
     /// Closes a nest. A nest longer than 64 KiB is recorded as an error, reported by
     /// [`finish`](Self::finish), never wrapped.
+    #[inline]
     pub fn end_nest(&mut self, n: Nest) {
         let len = self.buf.len() - n.start;
         if len > NLA_MAX_LEN {

@@ -89,6 +89,13 @@ impl Batch {
         }
     }
 
+    /// Empties the batch, keeping its buffer for the next one (an agent that syncs
+    /// repeatedly saves the page faults of a fresh buffer).
+    pub fn clear(&mut self) {
+        self.inner.clear();
+        self.next_id = 0;
+    }
+
     /// Makes the whole batch conditional on the ruleset generation still being `genid`.
     pub fn set_genid(&mut self, genid: Option<u32>) {
         self.inner.set_genid(genid);

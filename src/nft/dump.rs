@@ -109,30 +109,68 @@ pub fn get_chain(
     }
 }
 
-/// Lists rules of a family, optionally filtered by table and chain in the request itself (the
-/// kernel only walks that chain). Returns the rules and the generation they belong to.
+/// Lists rules of a family (or all), optionally of one table and one chain, with the
+/// generation they belong to.
+///
+/// The kernel resumes a rule dump by walking the chain from its first rule again, so one dump
+/// over a table with long chains is quadratic (a million rules took minutes). Unless a single
+/// chain is asked for, this lists the chains first and dumps them one by one (each request
+/// filtered by table and chain), all within one generation: when the ruleset changes
+/// meanwhile, it starts over.
 pub fn list_rules(
     conn: &mut Conn,
     family: Option<Family>,
     table: Option<&str>,
     chain: Option<&str>,
 ) -> Result<(Vec<Rule>, u32), Error> {
-    collect(
-        conn,
-        "listing rules",
-        NFT_MSG_GETRULE,
-        NFT_MSG_NEWRULE,
-        family,
-        |w| {
-            if let Some(t) = table {
+    if let (Some(t), Some(c)) = (table, chain) {
+        return collect(
+            conn,
+            "listing rules",
+            NFT_MSG_GETRULE,
+            NFT_MSG_NEWRULE,
+            family,
+            |w| {
                 w.put_str(NFTA_RULE_TABLE, t);
-                if let Some(c) = chain {
-                    w.put_str(NFTA_RULE_CHAIN, c);
-                }
+                w.put_str(NFTA_RULE_CHAIN, c);
+            },
+            Rule::decode,
+        );
+    }
+    for _ in 0..crate::netlink::DUMP_RETRIES {
+        let before = conn.genid()?;
+        let (chains, chains_gen) = list_chains(conn, family, table)?;
+        let mut out = Vec::new();
+        let mut consistent = chains_gen == before;
+        for ch in chains.iter().filter(|c| chain.is_none_or(|n| n == c.name)) {
+            if !consistent {
+                break;
             }
-        },
-        Rule::decode,
-    )
+            let st = conn.dump(
+                "listing rules",
+                nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
+                ch.family.raw(),
+                |w| {
+                    w.put_str(NFTA_RULE_TABLE, &ch.table);
+                    w.put_str(NFTA_RULE_CHAIN, &ch.name);
+                },
+                |m| {
+                    if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                        out.push(Rule::decode(m)?);
+                    }
+                    Ok(())
+                },
+            )?;
+            consistent = !st.interrupted && st.genid_low.is_none_or(|g| g == before as u16);
+        }
+        if consistent && conn.genid()? == before {
+            return Ok((out, before));
+        }
+    }
+    Err(Error::Netlink(crate::netlink::Error::DumpInterrupted {
+        op: "listing rules",
+        tries: crate::netlink::DUMP_RETRIES,
+    }))
 }
 
 /// Lists sets and maps (named and anonymous) of a family, optionally of one table, with the

@@ -234,23 +234,27 @@ fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<ExprAt>) {
     (None, None)
 }
 
-/// Searches a nest recursively for an `NFTA_VERDICT_CHAIN` string.
+/// Searches a nest for an `NFTA_VERDICT_CHAIN` string, at most a few levels down (a verdict
+/// sits two or three nests below the expression), so a hostile buffer cannot exhaust the stack.
 fn find_chain_name(buf: &[u8]) -> Option<String> {
-    for a in Attrs::new(buf).flatten() {
-        if a.kind() == NFTA_VERDICT_CHAIN {
-            if let Ok(s) = a.str() {
-                if !s.is_empty() && s.chars().all(|c| !c.is_control()) {
-                    return Some(s.to_owned());
+    fn walk(buf: &[u8], depth: u32) -> Option<String> {
+        for a in Attrs::new(buf).flatten() {
+            if a.kind() == NFTA_VERDICT_CHAIN {
+                if let Ok(s) = a.str() {
+                    if !s.is_empty() && s.chars().all(|c| !c.is_control()) {
+                        return Some(s.to_owned());
+                    }
+                }
+            }
+            if depth < 4 && a.data().len() >= 4 {
+                if let Some(s) = walk(a.data(), depth + 1) {
+                    return Some(s);
                 }
             }
         }
-        if a.data().len() >= 4 {
-            if let Some(s) = find_chain_name(a.data()) {
-                return Some(s);
-            }
-        }
+        None
     }
-    None
+    walk(buf, 0)
 }
 
 fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> String {
@@ -286,7 +290,11 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
         (_, libc::EMLINK, _, _) => "too many levels of jumps between chains".to_owned(),
         (_, libc::EOPNOTSUPP, _, Some((i, name, _))) => format!("expression {} ({name}) is not supported in this chain or kernel", i + 1),
         (_, libc::EOPNOTSUPP, _, _) => "the operation is not supported by this kernel or in this chain".to_owned(),
-        (_, libc::EINVAL, _, Some((i, name, _))) => format!("expression {} ({name}) was refused as invalid (for an x_tables extension: wrong table, hook, protocol or option values)", i + 1),
+        (_, libc::EINVAL, _, Some((i, name, _))) if name == "match" || name == "target" => format!(
+            "expression {} ({name}) was refused as invalid: this x_tables extension does not accept these option values, or not in this table, chain or for this protocol",
+            i + 1
+        ),
+        (_, libc::EINVAL, _, Some((i, name, _))) => format!("expression {} ({name}) was refused as invalid", i + 1),
         (_, libc::EINVAL, _, _) => "the kernel refused it as invalid".to_owned(),
         (_, libc::EPERM, _, _) => "permission denied (CAP_NET_ADMIN is needed in this network namespace)".to_owned(),
         (_, libc::ENOSPC | libc::E2BIG, _, _) => "a kernel limit was reached".to_owned(),
