@@ -1,0 +1,208 @@
+//! The iptables rule model on the kube-proxy workload (../shared/workloads/gen_kubeproxy.py,
+//! 200k rules by default; `IPTNL_BENCH_RULES` changes it).
+//!
+//! - `parse_encode`: every `-A` line parsed (`parse_rule_str`) and encoded into nf_tables
+//!   expressions (`encode_rule`), compared with the kernel's commit time for those rules;
+//! - `decode_print`: every rule read back from the kernel decoded (`decode_rule`) and printed
+//!   as iptables-save prints it, compared with the time `iptables-nft-save` takes on the same
+//!   ruleset (when installed).
+//!
+//! Run: `cargo bench --bench rule_model` (as root, or under `unshare -rn`). The commit and the
+//! save run in a throwaway network namespace.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use criterion::{black_box, Criterion, SamplingMode};
+use iptnl::ipt::{decode_rule, encode_rule, parse_rule_str, IpFamily, RuleSpec};
+use iptnl::netlink::Conn;
+use iptnl::nft::{list_rules, Batch, Chain, Family, Hook, Policy, Position, Rule, Table};
+
+struct Line {
+    table: String,
+    chain: String,
+    args: String,
+}
+
+/// The workload generator: `IPTNL_SHARED` or ../shared next to the repository.
+fn generator() -> Option<PathBuf> {
+    let base = std::env::var_os("IPTNL_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")));
+    let p = base.join("workloads/gen_kubeproxy.py");
+    p.exists().then_some(p)
+}
+
+fn workload(rules: usize) -> Option<(Vec<Line>, Vec<(String, String)>)> {
+    let gen = generator()?;
+    let out = Command::new("python3").arg(gen).arg("--rules").arg(rules.to_string()).output().ok()?;
+    let text = String::from_utf8(out.stdout).ok()?;
+    let mut table = String::new();
+    let mut lines = Vec::new();
+    let mut chains = Vec::new();
+    for l in text.lines() {
+        if let Some(t) = l.strip_prefix('*') {
+            table = t.to_owned();
+        } else if let Some(c) = l.strip_prefix(':') {
+            let name = c.split_whitespace().next().unwrap_or("").to_owned();
+            chains.push((table.clone(), name));
+        } else if let Some(rest) = l.strip_prefix("-A ") {
+            let (chain, args) = rest.split_once(' ').unwrap_or((rest, ""));
+            lines.push(Line {
+                table: table.clone(),
+                chain: chain.to_owned(),
+                args: args.to_owned(),
+            });
+        }
+    }
+    Some((lines, chains))
+}
+
+fn parse_encode(lines: &[Line]) -> Vec<Rule> {
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        let specs: Vec<RuleSpec> = parse_rule_str(IpFamily::V4, &l.args).unwrap_or_else(|e| panic!("{}: {e}", l.args));
+        for s in &specs {
+            out.push(encode_rule(s, IpFamily::V4, &l.table, &l.chain).unwrap());
+        }
+    }
+    out
+}
+
+fn base_hook(table: &str, chain: &str) -> Option<Hook> {
+    use iptnl::nft::ChainType;
+    let num = match chain {
+        "PREROUTING" => 0,
+        "INPUT" => 1,
+        "FORWARD" => 2,
+        "OUTPUT" => 3,
+        "POSTROUTING" => 4,
+        _ => return None,
+    };
+    let (ty, prio) = match (table, chain) {
+        ("nat", "PREROUTING" | "OUTPUT") => (ChainType::Nat, -100),
+        ("nat", _) => (ChainType::Nat, 100),
+        ("mangle", "OUTPUT") => (ChainType::Route, -150),
+        ("mangle", _) => (ChainType::Filter, -150),
+        ("raw", _) => (ChainType::Filter, -300),
+        _ => (ChainType::Filter, 0),
+    };
+    Some(Hook {
+        num,
+        priority: prio,
+        chain_type: ty,
+        policy: Some(Policy::Accept),
+        devices: Vec::new(),
+    })
+}
+
+fn load(conn: &mut Conn, chains: &[(String, String)], rules: &[Rule]) -> Duration {
+    let mut b = Batch::with_capacity(rules.len() * 700);
+    let mut tables: Vec<&str> = chains.iter().map(|(t, _)| t.as_str()).collect();
+    tables.dedup();
+    for t in &tables {
+        b.add_table(&Table::new(Family::Ipv4, *t)).unwrap();
+    }
+    for (t, c) in chains {
+        let ch = match base_hook(t, c) {
+            Some(h) => Chain::base(Family::Ipv4, t.as_str(), c.as_str(), h),
+            None => Chain::user(Family::Ipv4, t.as_str(), c.as_str()),
+        };
+        b.add_chain(&ch, false).unwrap();
+    }
+    for r in rules {
+        b.add_rule(r, Position::Append, false).unwrap();
+    }
+    let t = Instant::now();
+    b.commit(conn).unwrap();
+    t.elapsed()
+}
+
+fn main() {
+    let n: usize = std::env::var("IPTNL_BENCH_RULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let Some((lines, chains)) = workload(n) else {
+        eprintln!("rule_model bench skipped: ../shared/workloads/gen_kubeproxy.py not found (set IPTNL_SHARED)");
+        return;
+    };
+    let mut c = Criterion::default().configure_from_args();
+    let mut g = c.benchmark_group("rule_model");
+    g.sampling_mode(SamplingMode::Flat).sample_size(10).measurement_time(Duration::from_secs(10));
+    let mut pe = Vec::new();
+    g.bench_function("parse_encode", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let t = Instant::now();
+                let r = parse_encode(black_box(&lines));
+                let d = t.elapsed();
+                pe.push(d);
+                total += d;
+                drop(black_box(r));
+            }
+            total
+        })
+    });
+    let rules = parse_encode(&lines);
+    let measured = iptnl::netns::run_in_fresh_netns(|| {
+        let mut conn = Conn::open().ok()?;
+        let commit = load(&mut conn, &chains, &rules);
+        let (dumped, _) = list_rules(&mut conn, Some(Family::Ipv4), None, None).ok()?;
+        let save = Command::new("iptables-nft-save").output().ok().map(|_| {
+            let t = Instant::now();
+            let _ = Command::new("iptables-nft-save").output();
+            t.elapsed()
+        });
+        Some((commit, dumped, save))
+    });
+    let (commit, dumped, save) = match measured {
+        Ok(Some(m)) => m,
+        _ => {
+            eprintln!("commit and save skipped: no network namespace (run as root)");
+            g.finish();
+            return;
+        }
+    };
+    let mut dp = Vec::new();
+    g.bench_function("decode_print", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let t = Instant::now();
+                let mut bytes = 0;
+                for r in black_box(&dumped) {
+                    let s = decode_rule(r, IpFamily::V4).unwrap();
+                    bytes += s.to_save_line(&r.chain, false).len();
+                }
+                let d = t.elapsed();
+                black_box(bytes);
+                dp.push(d);
+                total += d;
+            }
+            total
+        })
+    });
+    g.finish();
+    pe.sort();
+    dp.sort();
+    let (pe, dp) = (pe[pe.len() / 2], dp[dp.len() / 2]);
+    let rps = |d: Duration| rules.len() as f64 / d.as_secs_f64();
+    println!(
+        "{} rules: parse+encode {:.1} ms ({:.0} rules/s), kernel commit {:.1} ms, ratio {:.1}%",
+        rules.len(),
+        pe.as_secs_f64() * 1e3,
+        rps(pe),
+        commit.as_secs_f64() * 1e3,
+        pe.as_secs_f64() / commit.as_secs_f64() * 100.0
+    );
+    match save {
+        Some(s) => println!(
+            "decode+print {:.1} ms ({:.0} rules/s), iptables-nft-save {:.1} ms, ratio {:.1}%",
+            dp.as_secs_f64() * 1e3,
+            rps(dp),
+            s.as_secs_f64() * 1e3,
+            dp.as_secs_f64() / s.as_secs_f64() * 100.0
+        ),
+        None => println!("decode+print {:.1} ms ({:.0} rules/s); iptables-nft-save not installed", dp.as_secs_f64() * 1e3, rps(dp)),
+    }
+}
