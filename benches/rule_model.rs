@@ -34,9 +34,17 @@ fn generator() -> Option<PathBuf> {
     p.exists().then_some(p)
 }
 
-fn workload(rules: usize) -> Option<(Vec<Line>, Vec<(String, String)>)> {
+/// A chain declaration: table and chain name.
+type ChainDecl = (String, String);
+
+fn workload(rules: usize) -> Option<(Vec<Line>, Vec<ChainDecl>)> {
     let gen = generator()?;
-    let out = Command::new("python3").arg(gen).arg("--rules").arg(rules.to_string()).output().ok()?;
+    let out = Command::new("python3")
+        .arg(gen)
+        .arg("--rules")
+        .arg(rules.to_string())
+        .output()
+        .ok()?;
     let text = String::from_utf8(out.stdout).ok()?;
     let mut table = String::new();
     let mut lines = Vec::new();
@@ -62,7 +70,8 @@ fn workload(rules: usize) -> Option<(Vec<Line>, Vec<(String, String)>)> {
 fn parse_encode(lines: &[Line]) -> Vec<Rule> {
     let mut out = Vec::with_capacity(lines.len());
     for l in lines {
-        let specs: Vec<RuleSpec> = parse_rule_str(IpFamily::V4, &l.args).unwrap_or_else(|e| panic!("{}: {e}", l.args));
+        let specs: Vec<RuleSpec> =
+            parse_rule_str(IpFamily::V4, &l.args).unwrap_or_else(|e| panic!("{}: {e}", l.args));
         for s in &specs {
             out.push(encode_rule(s, IpFamily::V4, &l.table, &l.chain).unwrap());
         }
@@ -97,7 +106,7 @@ fn base_hook(table: &str, chain: &str) -> Option<Hook> {
     })
 }
 
-fn load(conn: &mut Conn, chains: &[(String, String)], rules: &[Rule]) -> Duration {
+fn load(conn: &mut Conn, chains: &[ChainDecl], rules: &[Rule]) -> Duration {
     let mut b = Batch::with_capacity(rules.len() * 700);
     let mut tables: Vec<&str> = chains.iter().map(|(t, _)| t.as_str()).collect();
     tables.dedup();
@@ -120,14 +129,19 @@ fn load(conn: &mut Conn, chains: &[(String, String)], rules: &[Rule]) -> Duratio
 }
 
 fn main() {
-    let n: usize = std::env::var("IPTNL_BENCH_RULES").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
+    let n: usize = std::env::var("IPTNL_BENCH_RULES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(200_000);
     let Some((lines, chains)) = workload(n) else {
         eprintln!("rule_model bench skipped: ../shared/workloads/gen_kubeproxy.py not found (set IPTNL_SHARED)");
         return;
     };
     let mut c = Criterion::default().configure_from_args();
     let mut g = c.benchmark_group("rule_model");
-    g.sampling_mode(SamplingMode::Flat).sample_size(10).measurement_time(Duration::from_secs(10));
+    g.sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
     let mut pe = Vec::new();
     g.bench_function("parse_encode", |b| {
         b.iter_custom(|iters| {
@@ -203,6 +217,10 @@ fn main() {
             s.as_secs_f64() * 1e3,
             dp.as_secs_f64() / s.as_secs_f64() * 100.0
         ),
-        None => println!("decode+print {:.1} ms ({:.0} rules/s); iptables-nft-save not installed", dp.as_secs_f64() * 1e3, rps(dp)),
+        None => println!(
+            "decode+print {:.1} ms ({:.0} rules/s); iptables-nft-save not installed",
+            dp.as_secs_f64() * 1e3,
+            rps(dp)
+        ),
     }
 }

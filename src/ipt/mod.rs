@@ -12,6 +12,7 @@
 
 pub mod addr;
 pub mod args;
+pub mod command;
 pub mod compare;
 pub mod decode;
 pub mod encode;
@@ -24,6 +25,7 @@ pub mod spec;
 
 pub use addr::AddrMask;
 pub use args::split_args;
+pub use command::{parse_command, Command, CommandLine};
 pub use compare::{canonical_exprs, canonical_of_rule, rule_matches_spec};
 pub use decode::{decode_rule, Foreign};
 pub use encode::{encode_exprs, encode_rule};

@@ -10,19 +10,19 @@ use super::IpFamily;
 /// iptables' own long options (commands included, for abbreviation ambiguity as getopt_long
 /// sees it), with the short letter of the rule options.
 const BUILTIN_LONG: &[(&str, Option<char>)] = &[
-    ("append", None),
-    ("delete", None),
-    ("check", None),
-    ("insert", None),
-    ("replace", None),
-    ("list", None),
-    ("list-rules", None),
-    ("flush", None),
-    ("zero", None),
-    ("new-chain", None),
-    ("delete-chain", None),
-    ("rename-chain", None),
-    ("policy", None),
+    ("append", Some('A')),
+    ("delete", Some('D')),
+    ("check", Some('C')),
+    ("insert", Some('I')),
+    ("replace", Some('R')),
+    ("list", Some('L')),
+    ("list-rules", Some('S')),
+    ("flush", Some('F')),
+    ("zero", Some('Z')),
+    ("new-chain", Some('N')),
+    ("delete-chain", Some('X')),
+    ("rename-chain", Some('E')),
+    ("policy", Some('P')),
     ("source", Some('s')),
     ("src", Some('s')),
     ("destination", Some('d')),
@@ -30,25 +30,31 @@ const BUILTIN_LONG: &[(&str, Option<char>)] = &[
     ("protocol", Some('p')),
     ("in-interface", Some('i')),
     ("jump", Some('j')),
-    ("table", None),
+    ("table", Some('t')),
     ("match", Some('m')),
-    ("numeric", None),
+    ("numeric", Some('n')),
     ("out-interface", Some('o')),
-    ("verbose", None),
-    ("exact", None),
+    ("verbose", Some('v')),
+    ("exact", Some('x')),
     ("fragments", Some('f')),
     ("fragment", Some('f')),
-    ("version", None),
-    ("help", None),
-    ("line-numbers", None),
-    ("modprobe", None),
+    ("version", Some('V')),
+    ("help", Some('h')),
+    ("line-numbers", Some(LINE_NUMBERS)),
+    ("modprobe", Some('M')),
     ("set-counters", Some('c')),
     ("goto", Some('g')),
-    ("ipv4", None),
-    ("ipv6", None),
-    ("wait", None),
-    ("wait-interval", None),
+    ("ipv4", Some('4')),
+    ("ipv6", Some('6')),
+    ("wait", Some('w')),
+    ("wait-interval", Some('W')),
 ];
+
+/// Pseudo short option of `--line-numbers`, which has none.
+pub(crate) const LINE_NUMBERS: char = '\u{1}';
+
+/// Short options of commands and command-line flags (only in [`super::parse_command`]).
+pub(crate) const COMMAND_SHORTS: &str = "ADCIRLSFZNXEPtnvxVhM46wW";
 
 /// Parses one rule spec given as arguments (without the command and chain: `-A INPUT` is not
 /// part of it). Several addresses in `-s`/`-d` expand to several rules, as iptables does.
@@ -79,8 +85,10 @@ struct Loaded {
     is_target: bool,
 }
 
-struct Parser {
-    family: IpFamily,
+pub(crate) struct Parser {
+    /// Commands and command-line flags, when parsing a whole command line.
+    pub(crate) cmd: Option<super::command::CommandLine>,
+    pub(crate) family: IpFamily,
     spec: RuleSpec,
     srcs: Vec<AddrMask>,
     dsts: Vec<AddrMask>,
@@ -98,8 +106,9 @@ enum Resolved {
 }
 
 impl Parser {
-    fn new(family: IpFamily) -> Parser {
+    pub(crate) fn new(family: IpFamily) -> Parser {
         Parser {
+            cmd: None,
             family,
             spec: RuleSpec {
                 family,
@@ -169,7 +178,7 @@ impl Parser {
         }
     }
 
-    fn parse(&mut self, args: &[&str]) -> Result<(), ParseError> {
+    pub(crate) fn parse(&mut self, args: &[&str]) -> Result<(), ParseError> {
         let mut i = 0;
         let mut inv = false;
         while i < args.len() {
@@ -193,6 +202,15 @@ impl Parser {
                 if r.is_none() && self.try_implicit_proto()? {
                     r = self.resolve_long(name)?;
                 }
+                let r = match r {
+                    Some(Resolved::Builtin(c))
+                        if self.cmd.is_none()
+                            && (COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS) =>
+                    {
+                        None
+                    }
+                    r => r,
+                };
                 match r {
                     Some(r) => (r, format!("--{name}"), inline),
                     None => {
@@ -204,7 +222,9 @@ impl Parser {
             } else if let Some(short) = a.strip_prefix('-').filter(|s| !s.is_empty()) {
                 let c = short.chars().next().unwrap_or('-');
                 let rest = &short[c.len_utf8()..];
-                if !"sdpiojmgfc".contains(c) {
+                let allowed =
+                    "sdpiojmgfc".contains(c) || self.cmd.is_some() && COMMAND_SHORTS.contains(c);
+                if !allowed {
                     return Err(ParseError::UnknownOption {
                         option: a.to_owned(),
                     });
@@ -289,7 +309,7 @@ impl Parser {
         Ok(true)
     }
 
-    fn value<'a>(
+    pub(crate) fn value<'a>(
         shown: &str,
         inline: Option<&'a str>,
         args: &[&'a str],
@@ -307,6 +327,15 @@ impl Parser {
                 option: shown.to_owned(),
             }),
         }
+    }
+
+    /// Letters of the builtin options seen so far.
+    pub(crate) fn seen_letters(&self) -> Vec<char> {
+        let mut v = self.seen.clone();
+        if !self.loaded.is_empty() {
+            v.push('m');
+        }
+        v
     }
 
     fn once(&mut self, c: char) -> Result<(), ParseError> {
@@ -328,6 +357,9 @@ impl Parser {
         args: &[&str],
         mut i: usize,
     ) -> Result<usize, ParseError> {
+        if self.cmd.is_some() && (COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS) {
+            return self.command_opt(c, shown, inv, inline, args, i);
+        }
         if inv && "jmgc".contains(c) {
             return Err(ParseError::NotInvertible {
                 option: shown.to_owned(),
@@ -469,7 +501,7 @@ impl Parser {
         Ok(i)
     }
 
-    fn finish(mut self) -> Result<Vec<RuleSpec>, ParseError> {
+    pub(crate) fn finish(mut self) -> Result<Vec<RuleSpec>, ParseError> {
         let ctx = self.ctx();
         for l in &mut self.loaded {
             l.ext.finish(&ctx)?;
