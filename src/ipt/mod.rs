@@ -21,7 +21,9 @@ pub mod ext;
 pub mod parse;
 pub mod proto;
 pub mod save;
+pub mod savefile;
 pub mod spec;
+pub mod tables;
 
 pub use addr::AddrMask;
 pub use args::split_args;
