@@ -20,6 +20,7 @@ pub mod error;
 pub mod ext;
 pub mod parse;
 pub mod proto;
+pub mod restore;
 pub mod save;
 pub mod savefile;
 pub mod spec;

@@ -308,6 +308,28 @@ impl Batch {
         )
     }
 
+    /// Deletes a rule added earlier in the same batch, by its batch-local id.
+    pub fn del_rule_by_id(
+        &mut self,
+        family: Family,
+        table: &str,
+        chain: &str,
+        id: u32,
+    ) -> Result<OpIndex, Error> {
+        self.push(
+            NFT_MSG_DELRULE,
+            0,
+            family,
+            false,
+            |w| {
+                w.put_str(NFTA_RULE_TABLE, table);
+                w.put_str(NFTA_RULE_CHAIN, chain);
+                w.put_be32(NFTA_RULE_ID, id);
+            },
+            || format!("rule in chain {chain}"),
+        )
+    }
+
     /// Deletes the rule with `handle`.
     pub fn del_rule(
         &mut self,
