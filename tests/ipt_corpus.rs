@@ -5,7 +5,9 @@
 //! `FAMILIES TABLE CHAIN SPEC…` where FAMILIES is `4`, `6` or `46`. A line starting with `!`
 //! is a spec that iptables 1.8.11 rejects: iptnl must reject it with an error naming the
 //! option (the test reports whether the installed oracle wrongly accepted it). Blank lines
-//! and `#` comments are skipped.
+//! and `#` comments are skipped. A line `@ COMMAND ARGS…` is a setup command (e.g.
+//! `@ ipset create NAME hash:ip`) run in the file's namespace, in file order, before the
+//! rules that follow it.
 //!
 //! For every accepted spec, in a fresh network namespace:
 //! (a) written by iptnl, `iptables-nft-save` prints exactly the line iptables-nft prints for it;
@@ -38,6 +40,8 @@ struct Case {
     chain: String,
     spec: String,
     must_reject: bool,
+    /// A setup command (`@ …` line) instead of a rule.
+    setup: Option<Vec<String>>,
 }
 
 fn load_corpus() -> Vec<Case> {
@@ -55,6 +59,19 @@ fn load_corpus() -> Vec<Case> {
         for (n, raw) in text.lines().enumerate() {
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            if let Some(cmd) = line.strip_prefix("@ ") {
+                out.push(Case {
+                    line: n + 1,
+                    file: fname.clone(),
+                    families: Vec::new(),
+                    table: String::new(),
+                    chain: String::new(),
+                    spec: String::new(),
+                    must_reject: false,
+                    setup: Some(cmd.split_whitespace().map(str::to_owned).collect()),
+                });
                 continue;
             }
             let (must_reject, line) = match line.strip_prefix('!') {
@@ -86,6 +103,7 @@ fn load_corpus() -> Vec<Case> {
                 chain,
                 spec,
                 must_reject,
+                setup: None,
             });
         }
     }
@@ -257,13 +275,34 @@ fn run_file(cases: &[Case]) -> (Tally, BTreeMap<String, (usize, usize)>) {
         // Base chains and the user chains the corpus jumps to, created by the oracle.
         for f in [IpFamily::V4, IpFamily::V6] {
             for table in ["filter", "nat", "mangle", "raw", "security"] {
-                common::run(save_bin(f), &["-t", table]);
+                // iptables-nft 1.8.9 creates base chains on demand only: setting the policy
+                // creates them.
+                let base: &[&str] = match table {
+                    "filter" | "security" => &["INPUT", "FORWARD", "OUTPUT"],
+                    "nat" => &["PREROUTING", "INPUT", "OUTPUT", "POSTROUTING"],
+                    "raw" => &["PREROUTING", "OUTPUT"],
+                    _ => &["PREROUTING", "INPUT", "FORWARD", "OUTPUT", "POSTROUTING"],
+                };
+                for ch in base {
+                    common::run(ipt_bin(f), &["-t", table, "-P", ch, "ACCEPT"]);
+                }
                 for ch in USER_CHAINS {
                     common::run(ipt_bin(f), &["-t", table, "-N", ch]);
                 }
             }
         }
         for c in cases {
+            if let Some(cmd) = &c.setup {
+                let args: Vec<&str> = cmd[1..].iter().map(String::as_str).collect();
+                if !common::have(&cmd[0]) {
+                    panic!(
+                        "{}:{}: `{}` is not installed (apt-get install {})",
+                        c.file, c.line, cmd[0], cmd[0]
+                    );
+                }
+                common::run(&cmd[0], &args);
+                continue;
+            }
             for &f in &c.families {
                 let names = ext_names(&c.spec);
                 let ok = match run_case(&mut conn, c, f, &mut t) {

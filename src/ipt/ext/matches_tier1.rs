@@ -5,5 +5,29 @@
 
 use super::ExtDesc;
 
+#[path = "addrtype.rs"]
+pub mod addrtype;
+#[path = "connmark.rs"]
+pub mod connmark;
+#[path = "conntrack.rs"]
+pub mod conntrack;
+#[path = "mark.rs"]
+pub mod mark;
+#[path = "multiport.rs"]
+pub mod multiport;
+#[path = "set.rs"]
+pub mod set;
+
 /// The extensions of this group.
-pub static LIST: &[&ExtDesc] = &[];
+pub static LIST: &[&ExtDesc] = &[
+    &mark::MATCH,
+    &mark::TARGET,
+    &conntrack::CONNTRACK,
+    &conntrack::STATE,
+    &addrtype::DESC,
+    &multiport::DESC,
+    &set::MATCH,
+    &set::TARGET,
+    &connmark::MATCH,
+    &connmark::TARGET,
+];

@@ -1,0 +1,256 @@
+//! `addrtype` match (`-m addrtype [!] --src-type TYPES [!] --dst-type TYPES
+//! [--limit-iface-in | --limit-iface-out]`): the routing type of the packet's addresses.
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `addrtype` match, revision 1
+//! (`xt_addrtype_info_v1`). Decoding: revisions 0 (IPv4 only) and 1.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_addrtype_info, xt_addrtype_info_v1, XT_ADDRTYPE_INVERT_DEST, XT_ADDRTYPE_INVERT_SOURCE,
+    XT_ADDRTYPE_LIMIT_IFACE_IN, XT_ADDRTYPE_LIMIT_IFACE_OUT,
+};
+
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `addrtype` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "addrtype",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv("src-type"),
+        OptSpec::inv("dst-type"),
+        OptSpec::flag("limit-iface-in"),
+        OptSpec::flag("limit-iface-out"),
+    ],
+    new: |_| Box::new(Addrtype::default()),
+    xt_names: &["addrtype"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Route types (`RTN_*`), bit `1 << index` each, in the order iptables matches and prints
+/// them.
+const TYPES: &[&str] = &[
+    "UNSPEC",
+    "UNICAST",
+    "LOCAL",
+    "BROADCAST",
+    "ANYCAST",
+    "MULTICAST",
+    "BLACKHOLE",
+    "UNREACHABLE",
+    "PROHIBIT",
+    "THROW",
+    "NAT",
+    "XRESOLVE",
+];
+
+/// Options of `-m addrtype`, as in `struct xt_addrtype_info_v1`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Addrtype {
+    /// Source address types (`1 << RTN_*`), 0 for no test.
+    pub source: u16,
+    /// Destination address types.
+    pub dest: u16,
+    /// `XT_ADDRTYPE_INVERT_*` and `XT_ADDRTYPE_LIMIT_IFACE_*`.
+    pub flags: u32,
+    seen: Seen,
+}
+
+/// Parses a comma-separated type list; each word may be a case-insensitive abbreviation,
+/// taken as the first type it abbreviates (as iptables' `strncasecmp` loop does).
+fn parse_types(s: &str, opt: &str) -> Result<u16, ParseError> {
+    let mut mask = 0;
+    let mut rest = s;
+    loop {
+        let (word, next) = match rest.split_once(',') {
+            Some((w, n)) => (w, Some(n)),
+            None => (rest, None),
+        };
+        let idx = TYPES
+            .iter()
+            .position(|t| {
+                !word.is_empty()
+                    && word.len() <= t.len()
+                    && t.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+            })
+            .ok_or_else(|| ParseError::bad(opt, format!("addrtype: bad type \"{rest}\"")))?;
+        mask |= 1 << idx;
+        match next {
+            Some(n) => rest = n,
+            None => break,
+        }
+    }
+    Ok(mask)
+}
+
+fn save_types(out: &mut String, mask: u16) {
+    let mut sep = ' ';
+    for (i, name) in TYPES.iter().enumerate() {
+        if mask & (1 << i) != 0 {
+            out.push(sep);
+            out.push_str(name);
+            sep = ',';
+        }
+    }
+}
+
+impl Extension for Addrtype {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let name = opt.name;
+        let shown = format!("--{name}");
+        if self.seen.has(&DESC, name) {
+            return Err(ParseError::bad(
+                &shown,
+                format!("addrtype: option \"{shown}\" can only be used once"),
+            ));
+        }
+        self.seen.once(&DESC, name)?;
+        match name {
+            "src-type" => {
+                self.source |= parse_types(values[0], &shown)?;
+                if inv {
+                    self.flags |= XT_ADDRTYPE_INVERT_SOURCE;
+                }
+            }
+            "dst-type" => {
+                self.dest |= parse_types(values[0], &shown)?;
+                if inv {
+                    self.flags |= XT_ADDRTYPE_INVERT_DEST;
+                }
+            }
+            "limit-iface-in" => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_IN,
+            "limit-iface-out" => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_OUT,
+            _ => return Err(ParseError::UnknownOption { option: shown }),
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if self.seen.has(&DESC, "limit-iface-in") && self.seen.has(&DESC, "limit-iface-out") {
+            return Err(ParseError::Invalid(
+                "addrtype: option \"--limit-iface-in\" cannot be used together with \"--limit-iface-out\"".into(),
+            ));
+        }
+        if !self.seen.has(&DESC, "src-type") && !self.seen.has(&DESC, "dst-type") {
+            return Err(ParseError::Invalid(
+                "addrtype: you must specify --src-type or --dst-type".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_addrtype_info_v1>();
+        b.put_u16(offset_of!(xt_addrtype_info_v1, source), self.source);
+        b.put_u16(offset_of!(xt_addrtype_info_v1, dest), self.dest);
+        b.put_u32(offset_of!(xt_addrtype_info_v1, flags), self.flags);
+        out.push(xt_match("addrtype", 1, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.source != 0 {
+            save_inv(out, self.flags & XT_ADDRTYPE_INVERT_SOURCE != 0);
+            out.push_str(" --src-type");
+            save_types(out, self.source);
+        }
+        if self.dest != 0 {
+            save_inv(out, self.flags & XT_ADDRTYPE_INVERT_DEST != 0);
+            out.push_str(" --dst-type");
+            save_types(out, self.dest);
+        }
+        if self.flags & XT_ADDRTYPE_LIMIT_IFACE_IN != 0 {
+            out.push_str(" --limit-iface-in");
+        }
+        if self.flags & XT_ADDRTYPE_LIMIT_IFACE_OUT != 0 {
+            out.push_str(" --limit-iface-out");
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let a = match rev {
+        0 if ctx.family == IpFamily::V4 => {
+            type I = xt_addrtype_info;
+            let v = XtView::of::<I>(info)?;
+            let mut flags = 0;
+            if v.u32(offset_of!(I, invert_source))? != 0 {
+                flags |= XT_ADDRTYPE_INVERT_SOURCE;
+            }
+            if v.u32(offset_of!(I, invert_dest))? != 0 {
+                flags |= XT_ADDRTYPE_INVERT_DEST;
+            }
+            Addrtype {
+                source: v.u16(offset_of!(I, source))?,
+                dest: v.u16(offset_of!(I, dest))?,
+                flags,
+                seen: Seen::default(),
+            }
+        }
+        1 => {
+            type I = xt_addrtype_info_v1;
+            let v = XtView::of::<I>(info)?;
+            Addrtype {
+                source: v.u16(offset_of!(I, source))?,
+                dest: v.u16(offset_of!(I, dest))?,
+                flags: v.u32(offset_of!(I, flags))?,
+                seen: Seen::default(),
+            }
+        }
+        _ => return None,
+    };
+    Some(Box::new(a))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn types_take_abbreviations_in_table_order() {
+        assert_eq!(parse_types("LOCAL", "--dst-type").unwrap(), 1 << 2);
+        assert_eq!(parse_types("u", "--dst-type").unwrap(), 1 << 0);
+        assert_eq!(parse_types("loc,uni", "--dst-type").unwrap(), 0b110);
+        assert!(parse_types("LOCAL,", "--dst-type").is_err());
+        assert!(parse_types("BOGUS", "--dst-type").is_err());
+        let mut s = String::new();
+        save_types(&mut s, 0b110);
+        assert_eq!(s, " UNICAST,LOCAL");
+    }
+
+    #[test]
+    fn revision_0_decodes() {
+        let mut b = XtBuf::of::<xt_addrtype_info>();
+        b.put_u16(offset_of!(xt_addrtype_info, dest), 1 << 2);
+        b.put_u32(offset_of!(xt_addrtype_info, invert_dest), 1);
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let a = decode_xt(0, &b.into_vec(), &ctx).unwrap();
+        let mut s = String::new();
+        a.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " ! --dst-type LOCAL");
+    }
+}

@@ -1,0 +1,408 @@
+//! `connmark` match (`-m connmark [!] --mark value[/mask]`) and `CONNMARK` target (`-j
+//! CONNMARK --set-xmark|--set-mark|--and-mark|--or-mark|--xor-mark|--save-mark|
+//! --restore-mark [--nfmask M] [--ctmask M] [--mask M] [--left-shift-mark N|
+//! --right-shift-mark N]`): the connection's mark.
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `connmark` match, revision 1
+//! (`xt_connmark_mtinfo1`), and the `CONNMARK` target, revision 2 (`xt_connmark_tginfo2`).
+//! Decoding: those, and `CONNMARK` revision 1 (`xt_connmark_tginfo1`, no shift).
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_connmark_mtinfo1, xt_connmark_tginfo1, xt_connmark_tginfo2, D_SHIFT_LEFT, D_SHIFT_RIGHT,
+    XT_CONNMARK_RESTORE, XT_CONNMARK_SAVE, XT_CONNMARK_SET,
+};
+
+use super::mark::{parse_c_uint, parse_markmask, parse_u32_opt, save_mark_mask};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
+    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `connmark` match.
+pub static MATCH: ExtDesc = ExtDesc {
+    name: "connmark",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("mark")],
+    new: |_| Box::new(Connmark::default()),
+    xt_names: &["connmark"],
+    decode_xt: Some(decode_match_xt),
+    decode_native: None,
+};
+
+/// The options of `CONNMARK` that select its operation (mutually exclusive).
+const OPS: &[&str] = &[
+    "set-xmark",
+    "set-mark",
+    "and-mark",
+    "or-mark",
+    "xor-mark",
+    "save-mark",
+    "restore-mark",
+];
+
+/// The `CONNMARK` target.
+pub static TARGET: ExtDesc = ExtDesc {
+    name: "CONNMARK",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::val("set-xmark"),
+        OptSpec::val("set-mark"),
+        OptSpec::val("and-mark"),
+        OptSpec::val("or-mark"),
+        OptSpec::val("xor-mark"),
+        OptSpec::flag("save-mark"),
+        OptSpec::flag("restore-mark"),
+        OptSpec::val("left-shift-mark"),
+        OptSpec::val("right-shift-mark"),
+        OptSpec::val("ctmask"),
+        OptSpec::val("nfmask"),
+        OptSpec::val("mask"),
+    ],
+    new: |_| Box::new(ConnmarkTarget::default()),
+    xt_names: &["CONNMARK"],
+    decode_xt: Some(decode_target_xt),
+    decode_native: None,
+};
+
+/// `-m connmark [!] --mark value[/mask]`, as `struct xt_connmark_mtinfo1`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Connmark {
+    /// Value compared with the masked connection mark.
+    pub mark: u32,
+    /// Mask applied to the connection mark.
+    pub mask: u32,
+    /// `! --mark`.
+    pub invert: bool,
+    seen: Seen,
+}
+
+impl Default for Connmark {
+    fn default() -> Self {
+        Connmark {
+            mark: 0,
+            mask: u32::MAX,
+            invert: false,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Connmark {
+    fn desc(&self) -> &'static ExtDesc {
+        &MATCH
+    }
+
+    fn parse(
+        &mut self,
+        _opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        if self.seen.has(&MATCH, "mark") {
+            return Err(ParseError::bad(
+                "--mark",
+                "connmark: option \"--mark\" can only be used once",
+            ));
+        }
+        self.seen.once(&MATCH, "mark")?;
+        (self.mark, self.mask) = parse_markmask(values[0], "connmark", "mark")?;
+        self.invert = inv;
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&MATCH, "mark") {
+            return Err(ParseError::Invalid(
+                "connmark: option \"--mark\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        type I = xt_connmark_mtinfo1;
+        let mut b = XtBuf::of::<I>();
+        b.put_u32(offset_of!(I, mark), self.mark);
+        b.put_u32(offset_of!(I, mask), self.mask);
+        b.put_u8(offset_of!(I, invert), self.invert as u8);
+        out.push(xt_match("connmark", 1, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        save_inv(out, self.invert);
+        out.push_str(" --mark");
+        save_mark_mask(out, self.mark, self.mask);
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 1 {
+        return None;
+    }
+    type I = xt_connmark_mtinfo1;
+    let v = XtView::of::<I>(info)?;
+    Some(Box::new(Connmark {
+        mark: v.u32(offset_of!(I, mark))?,
+        mask: v.u32(offset_of!(I, mask))?,
+        invert: v.u8(offset_of!(I, invert))? != 0,
+        seen: Seen::default(),
+    }))
+}
+
+/// `-j CONNMARK …`, as `struct xt_connmark_tginfo2`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConnmarkTarget {
+    /// Value XORed into the connection mark (`XT_CONNMARK_SET`).
+    pub ctmark: u32,
+    /// Mask on the connection mark.
+    pub ctmask: u32,
+    /// Mask on the packet mark.
+    pub nfmask: u32,
+    /// `D_SHIFT_LEFT` or `D_SHIFT_RIGHT`.
+    pub shift_dir: u8,
+    /// Bits to shift the copied mark by.
+    pub shift_bits: u8,
+    /// `XT_CONNMARK_SET`, `_SAVE` or `_RESTORE`.
+    pub mode: u8,
+    seen: Seen,
+}
+
+impl Default for ConnmarkTarget {
+    fn default() -> Self {
+        ConnmarkTarget {
+            ctmark: 0,
+            ctmask: u32::MAX,
+            nfmask: u32::MAX,
+            shift_dir: D_SHIFT_LEFT,
+            shift_bits: 0,
+            mode: XT_CONNMARK_SET,
+            seen: Seen::default(),
+        }
+    }
+}
+
+fn excl_error(a: &str, b: &str) -> ParseError {
+    // libxtables reports the pair in the order of the extension's option table.
+    let pos = |n: &str| TARGET.options.iter().position(|o| o.name == n);
+    let (a, b) = if pos(a) <= pos(b) { (a, b) } else { (b, a) };
+    ParseError::Invalid(format!(
+        "CONNMARK: option \"--{a}\" cannot be used together with \"--{b}\""
+    ))
+}
+
+impl Extension for ConnmarkTarget {
+    fn desc(&self) -> &'static ExtDesc {
+        &TARGET
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let name = opt.name;
+        let shown = format!("--{name}");
+        if self.seen.has(&TARGET, name) {
+            return Err(ParseError::bad(
+                &shown,
+                format!("CONNMARK: option \"{shown}\" can only be used once"),
+            ));
+        }
+        if OPS.contains(&name) {
+            if let Some(other) = OPS.iter().find(|o| self.seen.has(&TARGET, o)) {
+                return Err(excl_error(name, other));
+            }
+        }
+        match name {
+            "mask" => {
+                for other in ["ctmask", "nfmask"] {
+                    if self.seen.has(&TARGET, other) {
+                        return Err(excl_error(name, other));
+                    }
+                }
+            }
+            "ctmask" | "nfmask" if self.seen.has(&TARGET, "mask") => {
+                return Err(excl_error(name, "mask"));
+            }
+            _ => {}
+        }
+        self.seen.once(&TARGET, name)?;
+        let v = values.first().copied().unwrap_or("");
+        match name {
+            "set-xmark" => {
+                self.mode = XT_CONNMARK_SET;
+                (self.ctmark, self.ctmask) = parse_markmask(v, "CONNMARK", name)?;
+            }
+            "set-mark" => {
+                self.mode = XT_CONNMARK_SET;
+                let (mark, mask) = parse_markmask(v, "CONNMARK", name)?;
+                self.ctmark = mark;
+                self.ctmask = mark | mask;
+            }
+            "and-mark" => {
+                self.mode = XT_CONNMARK_SET;
+                self.ctmark = 0;
+                self.ctmask = !parse_u32_opt(v, "CONNMARK", name)?;
+            }
+            "or-mark" => {
+                self.mode = XT_CONNMARK_SET;
+                let bits = parse_u32_opt(v, "CONNMARK", name)?;
+                self.ctmark = bits;
+                self.ctmask = bits;
+            }
+            "xor-mark" => {
+                self.mode = XT_CONNMARK_SET;
+                self.ctmark = parse_u32_opt(v, "CONNMARK", name)?;
+                self.ctmask = 0;
+            }
+            "save-mark" => self.mode = XT_CONNMARK_SAVE,
+            "restore-mark" => self.mode = XT_CONNMARK_RESTORE,
+            "ctmask" => self.ctmask = parse_u32_opt(v, "CONNMARK", name)?,
+            "nfmask" => self.nfmask = parse_u32_opt(v, "CONNMARK", name)?,
+            "mask" => {
+                let m = parse_u32_opt(v, "CONNMARK", name)?;
+                self.ctmask = m;
+                self.nfmask = m;
+            }
+            "left-shift-mark" | "right-shift-mark" => {
+                let bits = parse_c_uint(v, 32).ok_or_else(|| {
+                    ParseError::bad(
+                        &shown,
+                        format!(
+                            "CONNMARK: bad value `{v}' for option \"{shown}\", or out of range (0-32)"
+                        ),
+                    )
+                })? as u8;
+                self.shift_dir = if name == "left-shift-mark" {
+                    D_SHIFT_LEFT
+                } else {
+                    D_SHIFT_RIGHT
+                };
+                self.shift_bits = bits;
+            }
+            _ => return Err(ParseError::UnknownOption { option: shown }),
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !OPS.iter().any(|o| self.seen.has(&TARGET, o)) {
+            return Err(ParseError::Invalid(
+                "CONNMARK target: No operation specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        type I = xt_connmark_tginfo2;
+        let mut b = XtBuf::of::<I>();
+        b.put_u32(offset_of!(I, ctmark), self.ctmark);
+        b.put_u32(offset_of!(I, ctmask), self.ctmask);
+        b.put_u32(offset_of!(I, nfmask), self.nfmask);
+        b.put_u8(offset_of!(I, shift_dir), self.shift_dir);
+        b.put_u8(offset_of!(I, shift_bits), self.shift_bits);
+        b.put_u8(offset_of!(I, mode), self.mode);
+        out.push(xt_target("CONNMARK", 2, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        match self.mode {
+            XT_CONNMARK_SET => {
+                out.push_str(&format!(
+                    " --set-xmark 0x{:x}/0x{:x}",
+                    self.ctmark, self.ctmask
+                ));
+            }
+            XT_CONNMARK_SAVE => out.push_str(&format!(
+                " --save-mark --nfmask 0x{:x} --ctmask 0x{:x}",
+                self.nfmask, self.ctmask
+            )),
+            XT_CONNMARK_RESTORE => out.push_str(&format!(
+                " --restore-mark --nfmask 0x{:x} --ctmask 0x{:x}",
+                self.nfmask, self.ctmask
+            )),
+            _ => out.push_str(" ERROR: UNKNOWN CONNMARK MODE"),
+        }
+        if self.mode <= XT_CONNMARK_RESTORE && self.shift_bits != 0 {
+            let op = if self.shift_dir == D_SHIFT_RIGHT {
+                "right-shift-mark"
+            } else {
+                "left-shift-mark"
+            };
+            out.push_str(&format!(" --{op} {}", self.shift_bits));
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let t = match rev {
+        1 => {
+            type I = xt_connmark_tginfo1;
+            let v = XtView::of::<I>(info)?;
+            ConnmarkTarget {
+                ctmark: v.u32(offset_of!(I, ctmark))?,
+                ctmask: v.u32(offset_of!(I, ctmask))?,
+                nfmask: v.u32(offset_of!(I, nfmask))?,
+                mode: v.u8(offset_of!(I, mode))?,
+                ..ConnmarkTarget::default()
+            }
+        }
+        2 => {
+            type I = xt_connmark_tginfo2;
+            let v = XtView::of::<I>(info)?;
+            ConnmarkTarget {
+                ctmark: v.u32(offset_of!(I, ctmark))?,
+                ctmask: v.u32(offset_of!(I, ctmask))?,
+                nfmask: v.u32(offset_of!(I, nfmask))?,
+                shift_dir: v.u8(offset_of!(I, shift_dir))?,
+                shift_bits: v.u8(offset_of!(I, shift_bits))?,
+                mode: v.u8(offset_of!(I, mode))?,
+                seen: Seen::default(),
+            }
+        }
+        _ => return None,
+    };
+    if t.mode > XT_CONNMARK_RESTORE || t.shift_dir > D_SHIFT_RIGHT {
+        return None;
+    }
+    Some(Box::new(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn revision_1_decodes() {
+        type I = xt_connmark_tginfo1;
+        let mut b = XtBuf::of::<I>();
+        b.put_u32(offset_of!(I, ctmask), 0xff0000);
+        b.put_u32(offset_of!(I, nfmask), 0xff0000);
+        b.put_u8(offset_of!(I, mode), XT_CONNMARK_RESTORE);
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let t = decode_target_xt(1, &b.into_vec(), &ctx).unwrap();
+        let mut s = String::new();
+        t.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " --restore-mark --nfmask 0xff0000 --ctmask 0xff0000");
+    }
+}

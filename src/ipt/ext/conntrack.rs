@@ -1,0 +1,975 @@
+//! `conntrack` match (`-m conntrack --ctstate … --ctproto … --ctorigsrc … --ctstatus …
+//! --ctexpire … --ctdir …`) and `state` match (`-m state --state …`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `conntrack` match, revision 3
+//! (`xt_conntrack_mtinfo3`, 168 bytes on 64-bit). `-m state` is the same match with only the
+//! state test and the `XT_CONNTRACK_STATE_ALIAS` flag, which makes iptables-nft-save print it
+//! back as `-m state --state …`.
+//!
+//! Decoding: revisions 1, 2 (single ports in network byte order, 8- or 16-bit state and
+//! status masks) and 3.
+//!
+//! Differences from iptables 1.8.9, following 1.8.11: a non-CIDR address mask
+//! (`--ctorigsrc 10.0.0.0/255.0.255.0`) is kept as given (1.8.9 silently replaced it with a
+//! host mask), and `--ctproto 0`/`all` is refused.
+
+use std::mem::offset_of;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
+
+use iptnl_sys::xt::{
+    xt_conntrack_mtinfo1, xt_conntrack_mtinfo2, xt_conntrack_mtinfo3, IPS_ASSURED, IPS_CONFIRMED,
+    IPS_EXPECTED, IPS_SEEN_REPLY, XT_CONNTRACK_DIRECTION, XT_CONNTRACK_EXPIRES,
+    XT_CONNTRACK_ORIGDST, XT_CONNTRACK_ORIGDST_PORT, XT_CONNTRACK_ORIGSRC,
+    XT_CONNTRACK_ORIGSRC_PORT, XT_CONNTRACK_PROTO, XT_CONNTRACK_REPLDST, XT_CONNTRACK_REPLDST_PORT,
+    XT_CONNTRACK_REPLSRC, XT_CONNTRACK_REPLSRC_PORT, XT_CONNTRACK_STATE, XT_CONNTRACK_STATE_ALIAS,
+    XT_CONNTRACK_STATE_DNAT, XT_CONNTRACK_STATE_ESTABLISHED, XT_CONNTRACK_STATE_INVALID,
+    XT_CONNTRACK_STATE_NEW, XT_CONNTRACK_STATE_RELATED, XT_CONNTRACK_STATE_SNAT,
+    XT_CONNTRACK_STATE_UNTRACKED, XT_CONNTRACK_STATUS,
+};
+
+use super::mark::parse_c_uint;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::proto::proto_number;
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `conntrack` match.
+pub static CONNTRACK: ExtDesc = ExtDesc {
+    name: "conntrack",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv("ctstate"),
+        OptSpec::inv("ctproto"),
+        OptSpec::inv("ctorigsrc"),
+        OptSpec::inv("ctorigdst"),
+        OptSpec::inv("ctreplsrc"),
+        OptSpec::inv("ctrepldst"),
+        OptSpec::inv("ctstatus"),
+        OptSpec::inv("ctexpire"),
+        OptSpec::inv("ctorigsrcport"),
+        OptSpec::inv("ctorigdstport"),
+        OptSpec::inv("ctreplsrcport"),
+        OptSpec::inv("ctrepldstport"),
+        OptSpec::val("ctdir"),
+    ],
+    new: |_| Box::new(Conntrack::default()),
+    xt_names: &["conntrack"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// The `state` match: an alias of `conntrack` testing only the state.
+pub static STATE: ExtDesc = ExtDesc {
+    name: "state",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("state")],
+    new: |_| {
+        Box::new(Conntrack {
+            match_flags: XT_CONNTRACK_STATE_ALIAS,
+            ..Conntrack::default()
+        })
+    },
+    xt_names: &[],
+    decode_xt: None,
+    decode_native: None,
+};
+
+/// State names in the order iptables prints them, with their `state_mask` bits. `-m state`
+/// knows the first five.
+const STATES: &[(&str, u16)] = &[
+    ("INVALID", XT_CONNTRACK_STATE_INVALID),
+    ("NEW", XT_CONNTRACK_STATE_NEW),
+    ("RELATED", XT_CONNTRACK_STATE_RELATED),
+    ("ESTABLISHED", XT_CONNTRACK_STATE_ESTABLISHED),
+    ("UNTRACKED", XT_CONNTRACK_STATE_UNTRACKED),
+    ("SNAT", XT_CONNTRACK_STATE_SNAT),
+    ("DNAT", XT_CONNTRACK_STATE_DNAT),
+];
+
+/// The order in which iptables tries state names against an abbreviation.
+const STATE_PARSE_ORDER: &[&str] = &[
+    "INVALID",
+    "NEW",
+    "ESTABLISHED",
+    "RELATED",
+    "UNTRACKED",
+    "SNAT",
+    "DNAT",
+];
+
+/// Status names, in parse and print order (`NONE` is no bit).
+const STATUSES: &[(&str, u16)] = &[
+    ("NONE", 0),
+    ("EXPECTED", IPS_EXPECTED),
+    ("SEEN_REPLY", IPS_SEEN_REPLY),
+    ("ASSURED", IPS_ASSURED),
+    ("CONFIRMED", IPS_CONFIRMED),
+];
+
+/// Options of `-m conntrack` (and `-m state`), as in `struct xt_conntrack_mtinfo3`.
+/// Addresses and masks are the 16 bytes of `union nf_inet_addr` (an IPv4 address takes the
+/// first four); ports are in host byte order, `[low, high]`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Conntrack {
+    /// `--ctorigsrc` address and mask.
+    pub origsrc: ([u8; 16], [u8; 16]),
+    /// `--ctorigdst` address and mask.
+    pub origdst: ([u8; 16], [u8; 16]),
+    /// `--ctreplsrc` address and mask.
+    pub replsrc: ([u8; 16], [u8; 16]),
+    /// `--ctrepldst` address and mask.
+    pub repldst: ([u8; 16], [u8; 16]),
+    /// `--ctexpire` range, seconds.
+    pub expires: [u32; 2],
+    /// `--ctproto`.
+    pub l4proto: u16,
+    /// `--ctorigsrcport` range.
+    pub origsrc_port: [u16; 2],
+    /// `--ctorigdstport` range.
+    pub origdst_port: [u16; 2],
+    /// `--ctreplsrcport` range.
+    pub replsrc_port: [u16; 2],
+    /// `--ctrepldstport` range.
+    pub repldst_port: [u16; 2],
+    /// `XT_CONNTRACK_*` tests present (`XT_CONNTRACK_STATE_ALIAS` for `-m state`).
+    pub match_flags: u16,
+    /// `XT_CONNTRACK_*` tests inverted (`XT_CONNTRACK_DIRECTION` means REPLY).
+    pub invert_flags: u16,
+    /// `XT_CONNTRACK_STATE_*` bits.
+    pub state_mask: u16,
+    /// `IPS_*` bits.
+    pub status_mask: u16,
+    seen: Seen,
+}
+
+/// `strncasecmp(word, name, len(word)) == 0` with a non-empty word: `word` is a
+/// case-insensitive prefix of `name`.
+fn abbrev_of(word: &str, name: &str) -> bool {
+    !word.is_empty()
+        && word.len() <= name.len()
+        && name.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+}
+
+/// Parses a `--ctstate`/`--state` list. `alias` limits the names to those of `-m state`.
+fn parse_states(s: &str, alias: bool) -> Result<u16, ParseError> {
+    let (opt, what) = if alias {
+        ("--state", "state")
+    } else {
+        ("--ctstate", "ctstate")
+    };
+    if alias && s.ends_with(',') {
+        return Err(ParseError::bad(
+            opt,
+            "\"--state\" requires a list of states with no spaces, e.g. ESTABLISHED,RELATED",
+        ));
+    }
+    let order = if alias {
+        &STATE_PARSE_ORDER[..5]
+    } else {
+        STATE_PARSE_ORDER
+    };
+    let mut mask = 0;
+    let mut rest = s;
+    loop {
+        let (word, next) = match rest.split_once(',') {
+            Some((w, n)) => (w, Some(n)),
+            None => (rest, None),
+        };
+        let name = order
+            .iter()
+            .find(|n| abbrev_of(word, n))
+            .ok_or_else(|| ParseError::bad(opt, format!("Bad {what} \"{rest}\"")))?;
+        mask |= STATES.iter().find(|(n, _)| n == name).map_or(0, |s| s.1);
+        match next {
+            Some(n) => rest = n,
+            None => break,
+        }
+    }
+    Ok(mask)
+}
+
+fn parse_statuses(s: &str) -> Result<u16, ParseError> {
+    let mut mask = 0;
+    let mut rest = s;
+    loop {
+        let (word, next) = match rest.split_once(',') {
+            Some((w, n)) => (w, Some(n)),
+            None => (rest, None),
+        };
+        let (_, bit) = STATUSES
+            .iter()
+            .find(|(n, _)| abbrev_of(word, n))
+            .ok_or_else(|| ParseError::bad("--ctstatus", format!("Bad ctstatus \"{rest}\"")))?;
+        mask |= bit;
+        match next {
+            Some(n) => rest = n,
+            None => break,
+        }
+    }
+    Ok(mask)
+}
+
+fn save_states(out: &mut String, mask: u16) {
+    let mut sep = ' ';
+    for (name, bit) in STATES {
+        if mask & bit != 0 {
+            out.push(sep);
+            out.push_str(name);
+            sep = ',';
+        }
+    }
+}
+
+fn save_statuses(out: &mut String, mask: u16) {
+    let mut sep = ' ';
+    for (name, bit) in &STATUSES[1..] {
+        if mask & bit != 0 {
+            out.push(sep);
+            out.push_str(name);
+            sep = ',';
+        }
+    }
+    if mask == 0 {
+        out.push_str(" NONE");
+    }
+}
+
+/// A 128-bit prefix mask of `len` bits, as libxtables builds it for either family.
+fn prefix_mask(len: u32) -> [u8; 16] {
+    (if len == 0 {
+        0u128
+    } else {
+        u128::MAX << (128 - len)
+    })
+    .to_be_bytes()
+}
+
+fn resolve_one(family: IpFamily, host: &str, opt: &str) -> Result<IpAddr, ParseError> {
+    let not_found = || ParseError::bad(opt, format!("host/network `{host}' not found"));
+    match family {
+        IpFamily::V4 => {
+            if let Ok(a) = host.parse::<Ipv4Addr>() {
+                return Ok(IpAddr::V4(a));
+            }
+            if host.parse::<Ipv6Addr>().is_ok()
+                || host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            {
+                return Err(not_found());
+            }
+        }
+        IpFamily::V6 => {
+            if let Ok(a) = host.parse::<Ipv6Addr>() {
+                return Ok(IpAddr::V6(a));
+            }
+            if host.parse::<Ipv4Addr>().is_ok() || host.contains(':') {
+                return Err(not_found());
+            }
+        }
+    }
+    if host.is_empty()
+        || !host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
+    {
+        return Err(not_found());
+    }
+    let mut found: Vec<IpAddr> = (host, 0u16)
+        .to_socket_addrs()
+        .map_err(|_| not_found())?
+        .map(|sa| sa.ip())
+        .filter(|ip| {
+            matches!(
+                (family, ip),
+                (IpFamily::V4, IpAddr::V4(_)) | (IpFamily::V6, IpAddr::V6(_))
+            )
+        })
+        .collect();
+    found.dedup();
+    match found.as_slice() {
+        [] => Err(not_found()),
+        [one] => Ok(*one),
+        _ => Err(ParseError::bad(
+            opt,
+            format!("{host} resolves to more than one address"),
+        )),
+    }
+}
+
+/// Parses `host[/mask]` (libxtables' `XTTYPE_HOSTMASK`): the mask is a prefix length or an
+/// address-form mask; without one every mask byte is `0xff`. The address is not masked.
+fn parse_hostmask(
+    family: IpFamily,
+    s: &str,
+    opt: &str,
+) -> Result<([u8; 16], [u8; 16]), ParseError> {
+    let (host, mask) = match s.split_once('/') {
+        Some((h, m)) => (h, Some(m)),
+        None => (s, None),
+    };
+    let full = match family {
+        IpFamily::V4 => 32,
+        IpFamily::V6 => 128,
+    };
+    let mask = match mask {
+        None => [0xff; 16],
+        Some(m) => {
+            if let Some(len) = parse_c_uint(m, full) {
+                prefix_mask(len as u32)
+            } else {
+                let mut out = [0u8; 16];
+                match family {
+                    IpFamily::V4 => {
+                        let a = m.parse::<Ipv4Addr>().map_err(|_| {
+                            ParseError::bad(opt, format!("invalid mask `{m}' specified"))
+                        })?;
+                        out[..4].copy_from_slice(&a.octets());
+                    }
+                    IpFamily::V6 => {
+                        let a = m.parse::<Ipv6Addr>().map_err(|_| {
+                            ParseError::bad(opt, format!("invalid mask `{m}' specified"))
+                        })?;
+                        out = a.octets();
+                    }
+                }
+                out
+            }
+        }
+    };
+    let mut addr = [0u8; 16];
+    match resolve_one(family, host, opt)? {
+        IpAddr::V4(a) => addr[..4].copy_from_slice(&a.octets()),
+        IpAddr::V6(a) => addr = a.octets(),
+    }
+    Ok((addr, mask))
+}
+
+fn save_addr(out: &mut String, family: IpFamily, (addr, mask): &([u8; 16], [u8; 16])) {
+    let (bits, total, shown_addr, shown_mask) = match family {
+        IpFamily::V4 => {
+            let a: [u8; 4] = addr[..4].try_into().expect("4 bytes");
+            let m: [u8; 4] = mask[..4].try_into().expect("4 bytes");
+            (
+                u32::from_be_bytes(m) as u128,
+                32,
+                Ipv4Addr::from(a).to_string(),
+                Ipv4Addr::from(m).to_string(),
+            )
+        }
+        IpFamily::V6 => (
+            u128::from_be_bytes(*mask),
+            128,
+            Ipv6Addr::from(*addr).to_string(),
+            Ipv6Addr::from(*mask).to_string(),
+        ),
+    };
+    out.push(' ');
+    out.push_str(&shown_addr);
+    let ones = bits.count_ones();
+    let contiguous =
+        ones == 0 || bits == ((u128::MAX >> (128 - total)) & !((1u128 << (total - ones)) - 1));
+    if !contiguous {
+        out.push('/');
+        out.push_str(&shown_mask);
+    } else if ones != total {
+        out.push_str(&format!("/{ones}"));
+    }
+}
+
+/// Looks a port up as libxtables' `xtables_getportbyname` (getaddrinfo on the service):
+/// a decimal number or a service name of any protocol.
+fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
+    let bad = || ParseError::bad(opt, format!("Port \"{s}\" does not resolve to anything"));
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse::<u16>().map_err(|_| bad());
+    }
+    crate::ipt::ext::ports::parse_port(s, "tcp", opt)
+        .or_else(|_| crate::ipt::ext::ports::parse_port(s, "udp", opt))
+        .map_err(|_| bad())
+}
+
+/// Parses `port[:port]` (libxtables' `XTTYPE_PORTRC`): an empty low end is 0, an empty high
+/// end 65535, a single port is `[p, p]`.
+fn parse_port_range(s: &str, opt: &str) -> Result<[u16; 2], ParseError> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() > 2 {
+        return Err(ParseError::bad(
+            opt,
+            format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
+        ));
+    }
+    let mut r = [0, u16::MAX];
+    for (i, p) in parts.iter().enumerate() {
+        if !p.is_empty() {
+            r[i] = port_by_name(p, opt)?;
+        }
+    }
+    if parts.len() == 1 {
+        r[1] = r[0];
+    }
+    Ok(r)
+}
+
+/// Parses `min[:max]` (libxtables' `XTTYPE_UINT32RC`).
+fn parse_u32_range(s: &str, opt: &str) -> Result<[u32; 2], ParseError> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() > 2 {
+        return Err(ParseError::bad(
+            opt,
+            format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
+        ));
+    }
+    let mut r = [0, u32::MAX];
+    for (i, p) in parts.iter().enumerate() {
+        if !p.is_empty() {
+            r[i] = parse_c_uint(p, u32::MAX as u64).ok_or_else(|| {
+                ParseError::bad(
+                    opt,
+                    format!(
+                        "conntrack: bad value for option \"{opt}\" near \"{p}\", or out of range (0-4294967295)"
+                    ),
+                )
+            })? as u32;
+        }
+    }
+    if parts.len() == 1 {
+        r[1] = r[0];
+    }
+    Ok(r)
+}
+
+impl Conntrack {
+    fn alias(&self) -> bool {
+        self.match_flags & XT_CONNTRACK_STATE_ALIAS != 0
+    }
+
+    fn set(&mut self, flag: u16, inv: bool) {
+        self.match_flags |= flag;
+        if inv {
+            self.invert_flags |= flag;
+        }
+    }
+
+    fn to_xt(&self) -> Vec<u8> {
+        type I = xt_conntrack_mtinfo3;
+        let mut b = XtBuf::of::<I>();
+        b.put(offset_of!(I, origsrc_addr), &self.origsrc.0);
+        b.put(offset_of!(I, origsrc_mask), &self.origsrc.1);
+        b.put(offset_of!(I, origdst_addr), &self.origdst.0);
+        b.put(offset_of!(I, origdst_mask), &self.origdst.1);
+        b.put(offset_of!(I, replsrc_addr), &self.replsrc.0);
+        b.put(offset_of!(I, replsrc_mask), &self.replsrc.1);
+        b.put(offset_of!(I, repldst_addr), &self.repldst.0);
+        b.put(offset_of!(I, repldst_mask), &self.repldst.1);
+        b.put_u32(offset_of!(I, expires_min), self.expires[0]);
+        b.put_u32(offset_of!(I, expires_max), self.expires[1]);
+        b.put_u16(offset_of!(I, l4proto), self.l4proto);
+        b.put_u16(offset_of!(I, origsrc_port), self.origsrc_port[0]);
+        b.put_u16(offset_of!(I, origdst_port), self.origdst_port[0]);
+        b.put_u16(offset_of!(I, replsrc_port), self.replsrc_port[0]);
+        b.put_u16(offset_of!(I, repldst_port), self.repldst_port[0]);
+        b.put_u16(offset_of!(I, match_flags), self.match_flags);
+        b.put_u16(offset_of!(I, invert_flags), self.invert_flags);
+        b.put_u16(offset_of!(I, state_mask), self.state_mask);
+        b.put_u16(offset_of!(I, status_mask), self.status_mask);
+        b.put_u16(offset_of!(I, origsrc_port_high), self.origsrc_port[1]);
+        b.put_u16(offset_of!(I, origdst_port_high), self.origdst_port[1]);
+        b.put_u16(offset_of!(I, replsrc_port_high), self.replsrc_port[1]);
+        b.put_u16(offset_of!(I, repldst_port_high), self.repldst_port[1]);
+        b.into_vec()
+    }
+}
+
+impl Extension for Conntrack {
+    fn desc(&self) -> &'static ExtDesc {
+        if self.alias() {
+            &STATE
+        } else {
+            &CONNTRACK
+        }
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let desc = self.desc();
+        let name = opt.name;
+        let shown = format!("--{name}");
+        if self.seen.has(desc, name) {
+            return Err(ParseError::bad(
+                &shown,
+                format!("{}: option \"{shown}\" can only be used once", desc.name),
+            ));
+        }
+        self.seen.once(desc, name)?;
+        let v = values[0];
+        match name {
+            "state" => {
+                self.match_flags = XT_CONNTRACK_STATE | XT_CONNTRACK_STATE_ALIAS;
+                self.state_mask = parse_states(v, true)?;
+                if inv {
+                    self.invert_flags |= XT_CONNTRACK_STATE;
+                }
+            }
+            "ctstate" => {
+                self.state_mask = parse_states(v, false)?;
+                self.set(XT_CONNTRACK_STATE, inv);
+            }
+            "ctproto" => {
+                let p = proto_number(v).ok_or_else(|| {
+                    ParseError::bad(&shown, format!("unknown protocol \"{v}\" specified"))
+                })?;
+                if p == 0 {
+                    return Err(ParseError::bad(
+                        &shown,
+                        if inv {
+                            "conntrack: condition would always match protocol"
+                        } else {
+                            "conntrack: rule would never match protocol"
+                        },
+                    ));
+                }
+                self.l4proto = p as u16;
+                self.set(XT_CONNTRACK_PROTO, inv);
+            }
+            "ctorigsrc" | "ctorigdst" | "ctreplsrc" | "ctrepldst" => {
+                let am = parse_hostmask(ctx.family, v, &shown)?;
+                let flag = match name {
+                    "ctorigsrc" => {
+                        self.origsrc = am;
+                        XT_CONNTRACK_ORIGSRC
+                    }
+                    "ctorigdst" => {
+                        self.origdst = am;
+                        XT_CONNTRACK_ORIGDST
+                    }
+                    "ctreplsrc" => {
+                        self.replsrc = am;
+                        XT_CONNTRACK_REPLSRC
+                    }
+                    _ => {
+                        self.repldst = am;
+                        XT_CONNTRACK_REPLDST
+                    }
+                };
+                self.set(flag, inv);
+            }
+            "ctstatus" => {
+                self.status_mask = parse_statuses(v)?;
+                self.set(XT_CONNTRACK_STATUS, inv);
+            }
+            "ctexpire" => {
+                self.expires = parse_u32_range(v, &shown)?;
+                self.set(XT_CONNTRACK_EXPIRES, inv);
+            }
+            "ctorigsrcport" | "ctorigdstport" | "ctreplsrcport" | "ctrepldstport" => {
+                let r = parse_port_range(v, &shown)?;
+                let flag = match name {
+                    "ctorigsrcport" => {
+                        self.origsrc_port = r;
+                        XT_CONNTRACK_ORIGSRC_PORT
+                    }
+                    "ctorigdstport" => {
+                        self.origdst_port = r;
+                        XT_CONNTRACK_ORIGDST_PORT
+                    }
+                    "ctreplsrcport" => {
+                        self.replsrc_port = r;
+                        XT_CONNTRACK_REPLSRC_PORT
+                    }
+                    _ => {
+                        self.repldst_port = r;
+                        XT_CONNTRACK_REPLDST_PORT
+                    }
+                };
+                self.set(flag, inv);
+            }
+            "ctdir" => {
+                if v.eq_ignore_ascii_case("ORIGINAL") {
+                    self.match_flags |= XT_CONNTRACK_DIRECTION;
+                    self.invert_flags &= !XT_CONNTRACK_DIRECTION;
+                } else if v.eq_ignore_ascii_case("REPLY") {
+                    self.match_flags |= XT_CONNTRACK_DIRECTION;
+                    self.invert_flags |= XT_CONNTRACK_DIRECTION;
+                } else {
+                    return Err(ParseError::bad(
+                        &shown,
+                        format!("Bad value for \"--ctdir\" option: \"{v}\""),
+                    ));
+                }
+            }
+            _ => return Err(ParseError::UnknownOption { option: shown }),
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if self.alias() {
+            if !self.seen.has(&STATE, "state") {
+                return Err(ParseError::Invalid(
+                    "state: option \"--state\" must be specified".into(),
+                ));
+            }
+        } else if self.match_flags == 0 {
+            return Err(ParseError::Invalid(
+                "conntrack: At least one option is required".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("conntrack", 3, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, family: IpFamily, out: &mut String) {
+        let (m, i) = (self.match_flags, self.invert_flags);
+        if m & XT_CONNTRACK_STATE != 0 {
+            save_inv(out, i & XT_CONNTRACK_STATE != 0);
+            out.push_str(if self.alias() {
+                " --state"
+            } else {
+                " --ctstate"
+            });
+            save_states(out, self.state_mask);
+        }
+        if m & XT_CONNTRACK_PROTO != 0 {
+            save_inv(out, i & XT_CONNTRACK_PROTO != 0);
+            out.push_str(&format!(" --ctproto {}", self.l4proto));
+        }
+        for (flag, name, am) in [
+            (XT_CONNTRACK_ORIGSRC, "ctorigsrc", &self.origsrc),
+            (XT_CONNTRACK_ORIGDST, "ctorigdst", &self.origdst),
+            (XT_CONNTRACK_REPLSRC, "ctreplsrc", &self.replsrc),
+            (XT_CONNTRACK_REPLDST, "ctrepldst", &self.repldst),
+        ] {
+            if m & flag != 0 {
+                save_inv(out, i & flag != 0);
+                out.push_str(" --");
+                out.push_str(name);
+                save_addr(out, family, am);
+            }
+        }
+        for (flag, name, r) in [
+            (
+                XT_CONNTRACK_ORIGSRC_PORT,
+                "ctorigsrcport",
+                self.origsrc_port,
+            ),
+            (
+                XT_CONNTRACK_ORIGDST_PORT,
+                "ctorigdstport",
+                self.origdst_port,
+            ),
+            (
+                XT_CONNTRACK_REPLSRC_PORT,
+                "ctreplsrcport",
+                self.replsrc_port,
+            ),
+            (
+                XT_CONNTRACK_REPLDST_PORT,
+                "ctrepldstport",
+                self.repldst_port,
+            ),
+        ] {
+            if m & flag != 0 {
+                save_inv(out, i & flag != 0);
+                if r[1] == 0 || r[0] == r[1] {
+                    out.push_str(&format!(" --{name} {}", r[0]));
+                } else {
+                    out.push_str(&format!(" --{name} {}:{}", r[0], r[1]));
+                }
+            }
+        }
+        if m & XT_CONNTRACK_STATUS != 0 {
+            save_inv(out, i & XT_CONNTRACK_STATUS != 0);
+            out.push_str(" --ctstatus");
+            save_statuses(out, self.status_mask);
+        }
+        if m & XT_CONNTRACK_EXPIRES != 0 {
+            save_inv(out, i & XT_CONNTRACK_EXPIRES != 0);
+            if self.expires[0] == self.expires[1] {
+                out.push_str(&format!(" --ctexpire {}", self.expires[0]));
+            } else {
+                out.push_str(&format!(
+                    " --ctexpire {}:{}",
+                    self.expires[0], self.expires[1]
+                ));
+            }
+        }
+        if m & XT_CONNTRACK_DIRECTION != 0 {
+            out.push_str(if i & XT_CONNTRACK_DIRECTION != 0 {
+                " --ctdir REPLY"
+            } else {
+                " --ctdir ORIGINAL"
+            });
+        }
+    }
+
+    fn save_name(&self) -> &str {
+        if self.alias() {
+            "state"
+        } else {
+            "conntrack"
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn addr16(v: &XtView<'_>, off: usize) -> Option<[u8; 16]> {
+    v.bytes(off, 16)?.try_into().ok()
+}
+
+/// Reads the fields revisions 1–3 share (they have the same layout up to `match_flags`).
+fn decode_common(v: &XtView<'_>) -> Option<Conntrack> {
+    type I = xt_conntrack_mtinfo1;
+    Some(Conntrack {
+        origsrc: (
+            addr16(v, offset_of!(I, origsrc_addr))?,
+            addr16(v, offset_of!(I, origsrc_mask))?,
+        ),
+        origdst: (
+            addr16(v, offset_of!(I, origdst_addr))?,
+            addr16(v, offset_of!(I, origdst_mask))?,
+        ),
+        replsrc: (
+            addr16(v, offset_of!(I, replsrc_addr))?,
+            addr16(v, offset_of!(I, replsrc_mask))?,
+        ),
+        repldst: (
+            addr16(v, offset_of!(I, repldst_addr))?,
+            addr16(v, offset_of!(I, repldst_mask))?,
+        ),
+        expires: [
+            v.u32(offset_of!(I, expires_min))?,
+            v.u32(offset_of!(I, expires_max))?,
+        ],
+        l4proto: v.u16(offset_of!(I, l4proto))?,
+        match_flags: v.u16(offset_of!(I, match_flags))?,
+        invert_flags: v.u16(offset_of!(I, invert_flags))?,
+        ..Conntrack::default()
+    })
+}
+
+/// Revisions 1 and 2 store single ports in network byte order.
+fn single_nbo_ports(c: &mut Conntrack, v: &XtView<'_>) -> Option<()> {
+    type I = xt_conntrack_mtinfo1;
+    let p = |off| v.u16(off).map(u16::from_be);
+    let (a, b, d, e) = (
+        p(offset_of!(I, origsrc_port))?,
+        p(offset_of!(I, origdst_port))?,
+        p(offset_of!(I, replsrc_port))?,
+        p(offset_of!(I, repldst_port))?,
+    );
+    c.origsrc_port = [a, a];
+    c.origdst_port = [b, b];
+    c.replsrc_port = [d, d];
+    c.repldst_port = [e, e];
+    Some(())
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let c = match rev {
+        1 => {
+            let v = XtView::of::<xt_conntrack_mtinfo1>(info)?;
+            let mut c = decode_common(&v)?;
+            c.state_mask = v.u8(offset_of!(xt_conntrack_mtinfo1, state_mask))? as u16;
+            c.status_mask = v.u8(offset_of!(xt_conntrack_mtinfo1, status_mask))? as u16;
+            single_nbo_ports(&mut c, &v)?;
+            c
+        }
+        2 => {
+            let v = XtView::of::<xt_conntrack_mtinfo2>(info)?;
+            let mut c = decode_common(&v)?;
+            c.state_mask = v.u16(offset_of!(xt_conntrack_mtinfo2, state_mask))?;
+            c.status_mask = v.u16(offset_of!(xt_conntrack_mtinfo2, status_mask))?;
+            single_nbo_ports(&mut c, &v)?;
+            c
+        }
+        3 => {
+            type I = xt_conntrack_mtinfo3;
+            let v = XtView::of::<I>(info)?;
+            let mut c = decode_common(&v)?;
+            c.state_mask = v.u16(offset_of!(I, state_mask))?;
+            c.status_mask = v.u16(offset_of!(I, status_mask))?;
+            c.origsrc_port = [
+                v.u16(offset_of!(I, origsrc_port))?,
+                v.u16(offset_of!(I, origsrc_port_high))?,
+            ];
+            c.origdst_port = [
+                v.u16(offset_of!(I, origdst_port))?,
+                v.u16(offset_of!(I, origdst_port_high))?,
+            ];
+            c.replsrc_port = [
+                v.u16(offset_of!(I, replsrc_port))?,
+                v.u16(offset_of!(I, replsrc_port_high))?,
+            ];
+            c.repldst_port = [
+                v.u16(offset_of!(I, repldst_port))?,
+                v.u16(offset_of!(I, repldst_port_high))?,
+            ];
+            c
+        }
+        _ => return None,
+    };
+    Some(Box::new(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ctx(family: IpFamily) -> ParseCtx {
+        ParseCtx {
+            family,
+            proto: None,
+        }
+    }
+
+    #[test]
+    fn state_lists_take_abbreviations() {
+        assert_eq!(
+            parse_states("est,rel", false).unwrap(),
+            XT_CONNTRACK_STATE_ESTABLISHED | XT_CONNTRACK_STATE_RELATED
+        );
+        assert_eq!(parse_states("s", false).unwrap(), XT_CONNTRACK_STATE_SNAT);
+        assert!(parse_states("SNAT", true).is_err());
+        assert!(parse_states("NEW,", true).is_err());
+        assert!(parse_states("NEW,", false).is_err());
+        assert!(parse_states("", false).is_err());
+        assert!(parse_states("NEWX", false).is_err());
+        assert_eq!(
+            parse_statuses("seen,ASS").unwrap(),
+            IPS_SEEN_REPLY | IPS_ASSURED
+        );
+    }
+
+    #[test]
+    fn ranges_default_their_empty_ends() {
+        assert_eq!(parse_port_range(":5", "--x").unwrap(), [0, 5]);
+        assert_eq!(parse_port_range("7:", "--x").unwrap(), [7, 65535]);
+        assert_eq!(parse_port_range("80", "--x").unwrap(), [80, 80]);
+        assert!(parse_port_range("1::2", "--x").is_err());
+        assert!(parse_port_range("0x50", "--x").is_err());
+        assert_eq!(parse_u32_range(":", "--x").unwrap(), [0, u32::MAX]);
+        assert_eq!(parse_u32_range("0x10", "--x").unwrap(), [16, 16]);
+    }
+
+    /// iptables 1.8.9 replaced a non-CIDR mask by a host mask (all ones), which made the rule
+    /// narrower than asked; iptnl keeps the mask as iptables 1.8.11 does.
+    #[test]
+    fn non_cidr_masks_are_kept() {
+        let mut c = Conntrack::default();
+        c.parse(
+            &OptSpec::inv("ctorigsrc"),
+            false,
+            &["10.1.0.0/255.255.0.255"],
+            &ctx(IpFamily::V4),
+        )
+        .unwrap();
+        let mut want = [0u8; 16];
+        want[..4].copy_from_slice(&[255, 255, 0, 255]);
+        assert_eq!(c.origsrc.1, want);
+        let mut s = String::new();
+        c.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " --ctorigsrc 10.1.0.0/255.255.0.255");
+
+        let mut c = Conntrack::default();
+        c.parse(
+            &OptSpec::inv("ctreplsrc"),
+            false,
+            &["2001:db8::/ffff:ffff:0:ffff::"],
+            &ctx(IpFamily::V6),
+        )
+        .unwrap();
+        let mut s = String::new();
+        c.save(IpFamily::V6, &mut s);
+        assert_eq!(s, " --ctreplsrc 2001:db8::/ffff:ffff:0:ffff::");
+    }
+
+    /// iptables 1.8.11 refuses `--ctproto 0`, which 1.8.9 took as "no protocol".
+    #[test]
+    fn ctproto_zero_is_refused() {
+        let mut c = Conntrack::default();
+        assert!(c
+            .parse(
+                &OptSpec::inv("ctproto"),
+                false,
+                &["all"],
+                &ctx(IpFamily::V4)
+            )
+            .is_err());
+    }
+
+    /// iptables 1.8.9 took a port above 65535 modulo 65536 and a prefix length above the
+    /// family's as an inet_aton address mask (`/33` = 0.0.0.33); iptnl refuses both.
+    #[test]
+    fn out_of_range_values_are_refused() {
+        let mut c = Conntrack::default();
+        assert!(c
+            .parse(
+                &OptSpec::inv("ctorigsrcport"),
+                false,
+                &["70000"],
+                &ctx(IpFamily::V4)
+            )
+            .is_err());
+        let mut c = Conntrack::default();
+        assert!(c
+            .parse(
+                &OptSpec::inv("ctorigsrc"),
+                false,
+                &["10.0.0.0/33"],
+                &ctx(IpFamily::V4)
+            )
+            .is_err());
+    }
+
+    #[test]
+    fn older_revisions_decode() {
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let mut b = XtBuf::of::<xt_conntrack_mtinfo1>();
+        b.put_u16(
+            offset_of!(xt_conntrack_mtinfo1, origdst_port),
+            443u16.to_be(),
+        );
+        b.put_u16(
+            offset_of!(xt_conntrack_mtinfo1, match_flags),
+            XT_CONNTRACK_STATE | XT_CONNTRACK_ORIGDST_PORT,
+        );
+        b.put_u8(offset_of!(xt_conntrack_mtinfo1, state_mask), 0x06);
+        let c = decode_xt(1, &b.into_vec(), &ctx).unwrap();
+        let mut s = String::new();
+        c.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " --ctstate RELATED,ESTABLISHED --ctorigdstport 443");
+
+        let mut b = XtBuf::of::<xt_conntrack_mtinfo2>();
+        b.put_u16(
+            offset_of!(xt_conntrack_mtinfo2, match_flags),
+            XT_CONNTRACK_STATE | XT_CONNTRACK_STATE_ALIAS,
+        );
+        b.put_u16(
+            offset_of!(xt_conntrack_mtinfo2, state_mask),
+            XT_CONNTRACK_STATE_UNTRACKED,
+        );
+        let c = decode_xt(2, &b.into_vec(), &ctx).unwrap();
+        assert_eq!(c.save_name(), "state");
+        let mut s = String::new();
+        c.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " --state UNTRACKED");
+    }
+}

@@ -1,0 +1,443 @@
+//! `mark` match (`-m mark [!] --mark value[/mask]`) and `MARK` target (`-j MARK
+//! --set-xmark`, `--set-mark`, `--and-mark`, `--or-mark`, `--xor-mark`).
+//!
+//! Encoding (iptables-nft 1.8.9):
+//! - the match natively: `meta load mark`, `bitwise & mask` when the mask is not
+//!   `0xffffffff`, `cmp eq`/`cmp neq` with the (unmasked) value, all in host byte order;
+//! - the target as the x_tables `MARK` target, revision 2 (`xt_mark_tginfo2`).
+//!
+//! Decoding: the native match form, the x_tables `mark` match revision 1
+//! (`xt_mark_mtinfo1`, written by older iptables-nft), `MARK` revision 2, and the native
+//! `immediate` + `meta set mark` form that nft writes and iptables-nft 1.8.10+ reads back as
+//! `-j MARK --set-xmark VALUE/0xffffffff`.
+
+use std::mem::offset_of;
+
+use iptnl_sys::nf_tables::NFT_META_MARK;
+use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
+
+use crate::ipt::encode::{as_mask_xor, bitwise_mask, meta_load, REG};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    parse_uint, save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc,
+    ExtKind, Extension, OptSpec, ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::meta::{MetaKey, MetaOp};
+use crate::nft::expr::{Cmp, CmpOp, Expr};
+use crate::nft::{Data, Value};
+
+/// The `mark` match.
+pub static MATCH: ExtDesc = ExtDesc {
+    name: "mark",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("mark")],
+    new: |_| Box::new(Mark::default()),
+    xt_names: &["mark"],
+    decode_xt: Some(decode_match_xt),
+    decode_native: Some(decode_match_native),
+};
+
+/// The `MARK` target.
+pub static TARGET: ExtDesc = ExtDesc {
+    name: "MARK",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::val("set-xmark"),
+        OptSpec::val("set-mark"),
+        OptSpec::val("and-mark"),
+        OptSpec::val("or-mark"),
+        OptSpec::val("xor-mark"),
+    ],
+    new: |_| Box::new(MarkTarget::default()),
+    xt_names: &["MARK"],
+    decode_xt: Some(decode_target_xt),
+    decode_native: Some(decode_target_native),
+};
+
+/// Parses an unsigned number as libxtables' `xtables_strtoui` does (`strtoul` with base 0:
+/// optional leading blanks and `+`, `0x` hex, leading-`0` octal, decimal; no `-`), within
+/// `0..=max`.
+pub(crate) fn parse_c_uint(s: &str, max: u64) -> Option<u64> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.starts_with(['+', '-']) {
+        return None;
+    }
+    parse_uint(t, 0, max)
+}
+
+/// Parses `value[/mask]` (libxtables' `XTTYPE_MARKMASK32`); the mask is `0xffffffff` when
+/// not given. `ext` and `opt` name the extension and option in errors.
+pub(crate) fn parse_markmask(s: &str, ext: &str, opt: &str) -> Result<(u32, u32), ParseError> {
+    let (v, m) = match s.split_once('/') {
+        Some((v, m)) => (v, Some(m)),
+        None => (s, None),
+    };
+    let shown = format!("--{opt}");
+    let value = parse_c_uint(v, u32::MAX as u64).ok_or_else(|| {
+        ParseError::bad(
+            &shown,
+            format!("{ext}: bad mark value `{s}' for option \"--{opt}\", or out of range"),
+        )
+    })? as u32;
+    let mask = match m {
+        None => u32::MAX,
+        Some(m) => parse_c_uint(m, u32::MAX as u64).ok_or_else(|| {
+            ParseError::bad(
+                &shown,
+                format!("{ext}: bad mask value `{s}' for option \"--{opt}\", or out of range"),
+            )
+        })? as u32,
+    };
+    Ok((value, mask))
+}
+
+/// Parses a 32-bit unsigned value (libxtables' `XTTYPE_UINT32`).
+pub(crate) fn parse_u32_opt(s: &str, ext: &str, opt: &str) -> Result<u32, ParseError> {
+    parse_c_uint(s, u32::MAX as u64)
+        .map(|v| v as u32)
+        .ok_or_else(|| {
+            ParseError::bad(
+                format!("--{opt}"),
+                format!(
+                    "{ext}: bad value `{s}' for option \"--{opt}\", or out of range (0-4294967295)"
+                ),
+            )
+        })
+}
+
+/// Appends ` 0xMARK` or ` 0xMARK/0xMASK` as libxt_mark and libxt_connmark print it (the
+/// mask only when it is not `0xffffffff`).
+pub(crate) fn save_mark_mask(out: &mut String, mark: u32, mask: u32) {
+    if mask == u32::MAX {
+        out.push_str(&format!(" 0x{mark:x}"));
+    } else {
+        out.push_str(&format!(" 0x{mark:x}/0x{mask:x}"));
+    }
+}
+
+/// `-m mark [!] --mark value[/mask]`, as `struct xt_mark_mtinfo1`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// Value compared with the masked packet mark.
+    pub mark: u32,
+    /// Mask applied to the packet mark.
+    pub mask: u32,
+    /// `! --mark`.
+    pub invert: bool,
+    seen: Seen,
+}
+
+impl Default for Mark {
+    fn default() -> Self {
+        Mark {
+            mark: 0,
+            mask: u32::MAX,
+            invert: false,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Mark {
+    fn desc(&self) -> &'static ExtDesc {
+        &MATCH
+    }
+
+    fn parse(
+        &mut self,
+        _opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        if self.seen.has(&MATCH, "mark") {
+            return Err(ParseError::bad(
+                "--mark",
+                "mark: option \"--mark\" can only be used once",
+            ));
+        }
+        self.seen.once(&MATCH, "mark")?;
+        let (mark, mask) = parse_markmask(values[0], "mark", "mark")?;
+        self.mark = mark;
+        self.mask = mask;
+        self.invert = inv;
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&MATCH, "mark") {
+            return Err(ParseError::Invalid(
+                "mark: option \"--mark\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(meta_load(NFT_META_MARK));
+        if self.mask != u32::MAX {
+            out.push(bitwise_mask(&self.mask.to_ne_bytes()));
+        }
+        out.push(Expr::Cmp(Cmp {
+            sreg: REG,
+            op: if self.invert { CmpOp::Neq } else { CmpOp::Eq },
+            data: Value::ne32(self.mark),
+        }));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        save_inv(out, self.invert);
+        out.push_str(" --mark");
+        save_mark_mask(out, self.mark, self.mask);
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 1 {
+        return None;
+    }
+    let v = XtView::of::<xt_mark_mtinfo1>(info)?;
+    Some(Box::new(Mark {
+        mark: v.u32(offset_of!(xt_mark_mtinfo1, mark))?,
+        mask: v.u32(offset_of!(xt_mark_mtinfo1, mask))?,
+        invert: v.u8(offset_of!(xt_mark_mtinfo1, invert))? != 0,
+        seen: Seen::default(),
+    }))
+}
+
+fn ne32(v: &Value) -> Option<u32> {
+    Some(u32::from_ne_bytes(v.as_bytes().try_into().ok()?))
+}
+
+/// `meta load mark => reg 1` [`bitwise reg 1 = (reg 1 & mask) ^ 0`] `cmp eq|neq reg 1 v`.
+fn decode_match_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let Some(Expr::Meta(m)) = cur.peek(0) else {
+        return None;
+    };
+    if m.key != MetaKey::from_raw(NFT_META_MARK) || m.op != (MetaOp::Load { dreg: REG }) {
+        return None;
+    }
+    let (mask, used) = match cur.peek(1)? {
+        Expr::Bitwise(b) => {
+            let (mask, xor) = as_mask_xor(b)?;
+            if xor.as_bytes() != [0; 4] {
+                return None;
+            }
+            (ne32(&mask)?, 2)
+        }
+        _ => (u32::MAX, 1),
+    };
+    let Some(Expr::Cmp(c)) = cur.peek(used) else {
+        return None;
+    };
+    if c.sreg != REG || !matches!(c.op, CmpOp::Eq | CmpOp::Neq) {
+        return None;
+    }
+    let mark = ne32(&c.data)?;
+    cur.pos += used + 1;
+    Some(Box::new(Mark {
+        mark,
+        mask,
+        invert: c.op == CmpOp::Neq,
+        seen: Seen::default(),
+    }))
+}
+
+/// `-j MARK …`, as `struct xt_mark_tginfo2`: `mark = (mark & !mask) ^ value`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct MarkTarget {
+    /// Bits XORed in after masking.
+    pub mark: u32,
+    /// Bits cleared first.
+    pub mask: u32,
+    seen: Seen,
+}
+
+impl Extension for MarkTarget {
+    fn desc(&self) -> &'static ExtDesc {
+        &TARGET
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let name = opt.name;
+        if self.seen.has(&TARGET, name) {
+            return Err(ParseError::bad(
+                format!("--{name}"),
+                format!("MARK: option \"--{name}\" can only be used once"),
+            ));
+        }
+        if let Some(other) = TARGET
+            .options
+            .iter()
+            .find(|o| self.seen.has(&TARGET, o.name))
+        {
+            // libxtables reports the exclusion from the option that comes first in the
+            // extension's table.
+            let (a, b) = if TARGET.options.iter().position(|o| o.name == name)
+                < TARGET.options.iter().position(|o| o.name == other.name)
+            {
+                (name, other.name)
+            } else {
+                (other.name, name)
+            };
+            return Err(ParseError::Invalid(format!(
+                "MARK: option \"--{a}\" cannot be used together with \"--{b}\""
+            )));
+        }
+        self.seen.once(&TARGET, name)?;
+        let v = values[0];
+        match name {
+            "set-xmark" => (self.mark, self.mask) = parse_markmask(v, "MARK", name)?,
+            "set-mark" => {
+                let (mark, mask) = parse_markmask(v, "MARK", name)?;
+                self.mark = mark;
+                self.mask = mark | mask;
+            }
+            "and-mark" => {
+                let bits = parse_u32_opt(v, "MARK", name)?;
+                self.mark = 0;
+                self.mask = !bits;
+            }
+            "or-mark" => {
+                let bits = parse_u32_opt(v, "MARK", name)?;
+                self.mark = bits;
+                self.mask = bits;
+            }
+            "xor-mark" => {
+                self.mark = parse_u32_opt(v, "MARK", name)?;
+                self.mask = 0;
+            }
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: format!("--{name}"),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !TARGET
+            .options
+            .iter()
+            .any(|o| self.seen.has(&TARGET, o.name))
+        {
+            return Err(ParseError::Invalid(
+                "MARK: One of the --set-xmark, --{and,or,xor,set}-mark options is required".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_mark_tginfo2>();
+        b.put_u32(offset_of!(xt_mark_tginfo2, mark), self.mark);
+        b.put_u32(offset_of!(xt_mark_tginfo2, mask), self.mask);
+        out.push(xt_target("MARK", 2, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        out.push_str(&format!(" --set-xmark 0x{:x}/0x{:x}", self.mark, self.mask));
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 2 {
+        return None;
+    }
+    let v = XtView::of::<xt_mark_tginfo2>(info)?;
+    Some(Box::new(MarkTarget {
+        mark: v.u32(offset_of!(xt_mark_tginfo2, mark))?,
+        mask: v.u32(offset_of!(xt_mark_tginfo2, mask))?,
+        seen: Seen::default(),
+    }))
+}
+
+/// `immediate reg N VALUE` + `meta set mark with reg N`: what nft writes for
+/// `meta mark set VALUE`, read as iptables-nft 1.8.10+ does (`--set-xmark VALUE/0xffffffff`).
+fn decode_target_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let (Some(Expr::Immediate(imm)), Some(Expr::Meta(m))) = (cur.peek(0), cur.peek(1)) else {
+        return None;
+    };
+    let Data::Value(v) = &imm.data else {
+        return None;
+    };
+    if imm.dreg == 0
+        || m.key != MetaKey::from_raw(NFT_META_MARK)
+        || m.op != (MetaOp::Set { sreg: imm.dreg })
+    {
+        return None;
+    }
+    let mark = ne32(v)?;
+    cur.pos += 2;
+    Some(Box::new(MarkTarget {
+        mark,
+        mask: u32::MAX,
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nft::expr::meta::Meta;
+    use crate::nft::expr::Immediate;
+
+    #[test]
+    fn numbers_parse_like_strtoul() {
+        assert_eq!(parse_c_uint("010", 100), Some(8));
+        assert_eq!(parse_c_uint("+5", 100), Some(5));
+        assert_eq!(parse_c_uint("0x10", 100), Some(16));
+        assert_eq!(parse_c_uint("-1", 100), None);
+        assert_eq!(parse_c_uint("08", 100), None);
+        assert_eq!(parse_c_uint("", 100), None);
+        assert_eq!(
+            parse_markmask("0x4000/0x4000", "mark", "mark").unwrap(),
+            (0x4000, 0x4000)
+        );
+        assert_eq!(parse_markmask("7", "mark", "mark").unwrap(), (7, u32::MAX));
+        assert!(parse_markmask("5/", "mark", "mark").is_err());
+        assert!(parse_markmask("0x100000000", "mark", "mark").is_err());
+        assert!(parse_markmask("1/2/3", "mark", "mark").is_err());
+    }
+
+    #[test]
+    fn nft_meta_mark_set_reads_as_set_xmark() {
+        let exprs = vec![
+            Expr::Immediate(Immediate {
+                dreg: 1,
+                data: Data::Value(Value::ne32(0x2a)),
+            }),
+            Expr::Meta(Meta::set(MetaKey::from_raw(NFT_META_MARK), 1)),
+        ];
+        let mut cur = ExprCursor {
+            exprs: &exprs,
+            pos: 0,
+        };
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let t = decode_target_native(&mut cur, &ctx).unwrap();
+        assert_eq!(cur.pos, 2);
+        let mut s = String::new();
+        t.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " --set-xmark 0x2a/0xffffffff");
+    }
+}

@@ -1,0 +1,297 @@
+//! `multiport` match (`-p tcp|udp|udplite|sctp|dccp -m multiport [!] --sports|--dports|--ports
+//! P[,P:P…]`): up to 15 ports, a range taking two.
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `multiport` match, revision 1
+//! (`xt_multiport_v1`). Decoding: revisions 0 (single ports, no inversion) and 1.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_multiport, xt_multiport_v1, XT_MULTIPORT_DESTINATION, XT_MULTIPORT_EITHER,
+    XT_MULTIPORT_SOURCE, XT_MULTI_PORTS,
+};
+
+use super::mark::parse_c_uint;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `multiport` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "multiport",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv("source-ports"),
+        OptSpec::inv("sports"),
+        OptSpec::inv("destination-ports"),
+        OptSpec::inv("dports"),
+        OptSpec::inv("ports"),
+    ],
+    new: |_| Box::new(Multiport::default()),
+    xt_names: &["multiport"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Options of `-m multiport`, as in `struct xt_multiport_v1`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Multiport {
+    /// `XT_MULTIPORT_SOURCE`, `_DESTINATION` or `_EITHER`.
+    pub flags: u8,
+    /// Entries used in `ports`.
+    pub count: u8,
+    /// The ports, a range taking two entries.
+    pub ports: [u16; XT_MULTI_PORTS],
+    /// 1 where `ports[i]` starts a range ending at `ports[i + 1]`.
+    pub pflags: [u8; XT_MULTI_PORTS],
+    /// `!` was given.
+    pub invert: bool,
+    seen: Seen,
+}
+
+fn proto_name(num: u8) -> Option<&'static str> {
+    Some(match num {
+        6 => "tcp",
+        17 => "udp",
+        136 => "udplite",
+        132 => "sctp",
+        33 => "dccp",
+        _ => return None,
+    })
+}
+
+fn parse_port(s: &str, proto: &str, opt: &str) -> Result<u16, ParseError> {
+    if let Some(v) = parse_c_uint(s, u16::MAX as u64) {
+        return Ok(v as u16);
+    }
+    crate::ipt::ext::ports::parse_port(s, proto, opt)
+}
+
+impl Multiport {
+    fn parse_ports(&mut self, s: &str, proto: &str, opt: &str) -> Result<(), ParseError> {
+        let too_many = || ParseError::bad(opt, "too many ports specified");
+        self.ports = [0; XT_MULTI_PORTS];
+        self.pflags = [0; XT_MULTI_PORTS];
+        let items: Vec<&str> = s.split(',').collect();
+        let mut i = 0;
+        for item in items {
+            if i >= XT_MULTI_PORTS {
+                return Err(too_many());
+            }
+            match item.split_once(':') {
+                None => {
+                    self.ports[i] = parse_port(item, proto, opt)?;
+                }
+                Some((lo, hi)) => {
+                    if i == XT_MULTI_PORTS - 1 {
+                        return Err(too_many());
+                    }
+                    self.ports[i] = parse_port(lo, proto, opt)?;
+                    self.pflags[i] = 1;
+                    i += 1;
+                    self.ports[i] = parse_port(hi, proto, opt)?;
+                    if self.ports[i - 1] >= self.ports[i] {
+                        return Err(ParseError::bad(opt, "invalid portrange specified"));
+                    }
+                }
+            }
+            i += 1;
+        }
+        self.count = i as u8;
+        Ok(())
+    }
+
+    fn option_id(name: &str) -> u8 {
+        match name {
+            "source-ports" | "sports" => XT_MULTIPORT_SOURCE,
+            "destination-ports" | "dports" => XT_MULTIPORT_DESTINATION,
+            _ => XT_MULTIPORT_EITHER,
+        }
+    }
+}
+
+fn id_name(id: u8) -> &'static str {
+    match id {
+        XT_MULTIPORT_SOURCE => "source-ports",
+        XT_MULTIPORT_DESTINATION => "destination-ports",
+        _ => "ports",
+    }
+}
+
+impl Extension for Multiport {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let shown = format!("--{}", opt.name);
+        let id = Self::option_id(opt.name);
+        let canonical = id_name(id);
+        if self.seen.has(&DESC, canonical) {
+            return Err(ParseError::bad(
+                &shown,
+                format!("multiport: option \"{shown}\" can only be used once"),
+            ));
+        }
+        if let Some(other) = ["source-ports", "destination-ports", "ports"]
+            .into_iter()
+            .find(|n| self.seen.has(&DESC, n))
+        {
+            let (a, b) = if Self::option_id(other) < id {
+                (other, canonical)
+            } else {
+                (canonical, other)
+            };
+            return Err(ParseError::Invalid(format!(
+                "multiport: option \"--{a}\" cannot be used together with \"--{b}\""
+            )));
+        }
+        self.seen.once(&DESC, canonical)?;
+        let proto = match ctx.proto {
+            Some(p) if p.inv => {
+                return Err(ParseError::Invalid(
+                    "multiport only works with TCP, UDP, UDPLITE, SCTP and DCCP".into(),
+                ))
+            }
+            Some(p) if p.num != 0 => proto_name(p.num).ok_or_else(|| {
+                ParseError::Invalid(
+                    "multiport only works with TCP, UDP, UDPLITE, SCTP and DCCP".into(),
+                )
+            })?,
+            _ => {
+                return Err(ParseError::Invalid(
+                    "multiport needs `-p tcp', `-p udp', `-p udplite', `-p sctp' or `-p dccp'"
+                        .into(),
+                ))
+            }
+        };
+        self.parse_ports(values[0], proto, &shown)?;
+        self.flags = id;
+        self.invert = inv;
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if self.count == 0 {
+            return Err(ParseError::Invalid("no ports specified".into()));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        type I = xt_multiport_v1;
+        let mut b = XtBuf::of::<I>();
+        b.put_u8(offset_of!(I, flags), self.flags);
+        b.put_u8(offset_of!(I, count), self.count);
+        for (i, p) in self.ports.iter().enumerate() {
+            b.put_u16(offset_of!(I, ports) + 2 * i, *p);
+        }
+        b.put(offset_of!(I, pflags), &self.pflags);
+        b.put_u8(offset_of!(I, invert), self.invert as u8);
+        out.push(xt_match("multiport", 1, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        save_inv(out, self.invert);
+        out.push_str(match self.flags {
+            XT_MULTIPORT_SOURCE => " --sports ",
+            XT_MULTIPORT_DESTINATION => " --dports ",
+            _ => " --ports ",
+        });
+        let n = (self.count as usize).min(XT_MULTI_PORTS);
+        let mut i = 0;
+        while i < n {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&self.ports[i].to_string());
+            if self.pflags[i] != 0 && i + 1 < XT_MULTI_PORTS {
+                i += 1;
+                out.push(':');
+                out.push_str(&self.ports[i].to_string());
+            }
+            i += 1;
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let mut m = Multiport::default();
+    match rev {
+        0 => {
+            type I = xt_multiport;
+            let v = XtView::of::<I>(info)?;
+            m.flags = v.u8(offset_of!(I, flags))?;
+            m.count = v.u8(offset_of!(I, count))?;
+            for i in 0..XT_MULTI_PORTS {
+                m.ports[i] = v.u16(offset_of!(I, ports) + 2 * i)?;
+            }
+        }
+        1 => {
+            type I = xt_multiport_v1;
+            let v = XtView::of::<I>(info)?;
+            m.flags = v.u8(offset_of!(I, flags))?;
+            m.count = v.u8(offset_of!(I, count))?;
+            for i in 0..XT_MULTI_PORTS {
+                m.ports[i] = v.u16(offset_of!(I, ports) + 2 * i)?;
+            }
+            m.pflags
+                .copy_from_slice(v.bytes(offset_of!(I, pflags), XT_MULTI_PORTS)?);
+            m.invert = v.u8(offset_of!(I, invert))? != 0;
+        }
+        _ => return None,
+    }
+    if m.flags > XT_MULTIPORT_EITHER || m.count as usize > XT_MULTI_PORTS {
+        return None;
+    }
+    Some(Box::new(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn port_lists() {
+        let mut m = Multiport::default();
+        m.parse_ports("80,443,8000:8080,0x10", "tcp", "--dports")
+            .unwrap();
+        assert_eq!(m.count, 5);
+        assert_eq!(&m.ports[..5], &[80, 443, 8000, 8080, 16]);
+        assert_eq!(&m.pflags[..5], &[0, 0, 1, 0, 0]);
+        assert!(m.parse_ports("80:80", "tcp", "--dports").is_err());
+        assert!(m.parse_ports("90:80", "tcp", "--dports").is_err());
+        assert!(m.parse_ports("80,,443", "tcp", "--dports").is_err());
+        let fifteen = (1..=15)
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        assert!(m.parse_ports(&fifteen, "tcp", "--dports").is_ok());
+        let sixteen = format!("{fifteen},16");
+        assert!(m.parse_ports(&sixteen, "tcp", "--dports").is_err());
+        let fourteen_and_range = format!(
+            "{},15:16",
+            (1..=14)
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
+        assert!(m
+            .parse_ports(&fourteen_and_range, "tcp", "--dports")
+            .is_err());
+    }
+}

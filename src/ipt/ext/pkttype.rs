@@ -1,0 +1,176 @@
+//! `pkttype`: the link-layer packet type (`--pkt-type unicast|broadcast|multicast|otherhost`,
+//! aliases `host`, `bcast`, `mcast`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `pkttype` match, rev 0, `xt_pkttype_info`
+//! (8 bytes). The native `meta load pkttype` + `cmp eq|neq` form (written by an unreleased
+//! iptables development state and by nft, read by iptables-nft 1.8.9+) is decoded too.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::xt_pkttype_info;
+
+use crate::ipt::encode::REG;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::meta::{MetaKey, MetaOp};
+use crate::nft::expr::{CmpOp, Expr};
+
+/// The `pkttype` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "pkttype",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("pkt-type")],
+    new: |_| Box::new(PktType::default()),
+    xt_names: &["pkttype"],
+    decode_xt: Some(decode_xt),
+    decode_native: Some(decode_native),
+};
+
+/// Packet type names iptables accepts, in its order (the first of each value is printed).
+const TYPES: &[(&str, i32)] = &[
+    ("unicast", 0),
+    ("broadcast", 1),
+    ("multicast", 2),
+    ("otherhost", 3),
+    ("bcast", 1),
+    ("mcast", 2),
+    ("host", 0),
+];
+
+/// Options of `-m pkttype`, as in `struct xt_pkttype_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PktType {
+    /// `PACKET_*` value.
+    pub pkttype: i32,
+    /// 1 when negated.
+    pub invert: i32,
+    seen: Seen,
+}
+
+impl PktType {
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = XtBuf::of::<xt_pkttype_info>();
+        b.put_u32(offset_of!(xt_pkttype_info, pkttype), self.pkttype as u32);
+        b.put_u32(offset_of!(xt_pkttype_info, invert), self.invert as u32);
+        b.into_vec()
+    }
+}
+
+impl Extension for PktType {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        let v = values[0];
+        self.pkttype = TYPES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(v))
+            .map(|(_, t)| *t)
+            .ok_or_else(|| ParseError::bad("--pkt-type", format!("Bad packet type '{v}'")))?;
+        self.invert = inv as i32;
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DESC, "pkt-type") {
+            return Err(ParseError::Invalid(
+                "pkttype: option \"--pkt-type\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("pkttype", 0, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        out.push_str(" --pkt-type ");
+        match TYPES.iter().find(|(_, t)| *t == self.pkttype) {
+            Some((n, _)) => out.push_str(n),
+            None => out.push_str(&self.pkttype.to_string()),
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_pkttype_info>(info)?;
+    let p = PktType {
+        pkttype: v.u32(offset_of!(xt_pkttype_info, pkttype))? as i32,
+        invert: v.u32(offset_of!(xt_pkttype_info, invert))? as i32,
+        seen: Seen::default(),
+    };
+    (p.invert == 0 || p.invert == 1).then(|| Box::new(p) as _)
+}
+
+fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let (Some(Expr::Meta(m)), Some(Expr::Cmp(c))) = (cur.peek(0), cur.peek(1)) else {
+        return None;
+    };
+    if m.key != MetaKey::Pkttype
+        || m.op != (MetaOp::Load { dreg: REG })
+        || c.sreg != REG
+        || !matches!(c.op, CmpOp::Eq | CmpOp::Neq)
+        || c.data.len() != 1
+    {
+        return None;
+    }
+    cur.pos += 2;
+    Some(Box::new(PktType {
+        pkttype: c.data.as_bytes()[0] as i32,
+        invert: (c.op == CmpOp::Neq) as i32,
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::encode::{cmp, meta_load};
+    use crate::ipt::{decode_rule, IpFamily};
+    use crate::nft::expr::{Counter, Expr};
+    use crate::nft::Rule;
+
+    #[test]
+    fn native_meta_pkttype() {
+        // As nft writes `meta pkttype multicast` and `meta pkttype != broadcast`; iptables-nft
+        // 1.8.9 lists them as the pkttype match.
+        for (op_neq, v, want) in [
+            (false, 2, "-m pkttype --pkt-type multicast"),
+            (true, 1, "-m pkttype ! --pkt-type broadcast"),
+        ] {
+            let mut r = Rule::new(IpFamily::V4.nft(), "filter", "INPUT");
+            r.exprs = vec![
+                meta_load(iptnl_sys::nf_tables::NFT_META_PKTTYPE),
+                cmp(op_neq, &[v]),
+                Expr::Counter(Counter {
+                    packets: 0,
+                    bytes: 0,
+                }),
+            ];
+            let d = decode_rule(&r, IpFamily::V4).unwrap();
+            assert_eq!(d.to_save_args(), want);
+        }
+    }
+}

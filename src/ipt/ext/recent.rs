@@ -1,0 +1,426 @@
+//! `recent`: remember addresses in a named list and test them (`--set`, `--rcheck`,
+//! `--update`, `--remove`, `--seconds`, `--reap`, `--hitcount`, `--rttl`, `--name`,
+//! `--rsource`, `--rdest`, `--mask`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `recent` match, rev 1, `xt_recent_mtinfo_v1`
+//! (232 bytes). The name buffer is filled as iptables fills it: `DEFAULT` first, then the
+//! given name and its NUL written over it, so `--name AB` leaves `AB\0AULT` in the buffer.
+//! The mask is all ones (16 bytes) by default; `--mask` of an IPv4 rule writes four bytes and
+//! zeroes the other twelve. Rev 0 (no mask) is decoded and re-encoded as rev 0.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_recent_mtinfo, xt_recent_mtinfo_v1, XT_RECENT_CHECK, XT_RECENT_DEST, XT_RECENT_NAME_LEN,
+    XT_RECENT_REAP, XT_RECENT_REMOVE, XT_RECENT_SET, XT_RECENT_SOURCE, XT_RECENT_TTL,
+    XT_RECENT_UPDATE, XT_RECENT_VALID_FLAGS,
+};
+
+use super::xtnum::{fmt_inet, parse_ipv4_aton, parse_ipv6, strtoul_full};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `recent` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "recent",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv_flag("set"),
+        OptSpec::inv_flag("rcheck"),
+        OptSpec::inv_flag("update"),
+        OptSpec::inv_flag("remove"),
+        OptSpec::val("seconds"),
+        OptSpec::flag("reap"),
+        OptSpec::val("hitcount"),
+        OptSpec::flag("rttl"),
+        OptSpec::val("name"),
+        OptSpec::flag("rsource"),
+        OptSpec::flag("rdest"),
+        OptSpec::val("mask"),
+    ],
+    new: |_| Box::new(Recent::default()),
+    xt_names: &["recent"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+const OPS: [(&str, u8); 4] = [
+    ("set", XT_RECENT_SET),
+    ("rcheck", XT_RECENT_CHECK),
+    ("update", XT_RECENT_UPDATE),
+    ("remove", XT_RECENT_REMOVE),
+];
+
+/// Options of `-m recent`, as in `struct xt_recent_mtinfo_v1`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recent {
+    /// `--seconds` (0 = none).
+    pub seconds: u32,
+    /// `--hitcount` (0 = none).
+    pub hit_count: u32,
+    /// `XT_RECENT_*` command and modifier bits.
+    pub check_set: u8,
+    /// 1 when the command is negated.
+    pub invert: u8,
+    /// The whole 200-byte name buffer (the name up to its NUL, then what iptables left there).
+    pub name: Vec<u8>,
+    /// `XT_RECENT_SOURCE` or `XT_RECENT_DEST`.
+    pub side: u8,
+    /// The 16-byte mask (rev 1), `None` for a rev 0 match.
+    pub mask: Option<[u8; 16]>,
+    seen: Seen,
+}
+
+fn default_name() -> Vec<u8> {
+    let mut n = vec![0u8; XT_RECENT_NAME_LEN];
+    n[..7].copy_from_slice(b"DEFAULT");
+    n
+}
+
+impl Default for Recent {
+    fn default() -> Self {
+        Recent {
+            seconds: 0,
+            hit_count: 0,
+            check_set: 0,
+            invert: 0,
+            name: default_name(),
+            side: XT_RECENT_SOURCE,
+            mask: Some([0xff; 16]),
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Recent {
+    /// The list name (up to the first NUL).
+    pub fn name_str(&self) -> String {
+        let end = self
+            .name
+            .iter()
+            .position(|&b| b == 0)
+            .unwrap_or(self.name.len());
+        String::from_utf8_lossy(&self.name[..end]).into_owned()
+    }
+
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = match self.mask {
+            Some(_) => XtBuf::of::<xt_recent_mtinfo_v1>(),
+            None => XtBuf::of::<xt_recent_mtinfo>(),
+        };
+        b.put_u32(offset_of!(xt_recent_mtinfo_v1, seconds), self.seconds);
+        b.put_u32(offset_of!(xt_recent_mtinfo_v1, hit_count), self.hit_count);
+        b.put_u8(offset_of!(xt_recent_mtinfo_v1, check_set), self.check_set);
+        b.put_u8(offset_of!(xt_recent_mtinfo_v1, invert), self.invert);
+        b.put(offset_of!(xt_recent_mtinfo_v1, name), &self.name);
+        b.put_u8(offset_of!(xt_recent_mtinfo_v1, side), self.side);
+        if let Some(m) = &self.mask {
+            b.put(offset_of!(xt_recent_mtinfo_v1, mask), m);
+        }
+        b.into_vec()
+    }
+
+    fn has(&self, o: &str) -> bool {
+        self.seen.has(&DESC, o)
+    }
+}
+
+fn parse_u32(opt: &str, v: &str, min: u64) -> Result<u32, ParseError> {
+    strtoul_full(v, min, u32::MAX as u64)
+        .map(|n| n as u32)
+        .ok_or_else(|| {
+            ParseError::bad(
+                format!("--{opt}"),
+                format!("bad value \"{v}\", or out of range ({min}-4294967295)"),
+            )
+        })
+}
+
+impl Extension for Recent {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        if let Some(&(_, bit)) = OPS.iter().find(|(n, _)| *n == opt.name) {
+            self.check_set |= bit;
+            if inv {
+                self.invert = 1;
+            }
+            return Ok(());
+        }
+        match opt.name {
+            "seconds" => self.seconds = parse_u32("seconds", values[0], 1)?,
+            "hitcount" => {
+                self.hit_count = parse_u32("hitcount", values[0], 0)?;
+                // The kernel keeps at most XT_RECENT_MAX_NSTAMPS - 1 time stamps.
+                if self.hit_count > 65535 {
+                    return Err(ParseError::bad(
+                        "--hitcount",
+                        format!(
+                            "hitcount {} is larger than the allowed maximum 65535",
+                            values[0]
+                        ),
+                    ));
+                }
+            }
+            "reap" => self.check_set |= XT_RECENT_REAP,
+            "rttl" => self.check_set |= XT_RECENT_TTL,
+            "rsource" => self.side = XT_RECENT_SOURCE,
+            "rdest" => self.side = XT_RECENT_DEST,
+            "name" => {
+                let v = values[0].as_bytes();
+                // The kernel refuses what is not a valid /proc file name.
+                if v.is_empty() || v == b"." || v == b".." || v.contains(&b'/') {
+                    return Err(ParseError::bad(
+                        "--name",
+                        format!("invalid list name \"{}\"", values[0]),
+                    ));
+                }
+                // iptables truncates to the buffer size.
+                let n = v.len().min(XT_RECENT_NAME_LEN - 1);
+                if !values[0].is_char_boundary(n) {
+                    return Err(ParseError::bad(
+                        "--name",
+                        format!("list name \"{}\" is too long", values[0]),
+                    ));
+                }
+                self.name[..n].copy_from_slice(&v[..n]);
+                self.name[n] = 0;
+            }
+            _ => {
+                let v = values[0];
+                let mut m = [0u8; 16];
+                match ctx.family {
+                    IpFamily::V4 => {
+                        let a = parse_ipv4_aton(v).ok_or_else(|| {
+                            ParseError::bad("--mask", format!("invalid mask \"{v}\""))
+                        })?;
+                        m[..4].copy_from_slice(&a);
+                    }
+                    IpFamily::V6 => {
+                        m = parse_ipv6(v).ok_or_else(|| {
+                            ParseError::bad("--mask", format!("invalid mask \"{v}\""))
+                        })?;
+                    }
+                }
+                self.mask = Some(m);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        let given: Vec<&str> = OPS
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|n| self.has(n))
+            .collect();
+        match given.as_slice() {
+            [] => {
+                return Err(ParseError::Invalid(
+                    "recent: you must specify one of `--set', `--rcheck' `--update' or `--remove'"
+                        .into(),
+                ))
+            }
+            [_] => {}
+            [a, b, ..] => {
+                return Err(ParseError::Invalid(format!(
+                    "recent: option \"--{a}\" cannot be used together with \"--{b}\""
+                )))
+            }
+        }
+        if self.has("reap") && !self.has("seconds") {
+            return Err(ParseError::Invalid(
+                "recent: option \"--reap\" also requires \"--seconds\"".into(),
+            ));
+        }
+        let op = given[0];
+        if matches!(op, "set" | "remove") {
+            if self.has("rttl") {
+                return Err(ParseError::Invalid(format!(
+                    "recent: option \"--rttl\" cannot be used together with \"--{op}\""
+                )));
+            }
+            // The kernel refuses these with --set and --remove.
+            for o in ["seconds", "hitcount"] {
+                if self.has(o) {
+                    return Err(ParseError::Invalid(format!(
+                        "recent: option \"--{o}\" cannot be used with \"--{op}\""
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let rev = if self.mask.is_some() { 1 } else { 0 };
+        out.push(xt_match("recent", rev, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, family: IpFamily, out: &mut String) {
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        for (name, bit) in [
+            ("set", XT_RECENT_SET),
+            ("rcheck", XT_RECENT_CHECK),
+            ("update", XT_RECENT_UPDATE),
+            ("remove", XT_RECENT_REMOVE),
+        ] {
+            if self.check_set & bit != 0 {
+                out.push_str(" --");
+                out.push_str(name);
+            }
+        }
+        if self.seconds != 0 {
+            // iptables prints it with %d.
+            out.push_str(&format!(" --seconds {}", self.seconds as i32));
+        }
+        if self.check_set & XT_RECENT_REAP != 0 {
+            out.push_str(" --reap");
+        }
+        if self.hit_count != 0 {
+            out.push_str(&format!(" --hitcount {}", self.hit_count));
+        }
+        if self.check_set & XT_RECENT_TTL != 0 {
+            out.push_str(" --rttl");
+        }
+        out.push_str(" --name ");
+        out.push_str(&self.name_str());
+        if let Some(m) = &self.mask {
+            out.push_str(" --mask ");
+            out.push_str(&fmt_inet(family, m));
+        }
+        match self.side {
+            XT_RECENT_SOURCE => out.push_str(" --rsource"),
+            XT_RECENT_DEST => out.push_str(" --rdest"),
+            _ => {}
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = match rev {
+        0 => XtView::of::<xt_recent_mtinfo>(info)?,
+        1 => XtView::of::<xt_recent_mtinfo_v1>(info)?,
+        _ => return None,
+    };
+    let mask = if rev == 1 {
+        Some(
+            v.bytes(offset_of!(xt_recent_mtinfo_v1, mask), 16)?
+                .try_into()
+                .ok()?,
+        )
+    } else {
+        None
+    };
+    let r = Recent {
+        seconds: v.u32(offset_of!(xt_recent_mtinfo_v1, seconds))?,
+        hit_count: v.u32(offset_of!(xt_recent_mtinfo_v1, hit_count))?,
+        check_set: v.u8(offset_of!(xt_recent_mtinfo_v1, check_set))?,
+        invert: v.u8(offset_of!(xt_recent_mtinfo_v1, invert))?,
+        name: v
+            .bytes(offset_of!(xt_recent_mtinfo_v1, name), XT_RECENT_NAME_LEN)?
+            .to_vec(),
+        side: v.u8(offset_of!(xt_recent_mtinfo_v1, side))?,
+        mask,
+        seen: Seen::default(),
+    };
+    let ops = r.check_set & (XT_RECENT_SET | XT_RECENT_CHECK | XT_RECENT_UPDATE | XT_RECENT_REMOVE);
+    if r.check_set & !XT_RECENT_VALID_FLAGS != 0
+        || ops.count_ones() != 1
+        || r.invert > 1
+        || r.side > XT_RECENT_DEST
+        || !r.name.contains(&0)
+        || r.to_xt() != info
+    {
+        return None;
+    }
+    Some(Box::new(r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    #[test]
+    fn name_buffer_keeps_default_tail() {
+        let r = &parse_rule_str(IpFamily::V4, "-m recent --set --name AB").unwrap()[0];
+        let mut out = Vec::new();
+        let ctx = EncodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            table: "filter",
+            chain: "INPUT",
+        };
+        r.matches[0].encode(&ctx, &mut out).unwrap();
+        let Expr::Match(m) = &out[0] else { panic!() };
+        assert_eq!(m.info.len(), 232);
+        assert_eq!(&m.info[10..18], b"AB\0AULT\0");
+        assert_eq!(
+            r.to_save_args(),
+            "-m recent --set --name AB --mask 255.255.255.255 --rsource"
+        );
+    }
+
+    #[test]
+    fn revision_0() {
+        let r =
+            &parse_rule_str(IpFamily::V4, "-m recent ! --update --seconds 9 --name x").unwrap()[0];
+        let rec = r.matches[0].as_any().downcast_ref::<Recent>().unwrap();
+        let mut v0 = rec.clone();
+        v0.mask = None;
+        let info = v0.to_xt();
+        assert_eq!(info.len(), 216);
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let d = decode_xt(0, &info, &ctx).unwrap();
+        let mut s = String::new();
+        d.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " ! --update --seconds 9 --name x --rsource");
+        let mut out = Vec::new();
+        let ectx = EncodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            table: "filter",
+            chain: "INPUT",
+        };
+        d.encode(&ectx, &mut out).unwrap();
+        let Expr::Match(m) = &out[0] else { panic!() };
+        assert_eq!((m.rev, &m.info), (0, &info));
+    }
+
+    #[test]
+    fn kernel_refusals() {
+        for bad in [
+            "-m recent --set --seconds 5",
+            "-m recent --remove --hitcount 2",
+            "-m recent --rcheck --name a/b",
+            "-m recent --rcheck --name \"\"",
+            "-m recent --rcheck --reap",
+        ] {
+            assert!(parse_rule_str(IpFamily::V4, bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,795 @@
+//! `set` match (`-m set [!] --match-set NAME src|dst[,…] [--return-nomatch]
+//! [! --update-counters] [! --update-subcounters] [[!] --packets-eq N|--packets-lt N|
+//! --packets-gt N] [[!] --bytes-eq N|--bytes-lt N|--bytes-gt N]`) and `SET` target (`-j SET
+//! --add-set NAME FLAGS [--exist] [--timeout N] | --del-set NAME FLAGS | --map-set NAME FLAGS
+//! [--map-mark] [--map-prio] [--map-queue]`).
+//!
+//! The kernel refers to an ipset by its index, which only the ipset subsystem knows: as
+//! iptables' `libxt_set` does, iptnl asks it with `getsockopt(SOL_IP, SO_IP_SET)` on a raw
+//! socket (see [`crate::netlink::ip_set_sockopt`]), in the calling thread's network
+//! namespace. Rules keep set names; a name is resolved to its index when the rule is encoded
+//! (an error when the set does not exist, or is of the other family, as the kernel would
+//! refuse the rule), and an index back to its name when a rule is decoded.
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `set` match, revision 4
+//! (`xt_set_info_match_v4`), and `SET` target, revision 3 (`xt_set_info_target_v3`).
+//! Decoding: match revisions 0–4, target revisions 1–3.
+
+use std::mem::offset_of;
+
+use iptnl_sys::netfilter::{NFPROTO_IPV4, NFPROTO_IPV6};
+use iptnl_sys::xt::{
+    ip_set_counter_match, ip_set_counter_match0, ip_set_req_get_set, ip_set_req_get_set_family,
+    ip_set_req_version, xt_set_info, xt_set_info_match_v0, xt_set_info_match_v1,
+    xt_set_info_match_v3, xt_set_info_match_v4, xt_set_info_target_v1, xt_set_info_target_v2,
+    xt_set_info_target_v3, xt_set_info_v0, IPSET_COUNTER_EQ, IPSET_COUNTER_GT, IPSET_COUNTER_LT,
+    IPSET_COUNTER_NE, IPSET_COUNTER_NONE, IPSET_DIM_MAX, IPSET_DST, IPSET_FLAG_EXIST,
+    IPSET_FLAG_MAP_SKBMARK, IPSET_FLAG_MAP_SKBPRIO, IPSET_FLAG_MAP_SKBQUEUE,
+    IPSET_FLAG_RETURN_NOMATCH, IPSET_FLAG_SKIP_COUNTER_UPDATE, IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE,
+    IPSET_INVALID_ID, IPSET_INV_MATCH, IPSET_MATCH_INV, IPSET_MAXNAMELEN, IPSET_PROTOCOL,
+    IPSET_RETURN_NOMATCH, IPSET_SRC, IP_SET_OP_GET_BYINDEX, IP_SET_OP_GET_BYNAME,
+    IP_SET_OP_GET_FNAME, IP_SET_OP_VERSION,
+};
+
+use super::mark::parse_c_uint;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::netlink::ip_set_sockopt;
+use crate::nft::expr::Expr;
+
+/// The `set` match.
+pub static MATCH: ExtDesc = ExtDesc {
+    name: "set",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::two("match-set", true),
+        OptSpec::two("set", true),
+        OptSpec::inv_flag("return-nomatch"),
+        OptSpec::inv_flag("update-counters"),
+        OptSpec::inv("packets-eq"),
+        OptSpec::inv("packets-lt"),
+        OptSpec::inv("packets-gt"),
+        OptSpec::inv("bytes-eq"),
+        OptSpec::inv("bytes-lt"),
+        OptSpec::inv("bytes-gt"),
+        OptSpec::inv_flag("update-subcounters"),
+    ],
+    new: |_| Box::new(SetMatch::default()),
+    xt_names: &["set"],
+    decode_xt: Some(decode_match_xt),
+    decode_native: None,
+};
+
+/// The `SET` target.
+pub static TARGET: ExtDesc = ExtDesc {
+    name: "SET",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::two("add-set", true),
+        OptSpec::two("del-set", true),
+        OptSpec::inv_flag("exist"),
+        OptSpec::inv("timeout"),
+        OptSpec::two("map-set", true),
+        OptSpec::inv_flag("map-mark"),
+        OptSpec::inv_flag("map-prio"),
+        OptSpec::inv_flag("map-queue"),
+    ],
+    new: |_| Box::new(SetTarget::default()),
+    xt_names: &["SET"],
+    decode_xt: Some(decode_target_xt),
+    decode_native: None,
+};
+
+// ---------------------------------------------------------------------------------------
+// The ipset index lookups.
+
+/// Asks the kernel's ipset protocol version (`IP_SET_OP_VERSION`).
+fn ipset_version() -> Result<u32, String> {
+    type R = ip_set_req_version;
+    let mut b = req_buf(std::mem::size_of::<R>());
+    b[offset_of!(R, op)..][..4].copy_from_slice(&IP_SET_OP_VERSION.to_ne_bytes());
+    ip_set_sockopt(&mut b).map_err(|_| "Kernel module xt_set is not loaded in.".to_owned())?;
+    Ok(XtView::new(&b)
+        .u32(offset_of!(R, version))
+        .unwrap_or(IPSET_PROTOCOL))
+}
+
+fn req_buf(size: usize) -> Vec<u8> {
+    vec![0u8; size]
+}
+
+/// Resolves a set name to its index, checking its family against `family` (libxt_set's
+/// `get_set_byname`).
+fn set_index(name: &str, family: IpFamily) -> Result<u16, String> {
+    let version = ipset_version()?;
+    type F = ip_set_req_get_set_family;
+    let mut b = req_buf(std::mem::size_of::<F>());
+    b[offset_of!(F, op)..][..4].copy_from_slice(&IP_SET_OP_GET_FNAME.to_ne_bytes());
+    b[offset_of!(F, version)..][..4].copy_from_slice(&version.to_ne_bytes());
+    let n = name.len().min(IPSET_MAXNAMELEN - 1);
+    b[offset_of!(F, set)..][..n].copy_from_slice(&name.as_bytes()[..n]);
+    match ip_set_sockopt(&mut b) {
+        Ok(len) if len == b.len() => {
+            let v = XtView::new(&b);
+            let index = v.u16(offset_of!(F, set)).unwrap_or(IPSET_INVALID_ID);
+            if index == IPSET_INVALID_ID {
+                return Err(format!("Set {name} doesn't exist."));
+            }
+            let fam = v.u32(offset_of!(F, family)).unwrap_or(0);
+            let want = match family {
+                IpFamily::V4 => NFPROTO_IPV4,
+                IpFamily::V6 => NFPROTO_IPV6,
+            } as u32;
+            if fam != want && fam != 0 {
+                return Err(format!(
+                    "The protocol family of set {name} is {}, which is not applicable.",
+                    if fam == NFPROTO_IPV4 as u32 {
+                        "IPv4"
+                    } else {
+                        "IPv6"
+                    }
+                ));
+            }
+            Ok(index)
+        }
+        Ok(len) => Err(format!(
+            "Incorrect return size from kernel during ipset lookup, (want {}, got {len})",
+            b.len()
+        )),
+        Err(e) if e.raw_os_error() == Some(libc::EBADMSG) => {
+            // Kernels without IP_SET_OP_GET_FNAME: look the name up without its family.
+            type G = ip_set_req_get_set;
+            let mut b = req_buf(std::mem::size_of::<G>());
+            b[offset_of!(G, op)..][..4].copy_from_slice(&IP_SET_OP_GET_BYNAME.to_ne_bytes());
+            b[offset_of!(G, version)..][..4].copy_from_slice(&version.to_ne_bytes());
+            b[offset_of!(G, set)..][..n].copy_from_slice(&name.as_bytes()[..n]);
+            let len = ip_set_sockopt(&mut b).map_err(|e| {
+                format!(
+                    "Problem when communicating with ipset, errno={}.",
+                    e.raw_os_error().unwrap_or(0)
+                )
+            })?;
+            if len != b.len() {
+                return Err(format!(
+                    "Incorrect return size from kernel during ipset lookup, (want {}, got {len})",
+                    b.len()
+                ));
+            }
+            let index = XtView::new(&b)
+                .u16(offset_of!(G, set))
+                .unwrap_or(IPSET_INVALID_ID);
+            if index == IPSET_INVALID_ID {
+                return Err(format!("Set {name} doesn't exist."));
+            }
+            Ok(index)
+        }
+        Err(e) => Err(format!(
+            "Problem when communicating with ipset, errno={}.",
+            e.raw_os_error().unwrap_or(0)
+        )),
+    }
+}
+
+/// The name of the set with kernel index `index` (libxt_set's `get_set_byid`), `None` when
+/// there is none or ipset cannot be asked.
+fn set_name(index: u16) -> Option<String> {
+    let version = ipset_version().ok()?;
+    type G = ip_set_req_get_set;
+    let mut b = req_buf(std::mem::size_of::<G>());
+    b[offset_of!(G, op)..][..4].copy_from_slice(&IP_SET_OP_GET_BYINDEX.to_ne_bytes());
+    b[offset_of!(G, version)..][..4].copy_from_slice(&version.to_ne_bytes());
+    b[offset_of!(G, set)..][..2].copy_from_slice(&index.to_ne_bytes());
+    let len = ip_set_sockopt(&mut b).ok()?;
+    if len != b.len() {
+        return None;
+    }
+    let name = XtView::new(&b).str(offset_of!(G, set), IPSET_MAXNAMELEN)?;
+    (!name.is_empty()).then_some(name)
+}
+
+// ---------------------------------------------------------------------------------------
+// Set references: a name and its src/dst flags.
+
+/// A set reference as `struct xt_set_info` holds it, with the name instead of the index.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SetRef {
+    /// The set's name (empty: no set).
+    pub name: String,
+    /// Number of `src`/`dst` flags given.
+    pub dim: u8,
+    /// `IPSET_INV_MATCH`, and `1 << n` when flag `n` (from 1) is `src`.
+    pub flags: u8,
+}
+
+impl SetRef {
+    /// Parses `NAME` and `src,dst,…` (libxt_set's checks and `parse_dirs`).
+    fn parse(name: &str, dirs: &str, opt: &str) -> Result<SetRef, ParseError> {
+        if dirs.starts_with(['-', '!']) {
+            return Err(ParseError::bad(opt, format!("{opt} requires two args.")));
+        }
+        if name.len() > IPSET_MAXNAMELEN - 1 {
+            return Err(ParseError::bad(
+                opt,
+                format!(
+                    "setname `{name}' too long, max {} characters.",
+                    IPSET_MAXNAMELEN - 1
+                ),
+            ));
+        }
+        let mut r = SetRef {
+            name: name.to_owned(),
+            dim: 0,
+            flags: 0,
+        };
+        let mut rest = Some(dirs);
+        while let Some(s) = rest {
+            if r.dim >= IPSET_DIM_MAX {
+                return Err(ParseError::bad(
+                    opt,
+                    format!("Can't be more src/dst options than {IPSET_DIM_MAX}."),
+                ));
+            }
+            let (tok, next) = match s.split_once(',') {
+                Some((t, n)) => (t, Some(n)),
+                None => (s, None),
+            };
+            r.dim += 1;
+            if tok.starts_with("src") {
+                r.flags |= 1 << r.dim;
+            } else if !tok.starts_with("dst") {
+                return Err(ParseError::bad(
+                    opt,
+                    format!(
+                        "You must spefify (the comma separated list of) 'src' or 'dst': `{dirs}'"
+                    ),
+                ));
+            }
+            rest = next;
+        }
+        Ok(r)
+    }
+
+    /// Checks that the set exists and suits the family (libxt_set checks this when it parses
+    /// the option).
+    fn check(&self, family: IpFamily, opt: &str) -> Result<(), ParseError> {
+        set_index(&self.name, family)
+            .map(|_| ())
+            .map_err(|e| ParseError::bad(opt, e))
+    }
+
+    fn is_set(&self) -> bool {
+        !self.name.is_empty()
+    }
+
+    /// Appends ` PREFIX NAME src,dst` (libxt_set's `print_target`, and `print_match`'s tail).
+    fn save(&self, out: &mut String) {
+        out.push(' ');
+        out.push_str(&self.name);
+        for i in 1..=self.dim {
+            out.push(if i == 1 { ' ' } else { ',' });
+            out.push_str(if self.flags & (1 << i) != 0 {
+                "src"
+            } else {
+                "dst"
+            });
+        }
+    }
+
+    /// Writes a `struct xt_set_info` at `off`, resolving the name.
+    fn put(&self, b: &mut XtBuf, off: usize, family: IpFamily) -> Result<(), EncodeError> {
+        let index = if self.is_set() {
+            set_index(&self.name, family).map_err(EncodeError)?
+        } else {
+            IPSET_INVALID_ID
+        };
+        b.put_u16(off + offset_of!(xt_set_info, index), index);
+        b.put_u8(off + offset_of!(xt_set_info, dim), self.dim);
+        b.put_u8(off + offset_of!(xt_set_info, flags), self.flags);
+        Ok(())
+    }
+
+    /// Reads a `struct xt_set_info` at `off`, resolving the index; `None` when a used index
+    /// names no set.
+    fn get(v: &XtView<'_>, off: usize) -> Option<SetRef> {
+        let index = v.u16(off + offset_of!(xt_set_info, index))?;
+        if index == IPSET_INVALID_ID {
+            return Some(SetRef::default());
+        }
+        Some(SetRef {
+            name: set_name(index)?,
+            dim: v.u8(off + offset_of!(xt_set_info, dim))?,
+            flags: v.u8(off + offset_of!(xt_set_info, flags))?,
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// The match.
+
+/// `-m set …`, as `struct xt_set_info_match_v4`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SetMatch {
+    /// The set tested, with `IPSET_INV_MATCH` for `! --match-set`.
+    pub set: SetRef,
+    /// Packet counter test: `IPSET_COUNTER_*` operator and value.
+    pub packets: (u8, u64),
+    /// Byte counter test.
+    pub bytes: (u8, u64),
+    /// `IPSET_FLAG_RETURN_NOMATCH`, `_SKIP_COUNTER_UPDATE`, `_SKIP_SUBCOUNTER_UPDATE`.
+    pub flags: u32,
+    seen: Seen,
+}
+
+fn parse_counter(s: &str, opt: &str) -> Result<u64, ParseError> {
+    parse_c_uint(s, u64::MAX)
+        .ok_or_else(|| ParseError::bad(opt, format!("Cannot parse {s} as a counter value")))
+}
+
+fn save_counter(out: &mut String, (op, value): (u8, u64), name: &str) {
+    match op {
+        IPSET_COUNTER_EQ => out.push_str(&format!(" --{name}-eq {value}")),
+        IPSET_COUNTER_NE => out.push_str(&format!(" ! --{name}-eq {value}")),
+        IPSET_COUNTER_LT => out.push_str(&format!(" --{name}-lt {value}")),
+        IPSET_COUNTER_GT => out.push_str(&format!(" --{name}-gt {value}")),
+        _ => {}
+    }
+}
+
+impl Extension for SetMatch {
+    fn desc(&self) -> &'static ExtDesc {
+        &MATCH
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let name = opt.name;
+        let shown = format!("--{name}");
+        match name {
+            "match-set" | "set" => {
+                if self.set.dim != 0 {
+                    return Err(ParseError::bad(
+                        &shown,
+                        "--match-set can be specified only once",
+                    ));
+                }
+                let mut r = SetRef::parse(values[0], values[1], "--match-set")?;
+                r.check(ctx.family, "--match-set")?;
+                if inv {
+                    r.flags |= IPSET_INV_MATCH;
+                }
+                self.set = r;
+            }
+            "return-nomatch" => {
+                if inv {
+                    return Err(ParseError::bad(
+                        &shown,
+                        "--return-nomatch flag cannot be inverted",
+                    ));
+                }
+                self.flags |= IPSET_FLAG_RETURN_NOMATCH;
+            }
+            "update-counters" => {
+                if inv {
+                    self.flags |= IPSET_FLAG_SKIP_COUNTER_UPDATE;
+                }
+            }
+            "update-subcounters" => {
+                if inv {
+                    self.flags |= IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE;
+                }
+            }
+            _ => {
+                let (what, op) = name.split_once('-').unwrap_or((name, ""));
+                let slot = if what == "packets" {
+                    &mut self.packets
+                } else {
+                    &mut self.bytes
+                };
+                if slot.0 != IPSET_COUNTER_NONE {
+                    return Err(ParseError::bad(
+                        &shown,
+                        format!("only one of the --{what}-[eq|lt|gt] is allowed"),
+                    ));
+                }
+                let code = match (op, inv) {
+                    ("eq", false) => IPSET_COUNTER_EQ,
+                    ("eq", true) => IPSET_COUNTER_NE,
+                    ("lt", false) => IPSET_COUNTER_LT,
+                    ("gt", false) => IPSET_COUNTER_GT,
+                    _ => {
+                        return Err(ParseError::bad(
+                            &shown,
+                            format!("{shown} option cannot be inverted"),
+                        ))
+                    }
+                };
+                *slot = (code, parse_counter(values[0], &shown)?);
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if self.set.dim == 0 {
+            return Err(ParseError::Invalid(
+                "You must specify `--match-set' with proper arguments".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        type I = xt_set_info_match_v4;
+        type C = ip_set_counter_match;
+        let mut b = XtBuf::of::<I>();
+        self.set.put(&mut b, offset_of!(I, match_set), ctx.family)?;
+        for (off, (op, value)) in [
+            (offset_of!(I, packets), self.packets),
+            (offset_of!(I, bytes), self.bytes),
+        ] {
+            b.put_u64(off + offset_of!(C, value), value);
+            b.put_u8(off + offset_of!(C, op), op);
+        }
+        b.put_u32(offset_of!(I, flags), self.flags);
+        out.push(xt_match("set", 4, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.set.flags & IPSET_INV_MATCH != 0 {
+            out.push_str(" !");
+        }
+        out.push_str(" --match-set");
+        self.set.save(out);
+        if self.flags & IPSET_FLAG_RETURN_NOMATCH != 0 {
+            out.push_str(" --return-nomatch");
+        }
+        if self.flags & IPSET_FLAG_SKIP_COUNTER_UPDATE != 0 {
+            out.push_str(" ! --update-counters");
+        }
+        if self.flags & IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE != 0 {
+            out.push_str(" ! --update-subcounters");
+        }
+        save_counter(out, self.packets, "packets");
+        save_counter(out, self.bytes, "bytes");
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let mut m = SetMatch::default();
+    match rev {
+        0 if ctx.family == IpFamily::V4 => {
+            type I = xt_set_info_match_v0;
+            let v = XtView::of::<I>(info)?;
+            let base = offset_of!(I, match_set);
+            let index = v.u16(base + offset_of!(xt_set_info_v0, index))?;
+            let u = base + offset_of!(xt_set_info_v0, u);
+            let mut r = SetRef {
+                name: set_name(index)?,
+                dim: 0,
+                flags: 0,
+            };
+            if v.u32(u)? & IPSET_MATCH_INV != 0 {
+                r.flags |= IPSET_INV_MATCH;
+            }
+            for i in 0..IPSET_DIM_MAX as usize {
+                let f = v.u32(u + 4 * i)?;
+                if f == 0 {
+                    break;
+                }
+                r.dim += 1;
+                if f & IPSET_SRC != 0 {
+                    r.flags |= 1 << r.dim;
+                } else if f & IPSET_DST == 0 {
+                    return None;
+                }
+            }
+            m.set = r;
+        }
+        1 | 2 => {
+            type I = xt_set_info_match_v1;
+            let v = XtView::of::<I>(info)?;
+            m.set = SetRef::get(&v, offset_of!(I, match_set))?;
+            if rev == 2 && m.set.flags & IPSET_RETURN_NOMATCH != 0 {
+                m.set.flags &= !IPSET_RETURN_NOMATCH;
+                m.flags |= IPSET_FLAG_RETURN_NOMATCH;
+            }
+        }
+        3 => {
+            type I = xt_set_info_match_v3;
+            type C = ip_set_counter_match0;
+            let v = XtView::of::<I>(info)?;
+            m.set = SetRef::get(&v, offset_of!(I, match_set))?;
+            let (p, b) = (offset_of!(I, packets), offset_of!(I, bytes));
+            m.packets = (
+                v.u8(p + offset_of!(C, op))?,
+                v.u64(p + offset_of!(C, value))?,
+            );
+            m.bytes = (
+                v.u8(b + offset_of!(C, op))?,
+                v.u64(b + offset_of!(C, value))?,
+            );
+            m.flags = v.u32(offset_of!(I, flags))?;
+        }
+        4 => {
+            type I = xt_set_info_match_v4;
+            type C = ip_set_counter_match;
+            let v = XtView::of::<I>(info)?;
+            m.set = SetRef::get(&v, offset_of!(I, match_set))?;
+            let (p, b) = (offset_of!(I, packets), offset_of!(I, bytes));
+            m.packets = (
+                v.u8(p + offset_of!(C, op))?,
+                v.u64(p + offset_of!(C, value))?,
+            );
+            m.bytes = (
+                v.u8(b + offset_of!(C, op))?,
+                v.u64(b + offset_of!(C, value))?,
+            );
+            m.flags = v.u32(offset_of!(I, flags))?;
+        }
+        _ => return None,
+    }
+    if !m.set.is_set() {
+        return None;
+    }
+    Some(Box::new(m))
+}
+
+// ---------------------------------------------------------------------------------------
+// The target.
+
+/// `-j SET …`, as `struct xt_set_info_target_v3`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetTarget {
+    /// `--add-set` (empty name: none).
+    pub add: SetRef,
+    /// `--del-set`.
+    pub del: SetRef,
+    /// `--map-set`.
+    pub map: SetRef,
+    /// `IPSET_FLAG_EXIST`, `IPSET_FLAG_MAP_SKB*`.
+    pub flags: u32,
+    /// `--timeout` (`u32::MAX`: the set's default).
+    pub timeout: u32,
+    seen: Seen,
+}
+
+impl Default for SetTarget {
+    fn default() -> Self {
+        SetTarget {
+            add: SetRef::default(),
+            del: SetRef::default(),
+            map: SetRef::default(),
+            flags: 0,
+            timeout: u32::MAX,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for SetTarget {
+    fn desc(&self) -> &'static ExtDesc {
+        &TARGET
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        // libxt_SET ignores `!` before its options.
+        let name = opt.name;
+        let shown = format!("--{name}");
+        match name {
+            "add-set" | "del-set" | "map-set" => {
+                let slot = match name {
+                    "add-set" => &mut self.add,
+                    "del-set" => &mut self.del,
+                    _ => &mut self.map,
+                };
+                if slot.dim != 0 {
+                    return Err(ParseError::bad(
+                        &shown,
+                        format!("{shown} can be specified only once"),
+                    ));
+                }
+                let r = SetRef::parse(values[0], values[1], &shown)?;
+                r.check(ctx.family, &shown)?;
+                *slot = r;
+            }
+            "exist" => self.flags |= IPSET_FLAG_EXIST,
+            "timeout" => {
+                self.timeout = parse_c_uint(values[0], u32::MAX as u64 - 1).ok_or_else(|| {
+                    ParseError::bad(
+                        &shown,
+                        format!(
+                            "Invalid value `{}' for option --timeout or out of range 0-{}",
+                            values[0],
+                            u32::MAX - 1
+                        ),
+                    )
+                })? as u32;
+            }
+            "map-mark" => self.flags |= IPSET_FLAG_MAP_SKBMARK,
+            "map-prio" => self.flags |= IPSET_FLAG_MAP_SKBPRIO,
+            "map-queue" => self.flags |= IPSET_FLAG_MAP_SKBQUEUE,
+            _ => return Err(ParseError::UnknownOption { option: shown }),
+        }
+        // Remembered for the checks in `finish` (repeats of the flags are allowed).
+        if !self.seen.has(&TARGET, name) {
+            self.seen.once(&TARGET, name)?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        let has = |n: &str| self.seen.has(&TARGET, n);
+        if !has("add-set") && !has("del-set") && !has("map-set") {
+            return Err(ParseError::Invalid(
+                "You must specify either `--add-set' or `--del-set' or `--map-set'".into(),
+            ));
+        }
+        if !has("add-set") {
+            if has("exist") {
+                return Err(ParseError::Invalid(
+                    "Flag `--exist' can be used with `--add-set' only".into(),
+                ));
+            }
+            if has("timeout") {
+                return Err(ParseError::Invalid(
+                    "Option `--timeout' can be used with `--add-set' only".into(),
+                ));
+            }
+        }
+        if !has("map-set") {
+            for f in ["map-mark", "map-prio", "map-queue"] {
+                if has(f) {
+                    return Err(ParseError::Invalid(format!(
+                        "Flag `--{f}' can be used with `--map-set' only"
+                    )));
+                }
+            }
+        } else if !has("map-mark") && !has("map-prio") && !has("map-queue") {
+            return Err(ParseError::Invalid(
+                "You must specify flags `--map-mark' or '--map-prio` or `--map-queue'".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        type I = xt_set_info_target_v3;
+        let mut b = XtBuf::of::<I>();
+        self.add.put(&mut b, offset_of!(I, add_set), ctx.family)?;
+        self.del.put(&mut b, offset_of!(I, del_set), ctx.family)?;
+        self.map.put(&mut b, offset_of!(I, map_set), ctx.family)?;
+        b.put_u32(offset_of!(I, flags), self.flags);
+        b.put_u32(offset_of!(I, timeout), self.timeout);
+        out.push(xt_target("SET", 3, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.add.is_set() {
+            out.push_str(" --add-set");
+            self.add.save(out);
+        }
+        if self.flags & IPSET_FLAG_EXIST != 0 {
+            out.push_str(" --exist");
+        }
+        if self.timeout != u32::MAX {
+            out.push_str(&format!(" --timeout {}", self.timeout));
+        }
+        if self.del.is_set() {
+            out.push_str(" --del-set");
+            self.del.save(out);
+        }
+        if self.map.is_set() {
+            out.push_str(" --map-set");
+            self.map.save(out);
+        }
+        if self.flags & IPSET_FLAG_MAP_SKBMARK != 0 {
+            out.push_str(" --map-mark");
+        }
+        if self.flags & IPSET_FLAG_MAP_SKBPRIO != 0 {
+            out.push_str(" --map-prio");
+        }
+        if self.flags & IPSET_FLAG_MAP_SKBQUEUE != 0 {
+            out.push_str(" --map-queue");
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let mut t = SetTarget::default();
+    match rev {
+        1 => {
+            type I = xt_set_info_target_v1;
+            let v = XtView::of::<I>(info)?;
+            t.add = SetRef::get(&v, offset_of!(I, add_set))?;
+            t.del = SetRef::get(&v, offset_of!(I, del_set))?;
+        }
+        2 => {
+            type I = xt_set_info_target_v2;
+            let v = XtView::of::<I>(info)?;
+            t.add = SetRef::get(&v, offset_of!(I, add_set))?;
+            t.del = SetRef::get(&v, offset_of!(I, del_set))?;
+            t.flags = v.u32(offset_of!(I, flags))?;
+            t.timeout = v.u32(offset_of!(I, timeout))?;
+        }
+        3 => {
+            type I = xt_set_info_target_v3;
+            let v = XtView::of::<I>(info)?;
+            t.add = SetRef::get(&v, offset_of!(I, add_set))?;
+            t.del = SetRef::get(&v, offset_of!(I, del_set))?;
+            t.map = SetRef::get(&v, offset_of!(I, map_set))?;
+            t.flags = v.u32(offset_of!(I, flags))?;
+            t.timeout = v.u32(offset_of!(I, timeout))?;
+        }
+        _ => return None,
+    }
+    Some(Box::new(t))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dirs_parse_like_libxt_set() {
+        let r = SetRef::parse("s", "src,dst", "--match-set").unwrap();
+        assert_eq!((r.dim, r.flags), (2, 0b10));
+        let r = SetRef::parse("s", "dstx,srcy", "--match-set").unwrap();
+        assert_eq!((r.dim, r.flags), (2, 0b100));
+        assert!(SetRef::parse("s", "src,foo", "--match-set").is_err());
+        assert!(SetRef::parse("s", "src,", "--match-set").is_err());
+        assert!(SetRef::parse("s", "-src", "--match-set").is_err());
+        assert!(SetRef::parse("s", "src,src,src,src,src,src", "--match-set").is_ok());
+        assert!(SetRef::parse("s", "src,src,src,src,src,src,src", "--match-set").is_err());
+        assert!(SetRef::parse(&"x".repeat(32), "src", "--match-set").is_err());
+        assert!(SetRef::parse(&"x".repeat(31), "src", "--match-set").is_ok());
+        let mut s = String::new();
+        SetRef::parse("kube", "dst,src", "--match-set")
+            .unwrap()
+            .save(&mut s);
+        assert_eq!(s, " kube dst,src");
+    }
+
+    #[test]
+    fn counters_print_in_order() {
+        let m = SetMatch {
+            set: SetRef {
+                name: "s".into(),
+                dim: 1,
+                flags: IPSET_INV_MATCH | 2,
+            },
+            packets: (IPSET_COUNTER_GT, 5),
+            bytes: (IPSET_COUNTER_NE, 100),
+            flags: IPSET_FLAG_RETURN_NOMATCH | IPSET_FLAG_SKIP_COUNTER_UPDATE,
+            seen: Seen::default(),
+        };
+        let mut s = String::new();
+        m.save(IpFamily::V4, &mut s);
+        assert_eq!(
+            s,
+            " ! --match-set s src --return-nomatch ! --update-counters --packets-gt 5 ! --bytes-eq 100"
+        );
+    }
+}

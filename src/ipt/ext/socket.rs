@@ -1,0 +1,152 @@
+//! `socket`: the packet belongs to an open local socket (`--transparent`, `--nowildcard`,
+//! `--restore-skmark`). The kernel allows it in PREROUTING and INPUT only.
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `socket` match, rev 3 (a one-byte flags
+//! struct, 8 padded), also for a bare `-m socket`. Revisions 0 (no info), 1 and 2 are
+//! decoded and re-encoded as rev 3 with the same flags, which matches the same packets.
+
+use iptnl_sys::xt::{
+    xt_socket_mtinfo1, xt_socket_mtinfo3, XT_SOCKET_FLAGS_V1, XT_SOCKET_FLAGS_V2,
+    XT_SOCKET_FLAGS_V3, XT_SOCKET_NOWILDCARD, XT_SOCKET_RESTORESKMARK, XT_SOCKET_TRANSPARENT,
+};
+
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `socket` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "socket",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::flag("transparent"),
+        OptSpec::flag("nowildcard"),
+        OptSpec::flag("restore-skmark"),
+    ],
+    new: |_| Box::new(Socket::default()),
+    xt_names: &["socket"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+const FLAGS: [(&str, u8); 3] = [
+    ("transparent", XT_SOCKET_TRANSPARENT),
+    ("nowildcard", XT_SOCKET_NOWILDCARD),
+    ("restore-skmark", XT_SOCKET_RESTORESKMARK),
+];
+
+/// Options of `-m socket`, as in `struct xt_socket_mtinfo3`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Socket {
+    /// `XT_SOCKET_*` flags.
+    pub flags: u8,
+    seen: Seen,
+}
+
+impl Extension for Socket {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        _values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        if let Some(&(_, f)) = FLAGS.iter().find(|(n, _)| *n == opt.name) {
+            self.flags |= f;
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_socket_mtinfo3>();
+        b.put_u8(0, self.flags);
+        out.push(xt_match("socket", 3, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        for (name, f) in FLAGS {
+            if self.flags & f != 0 {
+                out.push_str(" --");
+                out.push_str(name);
+            }
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let (flags, valid) = match rev {
+        0 => {
+            if !info.is_empty() {
+                return None;
+            }
+            (0, 0)
+        }
+        1..=3 => {
+            let v = XtView::of::<xt_socket_mtinfo1>(info)?;
+            if v.bytes(1, info.len() - 1)?.iter().any(|&b| b != 0) {
+                return None;
+            }
+            let valid = match rev {
+                1 => XT_SOCKET_FLAGS_V1,
+                2 => XT_SOCKET_FLAGS_V2,
+                _ => XT_SOCKET_FLAGS_V3,
+            };
+            (v.u8(0)?, valid)
+        }
+        _ => return None,
+    };
+    (flags & !valid == 0).then(|| {
+        Box::new(Socket {
+            flags,
+            seen: Seen::default(),
+        }) as _
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn old_revisions() {
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let save = |rev, info: &[u8]| {
+            decode_xt(rev, info, &ctx).map(|e| {
+                let mut s = String::new();
+                e.save(IpFamily::V4, &mut s);
+                s
+            })
+        };
+        assert_eq!(save(0, &[]).unwrap(), "");
+        assert_eq!(
+            save(1, &[1, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+            " --transparent"
+        );
+        assert_eq!(save(1, &[2, 0, 0, 0, 0, 0, 0, 0]), None);
+        assert_eq!(
+            save(2, &[3, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+            " --transparent --nowildcard"
+        );
+        assert_eq!(
+            save(3, &[4, 0, 0, 0, 0, 0, 0, 0]).unwrap(),
+            " --restore-skmark"
+        );
+        assert_eq!(save(3, &[8, 0, 0, 0, 0, 0, 0, 0]), None);
+    }
+}

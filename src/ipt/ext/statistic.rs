@@ -1,0 +1,296 @@
+//! `statistic`: match at random (`--mode random --probability p`) or every nth packet
+//! (`--mode nth --every n --packet p`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `statistic` match, rev 0, the 24-byte
+//! `xt_statistic_info` (its kernel-private `master` pointer sent as zero). The probability is
+//! stored as `lround(0x80000000 * p)` and printed back with `%.11f`; `u.nth.count` is
+//! `every - packet` (in random mode: the probability word, as iptables computes it).
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_statistic_info, XT_STATISTIC_INVERT, XT_STATISTIC_MODE_NTH, XT_STATISTIC_MODE_RANDOM,
+};
+
+use super::xtnum::{strtod_full, strtoul_full};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `statistic` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "statistic",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::val("mode"),
+        OptSpec::inv("probability"),
+        OptSpec::inv("every"),
+        OptSpec::val("packet"),
+    ],
+    new: |_| Box::new(Statistic::default()),
+    xt_names: &["statistic"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Options of `-m statistic`, as in `struct xt_statistic_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Statistic {
+    /// `XT_STATISTIC_MODE_RANDOM` or `XT_STATISTIC_MODE_NTH`.
+    pub mode: u16,
+    /// `XT_STATISTIC_INVERT` or 0.
+    pub flags: u16,
+    /// Random mode: the probability scaled to `0x8000_0000`. Nth mode: `--every` minus one.
+    pub u0: u32,
+    /// Nth mode: `--packet`.
+    pub packet: u32,
+    seen: Seen,
+}
+
+/// `lround(0x80000000 * p)` for `p` in `0..=1`.
+pub fn probability_to_u32(p: f64) -> u32 {
+    (2147483648.0 * p).round() as u32
+}
+
+/// The probability as iptables prints it (`%.11f` of `u / 0x80000000`).
+pub fn probability_text(u: u32) -> String {
+    format!("{:.11}", u as f64 / 2147483648.0)
+}
+
+impl Statistic {
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = XtBuf::of::<xt_statistic_info>();
+        let u = offset_of!(xt_statistic_info, u);
+        b.put_u16(offset_of!(xt_statistic_info, mode), self.mode);
+        b.put_u16(offset_of!(xt_statistic_info, flags), self.flags);
+        b.put_u32(u, self.u0);
+        b.put_u32(u + 4, self.packet);
+        // iptables' final check: `u.nth.count = u.nth.every - u.nth.packet`, in both modes.
+        b.put_u32(u + 8, self.u0.wrapping_sub(self.packet));
+        b.into_vec()
+    }
+
+    fn excl(&self, a: &str, b: &str) -> Result<(), ParseError> {
+        if self.seen.has(&DESC, a) && self.seen.has(&DESC, b) {
+            return Err(ParseError::Invalid(format!(
+                "statistic: option \"--{a}\" cannot be used together with \"--{b}\""
+            )));
+        }
+        Ok(())
+    }
+
+    fn also(&self, a: &str, b: &str) -> Result<(), ParseError> {
+        if self.seen.has(&DESC, a) && !self.seen.has(&DESC, b) {
+            return Err(ParseError::Invalid(format!(
+                "statistic: option \"--{a}\" also requires \"--{b}\""
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Extension for Statistic {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        let v = values[0];
+        let shown = format!("--{}", opt.name);
+        if inv {
+            self.flags |= XT_STATISTIC_INVERT;
+        }
+        match opt.name {
+            "mode" => {
+                self.mode = match v {
+                    "random" => XT_STATISTIC_MODE_RANDOM,
+                    "nth" => XT_STATISTIC_MODE_NTH,
+                    _ => return Err(ParseError::bad(&shown, format!("Bad mode \"{v}\""))),
+                }
+            }
+            "probability" => {
+                let p = strtod_full(v)
+                    .filter(|p| (0.0..=1.0).contains(p))
+                    .ok_or_else(|| {
+                        ParseError::bad(&shown, format!("bad value \"{v}\", or out of range (0-1)"))
+                    })?;
+                self.u0 = probability_to_u32(p);
+            }
+            "every" => {
+                let n = strtoul_full(v, 1, u32::MAX as u64).ok_or_else(|| {
+                    ParseError::bad(
+                        &shown,
+                        format!("bad value \"{v}\", or out of range (1-4294967295)"),
+                    )
+                })?;
+                self.u0 = n as u32 - 1;
+            }
+            _ => {
+                self.packet = strtoul_full(v, 0, u32::MAX as u64).ok_or_else(|| {
+                    ParseError::bad(
+                        &shown,
+                        format!("bad value \"{v}\", or out of range (0-4294967295)"),
+                    )
+                })? as u32;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DESC, "mode") {
+            return Err(ParseError::Invalid(
+                "statistic: option \"--mode\" must be specified".into(),
+            ));
+        }
+        self.excl("probability", "every")?;
+        self.excl("probability", "packet")?;
+        self.also("every", "packet")?;
+        self.also("packet", "every")?;
+        if self.mode == XT_STATISTIC_MODE_RANDOM && !self.seen.has(&DESC, "probability") {
+            return Err(ParseError::Invalid(
+                "--probability must be specified when using random mode".into(),
+            ));
+        }
+        if self.mode == XT_STATISTIC_MODE_NTH
+            && !self.seen.has(&DESC, "every")
+            && !self.seen.has(&DESC, "packet")
+        {
+            return Err(ParseError::Invalid(
+                "--every and --packet must be specified when using nth mode".into(),
+            ));
+        }
+        if self.packet > self.u0 {
+            return Err(ParseError::bad(
+                "--packet",
+                "the --packet p must be 0 <= p <= n-1",
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("statistic", 0, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let inv = if self.flags & XT_STATISTIC_INVERT != 0 {
+            " !"
+        } else {
+            ""
+        };
+        if self.mode == XT_STATISTIC_MODE_RANDOM {
+            out.push_str(&format!(
+                " --mode random{inv} --probability {}",
+                probability_text(self.u0)
+            ));
+        } else {
+            out.push_str(&format!(
+                " --mode nth{inv} --every {} --packet {}",
+                self.u0.wrapping_add(1),
+                self.packet
+            ));
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of::<xt_statistic_info>(info)?;
+    let u = offset_of!(xt_statistic_info, u);
+    let s = Statistic {
+        mode: v.u16(offset_of!(xt_statistic_info, mode))?,
+        flags: v.u16(offset_of!(xt_statistic_info, flags))?,
+        u0: v.u32(u)?,
+        packet: v.u32(u + 4)?,
+        seen: Seen::default(),
+    };
+    // The count word and the kernel-private pointer are not part of what iptables compares.
+    if s.mode > XT_STATISTIC_MODE_NTH || s.flags & !XT_STATISTIC_INVERT != 0 {
+        return None;
+    }
+    if s.mode == XT_STATISTIC_MODE_RANDOM && s.packet != 0 {
+        return None;
+    }
+    Some(Box::new(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doc_examples() {
+        assert_eq!(probability_to_u32(0.33333333349), 715827883);
+        assert_eq!(probability_to_u32(1.0), 0x8000_0000);
+        assert_eq!(probability_text(715827883), "0.33333333349");
+        assert_eq!(probability_text(0x4000_0000), "0.50000000000");
+    }
+    use crate::ipt::{parse_rule, IpFamily};
+
+    fn save(args: &[&str]) -> Result<String, ParseError> {
+        parse_rule(IpFamily::V4, args).map(|r| r[0].to_save_args())
+    }
+
+    #[test]
+    fn kube_proxy_probability() {
+        assert_eq!(
+            save(&[
+                "-m",
+                "statistic",
+                "--mode",
+                "random",
+                "--probability",
+                "0.33333333349"
+            ])
+            .unwrap(),
+            "-m statistic --mode random --probability 0.33333333349"
+        );
+        // An exact tie at the 12th digit rounds to even, as glibc's printf does.
+        assert_eq!(probability_text(1 << 19), "0.00024414062");
+    }
+
+    #[test]
+    fn nan_is_refused() {
+        // iptables 1.8.9 and 1.8.11 accept `nan` and store lround(NaN); iptnl refuses it.
+        assert!(save(&[
+            "-m",
+            "statistic",
+            "--mode",
+            "random",
+            "--probability",
+            "nan"
+        ])
+        .is_err());
+    }
+
+    #[test]
+    fn count_word() {
+        let mut s = Statistic {
+            mode: XT_STATISTIC_MODE_NTH,
+            u0: 2,
+            packet: 1,
+            ..Statistic::default()
+        };
+        let b = s.to_xt();
+        assert_eq!(b.len(), 24);
+        assert_eq!(u32::from_ne_bytes(b[12..16].try_into().unwrap()), 1);
+        s.mode = XT_STATISTIC_MODE_RANDOM;
+        s.packet = 0;
+        assert_eq!(u32::from_ne_bytes(s.to_xt()[12..16].try_into().unwrap()), 2);
+    }
+}
