@@ -1,0 +1,87 @@
+//! `CHECKSUM`: fill in a missing checksum (`libxt_CHECKSUM.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `CHECKSUM` target, rev 0, one byte
+//! (`XT_CHECKSUM_OP_FILL`, 8 aligned). The kernel allows it in the mangle table only.
+
+use iptnl_sys::xt::{xt_CHECKSUM_info, XT_CHECKSUM_OP_FILL};
+
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// `-j CHECKSUM`.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "CHECKSUM",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[OptSpec::flag("checksum-fill")],
+    new: |_| Box::new(Checksum::default()),
+    xt_names: &["CHECKSUM"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// `-j CHECKSUM --checksum-fill`, as `struct xt_CHECKSUM_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Checksum {
+    /// `XT_CHECKSUM_OP_*`.
+    pub operation: u8,
+    seen: Seen,
+}
+
+impl Extension for Checksum {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        _values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        self.operation |= XT_CHECKSUM_OP_FILL;
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DESC, "checksum-fill") {
+            return Err(ParseError::Invalid(
+                "CHECKSUM: option \"--checksum-fill\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_CHECKSUM_info>();
+        b.put_u8(0, self.operation);
+        out.push(xt_target("CHECKSUM", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.operation & XT_CHECKSUM_OP_FILL != 0 {
+            out.push_str(" --checksum-fill");
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_CHECKSUM_info>(info)?;
+    Some(Box::new(Checksum {
+        operation: v.u8(0)?,
+        seen: Seen::default(),
+    }))
+}

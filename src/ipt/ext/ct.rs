@@ -1,0 +1,377 @@
+//! `CT` and `NOTRACK`: attach a conntrack template to the packet (`libxt_CT.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `CT` target, rev 2, 72-byte
+//! `xt_ct_target_info_v1`. `-j NOTRACK` is the same target with the flags
+//! `XT_CT_NOTRACK | XT_CT_NOTRACK_ALIAS` and prints back as `-j NOTRACK`. Decoding reads
+//! revisions 0 (`xt_ct_target_info`, no timeout), 1 and 2, and the old `NOTRACK` target.
+//! The kernel allows CT in the raw table only (PREROUTING, OUTPUT); a helper must exist for
+//! the rule's protocol (`ftp` needs `-p tcp`) and a timeout policy must have been created
+//! with nfct, else the kernel refuses the rule.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_ct_target_info, xt_ct_target_info_v1, XT_CT_NOTRACK, XT_CT_NOTRACK_ALIAS,
+    XT_CT_ZONE_DIR_ORIG, XT_CT_ZONE_DIR_REPL, XT_CT_ZONE_MARK,
+};
+
+use super::tgutil::{field_bytes, strtoul_full, text, truncate_bytes};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// `-j CT`.
+pub static CT: ExtDesc = ExtDesc {
+    name: "CT",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::flag("notrack"),
+        OptSpec::val("helper"),
+        OptSpec::val("timeout"),
+        OptSpec::val("ctevents"),
+        OptSpec::val("expevents"),
+        OptSpec::val("zone-orig"),
+        OptSpec::val("zone-reply"),
+        OptSpec::val("zone"),
+    ],
+    new: |_| Box::new(Ct::default()),
+    xt_names: &["CT"],
+    decode_xt: Some(decode_ct),
+    decode_native: None,
+};
+
+/// `-j NOTRACK` (no options).
+pub static NOTRACK: ExtDesc = ExtDesc {
+    name: "NOTRACK",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[],
+    new: |_| Box::new(Ct::notrack()),
+    xt_names: &["NOTRACK"],
+    decode_xt: Some(decode_notrack),
+    decode_native: None,
+};
+
+/// Conntrack events by name, in iptables' order (bit numbers of `ct_events`).
+const CT_EVENTS: &[(&str, u32)] = &[
+    ("new", 0),
+    ("related", 1),
+    ("destroy", 2),
+    ("reply", 3),
+    ("assured", 4),
+    ("protoinfo", 5),
+    ("helper", 6),
+    ("mark", 7),
+    ("natseqinfo", 8),
+    ("secmark", 9),
+];
+
+/// Expectation events by name.
+const EXP_EVENTS: &[(&str, u32)] = &[("new", 0)];
+
+const HELPER_CAP: usize = 16;
+const TIMEOUT_CAP: usize = 32;
+
+/// `-j CT …` / `-j NOTRACK`, as `struct xt_ct_target_info_v1`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ct {
+    /// `XT_CT_*` flags.
+    pub flags: u16,
+    /// Zone id.
+    pub zone: u16,
+    /// Conntrack event mask.
+    pub ct_events: u32,
+    /// Expectation event mask.
+    pub exp_events: u32,
+    /// Helper name (at most 15 bytes).
+    pub helper: Vec<u8>,
+    /// Timeout policy name (at most 31 bytes).
+    pub timeout: Vec<u8>,
+    seen: Seen,
+}
+
+impl Ct {
+    /// `-j NOTRACK`.
+    pub fn notrack() -> Ct {
+        Ct {
+            flags: XT_CT_NOTRACK | XT_CT_NOTRACK_ALIAS,
+            ..Ct::default()
+        }
+    }
+
+    fn is_alias(&self) -> bool {
+        self.flags & XT_CT_NOTRACK_ALIAS != 0
+    }
+}
+
+fn parse_events(table: &[(&str, u32)], s: &str, option: &str) -> Result<u32, ParseError> {
+    let mut mask = 0;
+    for t in s.split(',') {
+        let bit = table
+            .iter()
+            .find(|(n, _)| *n == t)
+            .map(|(_, b)| *b)
+            .ok_or_else(|| ParseError::bad(option, format!("Unknown event type \"{t}\"")))?;
+        mask |= 1 << bit;
+    }
+    Ok(mask)
+}
+
+fn save_events(out: &mut String, option: &str, table: &[(&str, u32)], mask: u32) {
+    out.push_str(&format!(" {option} "));
+    let names: Vec<&str> = table
+        .iter()
+        .filter(|(_, b)| mask & (1 << b) != 0)
+        .map(|(n, _)| *n)
+        .collect();
+    out.push_str(&names.join(","));
+}
+
+impl Extension for Ct {
+    fn desc(&self) -> &'static ExtDesc {
+        if self.is_alias() {
+            &NOTRACK
+        } else {
+            &CT
+        }
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&CT, opt.name)?;
+        let shown = format!("--{}", opt.name);
+        match opt.name {
+            "notrack" => self.flags |= XT_CT_NOTRACK,
+            "helper" => self.helper = truncate_bytes(values[0], HELPER_CAP),
+            "timeout" => self.timeout = truncate_bytes(values[0], TIMEOUT_CAP),
+            "ctevents" => self.ct_events = parse_events(CT_EVENTS, values[0], &shown)?,
+            "expevents" => self.exp_events = parse_events(EXP_EVENTS, values[0], &shown)?,
+            "zone" | "zone-orig" | "zone-reply" => {
+                if opt.name == "zone-orig" {
+                    self.flags |= XT_CT_ZONE_DIR_ORIG;
+                }
+                if opt.name == "zone-reply" {
+                    self.flags |= XT_CT_ZONE_DIR_REPL;
+                }
+                let v = values[0];
+                self.zone = 0;
+                if v.eq_ignore_ascii_case("mark") {
+                    self.flags |= XT_CT_ZONE_MARK;
+                } else {
+                    self.zone = strtoul_full(v, 0, 65535).ok_or_else(|| {
+                        ParseError::bad(&shown, format!("Cannot parse {v} as a zone ID"))
+                    })? as u16;
+                }
+            }
+            _ => return Err(ParseError::UnknownOption { option: shown }),
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_ct_target_info_v1>();
+        b.put_u16(offset_of!(xt_ct_target_info_v1, flags), self.flags);
+        b.put_u16(offset_of!(xt_ct_target_info_v1, zone), self.zone);
+        b.put_u32(offset_of!(xt_ct_target_info_v1, ct_events), self.ct_events);
+        b.put_u32(
+            offset_of!(xt_ct_target_info_v1, exp_events),
+            self.exp_events,
+        );
+        b.put(offset_of!(xt_ct_target_info_v1, helper), &self.helper);
+        b.put(offset_of!(xt_ct_target_info_v1, timeout), &self.timeout);
+        out.push(xt_target("CT", 2, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.is_alias() {
+            return;
+        }
+        if self.flags & XT_CT_NOTRACK != 0 {
+            out.push_str(" --notrack");
+        }
+        if !self.helper.is_empty() {
+            out.push_str(" --helper ");
+            out.push_str(&text(&self.helper));
+        }
+        if !self.timeout.is_empty() {
+            out.push_str(" --timeout ");
+            out.push_str(&text(&self.timeout));
+        }
+        if self.ct_events != 0 {
+            save_events(out, "--ctevents", CT_EVENTS, self.ct_events);
+        }
+        if self.exp_events != 0 {
+            save_events(out, "--expevents", EXP_EVENTS, self.exp_events);
+        }
+        if self.flags & XT_CT_ZONE_MARK != 0 || self.zone != 0 {
+            out.push_str(" --zone");
+            let dirs = self.flags & (XT_CT_ZONE_DIR_ORIG | XT_CT_ZONE_DIR_REPL);
+            if dirs == XT_CT_ZONE_DIR_ORIG {
+                out.push_str("-orig");
+            }
+            if dirs == XT_CT_ZONE_DIR_REPL {
+                out.push_str("-reply");
+            }
+            if self.flags & XT_CT_ZONE_MARK != 0 {
+                out.push_str(" mark");
+            } else {
+                out.push_str(&format!(" {}", self.zone));
+            }
+        }
+    }
+
+    fn save_name(&self) -> &str {
+        if self.is_alias() {
+            "NOTRACK"
+        } else {
+            "CT"
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_ct(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let ct = match rev {
+        0 => {
+            let v = XtView::of::<xt_ct_target_info>(info)?;
+            let h = offset_of!(xt_ct_target_info, helper);
+            Ct {
+                flags: v.u16(offset_of!(xt_ct_target_info, flags))?,
+                zone: v.u16(offset_of!(xt_ct_target_info, zone))?,
+                ct_events: v.u32(offset_of!(xt_ct_target_info, ct_events))?,
+                exp_events: v.u32(offset_of!(xt_ct_target_info, exp_events))?,
+                helper: field_bytes(v.bytes(h, HELPER_CAP)?),
+                timeout: Vec::new(),
+                seen: Seen::default(),
+            }
+        }
+        1 | 2 => {
+            let v = XtView::of::<xt_ct_target_info_v1>(info)?;
+            let h = offset_of!(xt_ct_target_info_v1, helper);
+            let t = offset_of!(xt_ct_target_info_v1, timeout);
+            let flags = v.u16(offset_of!(xt_ct_target_info_v1, flags))?;
+            // Only revision 2 knows the NOTRACK alias.
+            if rev == 1 && flags & XT_CT_NOTRACK_ALIAS != 0 {
+                return None;
+            }
+            Ct {
+                flags,
+                zone: v.u16(offset_of!(xt_ct_target_info_v1, zone))?,
+                ct_events: v.u32(offset_of!(xt_ct_target_info_v1, ct_events))?,
+                exp_events: v.u32(offset_of!(xt_ct_target_info_v1, exp_events))?,
+                helper: field_bytes(v.bytes(h, HELPER_CAP)?),
+                timeout: field_bytes(v.bytes(t, TIMEOUT_CAP)?),
+                seen: Seen::default(),
+            }
+        }
+        _ => return None,
+    };
+    Some(Box::new(ct))
+}
+
+/// The `NOTRACK` target of old kernels (no info).
+fn decode_notrack(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    (rev == 0 && info.is_empty()).then(|| Box::new(Ct::notrack()) as Box<dyn Extension>)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ct(args: &[(&str, &str)]) -> Ct {
+        let mut c = Ct::default();
+        let ctx = ParseCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        for (o, v) in args {
+            let spec = CT.options.iter().find(|s| s.name == *o).copied().unwrap();
+            c.parse(&spec, false, &[v], &ctx).unwrap();
+        }
+        c
+    }
+
+    fn saved(c: &Ct) -> String {
+        let mut s = String::new();
+        c.save(IpFamily::V4, &mut s);
+        s
+    }
+
+    #[test]
+    fn zones_print_as_iptables() {
+        assert_eq!(saved(&ct(&[("zone", "0")])), "");
+        assert_eq!(
+            saved(&ct(&[("zone-orig", "1"), ("zone-reply", "2")])),
+            " --zone 2"
+        );
+        assert_eq!(
+            saved(&ct(&[("zone", "1"), ("zone-orig", "2")])),
+            " --zone-orig 2"
+        );
+        assert_eq!(
+            saved(&ct(&[("zone", "mark"), ("zone-orig", "5")])),
+            " --zone-orig mark"
+        );
+        assert_eq!(saved(&ct(&[("zone-reply", "MARK")])), " --zone-reply mark");
+    }
+
+    #[test]
+    fn events() {
+        assert_eq!(
+            saved(&ct(&[("ctevents", "secmark,new")])),
+            " --ctevents new,secmark"
+        );
+        let mut c = Ct::default();
+        let ctx = ParseCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        assert!(c.parse(&CT.options[3], false, &["new,"], &ctx).is_err());
+        assert!(c.parse(&CT.options[4], false, &["destroy"], &ctx).is_err());
+    }
+
+    #[test]
+    fn timeout_round_trip() {
+        let c = ct(&[("helper", "ftp"), ("timeout", "tcp-short"), ("zone", "4")]);
+        let ectx = EncodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            table: "raw",
+            chain: "PREROUTING",
+        };
+        let mut out = Vec::new();
+        c.encode(&ectx, &mut out).unwrap();
+        let Expr::Target(t) = &out[0] else {
+            panic!("not a target")
+        };
+        assert_eq!((t.name.as_str(), t.rev, t.info.len()), ("CT", 2, 72));
+        let dctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let back = decode_ct(t.rev, &t.info, &dctx).unwrap();
+        assert!(back.eq_dyn(&c));
+        let mut s = String::new();
+        back.save(IpFamily::V4, &mut s);
+        assert_eq!(s, " --helper ftp --timeout tcp-short --zone 4");
+    }
+
+    #[test]
+    fn notrack_alias() {
+        let n = Ct::notrack();
+        assert_eq!(n.save_name(), "NOTRACK");
+        assert_eq!(saved(&n), "");
+    }
+}

@@ -1,0 +1,134 @@
+//! `DSCP` target: set the DiffServ code point (`libxt_DSCP.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `DSCP` target, rev 0, one byte (8 aligned),
+//! printed as `--set-dscp 0x%02x` whether given as a number or a class name. The kernel
+//! allows it in the mangle table only.
+
+use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
+
+use super::tgutil::parse_int;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// `-j DSCP`.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "DSCP",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[OptSpec::val("set-dscp"), OptSpec::val("set-dscp-class")],
+    new: |_| Box::new(Dscp::default()),
+    xt_names: &["DSCP"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// DiffServ class names (`dscp_helper.c`), case-insensitive.
+pub const CLASSES: &[(&str, u8)] = &[
+    ("CS0", 0x00),
+    ("CS1", 0x08),
+    ("CS2", 0x10),
+    ("CS3", 0x18),
+    ("CS4", 0x20),
+    ("CS5", 0x28),
+    ("CS6", 0x30),
+    ("CS7", 0x38),
+    ("BE", 0x00),
+    ("AF11", 0x0a),
+    ("AF12", 0x0c),
+    ("AF13", 0x0e),
+    ("AF21", 0x12),
+    ("AF22", 0x14),
+    ("AF23", 0x16),
+    ("AF31", 0x1a),
+    ("AF32", 0x1c),
+    ("AF33", 0x1e),
+    ("AF41", 0x22),
+    ("AF42", 0x24),
+    ("AF43", 0x26),
+    ("EF", 0x2e),
+];
+
+/// `-j DSCP --set-dscp …`, as `struct xt_DSCP_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dscp {
+    /// The code point (0–63).
+    pub dscp: u8,
+    seen: Seen,
+}
+
+impl Extension for Dscp {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        let (this, other) = if opt.name == "set-dscp" {
+            ("set-dscp", "set-dscp-class")
+        } else {
+            ("set-dscp-class", "set-dscp")
+        };
+        if self.seen.has(&DESC, other) {
+            return Err(ParseError::Invalid(format!(
+                "DSCP: option \"--{other}\" cannot be used together with \"--{this}\"."
+            )));
+        }
+        let v = values[0];
+        self.dscp = if opt.name == "set-dscp" {
+            parse_int("DSCP", opt.name, v, 0, u64::from(XT_DSCP_MAX))? as u8
+        } else {
+            CLASSES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(v))
+                .map(|(_, d)| *d)
+                .ok_or_else(|| {
+                    ParseError::bad("--set-dscp-class", format!("Invalid DSCP value `{v}'"))
+                })?
+        };
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DESC, "set-dscp") && !self.seen.has(&DESC, "set-dscp-class") {
+            return Err(ParseError::Invalid(
+                "DSCP target: Parameter --set-dscp is required".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_DSCP_info>();
+        b.put_u8(0, self.dscp);
+        out.push(xt_target("DSCP", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        out.push_str(&format!(" --set-dscp 0x{:02x}", self.dscp));
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_DSCP_info>(info)?;
+    Some(Box::new(Dscp {
+        dscp: v.u8(0)?,
+        seen: Seen::default(),
+    }))
+}

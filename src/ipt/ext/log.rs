@@ -1,0 +1,226 @@
+//! `LOG`: log the packet to the kernel log (`libxt_LOG.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `LOG` target, rev 0, 32-byte `xt_log_info`
+//! (level, flags, 30-byte prefix). The prefix is cut to 29 bytes as libxtables does; the
+//! level defaults to 4 (warning) and is printed as a number when it differs. Allowed in every
+//! table and chain.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    xt_log_info, XT_LOG_IPOPT, XT_LOG_MACDECODE, XT_LOG_TCPOPT, XT_LOG_TCPSEQ, XT_LOG_UID,
+};
+
+use super::tgutil::{field_bytes, strtoul_full, text, truncate_bytes};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
+    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// `-j LOG`.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "LOG",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::val("log-level"),
+        OptSpec::val("log-prefix"),
+        OptSpec::flag("log-tcp-sequence"),
+        OptSpec::flag("log-tcp-options"),
+        OptSpec::flag("log-ip-options"),
+        OptSpec::flag("log-uid"),
+        OptSpec::flag("log-macdecode"),
+    ],
+    new: |_| Box::new(Log::default()),
+    xt_names: &["LOG"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Syslog level names libxtables accepts (`XTTYPE_SYSLOGLEVEL`, case-sensitive).
+const LEVELS: &[(&str, u8)] = &[
+    ("alert", 1),
+    ("crit", 2),
+    ("debug", 7),
+    ("emerg", 0),
+    ("error", 3),
+    ("info", 6),
+    ("notice", 5),
+    ("panic", 0),
+    ("warning", 4),
+];
+
+/// The flags in the order iptables prints them.
+const FLAGS: &[(&str, u8)] = &[
+    ("log-tcp-sequence", XT_LOG_TCPSEQ),
+    ("log-tcp-options", XT_LOG_TCPOPT),
+    ("log-ip-options", XT_LOG_IPOPT),
+    ("log-uid", XT_LOG_UID),
+    ("log-macdecode", XT_LOG_MACDECODE),
+];
+
+const PREFIX_CAP: usize = 30;
+
+/// `-j LOG …`, as `struct xt_log_info`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Log {
+    /// Syslog level (0–7; 4 by default).
+    pub level: u8,
+    /// `XT_LOG_*` flags (unknown bits kept).
+    pub logflags: u8,
+    /// The prefix bytes (at most 29).
+    pub prefix: Vec<u8>,
+    seen: Seen,
+}
+
+impl Default for Log {
+    fn default() -> Self {
+        Log {
+            level: 4,
+            logflags: 0,
+            prefix: Vec::new(),
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Log {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        match opt.name {
+            "log-level" => {
+                let v = values[0];
+                self.level = match strtoul_full(v, 0, 7) {
+                    Some(n) => n as u8,
+                    None => LEVELS
+                        .iter()
+                        .find(|(n, _)| *n == v)
+                        .map(|(_, l)| *l)
+                        .ok_or_else(|| {
+                            ParseError::bad("--log-level", format!("log level \"{v}\" unknown"))
+                        })?,
+                };
+            }
+            "log-prefix" => {
+                let v = values[0];
+                if v.is_empty() {
+                    return Err(ParseError::bad(
+                        "--log-prefix",
+                        "Argument must have a minimum length of 1 characters",
+                    ));
+                }
+                if v.contains('\n') {
+                    return Err(ParseError::bad(
+                        "--log-prefix",
+                        "Newlines not allowed in --log-prefix",
+                    ));
+                }
+                self.prefix = truncate_bytes(v, PREFIX_CAP);
+            }
+            name => {
+                let bit = FLAGS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, b)| *b)
+                    .ok_or_else(|| ParseError::UnknownOption {
+                        option: format!("--{name}"),
+                    })?;
+                self.logflags |= bit;
+            }
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_log_info>();
+        b.put_u8(offset_of!(xt_log_info, level), self.level);
+        b.put_u8(offset_of!(xt_log_info, logflags), self.logflags);
+        b.put(offset_of!(xt_log_info, prefix), &self.prefix);
+        out.push(xt_target("LOG", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if !self.prefix.is_empty() {
+            out.push_str(" --log-prefix");
+            save_string(out, &text(&self.prefix));
+        }
+        if self.level != 4 {
+            out.push_str(&format!(" --log-level {}", self.level));
+        }
+        for (name, bit) in FLAGS {
+            if self.logflags & bit != 0 {
+                out.push_str(" --");
+                out.push_str(name);
+            }
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_log_info>(info)?;
+    let off = offset_of!(xt_log_info, prefix);
+    Some(Box::new(Log {
+        level: v.u8(offset_of!(xt_log_info, level))?,
+        logflags: v.u8(offset_of!(xt_log_info, logflags))?,
+        prefix: field_bytes(v.bytes(off, PREFIX_CAP)?),
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(opt: &str, v: &str) -> Result<Log, ParseError> {
+        let mut l = Log::default();
+        let spec = DESC
+            .options
+            .iter()
+            .find(|o| o.name == opt)
+            .copied()
+            .unwrap();
+        let ctx = ParseCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        l.parse(&spec, false, &[v], &ctx)?;
+        Ok(l)
+    }
+
+    #[test]
+    fn levels() {
+        assert_eq!(parse("log-level", "error").unwrap().level, 3);
+        assert_eq!(parse("log-level", "panic").unwrap().level, 0);
+        assert_eq!(parse("log-level", "0x7").unwrap().level, 7);
+        assert!(parse("log-level", "warn").is_err());
+        assert!(parse("log-level", "DEBUG").is_err());
+        assert!(parse("log-level", "8").is_err());
+    }
+
+    #[test]
+    fn prefix_is_cut_to_29_bytes() {
+        let l = parse("log-prefix", "123456789012345678901234567890").unwrap();
+        assert_eq!(l.prefix.len(), 29);
+        assert!(parse("log-prefix", "").is_err());
+        assert!(parse("log-prefix", "a\nb").is_err());
+    }
+}

@@ -1,0 +1,255 @@
+//! `NFLOG`: send the packet to an nfnetlink_log group (`libxt_NFLOG.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): natively, one nf_tables `log` expression in place of the
+//! target: `prefix` when given (up to 127 bytes, longer than the 63 of `xt_nflog_info`),
+//! `group` always, `snaplen` for `--nflog-size`, `qthreshold` when not 0. `--nflog-range`
+//! is accepted with its warning and has no effect (it never worked). Decoding reads that
+//! `log` expression (only with a group and without kernel-log attributes) and the x_tables
+//! `NFLOG` target older writers used. Allowed in every table and chain.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
+
+use super::tgutil::{field_bytes, parse_int, text, truncate_bytes};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
+    OptSpec, ParseCtx, Seen, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::log::Log;
+use crate::nft::expr::Expr;
+
+/// `-j NFLOG`.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "NFLOG",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::val("nflog-group"),
+        OptSpec::val("nflog-prefix"),
+        OptSpec::val("nflog-range"),
+        OptSpec::val("nflog-size"),
+        OptSpec::val("nflog-threshold"),
+    ],
+    new: |_| Box::new(Nflog::default()),
+    xt_names: &["NFLOG"],
+    decode_xt: Some(decode_xt),
+    decode_native: Some(decode_native),
+};
+
+/// `NF_LOG_PREFIXLEN`: the prefix of a native `log` (with its NUL).
+const NATIVE_PREFIX_CAP: usize = 128;
+
+/// `-j NFLOG …`, as `struct xt_nflog_info` with the longer native prefix.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Nflog {
+    /// Bytes copied to userspace (`--nflog-size`, with [`XT_NFLOG_F_COPY_LEN`]), or the
+    /// ineffective `--nflog-range` of an x_tables target.
+    pub len: u32,
+    /// Netlink group.
+    pub group: u16,
+    /// Queue threshold.
+    pub threshold: u16,
+    /// `XT_NFLOG_F_*`.
+    pub flags: u16,
+    /// The prefix bytes (at most 127).
+    pub prefix: Vec<u8>,
+    seen: Seen,
+}
+
+impl Extension for Nflog {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        let v = values[0];
+        match opt.name {
+            "nflog-group" => self.group = parse_int("NFLOG", opt.name, v, 0, 65535)? as u16,
+            "nflog-prefix" => {
+                if v.is_empty() {
+                    return Err(ParseError::bad(
+                        "--nflog-prefix",
+                        "Argument must have a minimum length of 1 characters",
+                    ));
+                }
+                if v.contains('\n') {
+                    return Err(ParseError::bad(
+                        "--nflog-prefix",
+                        "Newlines not allowed in --nflog-prefix",
+                    ));
+                }
+                self.prefix = truncate_bytes(v, NATIVE_PREFIX_CAP);
+            }
+            "nflog-range" | "nflog-size" => {
+                let other = if opt.name == "nflog-range" {
+                    "nflog-size"
+                } else {
+                    "nflog-range"
+                };
+                if self.seen.has(&DESC, other) {
+                    return Err(ParseError::Invalid(
+                        "NFLOG: option \"--nflog-range\" cannot be used together with \"--nflog-size\"."
+                            .into(),
+                    ));
+                }
+                let n = parse_int("NFLOG", opt.name, v, 0, u64::from(u32::MAX))? as u32;
+                // --nflog-range never had an effect; iptables-nft does not encode it.
+                if opt.name == "nflog-size" {
+                    self.len = n;
+                    self.flags |= XT_NFLOG_F_COPY_LEN;
+                }
+            }
+            "nflog-threshold" => self.threshold = parse_int("NFLOG", opt.name, v, 0, 65535)? as u16,
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: format!("--{}", opt.name),
+                })
+            }
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(Expr::Log(Log {
+            prefix: (!self.prefix.is_empty()).then(|| text(&self.prefix)),
+            group: Some(self.group),
+            snaplen: (self.flags & XT_NFLOG_F_COPY_LEN != 0).then_some(self.len),
+            qthreshold: (self.threshold != 0).then_some(self.threshold),
+            ..Log::default()
+        }));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if !self.prefix.is_empty() {
+            out.push_str(" --nflog-prefix");
+            save_string(out, &text(&self.prefix));
+        }
+        if self.group != 0 {
+            out.push_str(&format!(" --nflog-group {}", self.group));
+        }
+        if self.flags & XT_NFLOG_F_COPY_LEN != 0 {
+            out.push_str(&format!(" --nflog-size {}", self.len));
+        } else if self.len != 0 {
+            out.push_str(&format!(" --nflog-range {}", self.len));
+        }
+        if self.threshold != 0 {
+            out.push_str(&format!(" --nflog-threshold {}", self.threshold));
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_nflog_info>(info)?;
+    let off = offset_of!(xt_nflog_info, prefix);
+    Some(Box::new(Nflog {
+        len: v.u32(offset_of!(xt_nflog_info, len))?,
+        group: v.u16(offset_of!(xt_nflog_info, group))?,
+        threshold: v.u16(offset_of!(xt_nflog_info, threshold))?,
+        flags: v.u16(offset_of!(xt_nflog_info, flags))?,
+        prefix: field_bytes(v.bytes(off, 64)?),
+        seen: Seen::default(),
+    }))
+}
+
+/// Reads the `log` expression iptables-nft writes for NFLOG (a group, no level or flags).
+fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let Some(Expr::Log(l)) = cur.peek(0) else {
+        return None;
+    };
+    let group = l.group?;
+    if l.level.is_some() || l.flags.is_some() {
+        return None;
+    }
+    let prefix = l.prefix.as_deref().unwrap_or("").as_bytes().to_vec();
+    if prefix.len() >= NATIVE_PREFIX_CAP || prefix.contains(&0) {
+        return None;
+    }
+    cur.pos += 1;
+    Some(Box::new(Nflog {
+        len: l.snaplen.unwrap_or(0),
+        group,
+        threshold: l.qthreshold.unwrap_or(0),
+        flags: if l.snaplen.is_some() {
+            XT_NFLOG_F_COPY_LEN
+        } else {
+            0
+        },
+        prefix,
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn native_round_trip() {
+        let n = Nflog {
+            len: 100,
+            group: 1,
+            threshold: 3,
+            flags: XT_NFLOG_F_COPY_LEN,
+            prefix: b"hi there".to_vec(),
+            seen: Seen::default(),
+        };
+        let ctx = EncodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            table: "filter",
+            chain: "INPUT",
+        };
+        let mut out = Vec::new();
+        n.encode(&ctx, &mut out).unwrap();
+        let mut cur = ExprCursor {
+            exprs: &out,
+            pos: 0,
+        };
+        let d = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        let back = decode_native(&mut cur, &d).unwrap();
+        assert!(back.eq_dyn(&n));
+        let mut s = String::new();
+        back.save(IpFamily::V4, &mut s);
+        assert_eq!(
+            s,
+            " --nflog-prefix \"hi there\" --nflog-group 1 --nflog-size 100 --nflog-threshold 3"
+        );
+    }
+
+    #[test]
+    fn kernel_log_is_not_nflog() {
+        let l = Expr::Log(Log {
+            level: Some(crate::nft::expr::log::LogLevel::Warning),
+            ..Log::default()
+        });
+        let exprs = [l];
+        let mut cur = ExprCursor {
+            exprs: &exprs,
+            pos: 0,
+        };
+        let d = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+        };
+        assert!(decode_native(&mut cur, &d).is_none());
+    }
+}

@@ -1,0 +1,188 @@
+//! `TOS` target: change the IPv4 TOS / IPv6 traffic class byte (`libxt_TOS.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `TOS` target, rev 1, `xt_tos_target_info`
+//! (value, mask; 8 aligned): the byte becomes `(tos & ~mask) ^ value`. `--set-tos N` means
+//! `N/0xff`, a symbolic name `VALUE/0x3f`, `--and-tos B` `0/~B`, `--or-tos B` `B/B`,
+//! `--xor-tos B` `B/0`; it always prints back as `--set-tos 0xVV/0xMM`. Revision 0 (IPv4,
+//! one byte) is decoded too. The kernel allows it in the mangle table only.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::xt_tos_target_info;
+
+use super::tgutil::{parse_int, strtoul_prefix};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// `-j TOS`.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "TOS",
+    kind: ExtKind::Target,
+    family: None,
+    options: &[
+        OptSpec::val("set-tos"),
+        OptSpec::val("and-tos"),
+        OptSpec::val("or-tos"),
+        OptSpec::val("xor-tos"),
+    ],
+    new: |_| Box::new(Tos::default()),
+    xt_names: &["TOS"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// TOS names (`tos_values.c`), case-insensitive.
+pub const TOS_NAMES: &[(&str, u8)] = &[
+    ("Minimize-Cost", 0x02),
+    ("Maximize-Reliability", 0x04),
+    ("Maximize-Throughput", 0x08),
+    ("Minimize-Delay", 0x10),
+    ("Normal-Service", 0x00),
+];
+
+/// `-j TOS …`, as `struct xt_tos_target_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Tos {
+    /// Bits xored in.
+    pub value: u8,
+    /// Bits cleared first.
+    pub mask: u8,
+    /// Decoded from revision 0 (printed without a mask).
+    pub rev0: bool,
+    seen: Seen,
+}
+
+/// `XTTYPE_TOSMASK`: `value[/mask]` (mask 0xff by default) or a name (mask 0x3f).
+fn parse_tosmask(s: &str) -> Result<(u8, u8), ParseError> {
+    let illegal = || ParseError::bad("--set-tos", format!("Illegal value: \"{s}\""));
+    if let Some((value, rest)) = strtoul_prefix(s, 0, 255) {
+        let (mask, rest) = match rest.strip_prefix('/') {
+            Some(m) => strtoul_prefix(m, 0, 255).ok_or_else(illegal)?,
+            None => (255, rest),
+        };
+        if !rest.is_empty() {
+            return Err(illegal());
+        }
+        return Ok((value as u8, mask as u8));
+    }
+    TOS_NAMES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(s))
+        .map(|(_, v)| (*v, 0x3f))
+        .ok_or_else(|| ParseError::bad("--set-tos", format!("Symbolic name \"{s}\" is unknown")))
+}
+
+impl Extension for Tos {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        _inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        if let Some(other) = DESC
+            .options
+            .iter()
+            .find(|o| o.name != opt.name && self.seen.has(&DESC, o.name))
+        {
+            return Err(ParseError::Invalid(format!(
+                "TOS: option \"--{}\" cannot be used together with \"--{}\".",
+                other.name, opt.name
+            )));
+        }
+        self.seen.once(&DESC, opt.name)?;
+        let v = values[0];
+        let (value, mask) = match opt.name {
+            "set-tos" => parse_tosmask(v)?,
+            _ => {
+                let b = parse_int("TOS", opt.name, v, 0, 255)? as u8;
+                match opt.name {
+                    "and-tos" => (0, !b),
+                    "or-tos" => (b, b),
+                    _ => (b, 0),
+                }
+            }
+        };
+        self.value = value;
+        self.mask = mask;
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !DESC.options.iter().any(|o| self.seen.has(&DESC, o.name)) {
+            return Err(ParseError::Invalid("TOS: An action is required".into()));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_tos_target_info>();
+        b.put_u8(offset_of!(xt_tos_target_info, tos_value), self.value);
+        b.put_u8(offset_of!(xt_tos_target_info, tos_mask), self.mask);
+        out.push(xt_target("TOS", 1, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.rev0 {
+            out.push_str(&format!(" --set-tos 0x{:02x}", self.value));
+        } else {
+            out.push_str(&format!(
+                " --set-tos 0x{:02x}/0x{:02x}",
+                self.value, self.mask
+            ));
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    match rev {
+        0 if ctx.family == IpFamily::V4 => {
+            // struct ipt_tos_target_info { u8 tos; }, aligned like xt_tos_target_info.
+            let v = XtView::of::<xt_tos_target_info>(info)?;
+            Some(Box::new(Tos {
+                value: v.u8(0)?,
+                mask: 0xff,
+                rev0: true,
+                seen: Seen::default(),
+            }))
+        }
+        1 => {
+            let v = XtView::of::<xt_tos_target_info>(info)?;
+            Some(Box::new(Tos {
+                value: v.u8(offset_of!(xt_tos_target_info, tos_value))?,
+                mask: v.u8(offset_of!(xt_tos_target_info, tos_mask))?,
+                rev0: false,
+                seen: Seen::default(),
+            }))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tos_values() {
+        assert_eq!(parse_tosmask("0x10").unwrap(), (0x10, 0xff));
+        assert_eq!(parse_tosmask("16/0x3f").unwrap(), (0x10, 0x3f));
+        assert_eq!(parse_tosmask("minimize-delay").unwrap(), (0x10, 0x3f));
+        assert!(parse_tosmask("256").is_err());
+        assert!(parse_tosmask("16/256").is_err());
+        assert!(parse_tosmask("16/").is_err());
+        assert!(parse_tosmask("16x").is_err());
+    }
+}
