@@ -65,8 +65,9 @@ pub fn proto_number(s: &str) -> Option<u8> {
         .map(|(_, n)| *n)
 }
 
-/// The name iptables prints for a protocol number (its own list first, then
-/// `/etc/protocols`), or `None` when it prints the number.
+/// The name iptables prints for a protocol number (`/etc/protocols` first, as iptables'
+/// `proto_to_name` does — 135 prints as `mobility-header` — then its own list), or `None`
+/// when it prints the number.
 pub fn proto_name(n: u8, family: IpFamily) -> Option<String> {
     if n == 58 {
         return Some(
@@ -77,13 +78,13 @@ pub fn proto_name(n: u8, family: IpFamily) -> Option<String> {
             .to_owned(),
         );
     }
-    if let Some(&(name, _)) = BUILTIN.iter().find(|(_, num)| *num == n) {
-        return Some(name.to_owned());
+    if let Some((name, _)) = etc_protocols().iter().find(|(_, num)| *num == n) {
+        return Some(name.clone());
     }
-    etc_protocols()
+    BUILTIN
         .iter()
         .find(|(_, num)| *num == n)
-        .map(|(name, _)| name.clone())
+        .map(|(name, _)| (*name).to_owned())
 }
 
 /// The match extension iptables loads implicitly for `-p NAME` when an option is unknown.

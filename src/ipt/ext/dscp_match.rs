@@ -1,0 +1,329 @@
+//! `dscp` and `tos` matches: the DiffServ code point and the TOS / traffic class byte.
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `dscp` rev 0 (`xt_dscp_info`) and `tos` rev 1
+//! (`xt_tos_match_info`); `tos` rev 0 (`ipt_tos_info`, IPv4) is decoded too.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{xt_dscp_info, xt_tos_match_info, XT_DSCP_MAX};
+
+use super::hdr_util::{strtoul_full, strtoul_prefix, uint_value};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `dscp` match.
+pub static DSCP: ExtDesc = ExtDesc {
+    name: "dscp",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("dscp"), OptSpec::inv("dscp-class")],
+    new: |_| Box::new(Dscp::default()),
+    xt_names: &["dscp"],
+    decode_xt: Some(decode_dscp),
+    decode_native: None,
+};
+
+/// The `tos` match.
+pub static TOS: ExtDesc = ExtDesc {
+    name: "tos",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("tos")],
+    new: |_| Box::new(Tos::default()),
+    xt_names: &["tos"],
+    decode_xt: Some(decode_tos),
+    decode_native: None,
+};
+
+/// DiffServ class names (`dscp_helper.c`), in iptables' order.
+const DS_CLASSES: &[(&str, u8)] = &[
+    ("CS0", 0x00),
+    ("CS1", 0x08),
+    ("CS2", 0x10),
+    ("CS3", 0x18),
+    ("CS4", 0x20),
+    ("CS5", 0x28),
+    ("CS6", 0x30),
+    ("CS7", 0x38),
+    ("BE", 0x00),
+    ("AF11", 0x0a),
+    ("AF12", 0x0c),
+    ("AF13", 0x0e),
+    ("AF21", 0x12),
+    ("AF22", 0x14),
+    ("AF23", 0x16),
+    ("AF31", 0x1a),
+    ("AF32", 0x1c),
+    ("AF33", 0x1e),
+    ("AF41", 0x22),
+    ("AF42", 0x24),
+    ("AF43", 0x26),
+    ("EF", 0x2e),
+];
+
+/// A DiffServ class name to its DSCP, as iptables' `class_to_dscp`: the name is compared
+/// case-insensitively over the length of the class name (so `af41x` is `AF41`).
+pub fn class_to_dscp(name: &str) -> Option<u8> {
+    DS_CLASSES
+        .iter()
+        .find(|(c, _)| {
+            name.len() >= c.len() && name.as_bytes()[..c.len()].eq_ignore_ascii_case(c.as_bytes())
+        })
+        .map(|(_, v)| *v)
+}
+
+/// `-m dscp`, as `struct xt_dscp_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Dscp {
+    /// The code point, 0–63.
+    pub dscp: u8,
+    /// Nonzero to negate the match.
+    pub invert: u8,
+    seen: Seen,
+}
+
+impl Extension for Dscp {
+    fn desc(&self) -> &'static ExtDesc {
+        &DSCP
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DSCP, opt.name)?;
+        let other = if opt.name == "dscp" {
+            "dscp-class"
+        } else {
+            "dscp"
+        };
+        if self.seen.has(&DSCP, other) {
+            return Err(ParseError::Invalid(
+                "dscp: option \"--dscp\" cannot be used together with \"--dscp-class\"".into(),
+            ));
+        }
+        let v = values[0];
+        self.dscp = if opt.name == "dscp" {
+            uint_value("dscp", "dscp", v, 0, XT_DSCP_MAX as u64)? as u8
+        } else {
+            class_to_dscp(v).ok_or_else(|| {
+                ParseError::bad("--dscp-class", format!("Invalid DSCP value `{v}'"))
+            })?
+        };
+        if inv {
+            self.invert = 1;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DSCP, "dscp") && !self.seen.has(&DSCP, "dscp-class") {
+            return Err(ParseError::Invalid(
+                "DSCP match: Parameter --dscp is required".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_dscp_info>();
+        b.put_u8(offset_of!(xt_dscp_info, dscp), self.dscp);
+        b.put_u8(offset_of!(xt_dscp_info, invert), self.invert);
+        out.push(xt_match("dscp", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        out.push_str(&format!(" --dscp 0x{:02x}", self.dscp));
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_dscp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_dscp_info>(info)?;
+    Some(Box::new(Dscp {
+        dscp: v.u8(offset_of!(xt_dscp_info, dscp))?,
+        invert: v.u8(offset_of!(xt_dscp_info, invert))?,
+        seen: Seen::default(),
+    }))
+}
+
+/// TOS names (`tos_values.c`), matched case-insensitively.
+const TOS_NAMES: &[(&str, u8)] = &[
+    ("Minimize-Delay", 0x10),
+    ("Maximize-Throughput", 0x08),
+    ("Maximize-Reliability", 0x04),
+    ("Minimize-Cost", 0x02),
+    ("Normal-Service", 0x00),
+];
+
+/// Parses a `--tos` value as libxtables' `XTTYPE_TOSMASK` with iptables' rev 1 default:
+/// `value[/mask]` (mask 0xff when omitted) or a TOS name (mask 0x3f).
+pub fn parse_tos(s: &str) -> Result<(u8, u8), ParseError> {
+    let illegal = || ParseError::bad("--tos", format!("Illegal value: \"{s}\""));
+    if let Some((value, rest)) = strtoul_prefix(s).filter(|(v, _)| *v <= 0xff) {
+        if rest.is_empty() {
+            return Ok((value as u8, 0xff));
+        }
+        let mask_s = rest.strip_prefix('/').ok_or_else(illegal)?;
+        let mask = strtoul_full(mask_s, 0, 0xff).ok_or_else(illegal)?;
+        return Ok((value as u8, mask as u8));
+    }
+    TOS_NAMES
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(s))
+        .map(|(_, v)| (*v, 0x3f))
+        .ok_or_else(|| ParseError::bad("--tos", format!("Symbolic name \"{s}\" is unknown")))
+}
+
+/// `-m tos`, as `struct xt_tos_match_info` (rev 1) or `ipt_tos_info` (rev 0, decoded only).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tos {
+    /// Revision: 1, or 0 for a rule an old iptables wrote.
+    pub rev: u32,
+    /// Value compared with the masked TOS byte.
+    pub value: u8,
+    /// Mask applied first (rev 1).
+    pub mask: u8,
+    /// Nonzero to negate the match.
+    pub invert: u8,
+    seen: Seen,
+}
+
+impl Default for Tos {
+    fn default() -> Self {
+        Tos {
+            rev: 1,
+            value: 0,
+            mask: 0xff,
+            invert: 0,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Tos {
+    fn desc(&self) -> &'static ExtDesc {
+        &TOS
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&TOS, opt.name)?;
+        let (value, mask) = parse_tos(values[0])?;
+        self.value = value;
+        self.mask = mask;
+        if inv {
+            self.invert = 1;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&TOS, "tos") {
+            return Err(ParseError::Invalid(
+                "tos: option \"--tos\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if self.rev == 0 {
+            let mut b = XtBuf::new(2);
+            b.put_u8(0, self.value);
+            b.put_u8(1, self.invert);
+            out.push(xt_match("tos", 0, b.into_vec()));
+            return Ok(());
+        }
+        let mut b = XtBuf::of::<xt_tos_match_info>();
+        b.put_u8(offset_of!(xt_tos_match_info, tos_mask), self.mask);
+        b.put_u8(offset_of!(xt_tos_match_info, tos_value), self.value);
+        b.put_u8(offset_of!(xt_tos_match_info, invert), self.invert);
+        out.push(xt_match("tos", 1, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        if self.rev == 0 {
+            out.push_str(&format!(" --tos 0x{:02x}", self.value));
+        } else {
+            out.push_str(&format!(" --tos 0x{:02x}/0x{:02x}", self.value, self.mask));
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_tos(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    match rev {
+        0 if ctx.family == IpFamily::V4 => {
+            if info.len() != iptnl_sys::xt::xt_align(2) {
+                return None;
+            }
+            let v = XtView::new(info);
+            Some(Box::new(Tos {
+                rev: 0,
+                value: v.u8(0)?,
+                mask: 0xff,
+                invert: v.u8(1)?,
+                seen: Seen::default(),
+            }))
+        }
+        1 => {
+            let v = XtView::of::<xt_tos_match_info>(info)?;
+            Some(Box::new(Tos {
+                rev: 1,
+                value: v.u8(offset_of!(xt_tos_match_info, tos_value))?,
+                mask: v.u8(offset_of!(xt_tos_match_info, tos_mask))?,
+                invert: v.u8(offset_of!(xt_tos_match_info, invert))?,
+                seen: Seen::default(),
+            }))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_and_tos_values() {
+        assert_eq!(class_to_dscp("AF41"), Some(0x22));
+        assert_eq!(class_to_dscp("af41x"), Some(0x22));
+        assert_eq!(class_to_dscp("ef"), Some(0x2e));
+        assert_eq!(class_to_dscp("cs"), None);
+        assert_eq!(parse_tos("Minimize-Delay").unwrap(), (0x10, 0x3f));
+        assert_eq!(parse_tos("normal-service").unwrap(), (0, 0x3f));
+        assert_eq!(parse_tos("0x10/0x3f").unwrap(), (0x10, 0x3f));
+        assert_eq!(parse_tos("16").unwrap(), (0x10, 0xff));
+        assert!(parse_tos("300").is_err());
+        assert!(parse_tos("0x10/300").is_err());
+        assert!(parse_tos("16/0x").is_err());
+        assert!(parse_tos("0x10abc").is_err());
+    }
+}

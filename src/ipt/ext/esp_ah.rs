@@ -1,0 +1,262 @@
+//! `esp` (both families) and `ah` (IPv4 `ipt_ah`, IPv6 `ip6t_ah`) matches: the SPI of
+//! IPsec headers, and for IPv6 AH its length and reserved field.
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `esp` / `ah` rev 0. The kernel wants `-p esp`
+//! for `esp` and, for IPv4, `-p ah` for `ah`.
+//!
+//! An inverted full range (`! --espspi 0:4294967295`, matching nothing) is printed, as
+//! iptables 1.8.11 does; 1.8.9 dropped it from its output, which restored as a rule matching
+//! every packet. A reversed range (`5:4`) is refused, as 1.8.11 does.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
+
+use super::hdr_util::{parse_range_u32, save_u32_range, uint_value};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `esp` match.
+pub static ESP: ExtDesc = ExtDesc {
+    name: "esp",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("espspi")],
+    new: |_| Box::new(Spi::new(Kind::Esp)),
+    xt_names: &["esp"],
+    decode_xt: Some(decode_esp),
+    decode_native: None,
+};
+
+/// The IPv4 `ah` match.
+pub static AH4: ExtDesc = ExtDesc {
+    name: "ah",
+    kind: ExtKind::Match,
+    family: Some(IpFamily::V4),
+    options: &[OptSpec::inv("ahspi")],
+    new: |_| Box::new(Spi::new(Kind::Ah4)),
+    xt_names: &["ah"],
+    decode_xt: Some(decode_ah4),
+    decode_native: None,
+};
+
+/// The IPv6 `ah` match.
+pub static AH6: ExtDesc = ExtDesc {
+    name: "ah",
+    kind: ExtKind::Match,
+    family: Some(IpFamily::V6),
+    options: &[
+        OptSpec::inv("ahspi"),
+        OptSpec::inv("ahlen"),
+        OptSpec::flag("ahres"),
+    ],
+    new: |_| Box::new(Spi::new(Kind::Ah6)),
+    xt_names: &["ah"],
+    decode_xt: Some(decode_ah6),
+    decode_native: None,
+};
+
+/// Which of the three structs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// `struct xt_esp`.
+    Esp,
+    /// `struct ipt_ah`.
+    Ah4,
+    /// `struct ip6t_ah`.
+    Ah6,
+}
+
+/// `-m esp` / `-m ah`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Spi {
+    /// The struct it is.
+    pub kind: Kind,
+    /// SPI range.
+    pub spis: [u32; 2],
+    /// Header length (IPv6 `ah`; 0 = not tested unless inverted).
+    pub hdrlen: u32,
+    /// Nonzero: the reserved field must be zero (IPv6 `ah`).
+    pub hdrres: u8,
+    /// `*_INV_SPI` (0x01), `IP6T_AH_INV_LEN` (0x02).
+    pub invflags: u8,
+    seen: Seen,
+}
+
+impl Spi {
+    fn new(kind: Kind) -> Spi {
+        Spi {
+            kind,
+            spis: [0, u32::MAX],
+            hdrlen: 0,
+            hdrres: 0,
+            invflags: 0,
+            seen: Seen::default(),
+        }
+    }
+
+    fn ext(&self) -> &'static str {
+        match self.kind {
+            Kind::Esp => "esp",
+            _ => "ah",
+        }
+    }
+}
+
+impl Extension for Spi {
+    fn desc(&self) -> &'static ExtDesc {
+        match self.kind {
+            Kind::Esp => &ESP,
+            Kind::Ah4 => &AH4,
+            Kind::Ah6 => &AH6,
+        }
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(self.desc(), opt.name)?;
+        match opt.name {
+            "espspi" | "ahspi" => {
+                let (r, n) = parse_range_u32(self.ext(), opt.name, values[0])?;
+                self.spis = if n == 1 { [r[0], r[0]] } else { r };
+                if inv {
+                    self.invflags |= XT_ESP_INV_SPI;
+                }
+            }
+            "ahlen" => {
+                self.hdrlen = uint_value("ah", "ahlen", values[0], 0, u32::MAX as u64)? as u32;
+                if inv {
+                    self.invflags |= IP6T_AH_INV_LEN;
+                }
+            }
+            _ => self.hdrres = 1,
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let b = match self.kind {
+            Kind::Esp => {
+                let mut b = XtBuf::of::<xt_esp>();
+                b.put_u32(offset_of!(xt_esp, spis), self.spis[0]);
+                b.put_u32(offset_of!(xt_esp, spis) + 4, self.spis[1]);
+                b.put_u8(offset_of!(xt_esp, invflags), self.invflags);
+                b
+            }
+            Kind::Ah4 => {
+                let mut b = XtBuf::of::<ipt_ah>();
+                b.put_u32(offset_of!(ipt_ah, spis), self.spis[0]);
+                b.put_u32(offset_of!(ipt_ah, spis) + 4, self.spis[1]);
+                b.put_u8(offset_of!(ipt_ah, invflags), self.invflags);
+                b
+            }
+            Kind::Ah6 => {
+                let mut b = XtBuf::of::<ip6t_ah>();
+                b.put_u32(offset_of!(ip6t_ah, spis), self.spis[0]);
+                b.put_u32(offset_of!(ip6t_ah, spis) + 4, self.spis[1]);
+                b.put_u32(offset_of!(ip6t_ah, hdrlen), self.hdrlen);
+                b.put_u8(offset_of!(ip6t_ah, hdrres), self.hdrres);
+                b.put_u8(offset_of!(ip6t_ah, invflags), self.invflags);
+                b
+            }
+        };
+        out.push(xt_match(self.ext(), 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let inv = self.invflags & IP6T_AH_INV_SPI != 0;
+        if self.spis != [0, u32::MAX] || inv {
+            if inv {
+                out.push_str(" !");
+            }
+            out.push_str(&format!(" --{}spi ", self.ext()));
+            save_u32_range(out, self.spis);
+        }
+        if self.kind == Kind::Ah6 {
+            let linv = self.invflags & IP6T_AH_INV_LEN != 0;
+            if self.hdrlen != 0 || linv {
+                if linv {
+                    out.push_str(" !");
+                }
+                out.push_str(&format!(" --ahlen {}", self.hdrlen));
+            }
+            if self.hdrres != 0 {
+                out.push_str(" --ahres");
+            }
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_esp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_esp>(info)?;
+    let mut s = Spi::new(Kind::Esp);
+    s.spis = [
+        v.u32(offset_of!(xt_esp, spis))?,
+        v.u32(offset_of!(xt_esp, spis) + 4)?,
+    ];
+    s.invflags = v.u8(offset_of!(xt_esp, invflags))?;
+    Some(Box::new(s))
+}
+
+fn decode_ah4(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<ipt_ah>(info)?;
+    let mut s = Spi::new(Kind::Ah4);
+    s.spis = [
+        v.u32(offset_of!(ipt_ah, spis))?,
+        v.u32(offset_of!(ipt_ah, spis) + 4)?,
+    ];
+    s.invflags = v.u8(offset_of!(ipt_ah, invflags))?;
+    Some(Box::new(s))
+}
+
+fn decode_ah6(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<ip6t_ah>(info)?;
+    let mut s = Spi::new(Kind::Ah6);
+    s.spis = [
+        v.u32(offset_of!(ip6t_ah, spis))?,
+        v.u32(offset_of!(ip6t_ah, spis) + 4)?,
+    ];
+    s.hdrlen = v.u32(offset_of!(ip6t_ah, hdrlen))?;
+    s.hdrres = v.u8(offset_of!(ip6t_ah, hdrres))?;
+    s.invflags = v.u8(offset_of!(ip6t_ah, invflags))?;
+    Some(Box::new(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    #[test]
+    fn inverted_full_range_kept_and_reversed_refused() {
+        // iptables 1.8.9 printed `-p esp -m esp` for this (a rule matching everything once
+        // restored); 1.8.11 and iptnl keep the inversion.
+        let r = parse_rule_str(IpFamily::V4, "-p esp -m esp ! --espspi 0:4294967295").unwrap();
+        assert_eq!(r[0].to_save_args(), "-p esp -m esp ! --espspi 0:4294967295");
+        let r = parse_rule_str(IpFamily::V6, "-m ah ! --ahspi :").unwrap();
+        assert_eq!(r[0].to_save_args(), "-m ah ! --ahspi 0:4294967295");
+        assert!(parse_rule_str(IpFamily::V4, "-p esp -m esp --espspi 10:5").is_err());
+        assert!(parse_rule_str(IpFamily::V4, "-p ah -m ah --ahlen 5").is_err());
+    }
+}

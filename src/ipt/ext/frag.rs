@@ -1,0 +1,185 @@
+//! `frag` (IPv6): the fragment header (`--fragid`, `--fraglen`, `--fragres`, `--fragfirst`,
+//! `--fragmore`, `--fraglast`).
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `frag` rev 0, `struct ip6t_frag`. An inverted
+//! full id range is printed (iptables 1.8.11; 1.8.9 dropped it), a reversed one refused.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    ip6t_frag, IP6T_FRAG_FST, IP6T_FRAG_IDS, IP6T_FRAG_INV_IDS, IP6T_FRAG_INV_LEN, IP6T_FRAG_LEN,
+    IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
+};
+
+use super::hdr_util::{parse_range_u32, save_u32_range, uint_value};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `frag` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "frag",
+    kind: ExtKind::Match,
+    family: Some(IpFamily::V6),
+    options: &[
+        OptSpec::inv("fragid"),
+        OptSpec::inv("fraglen"),
+        OptSpec::flag("fragres"),
+        OptSpec::flag("fragfirst"),
+        OptSpec::flag("fragmore"),
+        OptSpec::flag("fraglast"),
+    ],
+    new: |_| Box::new(Frag::default()),
+    xt_names: &["frag"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// `-m frag`, as `struct ip6t_frag`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frag {
+    /// Identification range.
+    pub ids: [u32; 2],
+    /// Header length (`--fraglen`; the kernel does not test it).
+    pub hdrlen: u32,
+    /// `IP6T_FRAG_*` bits.
+    pub flags: u8,
+    /// `IP6T_FRAG_INV_*` bits.
+    pub invflags: u8,
+    seen: Seen,
+}
+
+impl Default for Frag {
+    fn default() -> Self {
+        Frag {
+            ids: [0, u32::MAX],
+            hdrlen: 0,
+            flags: 0,
+            invflags: 0,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Frag {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        match opt.name {
+            "fragid" => {
+                let (r, n) = parse_range_u32("frag", "fragid", values[0])?;
+                self.ids = if n == 1 { [r[0], r[0]] } else { r };
+                if inv {
+                    self.invflags |= IP6T_FRAG_INV_IDS;
+                }
+                self.flags |= IP6T_FRAG_IDS;
+            }
+            "fraglen" => {
+                self.hdrlen = uint_value("frag", "fraglen", values[0], 0, u32::MAX as u64)? as u32;
+                if inv {
+                    self.invflags |= IP6T_FRAG_INV_LEN;
+                }
+                self.flags |= IP6T_FRAG_LEN;
+            }
+            "fragres" => self.flags |= IP6T_FRAG_RES,
+            "fragfirst" => self.flags |= IP6T_FRAG_FST,
+            "fragmore" => self.flags |= IP6T_FRAG_MF,
+            _ => self.flags |= IP6T_FRAG_NMF,
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if self.seen.has(&DESC, "fragmore") && self.seen.has(&DESC, "fraglast") {
+            return Err(ParseError::Invalid(
+                "frag: option \"--fragmore\" cannot be used together with \"--fraglast\"".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<ip6t_frag>();
+        b.put_u32(offset_of!(ip6t_frag, ids), self.ids[0]);
+        b.put_u32(offset_of!(ip6t_frag, ids) + 4, self.ids[1]);
+        b.put_u32(offset_of!(ip6t_frag, hdrlen), self.hdrlen);
+        b.put_u8(offset_of!(ip6t_frag, flags), self.flags);
+        b.put_u8(offset_of!(ip6t_frag, invflags), self.invflags);
+        out.push(xt_match("frag", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let inv = self.invflags & IP6T_FRAG_INV_IDS != 0;
+        if self.ids != [0, u32::MAX] || inv {
+            if inv {
+                out.push_str(" !");
+            }
+            out.push_str(" --fragid ");
+            save_u32_range(out, self.ids);
+        }
+        if self.flags & IP6T_FRAG_LEN != 0 {
+            if self.invflags & IP6T_FRAG_INV_LEN != 0 {
+                out.push_str(" !");
+            }
+            out.push_str(&format!(" --fraglen {}", self.hdrlen));
+        }
+        for (bit, name) in [
+            (IP6T_FRAG_RES, "fragres"),
+            (IP6T_FRAG_FST, "fragfirst"),
+            (IP6T_FRAG_MF, "fragmore"),
+            (IP6T_FRAG_NMF, "fraglast"),
+        ] {
+            if self.flags & bit != 0 {
+                out.push_str(" --");
+                out.push_str(name);
+            }
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<ip6t_frag>(info)?;
+    Some(Box::new(Frag {
+        ids: [
+            v.u32(offset_of!(ip6t_frag, ids))?,
+            v.u32(offset_of!(ip6t_frag, ids) + 4)?,
+        ],
+        hdrlen: v.u32(offset_of!(ip6t_frag, hdrlen))?,
+        flags: v.u8(offset_of!(ip6t_frag, flags))?,
+        invflags: v.u8(offset_of!(ip6t_frag, invflags))?,
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    #[test]
+    fn inverted_full_range_kept_and_reversed_refused() {
+        // 1.8.9 printed `-m frag` for this; 1.8.11 and iptnl keep the inversion.
+        let r = parse_rule_str(IpFamily::V6, "-m frag ! --fragid 0:4294967295").unwrap();
+        assert_eq!(r[0].to_save_args(), "-m frag ! --fragid 0:4294967295");
+        assert!(parse_rule_str(IpFamily::V6, "-m frag --fragid 10:5").is_err());
+        assert!(parse_rule_str(IpFamily::V6, "-m frag --fragmore --fraglast").is_err());
+    }
+}

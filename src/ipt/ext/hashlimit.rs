@@ -1,0 +1,750 @@
+//! `hashlimit`: token-bucket rate limits kept per address/port group in a named hash table
+//! (`--hashlimit-upto`, `--hashlimit-above`, `--hashlimit-burst`, `--hashlimit-mode`,
+//! `--hashlimit-srcmask`, `--hashlimit-dstmask`, `--hashlimit-name`,
+//! `--hashlimit-htable-size/-max/-expire/-gcinterval`, `--hashlimit-rate-match`,
+//! `--hashlimit-rate-interval`; rates in packets (`100/sec`) or bytes (`512kb/s`)).
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `hashlimit` rev 3 (`xt_hashlimit_mtinfo3`, avg in
+//! 1/1000000 s). Revisions 1 (`xt_hashlimit_mtinfo1`, avg in 1/10000 s, 16-byte name) and 2
+//! are decoded too, printed as iptables prints them and re-encoded at their revision.
+//!
+//! Conversions are iptables' own: a packet rate `N/unit` is `avg = 1000000 * unit_seconds / N`
+//! (truncated), printed back with the largest unit that keeps it exact; a byte rate is a cost
+//! `u32::MAX / ((bytes >> 4) + 1)`, so `100b/s` prints as `96b/s`.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{
+    hashlimit_cfg1, hashlimit_cfg2, hashlimit_cfg3, xt_hashlimit_mtinfo1, xt_hashlimit_mtinfo2,
+    xt_hashlimit_mtinfo3, XT_HASHLIMIT_SCALE_v2, XT_HASHLIMIT_BYTES, XT_HASHLIMIT_BYTE_SHIFT,
+    XT_HASHLIMIT_HASH_DIP, XT_HASHLIMIT_HASH_DPT, XT_HASHLIMIT_HASH_SIP, XT_HASHLIMIT_HASH_SPT,
+    XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH, XT_HASHLIMIT_SCALE,
+};
+
+use super::hdr_util::{parse_plen, strtoul_prefix, uint_value, PlenMask};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// Default burst.
+const BURST_DEFAULT: u64 = 5;
+/// Largest packet burst (rev 2 and 3).
+const BURST_MAX: u64 = 1_000_000;
+/// Default expiry multiplier (seconds) of a byte rate.
+const BYTE_EXPIRE: u32 = 15;
+/// Expiry (seconds) of a byte rate with a burst.
+const BYTE_EXPIRE_BURST: u32 = 60;
+/// Default garbage collection interval, ms.
+const GC_INTERVAL: u32 = 1000;
+
+/// The `hashlimit` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "hashlimit",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[
+        OptSpec::inv("hashlimit-upto"),
+        OptSpec::inv("hashlimit-above"),
+        OptSpec::inv("hashlimit"),
+        OptSpec::val("hashlimit-srcmask"),
+        OptSpec::val("hashlimit-dstmask"),
+        OptSpec::val("hashlimit-burst"),
+        OptSpec::val("hashlimit-htable-size"),
+        OptSpec::val("hashlimit-htable-max"),
+        OptSpec::val("hashlimit-htable-gcinterval"),
+        OptSpec::val("hashlimit-htable-expire"),
+        OptSpec::val("hashlimit-mode"),
+        OptSpec::val("hashlimit-name"),
+        OptSpec::flag("hashlimit-rate-match"),
+        OptSpec::val("hashlimit-rate-interval"),
+    ],
+    new: |f| Box::new(Hashlimit::new(f)),
+    xt_names: &["hashlimit"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// What parsing remembers until the options are checked as a whole (iptables' `udata` and
+/// option flags); never part of equality.
+#[derive(Debug, Clone, Copy, Default)]
+struct ParseState {
+    /// Seconds per rate unit (`udata->mult`): 1, 60, 3600, 86400, or 15 for a byte rate.
+    mult: u32,
+}
+
+impl PartialEq for ParseState {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// `-m hashlimit`: the name and `struct hashlimit_cfg3` (rev 1 and 2 values widened).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hashlimit {
+    /// Revision: 3, or 1/2 for a rule an older iptables or kernel wrote.
+    pub rev: u32,
+    /// The family (the default masks are 32 or 128).
+    pub family: IpFamily,
+    /// Hash table name.
+    pub name: String,
+    /// Interval between packets in 1/1000000 s (1/10000 s in rev 1), or the byte cost.
+    pub avg: u64,
+    /// Bucket size (packets, or byte-cost units in byte mode).
+    pub burst: u64,
+    /// `XT_HASHLIMIT_*` bits.
+    pub mode: u32,
+    /// Hash buckets (0 = kernel default).
+    pub size: u32,
+    /// Most entries (0 = kernel default).
+    pub max: u32,
+    /// Garbage collection interval, ms.
+    pub gc_interval: u32,
+    /// Idle entry lifetime, ms.
+    pub expire: u32,
+    /// Rate-match measuring interval, s (rev 3).
+    pub interval: u32,
+    /// Source prefix length grouped on.
+    pub srcmask: u8,
+    /// Destination prefix length grouped on.
+    pub dstmask: u8,
+    seen: Seen,
+    st: ParseState,
+}
+
+fn full_mask(f: IpFamily) -> u8 {
+    match f {
+        IpFamily::V4 => 32,
+        IpFamily::V6 => 128,
+    }
+}
+
+/// The byte count a cost stands for (`cost_to_bytes`).
+fn cost_to_bytes(cost: u64) -> u64 {
+    let r = (u32::MAX as u64)
+        .checked_div(cost)
+        .unwrap_or(u32::MAX as u64);
+    r.wrapping_sub(1) << XT_HASHLIMIT_BYTE_SHIFT
+}
+
+/// The cost of a byte count (`bytes_to_cost`); `None` where iptables would divide by zero.
+fn bytes_to_cost(bytes: u64) -> Option<u64> {
+    let r = (bytes >> XT_HASHLIMIT_BYTE_SHIFT) as u32;
+    Some((u32::MAX / r.checked_add(1)?) as u64)
+}
+
+fn factor(c: Option<char>) -> u64 {
+    match c {
+        Some('m') => 1024 * 1024,
+        Some('k') => 1024,
+        _ => 1,
+    }
+}
+
+/// `atoll`: leading blanks, an optional sign, digits; 0 when there are none.
+fn atoll(s: &str) -> i64 {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let mut v: i64 = 0;
+    for c in t.bytes().take_while(u8::is_ascii_digit) {
+        v = v.saturating_mul(10).saturating_add((c - b'0') as i64);
+    }
+    if neg {
+        -v
+    } else {
+        v
+    }
+}
+
+impl Hashlimit {
+    fn new(family: IpFamily) -> Hashlimit {
+        Hashlimit {
+            rev: 3,
+            family,
+            name: String::new(),
+            avg: 0,
+            burst: BURST_DEFAULT,
+            mode: 0,
+            size: 0,
+            max: 0,
+            gc_interval: GC_INTERVAL,
+            expire: 0,
+            interval: 0,
+            srcmask: full_mask(family),
+            dstmask: full_mask(family),
+            seen: Seen::default(),
+            st: ParseState::default(),
+        }
+    }
+
+    /// `parse_bytes`: a `…b/s` rate; `Ok(false)` when it is not one.
+    fn parse_bytes(&mut self, option: &str, rate: &str) -> Result<bool, ParseError> {
+        let Some(pos) = rate.find("b/s") else {
+            return Ok(false);
+        };
+        if pos == 0 {
+            return Ok(false);
+        }
+        let r = atoll(rate);
+        if r == 0 {
+            return Ok(false);
+        }
+        let f = factor(rate[..pos].chars().last());
+        let bytes = (r as u64)
+            .checked_mul(f)
+            .ok_or_else(|| ParseError::bad(option, format!("Rate value too large \"{rate}\"")))?;
+        let cost = bytes_to_cost(bytes)
+            .filter(|c| *c != 0)
+            .ok_or_else(|| ParseError::bad(option, format!("Rate too high \"{rate}\"")))?;
+        self.st.mult = BYTE_EXPIRE;
+        self.avg = cost;
+        Ok(true)
+    }
+
+    /// `parse_rate`: `N[/second|minute|hour|day]` (any prefix of the unit).
+    fn parse_rate(&mut self, option: &str, rate: &str) -> Result<(), ParseError> {
+        let bad = || {
+            ParseError::bad(
+                option,
+                format!("hashlimit: Bad value for \"{option}\" option: \"{rate}\""),
+            )
+        };
+        let mut mult = 1u64;
+        if let Some(pos) = rate.find('/') {
+            let unit = &rate[pos + 1..];
+            if unit.is_empty() {
+                return Err(bad());
+            }
+            let is = |full: &str| {
+                unit.len() <= full.len()
+                    && full.as_bytes()[..unit.len()].eq_ignore_ascii_case(unit.as_bytes())
+            };
+            mult = if is("second") {
+                1
+            } else if is("minute") {
+                60
+            } else if is("hour") {
+                3600
+            } else if is("day") {
+                86400
+            } else {
+                return Err(bad());
+            };
+        }
+        let r = atoll(rate);
+        if r == 0 {
+            return Err(bad());
+        }
+        let scale = if self.rev == 1 {
+            XT_HASHLIMIT_SCALE as u64
+        } else {
+            XT_HASHLIMIT_SCALE_v2
+        };
+        let tmp = (scale * mult) / (r as u64);
+        if tmp == 0 {
+            return Err(ParseError::bad(option, format!("Rate too fast \"{rate}\"")));
+        }
+        self.st.mult = mult as u32;
+        self.avg = tmp;
+        Ok(())
+    }
+
+    /// `parse_burst`: a number up to 1000000, or with a `k`/`m` factor (for byte rates).
+    fn parse_burst(&self, s: &str) -> Result<u64, ParseError> {
+        let err = || {
+            ParseError::bad(
+                "--hashlimit-burst",
+                format!("bad value `{s}', or out of range (1-{BURST_MAX})"),
+            )
+        };
+        let (v, rest) = strtoul_prefix(s).filter(|(v, _)| *v >= 1).ok_or_else(err)?;
+        if rest.is_empty() && v > BURST_MAX {
+            return Err(err());
+        }
+        v.checked_mul(factor(rest.chars().next())).ok_or_else(|| {
+            ParseError::bad(
+                "--hashlimit-burst",
+                format!("value \"{s}\" too large (max {}mb)", u64::MAX / 1024 / 1024),
+            )
+        })
+    }
+
+    fn parse_mode(&mut self, s: &str) -> Result<(), ParseError> {
+        for tok in s.split([',', '|']).filter(|t| !t.is_empty()) {
+            self.mode |= match tok {
+                "dstip" => XT_HASHLIMIT_HASH_DIP,
+                "srcip" => XT_HASHLIMIT_HASH_SIP,
+                "srcport" => XT_HASHLIMIT_HASH_SPT,
+                "dstport" => XT_HASHLIMIT_HASH_DPT,
+                _ => {
+                    return Err(ParseError::bad(
+                        "--hashlimit-mode",
+                        format!("hashlimit: Bad value for \"--hashlimit-mode\" option: \"{s}\""),
+                    ))
+                }
+            };
+        }
+        Ok(())
+    }
+
+    /// The info struct of this revision.
+    fn to_xt(&self) -> Vec<u8> {
+        match self.rev {
+            1 => {
+                let mut b = XtBuf::of::<xt_hashlimit_mtinfo1>();
+                let c = offset_of!(xt_hashlimit_mtinfo1, cfg);
+                b.put_str(offset_of!(xt_hashlimit_mtinfo1, name), 16, &self.name);
+                b.put_u32(c + offset_of!(hashlimit_cfg1, mode), self.mode);
+                b.put_u32(c + offset_of!(hashlimit_cfg1, avg), self.avg as u32);
+                b.put_u32(c + offset_of!(hashlimit_cfg1, burst), self.burst as u32);
+                b.put_u32(c + offset_of!(hashlimit_cfg1, size), self.size);
+                b.put_u32(c + offset_of!(hashlimit_cfg1, max), self.max);
+                b.put_u32(
+                    c + offset_of!(hashlimit_cfg1, gc_interval),
+                    self.gc_interval,
+                );
+                b.put_u32(c + offset_of!(hashlimit_cfg1, expire), self.expire);
+                b.put_u8(c + offset_of!(hashlimit_cfg1, srcmask), self.srcmask);
+                b.put_u8(c + offset_of!(hashlimit_cfg1, dstmask), self.dstmask);
+                b.into_vec()
+            }
+            2 => {
+                let mut b = XtBuf::of::<xt_hashlimit_mtinfo2>();
+                let c = offset_of!(xt_hashlimit_mtinfo2, cfg);
+                b.put_str(offset_of!(xt_hashlimit_mtinfo2, name), 255, &self.name);
+                b.put_u64(c + offset_of!(hashlimit_cfg2, avg), self.avg);
+                b.put_u64(c + offset_of!(hashlimit_cfg2, burst), self.burst);
+                b.put_u32(c + offset_of!(hashlimit_cfg2, mode), self.mode);
+                b.put_u32(c + offset_of!(hashlimit_cfg2, size), self.size);
+                b.put_u32(c + offset_of!(hashlimit_cfg2, max), self.max);
+                b.put_u32(
+                    c + offset_of!(hashlimit_cfg2, gc_interval),
+                    self.gc_interval,
+                );
+                b.put_u32(c + offset_of!(hashlimit_cfg2, expire), self.expire);
+                b.put_u8(c + offset_of!(hashlimit_cfg2, srcmask), self.srcmask);
+                b.put_u8(c + offset_of!(hashlimit_cfg2, dstmask), self.dstmask);
+                b.into_vec()
+            }
+            _ => {
+                let mut b = XtBuf::of::<xt_hashlimit_mtinfo3>();
+                let c = offset_of!(xt_hashlimit_mtinfo3, cfg);
+                b.put_str(offset_of!(xt_hashlimit_mtinfo3, name), 255, &self.name);
+                b.put_u64(c + offset_of!(hashlimit_cfg3, avg), self.avg);
+                b.put_u64(c + offset_of!(hashlimit_cfg3, burst), self.burst);
+                b.put_u32(c + offset_of!(hashlimit_cfg3, mode), self.mode);
+                b.put_u32(c + offset_of!(hashlimit_cfg3, size), self.size);
+                b.put_u32(c + offset_of!(hashlimit_cfg3, max), self.max);
+                b.put_u32(
+                    c + offset_of!(hashlimit_cfg3, gc_interval),
+                    self.gc_interval,
+                );
+                b.put_u32(c + offset_of!(hashlimit_cfg3, expire), self.expire);
+                b.put_u32(c + offset_of!(hashlimit_cfg3, interval), self.interval);
+                b.put_u8(c + offset_of!(hashlimit_cfg3, srcmask), self.srcmask);
+                b.put_u8(c + offset_of!(hashlimit_cfg3, dstmask), self.dstmask);
+                b.into_vec()
+            }
+        }
+    }
+}
+
+impl Extension for Hashlimit {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        // The old name `--hashlimit` is `--hashlimit-upto`.
+        let id = if opt.name == "hashlimit" {
+            "hashlimit-upto"
+        } else {
+            opt.name
+        };
+        self.seen
+            .once(&DESC, id)
+            .map_err(|_| ParseError::Duplicate {
+                option: format!("--{}", opt.name),
+            })?;
+        let shown = format!("--{}", opt.name);
+        let v = values.first().copied().unwrap_or("");
+        match id {
+            "hashlimit-upto" | "hashlimit-above" => {
+                if (id == "hashlimit-above") != inv {
+                    self.mode |= XT_HASHLIMIT_INVERT;
+                }
+                // iptables names `--hashlimit-upto` in the error for the old name too.
+                let named = format!("--{id}");
+                if self.parse_bytes(&named, v)? {
+                    self.mode |= XT_HASHLIMIT_BYTES;
+                } else {
+                    self.parse_rate(&named, v)?;
+                }
+            }
+            "hashlimit-srcmask" | "hashlimit-dstmask" => {
+                let len = match parse_plen(ctx.family, "hashlimit", opt.name, v)? {
+                    PlenMask::Len(n) => n,
+                    PlenMask::Odd(_) => {
+                        return Err(ParseError::bad(
+                            &shown,
+                            format!("hashlimit: `{v}' is not a prefix length"),
+                        ))
+                    }
+                };
+                if id == "hashlimit-srcmask" {
+                    self.srcmask = len;
+                } else {
+                    self.dstmask = len;
+                }
+            }
+            "hashlimit-burst" => self.burst = self.parse_burst(v)?,
+            "hashlimit-htable-size" => {
+                self.size = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
+            }
+            "hashlimit-htable-max" => {
+                self.max = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
+            }
+            "hashlimit-htable-gcinterval" => {
+                self.gc_interval = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
+            }
+            "hashlimit-htable-expire" => {
+                self.expire = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
+            }
+            "hashlimit-mode" => self.parse_mode(v)?,
+            "hashlimit-name" => {
+                if v.is_empty() {
+                    return Err(ParseError::bad(
+                        &shown,
+                        "Argument must have a minimum length of 1 characters",
+                    ));
+                }
+                // xtopt_parse_string keeps at most sizeof(name) - 1 bytes.
+                let mut end = v.len().min(254);
+                while !v.is_char_boundary(end) {
+                    end -= 1;
+                }
+                self.name = v[..end].to_owned();
+            }
+            "hashlimit-rate-match" => self.mode |= XT_HASHLIMIT_RATE_MATCH,
+            _ => {
+                let r = atoll(v);
+                if r <= 0 || r > i32::MAX as i64 {
+                    return Err(ParseError::bad(
+                        &shown,
+                        format!("hashlimit: Bad value for \"--hashlimit-rate-interval\" option: \"{v}\""),
+                    ));
+                }
+                self.interval = r as u32;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        let has = |n| self.seen.has(&DESC, n);
+        let (up, above) = (has("hashlimit-upto"), has("hashlimit-above"));
+        if !up && !above {
+            return Err(ParseError::Invalid(
+                "You have to specify --hashlimit".into(),
+            ));
+        }
+        let expire_given = has("hashlimit-htable-expire");
+        if !expire_given {
+            self.expire = self.st.mult * 1000;
+        }
+        if self.mode & XT_HASHLIMIT_BYTES != 0 {
+            let mut burst: u32 = 0;
+            if has("hashlimit-burst") {
+                let unit = cost_to_bytes(self.avg);
+                if unit == 0 {
+                    // iptables divides by zero here.
+                    return Err(ParseError::bad(
+                        "--hashlimit-burst",
+                        "the byte rate is too low to take a burst",
+                    ));
+                }
+                if self.burst < unit {
+                    return Err(ParseError::bad(
+                        "--hashlimit-burst",
+                        format!("burst cannot be smaller than {unit}b"),
+                    ));
+                }
+                burst = ((self.burst as u32) as u64 / unit) as u32;
+                if self.burst % unit != 0 {
+                    burst = burst.wrapping_add(1);
+                }
+                if !expire_given {
+                    self.expire = BYTE_EXPIRE_BURST * 1000;
+                }
+            }
+            self.burst = burst as u64;
+        } else if self.burst > BURST_MAX {
+            return Err(ParseError::bad(
+                "--hashlimit-burst",
+                format!("bad value, or out of range (1-{BURST_MAX})"),
+            ));
+        }
+        if self.mode & XT_HASHLIMIT_RATE_MATCH != 0 {
+            if self.mode & XT_HASHLIMIT_BYTES == 0 {
+                self.avg /= self.st.mult.max(1) as u64;
+            }
+            if self.interval == 0 {
+                self.interval = if self.mode & XT_HASHLIMIT_BYTES != 0 {
+                    1
+                } else {
+                    self.st.mult
+                };
+            }
+        }
+        if !has("hashlimit-name") {
+            return Err(ParseError::Invalid(
+                "hashlimit: option \"--hashlimit-name\" must be specified".into(),
+            ));
+        }
+        if up && above {
+            return Err(ParseError::Invalid(
+                "hashlimit: option \"--hashlimit-upto\" cannot be used together with \"--hashlimit-above\"".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("hashlimit", self.rev, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.mode & XT_HASHLIMIT_INVERT != 0 {
+            out.push_str(" --hashlimit-above");
+        } else {
+            out.push_str(" --hashlimit-upto");
+        }
+        let quantum = if self.mode & XT_HASHLIMIT_BYTES != 0 {
+            print_bytes(out, self.avg, self.burst, "--hashlimit-")
+        } else {
+            let q = print_rate(out, self.avg, self.rev);
+            out.push_str(&format!(" --hashlimit-burst {}", self.burst));
+            q
+        };
+        let hashed = XT_HASHLIMIT_HASH_SIP
+            | XT_HASHLIMIT_HASH_SPT
+            | XT_HASHLIMIT_HASH_DIP
+            | XT_HASHLIMIT_HASH_DPT;
+        if self.mode & hashed != 0 {
+            out.push_str(" --hashlimit-mode ");
+            let mut parts = Vec::new();
+            for (bit, name) in [
+                (XT_HASHLIMIT_HASH_SIP, "srcip"),
+                (XT_HASHLIMIT_HASH_SPT, "srcport"),
+                (XT_HASHLIMIT_HASH_DIP, "dstip"),
+                (XT_HASHLIMIT_HASH_DPT, "dstport"),
+            ] {
+                if self.mode & bit != 0 {
+                    parts.push(name);
+                }
+            }
+            out.push_str(&parts.join(","));
+        }
+        out.push_str(&format!(" --hashlimit-name {}", self.name));
+        if self.size != 0 {
+            out.push_str(&format!(" --hashlimit-htable-size {}", self.size));
+        }
+        if self.max != 0 {
+            out.push_str(&format!(" --hashlimit-htable-max {}", self.max));
+        }
+        if self.gc_interval != GC_INTERVAL {
+            out.push_str(&format!(
+                " --hashlimit-htable-gcinterval {}",
+                self.gc_interval
+            ));
+        }
+        if self.expire as u64 != quantum {
+            out.push_str(&format!(" --hashlimit-htable-expire {}", self.expire));
+        }
+        let dmask = full_mask(self.family);
+        if self.srcmask != dmask {
+            out.push_str(&format!(" --hashlimit-srcmask {}", self.srcmask));
+        }
+        if self.dstmask != dmask {
+            out.push_str(&format!(" --hashlimit-dstmask {}", self.dstmask));
+        }
+        if self.rev == 3 && self.mode & XT_HASHLIMIT_RATE_MATCH != 0 {
+            out.push_str(" --hashlimit-rate-match");
+            if self.interval != 1 {
+                out.push_str(&format!(" --hashlimit-rate-interval {}", self.interval));
+            }
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+/// `print_rate`: appends ` N/unit` and returns the unit in ms (the default expiry).
+fn print_rate(out: &mut String, period: u64, rev: u32) -> u64 {
+    let scale = if rev == 1 {
+        XT_HASHLIMIT_SCALE as u64
+    } else {
+        XT_HASHLIMIT_SCALE_v2
+    };
+    let rates = [
+        ("day", scale * 24 * 60 * 60),
+        ("hour", scale * 60 * 60),
+        ("min", scale * 60),
+        ("sec", scale),
+    ];
+    if period == 0 {
+        out.push_str(" inf");
+        return 0;
+    }
+    let mut i = 1;
+    while i < rates.len() {
+        let m = rates[i].1;
+        if period > m || m / period < m % period {
+            break;
+        }
+        i += 1;
+    }
+    let (name, m) = rates[i - 1];
+    out.push_str(&format!(" {}/{}", m / period, name));
+    m / scale * 1000
+}
+
+/// `print_bytes`: appends the byte rate (and burst) and returns the default expiry in ms.
+fn print_bytes(out: &mut String, avg: u64, burst: u64, prefix: &str) -> u64 {
+    const UNITS: [(&str, u64); 3] = [("m", 1024 * 1024), ("k", 1024), ("", 1)];
+    let r = cost_to_bytes(avg);
+    let mut i = 0;
+    while i < UNITS.len() - 1 {
+        let t = UNITS[i].1;
+        // The mask is a 32-bit `~(thresh - 1)`: it clears the upper half of `r` too.
+        if r >= t && bytes_to_cost(r & (!(t as u32 - 1)) as u64) == Some(avg) {
+            break;
+        }
+        i += 1;
+    }
+    out.push_str(&format!(" {}{}b/s", r / UNITS[i].1, UNITS[i].0));
+    if burst == 0 {
+        return BYTE_EXPIRE as u64 * 1000;
+    }
+    let r = r.wrapping_mul(burst);
+    out.push_str(&format!(" {prefix}"));
+    let mut i = 0;
+    while i < UNITS.len() - 1 {
+        if r >= UNITS[i].1 {
+            break;
+        }
+        i += 1;
+    }
+    out.push_str(&format!("burst {}{}b", r / UNITS[i].1, UNITS[i].0));
+    BYTE_EXPIRE_BURST as u64 * 1000
+}
+
+fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let mut h = Hashlimit::new(ctx.family);
+    h.rev = rev;
+    match rev {
+        1 => {
+            let v = XtView::of::<xt_hashlimit_mtinfo1>(info)?;
+            let c = offset_of!(xt_hashlimit_mtinfo1, cfg);
+            h.name = v.str(offset_of!(xt_hashlimit_mtinfo1, name), 16)?;
+            h.mode = v.u32(c + offset_of!(hashlimit_cfg1, mode))?;
+            h.avg = v.u32(c + offset_of!(hashlimit_cfg1, avg))? as u64;
+            h.burst = v.u32(c + offset_of!(hashlimit_cfg1, burst))? as u64;
+            h.size = v.u32(c + offset_of!(hashlimit_cfg1, size))?;
+            h.max = v.u32(c + offset_of!(hashlimit_cfg1, max))?;
+            h.gc_interval = v.u32(c + offset_of!(hashlimit_cfg1, gc_interval))?;
+            h.expire = v.u32(c + offset_of!(hashlimit_cfg1, expire))?;
+            h.srcmask = v.u8(c + offset_of!(hashlimit_cfg1, srcmask))?;
+            h.dstmask = v.u8(c + offset_of!(hashlimit_cfg1, dstmask))?;
+            h.interval = 0;
+        }
+        2 => {
+            let v = XtView::of::<xt_hashlimit_mtinfo2>(info)?;
+            let c = offset_of!(xt_hashlimit_mtinfo2, cfg);
+            h.name = v.str(offset_of!(xt_hashlimit_mtinfo2, name), 255)?;
+            h.avg = v.u64(c + offset_of!(hashlimit_cfg2, avg))?;
+            h.burst = v.u64(c + offset_of!(hashlimit_cfg2, burst))?;
+            h.mode = v.u32(c + offset_of!(hashlimit_cfg2, mode))?;
+            h.size = v.u32(c + offset_of!(hashlimit_cfg2, size))?;
+            h.max = v.u32(c + offset_of!(hashlimit_cfg2, max))?;
+            h.gc_interval = v.u32(c + offset_of!(hashlimit_cfg2, gc_interval))?;
+            h.expire = v.u32(c + offset_of!(hashlimit_cfg2, expire))?;
+            h.srcmask = v.u8(c + offset_of!(hashlimit_cfg2, srcmask))?;
+            h.dstmask = v.u8(c + offset_of!(hashlimit_cfg2, dstmask))?;
+            h.interval = 0;
+        }
+        3 => {
+            let v = XtView::of::<xt_hashlimit_mtinfo3>(info)?;
+            let c = offset_of!(xt_hashlimit_mtinfo3, cfg);
+            h.name = v.str(offset_of!(xt_hashlimit_mtinfo3, name), 255)?;
+            h.avg = v.u64(c + offset_of!(hashlimit_cfg3, avg))?;
+            h.burst = v.u64(c + offset_of!(hashlimit_cfg3, burst))?;
+            h.mode = v.u32(c + offset_of!(hashlimit_cfg3, mode))?;
+            h.size = v.u32(c + offset_of!(hashlimit_cfg3, size))?;
+            h.max = v.u32(c + offset_of!(hashlimit_cfg3, max))?;
+            h.gc_interval = v.u32(c + offset_of!(hashlimit_cfg3, gc_interval))?;
+            h.expire = v.u32(c + offset_of!(hashlimit_cfg3, expire))?;
+            h.interval = v.u32(c + offset_of!(hashlimit_cfg3, interval))?;
+            h.srcmask = v.u8(c + offset_of!(hashlimit_cfg3, srcmask))?;
+            h.dstmask = v.u8(c + offset_of!(hashlimit_cfg3, dstmask))?;
+        }
+        _ => return None,
+    }
+    Some(Box::new(h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ipt::parse_rule_str;
+
+    fn save(spec: &str) -> String {
+        let r = parse_rule_str(IpFamily::V4, spec).unwrap();
+        r[0].to_save_args()
+    }
+
+    #[test]
+    fn rates_convert_and_print_as_iptables() {
+        assert_eq!(
+            save("-m hashlimit --hashlimit-upto 59/m --hashlimit-name a"),
+            "-m hashlimit --hashlimit-upto 59/min --hashlimit-burst 5 --hashlimit-name a"
+        );
+        assert_eq!(
+            save("-m hashlimit --hashlimit-upto 100b/s --hashlimit-name a"),
+            "-m hashlimit --hashlimit-upto 96b/s --hashlimit-name a"
+        );
+        assert_eq!(
+            save("-m hashlimit --hashlimit-upto 1kb/s --hashlimit-burst 2000 --hashlimit-name a"),
+            "-m hashlimit --hashlimit-upto 1kb/s --hashlimit-burst 2kb --hashlimit-name a"
+        );
+        assert_eq!(
+            save("-m hashlimit --hashlimit-upto 3/min --hashlimit-rate-match --hashlimit-name a"),
+            "-m hashlimit --hashlimit-upto 3/sec --hashlimit-burst 5 --hashlimit-name a --hashlimit-htable-expire 60000 --hashlimit-rate-match --hashlimit-rate-interval 60"
+        );
+        assert!(parse_rule_str(
+            IpFamily::V4,
+            "-m hashlimit --hashlimit-upto 1000001/sec --hashlimit-name a"
+        )
+        .is_err());
+        assert!(parse_rule_str(
+            IpFamily::V4,
+            "-m hashlimit --hashlimit-upto 2kb/s --hashlimit-burst 2000 --hashlimit-name a"
+        )
+        .is_err());
+        assert!(parse_rule_str(IpFamily::V4, "-m hashlimit --hashlimit-upto 5").is_err());
+    }
+}

@@ -1,0 +1,107 @@
+//! `helper`: the conntrack helper of the connection (`-m helper --helper ftp`).
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `helper` rev 0, `struct xt_helper_info` (a
+//! 30-byte name: longer names are cut to 29 bytes, as iptables does).
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::xt_helper_info;
+
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// Size of the name field.
+const NAME_LEN: usize = 30;
+
+/// The `helper` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "helper",
+    kind: ExtKind::Match,
+    family: None,
+    options: &[OptSpec::inv("helper")],
+    new: |_| Box::new(Helper::default()),
+    xt_names: &["helper"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// `-m helper`, as `struct xt_helper_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Helper {
+    /// Nonzero to negate the match.
+    pub invert: i32,
+    /// Helper name (`ftp`, or `ftp-21` to test the port too).
+    pub name: String,
+    seen: Seen,
+}
+
+impl Extension for Helper {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        // xtopt_parse_string: at most sizeof(name) - 1 bytes are kept.
+        let v = values[0];
+        let mut end = v.len().min(NAME_LEN - 1);
+        while !v.is_char_boundary(end) {
+            end -= 1;
+        }
+        self.name = v[..end].to_owned();
+        if inv {
+            self.invert = 1;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !self.seen.has(&DESC, "helper") {
+            return Err(ParseError::Invalid(
+                "helper: option \"--helper\" must be specified".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<xt_helper_info>();
+        b.put_u32(offset_of!(xt_helper_info, invert), self.invert as u32);
+        b.put_str(offset_of!(xt_helper_info, name), NAME_LEN, &self.name);
+        out.push(xt_match("helper", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        out.push_str(" --helper");
+        save_string(out, &self.name);
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<xt_helper_info>(info)?;
+    Some(Box::new(Helper {
+        invert: v.u32(offset_of!(xt_helper_info, invert))? as i32,
+        name: v.str(offset_of!(xt_helper_info, name), NAME_LEN)?,
+        seen: Seen::default(),
+    }))
+}

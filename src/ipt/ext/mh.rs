@@ -1,0 +1,185 @@
+//! `mh` (IPv6): the mobility header type (`-p mh -m mh [!] --mh-type type[:type]`, names such
+//! as `binding-update` or `bu`, any unambiguous-first prefix of them, or numbers).
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `mh` rev 0, `struct ip6t_mh`; the kernel wants
+//! `-p mh`. An inverted full range is printed (iptables 1.8.11; 1.8.9 dropped it).
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
+
+use super::hdr_util::strtoul_full;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `mh` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "mh",
+    kind: ExtKind::Match,
+    family: Some(IpFamily::V6),
+    options: &[OptSpec::inv("mh-type")],
+    new: |_| Box::new(Mh::default()),
+    xt_names: &["mh"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Mobility header type names (`mh_names`), in iptables' order.
+const MH_NAMES: &[(&str, u8)] = &[
+    ("binding-refresh-request", 0),
+    ("brr", 0),
+    ("home-test-init", 1),
+    ("hoti", 1),
+    ("careof-test-init", 2),
+    ("coti", 2),
+    ("home-test", 3),
+    ("hot", 3),
+    ("careof-test", 4),
+    ("cot", 4),
+    ("binding-update", 5),
+    ("bu", 5),
+    ("binding-acknowledgement", 6),
+    ("ba", 6),
+    ("binding-error", 7),
+    ("be", 7),
+];
+
+/// `name_to_type`: the first name the text is a (case-insensitive) prefix of, unless a later
+/// one matches exactly; else a number 0–255.
+pub fn mh_type(s: &str) -> Result<u8, ParseError> {
+    let mut found: Option<u8> = None;
+    for (name, ty) in MH_NAMES {
+        let prefix =
+            name.len() >= s.len() && name.as_bytes()[..s.len()].eq_ignore_ascii_case(s.as_bytes());
+        if prefix && (found.is_none() || name.len() == s.len()) {
+            found = Some(*ty);
+        }
+    }
+    if let Some(t) = found {
+        return Ok(t);
+    }
+    strtoul_full(s, 0, 255)
+        .map(|v| v as u8)
+        .ok_or_else(|| ParseError::bad("--mh-type", format!("Invalid MH type `{s}'")))
+}
+
+/// `-m mh`, as `struct ip6t_mh`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mh {
+    /// Type range.
+    pub types: [u8; 2],
+    /// `IP6T_MH_INV_*` bits.
+    pub invflags: u8,
+    seen: Seen,
+}
+
+impl Default for Mh {
+    fn default() -> Self {
+        Mh {
+            types: [0, 0xff],
+            invflags: 0,
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Extension for Mh {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.seen.once(&DESC, opt.name)?;
+        let v = values[0];
+        self.types = match v.split_once(':') {
+            None => {
+                let t = mh_type(v)?;
+                [t, t]
+            }
+            Some((a, b)) => {
+                let lo = if a.is_empty() { 0 } else { mh_type(a)? };
+                let hi = if b.is_empty() { 0xff } else { mh_type(b)? };
+                if lo > hi {
+                    return Err(ParseError::bad(
+                        "--mh-type",
+                        "Invalid MH type range (min > max)",
+                    ));
+                }
+                [lo, hi]
+            }
+        };
+        if inv {
+            self.invflags |= IP6T_MH_INV_TYPE;
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<ip6t_mh>();
+        b.put_u8(offset_of!(ip6t_mh, types), self.types[0]);
+        b.put_u8(offset_of!(ip6t_mh, types) + 1, self.types[1]);
+        b.put_u8(offset_of!(ip6t_mh, invflags), self.invflags);
+        out.push(xt_match("mh", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let inv = self.invflags & IP6T_MH_INV_TYPE != 0;
+        if self.types == [0, 0xff] && !inv {
+            return;
+        }
+        if inv {
+            out.push_str(" !");
+        }
+        if self.types[0] != self.types[1] {
+            out.push_str(&format!(" --mh-type {}:{}", self.types[0], self.types[1]));
+        } else {
+            out.push_str(&format!(" --mh-type {}", self.types[0]));
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<ip6t_mh>(info)?;
+    Some(Box::new(Mh {
+        types: [
+            v.u8(offset_of!(ip6t_mh, types))?,
+            v.u8(offset_of!(ip6t_mh, types) + 1)?,
+        ],
+        invflags: v.u8(offset_of!(ip6t_mh, invflags))?,
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_as_iptables() {
+        assert_eq!(mh_type("b").unwrap(), 0);
+        assert_eq!(mh_type("BU").unwrap(), 5);
+        assert_eq!(mh_type("be").unwrap(), 7);
+        assert_eq!(mh_type("hot").unwrap(), 3);
+        assert_eq!(mh_type("home-test").unwrap(), 3);
+        assert_eq!(mh_type("200").unwrap(), 200);
+        assert!(mh_type("256").is_err());
+        assert!(mh_type("xyz").is_err());
+    }
+}

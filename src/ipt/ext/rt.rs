@@ -1,0 +1,276 @@
+//! `rt` (IPv6): the routing header (`--rt-type`, `--rt-segsleft`, `--rt-len`, `--rt-0-res`,
+//! `--rt-0-addrs`, `--rt-0-not-strict`).
+//!
+//! Encoding (iptables-nft 1.8.9): x_tables `rt` rev 0, `struct ip6t_rt` (at most 16 type-0
+//! addresses). An inverted full segments-left range is printed (iptables 1.8.11; 1.8.9
+//! dropped it), a reversed one refused.
+
+use std::mem::offset_of;
+use std::net::Ipv6Addr;
+
+use iptnl_sys::xt::{
+    ip6t_rt, IP6T_RT_FST, IP6T_RT_FST_NSTRICT, IP6T_RT_HOPS, IP6T_RT_INV_LEN, IP6T_RT_INV_SGS,
+    IP6T_RT_INV_TYP, IP6T_RT_LEN, IP6T_RT_RES, IP6T_RT_SGS, IP6T_RT_TYP,
+};
+
+use super::hdr_util::{inet_ntop6, parse_range_u32, save_u32_range, uint_value};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
+    Seen, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `rt` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "rt",
+    kind: ExtKind::Match,
+    family: Some(IpFamily::V6),
+    options: &[
+        OptSpec::inv("rt-type"),
+        OptSpec::inv("rt-segsleft"),
+        OptSpec::inv("rt-len"),
+        OptSpec::flag("rt-0-res"),
+        OptSpec::val("rt-0-addrs"),
+        OptSpec::flag("rt-0-not-strict"),
+    ],
+    new: |_| Box::new(Rt::default()),
+    xt_names: &["rt"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// `-m rt`, as `struct ip6t_rt`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rt {
+    /// Routing header type.
+    pub rt_type: u32,
+    /// Segments-left range.
+    pub segsleft: [u32; 2],
+    /// Header length.
+    pub hdrlen: u32,
+    /// `IP6T_RT_*` bits.
+    pub flags: u8,
+    /// `IP6T_RT_INV_*` bits.
+    pub invflags: u8,
+    /// Type-0 addresses.
+    pub addrs: Vec<Ipv6Addr>,
+    seen: Seen,
+}
+
+impl Default for Rt {
+    fn default() -> Self {
+        Rt {
+            rt_type: 0,
+            segsleft: [0, u32::MAX],
+            hdrlen: 0,
+            flags: 0,
+            invflags: 0,
+            addrs: Vec::new(),
+            seen: Seen::default(),
+        }
+    }
+}
+
+impl Rt {
+    fn type0_given(&self) -> bool {
+        self.seen.has(&DESC, "rt-type") && self.rt_type == 0 && self.invflags & IP6T_RT_INV_TYP == 0
+    }
+}
+
+impl Extension for Rt {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let shown = format!("--{}", opt.name);
+        self.seen.once(&DESC, opt.name)?;
+        match opt.name {
+            "rt-type" => {
+                self.rt_type = uint_value("rt", opt.name, values[0], 0, u32::MAX as u64)? as u32;
+                if inv {
+                    self.invflags |= IP6T_RT_INV_TYP;
+                }
+                self.flags |= IP6T_RT_TYP;
+            }
+            "rt-segsleft" => {
+                let (r, n) = parse_range_u32("rt", opt.name, values[0])?;
+                self.segsleft = if n == 1 { [r[0], r[0]] } else { r };
+                if inv {
+                    self.invflags |= IP6T_RT_INV_SGS;
+                }
+                self.flags |= IP6T_RT_SGS;
+            }
+            "rt-len" => {
+                self.hdrlen = uint_value("rt", opt.name, values[0], 0, u32::MAX as u64)? as u32;
+                if inv {
+                    self.invflags |= IP6T_RT_INV_LEN;
+                }
+                self.flags |= IP6T_RT_LEN;
+            }
+            "rt-0-res" => {
+                if !self.type0_given() {
+                    return Err(ParseError::bad(
+                        &shown,
+                        "`--rt-type 0' required before `--rt-0-res'",
+                    ));
+                }
+                self.flags |= IP6T_RT_RES;
+            }
+            "rt-0-addrs" => {
+                if !self.type0_given() {
+                    return Err(ParseError::bad(
+                        &shown,
+                        "`--rt-type 0' required before `--rt-0-addrs'",
+                    ));
+                }
+                let items: Vec<&str> = values[0].split(',').collect();
+                if items.len() > IP6T_RT_HOPS {
+                    return Err(ParseError::bad(&shown, "too many addresses specified"));
+                }
+                self.addrs = items
+                    .iter()
+                    .map(|a| {
+                        a.parse::<Ipv6Addr>()
+                            .map_err(|_| ParseError::bad(&shown, format!("bad address: {a}")))
+                    })
+                    .collect::<Result<_, _>>()?;
+                self.flags |= IP6T_RT_FST;
+            }
+            _ => {
+                if !self.seen.has(&DESC, "rt-0-addrs") {
+                    return Err(ParseError::bad(
+                        &shown,
+                        "`--rt-0-addr ...' required before `--rt-0-not-strict'",
+                    ));
+                }
+                self.flags |= IP6T_RT_FST_NSTRICT;
+            }
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = XtBuf::of::<ip6t_rt>();
+        b.put_u32(offset_of!(ip6t_rt, rt_type), self.rt_type);
+        b.put_u32(offset_of!(ip6t_rt, segsleft), self.segsleft[0]);
+        b.put_u32(offset_of!(ip6t_rt, segsleft) + 4, self.segsleft[1]);
+        b.put_u32(offset_of!(ip6t_rt, hdrlen), self.hdrlen);
+        b.put_u8(offset_of!(ip6t_rt, flags), self.flags);
+        b.put_u8(offset_of!(ip6t_rt, invflags), self.invflags);
+        for (i, a) in self.addrs.iter().take(IP6T_RT_HOPS).enumerate() {
+            b.put(offset_of!(ip6t_rt, addrs) + 16 * i, &a.octets());
+        }
+        b.put_u8(offset_of!(ip6t_rt, addrnr), self.addrs.len() as u8);
+        out.push(xt_match("rt", 0, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        let inv = |bit: u8| if self.invflags & bit != 0 { " !" } else { "" };
+        if self.flags & IP6T_RT_TYP != 0 {
+            out.push_str(&format!(
+                "{} --rt-type {}",
+                inv(IP6T_RT_INV_TYP),
+                self.rt_type
+            ));
+        }
+        if self.segsleft != [0, u32::MAX] || self.invflags & IP6T_RT_INV_SGS != 0 {
+            out.push_str(&format!("{} --rt-segsleft ", inv(IP6T_RT_INV_SGS)));
+            save_u32_range(out, self.segsleft);
+        }
+        if self.flags & IP6T_RT_LEN != 0 {
+            out.push_str(&format!(
+                "{} --rt-len {}",
+                inv(IP6T_RT_INV_LEN),
+                self.hdrlen
+            ));
+        }
+        if self.flags & IP6T_RT_RES != 0 {
+            out.push_str(" --rt-0-res");
+        }
+        if self.flags & IP6T_RT_FST != 0 {
+            out.push_str(" --rt-0-addrs");
+        }
+        for (i, a) in self.addrs.iter().enumerate() {
+            out.push(if i == 0 { ' ' } else { ',' });
+            out.push_str(&inet_ntop6(a));
+        }
+        if self.flags & IP6T_RT_FST_NSTRICT != 0 {
+            out.push_str(" --rt-0-not-strict");
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev != 0 {
+        return None;
+    }
+    let v = XtView::of::<ip6t_rt>(info)?;
+    let n = v.u8(offset_of!(ip6t_rt, addrnr))? as usize;
+    if n > IP6T_RT_HOPS {
+        return None;
+    }
+    let mut addrs = Vec::with_capacity(n);
+    for i in 0..n {
+        let b: [u8; 16] = v
+            .bytes(offset_of!(ip6t_rt, addrs) + 16 * i, 16)?
+            .try_into()
+            .ok()?;
+        addrs.push(Ipv6Addr::from(b));
+    }
+    // Unused address slots must be zero for the re-encoding to be the same.
+    let used_end = offset_of!(ip6t_rt, addrs) + 16 * n;
+    if v.bytes(used_end, offset_of!(ip6t_rt, addrnr) - used_end)?
+        .iter()
+        .any(|&b| b != 0)
+    {
+        return None;
+    }
+    Some(Box::new(Rt {
+        rt_type: v.u32(offset_of!(ip6t_rt, rt_type))?,
+        segsleft: [
+            v.u32(offset_of!(ip6t_rt, segsleft))?,
+            v.u32(offset_of!(ip6t_rt, segsleft) + 4)?,
+        ],
+        hdrlen: v.u32(offset_of!(ip6t_rt, hdrlen))?,
+        flags: v.u8(offset_of!(ip6t_rt, flags))?,
+        invflags: v.u8(offset_of!(ip6t_rt, invflags))?,
+        addrs,
+        seen: Seen::default(),
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    #[test]
+    fn type0_rules() {
+        assert!(parse_rule_str(IpFamily::V6, "-m rt --rt-0-res").is_err());
+        assert!(parse_rule_str(IpFamily::V6, "-m rt ! --rt-type 0 --rt-0-res").is_err());
+        assert!(parse_rule_str(IpFamily::V6, "-m rt --rt-type 0 --rt-0-not-strict").is_err());
+        assert!(parse_rule_str(IpFamily::V6, "-m rt --rt-segsleft 5:4").is_err());
+        let r = parse_rule_str(IpFamily::V6, "-m rt ! --rt-segsleft :").unwrap();
+        assert_eq!(r[0].to_save_args(), "-m rt ! --rt-segsleft 0:4294967295");
+        let r = parse_rule_str(
+            IpFamily::V6,
+            "-m rt --rt-type 0 --rt-0-addrs ::1.2.3.4,2001:db8::1 --rt-0-not-strict",
+        )
+        .unwrap();
+        assert_eq!(
+            r[0].to_save_args(),
+            "-m rt --rt-type 0 --rt-0-addrs ::1.2.3.4,2001:db8::1 --rt-0-not-strict"
+        );
+    }
+}
