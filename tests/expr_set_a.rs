@@ -781,7 +781,8 @@ fn dynset_ops_maps_and_expressions() {
         assert_eq!(dynsets[6].sreg_data, Some(2));
         assert!(dynsets.iter().all(|d| d.flags == Some(0)));
 
-        // A set without the timeout flag: the kernel dumps timeout 0 but refuses it on write.
+        // A set without the timeout flag: the kernel dumps timeout 0 but refuses it on write;
+        // batches write the input form, so the dumped rule goes back as it is.
         let mut conn = Conn::open().unwrap();
         let c2 = check_dumped(&mut conn, Family::Ipv4, "t", "c2");
         let Some(Expr::Dynset(d)) = c2[0].exprs.iter().find(|e| matches!(e, Expr::Dynset(_)))
@@ -789,12 +790,24 @@ fn dynset_ops_maps_and_expressions() {
             panic!("{}", c2[0]);
         };
         assert_eq!(d.timeout, Some(0));
-        let mut b = Batch::new();
-        let mut r = c2[0].clone();
-        r.handle = None;
-        b.add_rule(&r, Position::Append, false).unwrap();
+        assert_eq!(d.input_form().timeout, None);
+        let r = c2[0].clone();
+        // (write_copy below writes it through a batch, in its input form.) Without the conversion the kernel refuses the dumped form.
+        let mut raw = iptnl::netlink::Batch::new();
+        raw.push(
+            iptnl::sys::nf_tables::NFT_MSG_NEWRULE,
+            0x400 | 0x800,
+            2,
+            false,
+            |w| {
+                w.put_str(iptnl::sys::nf_tables::NFTA_RULE_TABLE, "t");
+                w.put_str(iptnl::sys::nf_tables::NFTA_RULE_CHAIN, "c2");
+                Expr::encode_list(&r.exprs, w, iptnl::sys::nf_tables::NFTA_RULE_EXPRESSIONS);
+            },
+        )
+        .unwrap();
         assert!(
-            b.commit(&mut conn).is_err(),
+            conn.commit(&mut raw).is_err(),
             "timeout accepted by a set without timeouts"
         );
         let lines = nft_rule_lines(Family::Ipv4, "t", "c2");
