@@ -244,7 +244,7 @@ fn check_refused(how: Breakage) {
                 ),
                 Breakage::UnknownMatch => (
                     libc::ENOENT,
-                    format!("expression {expr_no} (match): this x_tables extension or revision is not available"),
+                    format!("expression {expr_no} (match): the kernel does not offer the x_tables match `nosuchmatch' revision 0"),
                 ),
                 Breakage::InvalidAttribute => (
                     libc::EINVAL,

@@ -193,6 +193,8 @@ struct ExprAt {
     name: String,
     /// For `immediate`: the chain it jumps to.
     jump: Option<String>,
+    /// For `match`/`target`: the x_tables extension name and revision.
+    xt: Option<(String, u32)>,
 }
 
 fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<ExprAt>) {
@@ -207,9 +209,26 @@ fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<ExprAt>) {
                     if offset >= epos && offset < epos + etotal {
                         let mut name = String::new();
                         let mut jump = None;
+                        let mut xt = None;
                         for ea in e.nested().flatten() {
                             if ea.kind() == NFTA_EXPR_NAME {
                                 name = ea.str().unwrap_or("?").to_owned();
+                            }
+                            if ea.kind() == NFTA_EXPR_DATA {
+                                let mut xname = None;
+                                let mut xrev = 0;
+                                for x in ea.nested().flatten() {
+                                    match x.kind() {
+                                        iptnl_sys::nft_compat::NFTA_MATCH_NAME => {
+                                            xname = x.str().ok().map(str::to_owned)
+                                        }
+                                        iptnl_sys::nft_compat::NFTA_MATCH_REV => {
+                                            xrev = x.be32().unwrap_or(0)
+                                        }
+                                        _ => {}
+                                    }
+                                }
+                                xt = xname.map(|n| (n, xrev));
                             }
                         }
                         if name == "immediate" {
@@ -219,6 +238,7 @@ fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<ExprAt>) {
                             Some(a.kind()),
                             Some(ExprAt {
                                 index: i,
+                                xt: xt.filter(|_| name == "match" || name == "target"),
                                 name,
                                 jump,
                             }),
@@ -263,14 +283,19 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
         None => (None, None),
     };
     let table = in_table(s);
+    let xt = expr.as_ref().and_then(|e| e.xt.clone());
     let expr = expr.map(|e| (e.index, e.name, e.jump));
     let base = match (msg_type, f.errno, attr, &expr) {
         (NFT_MSG_NEWRULE, libc::ENOENT, _, Some((i, name, Some(target)))) if name == "immediate" => {
             format!("expression {} (immediate): jump target chain {target} does not exist in {table}", i + 1)
         }
-        (NFT_MSG_NEWRULE, libc::ENOENT, _, Some((i, name, _))) if name == "match" || name == "target" => {
-            format!("expression {} ({name}): this x_tables extension or revision is not available in the kernel", i + 1)
-        }
+        (NFT_MSG_NEWRULE, libc::ENOENT, _, Some((i, name, _))) if name == "match" || name == "target" => match &xt {
+            Some((x, rev)) => format!(
+                "expression {} ({name}): the kernel does not offer the x_tables {name} `{x}' revision {rev} (module missing or too old)",
+                i + 1
+            ),
+            None => format!("expression {} ({name}): this x_tables extension or revision is not available in the kernel", i + 1),
+        },
         (NFT_MSG_NEWRULE, libc::ENOENT, _, Some((i, name, _))) => {
             format!("expression {} ({name}): a set, object or expression type it refers to does not exist", i + 1)
         }
