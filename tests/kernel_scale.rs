@@ -253,20 +253,7 @@ fn five_thousand_echoed_handles_match_the_dump() {
 
 /// The socket's current `SO_SNDBUF`.
 fn send_buffer_size(conn: &Conn) -> usize {
-    let mut v: libc::c_int = 0;
-    let mut len = std::mem::size_of::<libc::c_int>() as libc::socklen_t;
-    // SAFETY: `v` and `len` are valid for writes and `len` holds the size of `v`.
-    let r = unsafe {
-        libc::getsockopt(
-            conn.socket().as_raw_fd(),
-            libc::SOL_SOCKET,
-            libc::SO_SNDBUF,
-            (&mut v as *mut libc::c_int).cast(),
-            &mut len,
-        )
-    };
-    assert_eq!(r, 0);
-    v as usize
+    conn.socket().send_buffer_size().unwrap()
 }
 
 /// Batches whose size is right around the socket's send buffer size are sent whole: the

@@ -177,6 +177,12 @@ impl Socket {
         Ok(())
     }
 
+    /// The kernel's current `SO_SNDBUF` of this socket, in bytes (it reports twice the value
+    /// that was set, as netlink accounts for overhead).
+    pub fn send_buffer_size(&self) -> std::io::Result<usize> {
+        getsockopt_int(self.fd.as_raw_fd(), libc::SOL_SOCKET, libc::SO_SNDBUF).map(|v| v as usize)
+    }
+
     /// Raises the receive buffer to at least `len` bytes where allowed (best effort).
     pub fn ensure_rcvbuf(&mut self, len: usize) {
         if len <= self.rcvbuf {
