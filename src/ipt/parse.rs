@@ -448,13 +448,11 @@ impl Parser {
                 }
                 self.seen.push(c);
                 let v = Self::value(shown, inline, args, &mut i)?;
-                if v.is_empty()
-                    || v.len() >= 29
-                        && c == 'j'
-                        && ext::find(ExtKind::Target, v, self.family).is_none()
-                        && v.len() > 28
-                {
-                    return Err(ParseError::bad(shown, format!("invalid target name `{v}'")));
+                if v.is_empty() || v.len() >= 29 {
+                    return Err(ParseError::bad(
+                        shown,
+                        format!("Invalid target name `{v}' (28 chars max)"),
+                    ));
                 }
                 if c == 'g' {
                     self.spec.target = Some(RuleTarget::Goto(v.to_owned()));
