@@ -191,9 +191,14 @@ fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
 /// Prints as iptables-save does: `addr/len` for contiguous masks, `addr/mask` otherwise.
 impl fmt::Display for AddrMask {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // IPv6 as glibc's inet_ntop prints it (iptables uses it), e.g. `::1.2.3.4`.
+        let show = |a: IpAddr| match a {
+            IpAddr::V4(a) => a.to_string(),
+            IpAddr::V6(a) => super::ext::libxt::ntop6(&a.octets()),
+        };
         match self.prefix_len() {
-            Some(len) => write!(f, "{}/{}", self.addr, len),
-            None => write!(f, "{}/{}", self.addr, self.mask),
+            Some(len) => write!(f, "{}/{}", show(self.addr), len),
+            None => write!(f, "{}/{}", show(self.addr), show(self.mask)),
         }
     }
 }

@@ -8,44 +8,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 
-/// Parses a number at the start of `s` as `xtables_strtoul` does (`strtoumax` with base 0:
-/// leading blanks and `+` allowed, `-` refused, `0x` hex, `0` octal), returning the value and
-/// the rest of the string. `None` when there is no number or it overflows 64 bits.
-pub fn strtoul_prefix(s: &str) -> Option<(u64, &str)> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    if t.starts_with('-') {
-        return None;
-    }
-    let t = t.strip_prefix('+').unwrap_or(t);
-    let b = t.as_bytes();
-    let (radix, start) = if b.len() >= 2 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
-        if b.get(2).is_some_and(|c| c.is_ascii_hexdigit()) {
-            (16, 2)
-        } else {
-            // strtoumax reads the "0" and stops at the x.
-            return Some((0, &t[1..]));
-        }
-    } else if b.first() == Some(&b'0') {
-        (8, 0)
-    } else {
-        (10, 0)
-    };
-    let digits = b[start..]
-        .iter()
-        .take_while(|c| (**c as char).is_digit(radix))
-        .count();
-    if digits == 0 {
-        return None;
-    }
-    let v = u64::from_str_radix(&t[start..start + digits], radix).ok()?;
-    Some((v, &t[start + digits..]))
-}
-
-/// A whole string as a number within `min..=max` (`xtables_strtoul` without an end pointer).
-pub fn strtoul_full(s: &str, min: u64, max: u64) -> Option<u64> {
-    let (v, rest) = strtoul_prefix(s)?;
-    (rest.is_empty() && (min..=max).contains(&v)).then_some(v)
-}
+pub use super::super::libxt::{strtoul_full, strtoul_prefix};
 
 /// Parses an integer option value as libxtables' `XTTYPE_UINT*` does, with its error.
 pub fn uint_value(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result<u64, ParseError> {
@@ -295,55 +258,9 @@ pub fn getprotobynumber(n: u8) -> Option<&'static str> {
         .map(|e| e.name.as_str())
 }
 
-/// An IPv6 address as glibc's `inet_ntop` writes it (IPv4-mapped and IPv4-compatible
-/// addresses end in dotted quad form).
+/// An IPv6 address as glibc's `inet_ntop` writes it (see [`super::super::libxt::ntop6`]).
 pub fn inet_ntop6(a: &Ipv6Addr) -> String {
-    let w = a.segments();
-    // Longest run of zero words (at least two), first one on ties.
-    let (mut best_base, mut best_len) = (usize::MAX, 0usize);
-    let mut i = 0;
-    while i < 8 {
-        if w[i] == 0 {
-            let start = i;
-            while i < 8 && w[i] == 0 {
-                i += 1;
-            }
-            if i - start > best_len {
-                best_base = start;
-                best_len = i - start;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    if best_len < 2 {
-        best_base = usize::MAX;
-    }
-    let mut out = String::with_capacity(40);
-    let mut i = 0;
-    while i < 8 {
-        if best_base != usize::MAX && i >= best_base && i < best_base + best_len {
-            if i == best_base {
-                out.push(':');
-            }
-            i += 1;
-            continue;
-        }
-        if i != 0 {
-            out.push(':');
-        }
-        if i == 6 && best_base == 0 && (best_len == 6 || (best_len == 5 && w[5] == 0xffff)) {
-            let o = a.octets();
-            out.push_str(&format!("{}.{}.{}.{}", o[12], o[13], o[14], o[15]));
-            return out;
-        }
-        out.push_str(&format!("{:x}", w[i]));
-        i += 1;
-    }
-    if best_base != usize::MAX && best_base + best_len == 8 {
-        out.push(':');
-    }
-    out
+    super::super::libxt::ntop6(&a.octets())
 }
 
 #[cfg(test)]

@@ -14,6 +14,7 @@ use super::IpFamily;
 use crate::nft::Expr;
 
 pub mod comment;
+pub mod libxt;
 mod matches_headers;
 mod matches_tier1;
 mod matches_tier2;
@@ -304,20 +305,10 @@ pub fn xt_target(name: &str, rev: u32, info: Vec<u8>) -> Expr {
     })
 }
 
-/// Parses a number as iptables' `strtoui`-based helpers do (decimal, `0x` hex, `0` octal),
-/// within `min..=max`.
+/// Parses a number as iptables' `xtables_strtoui` does (decimal, `0x` hex, `0` octal, leading
+/// blanks and `+` allowed), within `min..=max`.
 pub fn parse_uint(s: &str, min: u64, max: u64) -> Option<u64> {
-    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
-        u64::from_str_radix(h, 16).ok()?
-    } else if s.len() > 1 && s.starts_with('0') {
-        u64::from_str_radix(&s[1..], 8).ok()?
-    } else {
-        if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        s.parse().ok()?
-    };
-    (min..=max).contains(&v).then_some(v)
+    libxt::strtoul_full(s, min, max)
 }
 
 /// Which options of an extension instance were given, to refuse duplicates. It never takes

@@ -9,55 +9,13 @@ use crate::ipt::error::ParseError;
 use crate::ipt::ext::ports::parse_port;
 use crate::ipt::IpFamily;
 
-/// Parses a number at the start of `s` as `strtoumax(s, &end, 0)` does after libxtables'
-/// checks (`xtables_strtoul_base` with an end pointer): leading white space and `+` are
-/// skipped, a `-` is refused, `0x` means hexadecimal and a leading `0` octal. Returns the
-/// value and the rest of the string, or `None` when no digit was read, on overflow or when
-/// the value is outside `min..=max`.
+/// A number at the start of `s` within `min..=max` (see [`super::super::libxt::strtoul_prefix`]),
+/// with the rest of the string.
 pub fn strtoul_prefix(s: &str, min: u64, max: u64) -> Option<(u64, &str)> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    if t.starts_with('-') {
-        return None;
-    }
-    let t = t.strip_prefix('+').unwrap_or(t);
-    let b = t.as_bytes();
-    let (radix, start) = if b.len() >= 2 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
-        if b.len() > 2 && b[2].is_ascii_hexdigit() {
-            (16, 2)
-        } else {
-            // "0x" without a hex digit: strtoul reads the "0" and stops at the "x".
-            return (min..=max).contains(&0).then_some((0, &t[1..]));
-        }
-    } else if b.first() == Some(&b'0') {
-        (8, 0)
-    } else {
-        (10, 0)
-    };
-    let digits = b[start..]
-        .iter()
-        .take_while(|c| (**c as char).is_digit(radix))
-        .count();
-    if digits == 0 {
-        return None;
-    }
-    let mut v: u64 = 0;
-    for &c in &b[start..start + digits] {
-        let d = (c as char).to_digit(radix)? as u64;
-        v = v.checked_mul(radix as u64)?.checked_add(d)?;
-    }
-    (min..=max)
-        .contains(&v)
-        .then_some((v, &t[start + digits..]))
+    super::super::libxt::strtoul_prefix(s).filter(|(v, _)| (min..=max).contains(v))
 }
 
-/// Parses a whole string as a number (`xtables_strtoul` without an end pointer, as the
-/// `XTTYPE_UINT*` option types do): like [`strtoul_prefix`] but nothing may follow.
-pub fn strtoul_full(s: &str, min: u64, max: u64) -> Option<u64> {
-    match strtoul_prefix(s, min, max) {
-        Some((v, "")) => Some(v),
-        _ => None,
-    }
-}
+pub use super::super::libxt::strtoul_full;
 
 /// The error libxtables gives for a bad `XTTYPE_UINT*` value.
 pub fn int_error(ext: &str, option: &str, min: u64, max: u64) -> ParseError {
@@ -144,62 +102,11 @@ pub fn ntop4(b: &[u8]) -> String {
     Ipv4Addr::new(b[0], b[1], b[2], b[3]).to_string()
 }
 
-/// Formats an IPv6 address exactly as glibc's `inet_ntop` (RFC 5952 compression of the
-/// first longest run of at least two zero groups, and the embedded IPv4 form for `::a.b.c.d`
-/// and `::ffff:a.b.c.d`).
+/// Formats an IPv6 address exactly as glibc's `inet_ntop` (see [`super::super::libxt::ntop6`]).
 pub fn ntop6(b: &[u8]) -> String {
-    let words: Vec<u16> = (0..8)
-        .map(|i| u16::from_be_bytes([b[2 * i], b[2 * i + 1]]))
-        .collect();
-    // The longest run of zero words (first one on ties), if at least 2 long.
-    let (mut best_base, mut best_len) = (None::<usize>, 0usize);
-    let mut i = 0;
-    while i < 8 {
-        if words[i] == 0 {
-            let start = i;
-            while i < 8 && words[i] == 0 {
-                i += 1;
-            }
-            if i - start > best_len {
-                best_base = Some(start);
-                best_len = i - start;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    if best_len < 2 {
-        best_base = None;
-    }
-    let mut out = String::new();
-    let mut i = 0;
-    while i < 8 {
-        if let Some(base) = best_base {
-            if i >= base && i < base + best_len {
-                if i == base {
-                    out.push(':');
-                }
-                i += 1;
-                continue;
-            }
-        }
-        if i != 0 {
-            out.push(':');
-        }
-        if i == 6
-            && best_base == Some(0)
-            && (best_len == 6 || (best_len == 5 && words[5] == 0xffff))
-        {
-            out.push_str(&ntop4(&b[12..16]));
-            return out;
-        }
-        out.push_str(&format!("{:x}", words[i]));
-        i += 1;
-    }
-    if best_base.is_some_and(|base| base + best_len == 8) {
-        out.push(':');
-    }
-    out
+    let mut o = [0u8; 16];
+    o.copy_from_slice(&b[..16]);
+    super::super::libxt::ntop6(&o)
 }
 
 /// Formats an address of the family held in a 16-byte `nf_inet_addr`.

@@ -6,44 +6,7 @@ use std::net::Ipv6Addr;
 
 use crate::ipt::IpFamily;
 
-/// `strtoumax(s, &end, 0)` as `xtables_strtoul` calls it: leading whitespace, an optional `+`
-/// (a `-` is refused), then a decimal, `0x` hex or `0` octal number. Returns the value and the
-/// rest of the string, or `None` when no digit was read or the value overflows.
-pub fn strtoul_prefix(s: &str) -> Option<(u64, &str)> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    if t.starts_with('-') {
-        return None;
-    }
-    let t = t.strip_prefix('+').unwrap_or(t);
-    let b = t.as_bytes();
-    let (radix, start) = if b.len() >= 3
-        && b[0] == b'0'
-        && (b[1] == b'x' || b[1] == b'X')
-        && b[2].is_ascii_hexdigit()
-    {
-        (16, 2)
-    } else if b.first() == Some(&b'0') {
-        (8, 0)
-    } else {
-        (10, 0)
-    };
-    let digits = &t[start..];
-    let n = digits
-        .bytes()
-        .take_while(|c| (*c as char).is_digit(radix))
-        .count();
-    if n == 0 {
-        return None;
-    }
-    let v = u64::from_str_radix(&digits[..n], radix).ok()?;
-    Some((v, &digits[n..]))
-}
-
-/// `xtables_strtoui(s, NULL, …, min, max)`: the whole string is one number in `min..=max`.
-pub fn strtoul_full(s: &str, min: u64, max: u64) -> Option<u64> {
-    let (v, rest) = strtoul_prefix(s)?;
-    (rest.is_empty() && (min..=max).contains(&v)).then_some(v)
-}
+pub use super::super::libxt::{strtoul_full, strtoul_prefix};
 
 /// `strtod` over the whole string (leading whitespace allowed, nothing after the number):
 /// decimal forms as Rust reads them (correctly rounded, like glibc) and C99 hex floats with
@@ -193,67 +156,9 @@ pub fn parse_ipv6(s: &str) -> Option<[u8; 16]> {
     s.parse::<Ipv6Addr>().ok().map(|a| a.octets())
 }
 
-/// An IPv6 address as glibc's `inet_ntop` prints it: the longest run (first on a tie) of two
-/// or more zero groups shortened to `::`, and the last 32 bits in dotted form for
-/// IPv4-compatible (`::a.b.c.d`) and IPv4-mapped (`::ffff:a.b.c.d`) addresses.
+/// An IPv6 address as glibc's `inet_ntop` prints it (see [`super::super::libxt::ntop6`]).
 pub fn fmt_ipv6(o: &[u8; 16]) -> String {
-    use std::fmt::Write;
-    let words: Vec<u16> = (0..8)
-        .map(|i| u16::from_be_bytes([o[2 * i], o[2 * i + 1]]))
-        .collect();
-    let (mut best_base, mut best_len) = (None::<usize>, 0usize);
-    let mut cur: Option<(usize, usize)> = None;
-    for (i, &w) in words.iter().enumerate() {
-        if w == 0 {
-            cur = Some(match cur {
-                None => (i, 1),
-                Some((b, l)) => (b, l + 1),
-            });
-        } else if let Some((b, l)) = cur.take() {
-            if best_base.is_none() || l > best_len {
-                best_base = Some(b);
-                best_len = l;
-            }
-        }
-    }
-    if let Some((b, l)) = cur {
-        if best_base.is_none() || l > best_len {
-            best_base = Some(b);
-            best_len = l;
-        }
-    }
-    if best_len < 2 {
-        best_base = None;
-    }
-    let mut out = String::with_capacity(40);
-    let mut i = 0;
-    while i < 8 {
-        if let Some(b) = best_base {
-            if i >= b && i < b + best_len {
-                if i == b {
-                    out.push(':');
-                }
-                i += 1;
-                continue;
-            }
-        }
-        if i != 0 {
-            out.push(':');
-        }
-        if i == 6
-            && best_base == Some(0)
-            && (best_len == 6 || (best_len == 5 && words[5] == 0xffff))
-        {
-            let _ = write!(out, "{}.{}.{}.{}", o[12], o[13], o[14], o[15]);
-            return out;
-        }
-        let _ = write!(out, "{:x}", words[i]);
-        i += 1;
-    }
-    if best_base.is_some_and(|b| b + best_len == 8) {
-        out.push(':');
-    }
-    out
+    super::super::libxt::ntop6(o)
 }
 
 /// An address of `family` from the first 4 or all 16 bytes of an `nf_inet_addr`, printed as
