@@ -18,8 +18,20 @@ const BUILTIN: &[(&str, u8)] = &[
     ("all", 0),
 ];
 
-fn etc_protocols() -> &'static [(String, u8)] {
-    static CACHE: std::sync::OnceLock<Vec<(String, u8)>> = std::sync::OnceLock::new();
+/// One entry of `/etc/protocols`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProtoEntry {
+    /// Official name.
+    pub name: String,
+    /// Aliases.
+    pub aliases: Vec<String>,
+    /// Number.
+    pub num: u8,
+}
+
+/// The entries of `/etc/protocols` (read once; empty when the file is missing).
+pub fn etc_protocols() -> &'static [ProtoEntry] {
+    static CACHE: std::sync::OnceLock<Vec<ProtoEntry>> = std::sync::OnceLock::new();
     CACHE.get_or_init(|| {
         let Ok(text) = std::fs::read_to_string("/etc/protocols") else {
             return Vec::new();
@@ -28,17 +40,36 @@ fn etc_protocols() -> &'static [(String, u8)] {
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("");
             let mut f = line.split_whitespace();
-            if let (Some(name), Some(num)) = (f.next(), f.next()) {
-                if let Ok(n) = num.parse::<u8>() {
-                    out.push((name.to_owned(), n));
-                    for alias in f {
-                        out.push((alias.to_owned(), n));
-                    }
-                }
-            }
+            let (Some(name), Some(num)) = (f.next(), f.next()) else {
+                continue;
+            };
+            let Ok(num) = num.parse::<u8>() else {
+                continue;
+            };
+            out.push(ProtoEntry {
+                name: name.to_owned(),
+                aliases: f.map(str::to_owned).collect(),
+                num,
+            });
         }
         out
     })
+}
+
+/// `getprotobyname` over `/etc/protocols` (official names and aliases, case-sensitive).
+pub fn getprotobyname(s: &str) -> Option<u8> {
+    etc_protocols()
+        .iter()
+        .find(|e| e.name == s || e.aliases.iter().any(|a| a == s))
+        .map(|e| e.num)
+}
+
+/// `getprotobynumber` over `/etc/protocols`: the official name.
+pub fn getprotobynumber(n: u8) -> Option<&'static str> {
+    etc_protocols()
+        .iter()
+        .find(|e| e.num == n)
+        .map(|e| e.name.as_str())
 }
 
 /// Parses a `-p` value: a number 0–255, a known name (case-insensitive), or a name from
@@ -59,27 +90,16 @@ pub fn proto_number(s: &str) -> Option<u8> {
     if let Some(&(_, n)) = BUILTIN.iter().find(|(name, _)| *name == lower) {
         return Some(n);
     }
-    etc_protocols()
-        .iter()
-        .find(|(name, _)| *name == lower)
-        .map(|(_, n)| *n)
+    getprotobyname(&lower)
 }
 
 /// The name iptables prints for a protocol number (`/etc/protocols` first, as iptables'
 /// `proto_to_name` does — 135 prints as `mobility-header` — then its own list), or `None`
 /// when it prints the number.
 pub fn proto_name(n: u8, family: IpFamily) -> Option<String> {
-    if n == 58 {
-        return Some(
-            match family {
-                IpFamily::V4 => "icmpv6",
-                IpFamily::V6 => "ipv6-icmp",
-            }
-            .to_owned(),
-        );
-    }
-    if let Some((name, _)) = etc_protocols().iter().find(|(_, num)| *num == n) {
-        return Some(name.clone());
+    let _ = family;
+    if let Some(name) = getprotobynumber(n) {
+        return Some(name.to_owned());
     }
     BUILTIN
         .iter()

@@ -9,6 +9,7 @@ use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 
 pub use super::super::libxt::{strtoul_full, strtoul_prefix};
+pub use crate::ipt::proto::{getprotobyname, getprotobynumber};
 
 /// Parses an integer option value as libxtables' `XTTYPE_UINT*` does, with its error.
 pub fn uint_value(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result<u64, ParseError> {
@@ -202,60 +203,6 @@ pub fn prefix_mask(len: u8) -> [u8; 16] {
     };
     m.copy_from_slice(&v.to_be_bytes());
     m
-}
-
-/// One entry of `/etc/protocols`: its name, aliases and number.
-#[derive(Debug, Clone)]
-pub struct ProtoEntry {
-    /// Official name.
-    pub name: String,
-    /// Aliases.
-    pub aliases: Vec<String>,
-    /// Number.
-    pub num: u8,
-}
-
-/// `/etc/protocols`, read once.
-pub fn etc_protocols() -> &'static [ProtoEntry] {
-    static CACHE: std::sync::OnceLock<Vec<ProtoEntry>> = std::sync::OnceLock::new();
-    CACHE.get_or_init(|| {
-        let Ok(text) = std::fs::read_to_string("/etc/protocols") else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for line in text.lines() {
-            let line = line.split('#').next().unwrap_or("");
-            let mut f = line.split_whitespace();
-            let (Some(name), Some(num)) = (f.next(), f.next()) else {
-                continue;
-            };
-            let Ok(num) = num.parse::<u8>() else {
-                continue;
-            };
-            out.push(ProtoEntry {
-                name: name.to_owned(),
-                aliases: f.map(str::to_owned).collect(),
-                num,
-            });
-        }
-        out
-    })
-}
-
-/// `getprotobyname`: a protocol by exact name or alias.
-pub fn getprotobyname(s: &str) -> Option<u8> {
-    etc_protocols()
-        .iter()
-        .find(|e| e.name == s || e.aliases.iter().any(|a| a == s))
-        .map(|e| e.num)
-}
-
-/// `getprotobynumber`: the name of a protocol number.
-pub fn getprotobynumber(n: u8) -> Option<&'static str> {
-    etc_protocols()
-        .iter()
-        .find(|e| e.num == n)
-        .map(|e| e.name.as_str())
 }
 
 /// An IPv6 address as glibc's `inet_ntop` writes it (see [`super::super::libxt::ntop6`]).
