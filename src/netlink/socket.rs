@@ -196,6 +196,36 @@ impl Socket {
         self.rcvbuf = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_RCVBUF).unwrap_or(0) as usize;
     }
 
+    /// Sets how long a waiting [`recv`](Self::recv) blocks before it returns `Ok(false)`
+    /// (`SO_RCVTIMEO`); `None` waits forever.
+    pub fn set_recv_timeout(&self, timeout: Option<std::time::Duration>) -> Result<(), Error> {
+        let tv = match timeout {
+            Some(d) => libc::timeval {
+                tv_sec: d.as_secs().min(i64::MAX as u64) as libc::time_t,
+                // At least 1 µs, so that a tiny timeout does not mean "forever".
+                tv_usec: (d.subsec_micros().max(u32::from(d.is_zero()))) as libc::suseconds_t,
+            },
+            None => libc::timeval {
+                tv_sec: 0,
+                tv_usec: 0,
+            },
+        };
+        // SAFETY: `tv` is a valid timeval living for the duration of the call, and its size is
+        // passed exactly.
+        let ret = unsafe {
+            libc::setsockopt(
+                self.fd.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVTIMEO,
+                (&tv as *const libc::timeval).cast(),
+                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+            )
+        };
+        cvt(ret)
+            .map(|_| ())
+            .map_err(|e| Error::io("setting the receive timeout", e))
+    }
+
     /// Joins a multicast group (for example `NFNLGRP_NFTABLES` for ruleset events).
     pub fn join_group(&self, group: u32) -> Result<(), Error> {
         setsockopt_int(

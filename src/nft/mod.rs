@@ -10,6 +10,7 @@ pub mod dump;
 pub mod error;
 pub mod expr;
 pub mod family;
+pub mod monitor;
 pub mod rule;
 pub mod set;
 pub mod table;

@@ -1,0 +1,136 @@
+//! Ruleset events: every change committed to nf_tables, by anyone, as it happens
+//! (`NFNLGRP_NFTABLES`). The ground for caches that stay current and for owned chains that
+//! repair themselves.
+
+use std::time::Duration;
+
+use iptnl_sys::nf_tables::*;
+use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_subsys_id, NFNLGRP_NFTABLES, NFNL_SUBSYS_NFTABLES};
+
+use super::error::Error;
+use super::{Chain, Rule, Table};
+use crate::netlink::{self, Messages, Socket};
+
+/// One ruleset event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Event {
+    /// A table was added or updated.
+    NewTable(Table),
+    /// A table was deleted.
+    DelTable(Table),
+    /// A chain was added, renamed or updated.
+    NewChain(Chain),
+    /// A chain was deleted.
+    DelChain(Chain),
+    /// A rule was added or replaced.
+    NewRule(Rule),
+    /// A rule was deleted.
+    DelRule(Rule),
+    /// A transaction was committed: the new generation, and who committed it.
+    NewGen {
+        /// The new generation id.
+        genid: u32,
+        /// Task (thread) id of the committer, when the kernel says.
+        pid: Option<u32>,
+        /// Process name of the committer, when the kernel says.
+        name: Option<String>,
+    },
+    /// Another kind of object changed (set, element, object, flowtable): its message type.
+    Other(u16),
+    /// Events were lost (the receive buffer overflowed): whatever was cached must be read
+    /// again.
+    Lost,
+}
+
+/// A subscription to ruleset events in one network namespace.
+///
+/// ```no_run
+/// use iptnl::nft::monitor::{Event, Monitor};
+/// let mut m = Monitor::open()?;
+/// while let Some(ev) = m.next(None)? {
+///     if let Event::NewGen { genid, name, .. } = ev {
+///         println!("generation {genid} committed by {name:?}");
+///     }
+/// }
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Monitor {
+    sock: Socket,
+    rx: Vec<u8>,
+    queue: std::collections::VecDeque<Event>,
+}
+
+impl Monitor {
+    /// Subscribes in the calling thread's network namespace.
+    pub fn open() -> Result<Monitor, Error> {
+        Self::from_socket(Socket::open()?)
+    }
+
+    /// Subscribes inside the network namespace at `path`.
+    pub fn open_in_netns(path: impl AsRef<std::path::Path>) -> Result<Monitor, Error> {
+        Self::from_socket(Socket::open_in_netns(path.as_ref())?)
+    }
+
+    fn from_socket(mut sock: Socket) -> Result<Monitor, Error> {
+        sock.ensure_rcvbuf(4 << 20);
+        sock.join_group(NFNLGRP_NFTABLES)?;
+        Ok(Monitor {
+            sock,
+            rx: Vec::new(),
+            queue: Default::default(),
+        })
+    }
+
+    /// The next event, waiting at most `timeout` (`None`: forever). `Ok(None)` when the time
+    /// ran out.
+    pub fn next(&mut self, timeout: Option<Duration>) -> Result<Option<Event>, Error> {
+        if let Some(e) = self.queue.pop_front() {
+            return Ok(Some(e));
+        }
+        self.sock.set_recv_timeout(timeout)?;
+        match self.sock.recv(&mut self.rx, true) {
+            Ok(false) => return Ok(None),
+            Ok(true) => {}
+            Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => return Ok(Some(Event::Lost)),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::WouldBlock
+                    || e.kind() == std::io::ErrorKind::TimedOut =>
+            {
+                return Ok(None)
+            }
+            Err(e) => return Err(netlink::Error::io("reading ruleset events", e).into()),
+        }
+        for m in Messages::new(&self.rx) {
+            let m = m.map_err(netlink::Error::from)?;
+            if nfnl_subsys_id(m.msg_type()) != NFNL_SUBSYS_NFTABLES {
+                continue;
+            }
+            let dec = |r: Result<Event, netlink::DecodeError>| r.map_err(netlink::Error::from);
+            let ev = match nfnl_msg_id(m.msg_type()) {
+                NFT_MSG_NEWTABLE => dec(Table::decode(&m).map(Event::NewTable))?,
+                NFT_MSG_DELTABLE => dec(Table::decode(&m).map(Event::DelTable))?,
+                NFT_MSG_NEWCHAIN => dec(Chain::decode(&m).map(Event::NewChain))?,
+                NFT_MSG_DELCHAIN => dec(Chain::decode(&m).map(Event::DelChain))?,
+                NFT_MSG_NEWRULE => dec(Rule::decode(&m).map(Event::NewRule))?,
+                NFT_MSG_DELRULE => dec(Rule::decode(&m).map(Event::DelRule))?,
+                NFT_MSG_NEWGEN => {
+                    let (mut genid, mut pid, mut name) = (0, None, None);
+                    let nf = m.nfgen().map_err(netlink::Error::from)?;
+                    for a in nf.attrs().flatten() {
+                        match a.kind() {
+                            NFTA_GEN_ID => genid = a.be32().unwrap_or(0),
+                            NFTA_GEN_PROC_PID => pid = a.be32().ok(),
+                            NFTA_GEN_PROC_NAME => name = a.str().ok().map(str::to_owned),
+                            _ => {}
+                        }
+                    }
+                    Event::NewGen { genid, pid, name }
+                }
+                other => Event::Other(other),
+            };
+            self.queue.push_back(ev);
+        }
+        Ok(self.queue.pop_front())
+    }
+}
