@@ -15,3 +15,4 @@ pub mod ipt;
 pub mod netlink;
 pub mod netns;
 pub mod nft;
+pub mod workload;

@@ -1,0 +1,129 @@
+//! `iptnl`: a multi-call binary. The tool is named by the program name (`argv[0]`, e.g. a
+//! symlink `iptables-restore -> iptnl`) or, when that is not a tool name (`iptnl`,
+//! `xtables-nft-multi`), by the first argument: `iptnl iptables-save -t nat`.
+//!
+//! Tools: `iptables-restore`, `ip6tables-restore`, `iptables-save`, `ip6tables-save` (also
+//! with `-nft`: `iptables-nft-restore`, …) and `demo`.
+
+mod demo;
+mod getopt;
+mod tools;
+
+use iptnl::ipt::IpFamily;
+
+/// What a program name asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Tool {
+    Restore(IpFamily),
+    Save(IpFamily),
+    /// `iptables`/`ip6tables` (the rule command): a later version.
+    Iptables(IpFamily),
+    Demo,
+    /// Hidden: the demo's iptnl loader, run as a child so its peak memory is measured alone.
+    DemoLoad,
+}
+
+/// The tool a name (program name or first argument) stands for.
+fn lookup(name: &str) -> Option<Tool> {
+    let (family, rest) = if let Some(r) = name.strip_prefix("ip6tables") {
+        (IpFamily::V6, r)
+    } else if let Some(r) = name.strip_prefix("iptables") {
+        (IpFamily::V4, r)
+    } else {
+        return match name {
+            "demo" => Some(Tool::Demo),
+            demo::LOAD_SUBCOMMAND => Some(Tool::DemoLoad),
+            _ => None,
+        };
+    };
+    let rest = rest.strip_prefix("-nft").unwrap_or(rest);
+    match rest {
+        "" => Some(Tool::Iptables(family)),
+        "-restore" => Some(Tool::Restore(family)),
+        "-save" => Some(Tool::Save(family)),
+        _ => None,
+    }
+}
+
+fn usage() -> String {
+    format!(
+        "iptnl {} — iptables-compatible netfilter tools speaking nf_tables netlink\n\
+         \n\
+         Usage: iptnl TOOL [ARGS…]   or a symlink named after the tool (TOOL -> iptnl)\n\
+         \n\
+         Tools:\n\
+         \x20 iptables-restore, ip6tables-restore   (also iptables-nft-restore, …)\n\
+         \x20 iptables-save, ip6tables-save         (also iptables-nft-save, …)\n\
+         \x20 demo [--rules N] [--ipv6] [--keep-going]\n\
+         \x20                                       load a kube-proxy-style ruleset with iptnl and\n\
+         \x20                                       iptables-nft/legacy-restore in throwaway\n\
+         \x20                                       network namespaces and compare them\n",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
+    match tool {
+        Tool::Restore(f) => tools::restore_main(prog, f, args),
+        Tool::Save(f) => tools::save_main(prog, f, args),
+        Tool::Iptables(_) => {
+            eprintln!("iptnl: the {prog} command is not available yet in this version");
+            2
+        }
+        Tool::Demo => demo::main(args),
+        Tool::DemoLoad => demo::load_main(args),
+    }
+}
+
+fn main() {
+    let argv: Vec<String> = std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    let base = argv
+        .first()
+        .map(|a| a.rsplit('/').next().unwrap_or(a).to_owned())
+        .unwrap_or_default();
+    let code = if let Some(t) = lookup(&base) {
+        run(t, &base, &argv[1..])
+    } else {
+        match argv.get(1).map(String::as_str) {
+            Some(name) if lookup(name).is_some() => run(lookup(name).unwrap(), name, &argv[2..]),
+            Some("-h" | "--help" | "help") => {
+                print!("{}", usage());
+                0
+            }
+            Some("-V" | "--version") => {
+                println!("iptnl {}", env!("CARGO_PKG_VERSION"));
+                0
+            }
+            Some(other) => {
+                eprintln!("iptnl: unknown tool `{other}'\n\n{}", usage());
+                2
+            }
+            None => {
+                eprint!("{}", usage());
+                2
+            }
+        }
+    };
+    std::process::exit(code);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert_eq!(
+            lookup("iptables-restore"),
+            Some(Tool::Restore(IpFamily::V4))
+        );
+        assert_eq!(lookup("ip6tables-nft-save"), Some(Tool::Save(IpFamily::V6)));
+        assert_eq!(lookup("iptables-nft"), Some(Tool::Iptables(IpFamily::V4)));
+        assert_eq!(lookup("demo"), Some(Tool::Demo));
+        assert_eq!(lookup("iptnl"), None);
+        assert_eq!(lookup("xtables-nft-multi"), None);
+        assert_eq!(lookup("iptables-legacy-restore"), None);
+    }
+}

@@ -1,0 +1,485 @@
+//! The restore and save tools: options, messages and exit codes as iptables-nft-restore and
+//! iptables-nft-save 1.8.9 have them, around `iptnl::ipt::restore` and `iptnl::ipt::savefile`.
+
+use std::io::{Read, Write};
+
+use iptnl::ipt::restore::{restore, RestoreError, RestoreOptions};
+use iptnl::ipt::savefile::{self, save, SaveError, SaveOptions, SAVE_VERSION};
+use iptnl::ipt::tables::find_table;
+use iptnl::ipt::IpFamily;
+use iptnl::netlink::Conn;
+
+use crate::getopt::{getopt, Arg, Opt};
+
+/// `NAME v1.8.11 (nf_tables) (iptnl 0.1.0)`: the prefix tools parse, then iptnl's version.
+pub fn version_line(prog: &str) -> String {
+    format!(
+        "{prog} {SAVE_VERSION} (nf_tables) (iptnl {})",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The `v1.8.11 (nf_tables)` prefix of xtables error messages.
+fn xt_prefix(prog: &str) -> String {
+    format!("{prog} {SAVE_VERSION} (nf_tables)")
+}
+
+/// An error text without the ` (os error N)` Rust appends, as `strerror` prints it.
+fn strerror(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
+const RESTORE_OPTS: &[Opt] = &[
+    Opt {
+        short: 'b',
+        long: "binary",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'c',
+        long: "counters",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'v',
+        long: "verbose",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'V',
+        long: "version",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 't',
+        long: "test",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'h',
+        long: "help",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'n',
+        long: "noflush",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'M',
+        long: "modprobe",
+        arg: Arg::Required,
+    },
+    Opt {
+        short: 'T',
+        long: "table",
+        arg: Arg::Required,
+    },
+    Opt {
+        short: '4',
+        long: "ipv4",
+        arg: Arg::No,
+    },
+    Opt {
+        short: '6',
+        long: "ipv6",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'w',
+        long: "wait",
+        arg: Arg::Optional,
+    },
+    Opt {
+        short: 'W',
+        long: "wait-interval",
+        arg: Arg::Optional,
+    },
+];
+
+fn restore_usage(prog: &str) -> String {
+    format!(
+        "Usage: {prog} [-c] [-v] [-V] [-t] [-h] [-n] [-T table] [-M command] [-4] [-6] [file]\n\
+         \t   [ --counters ]\n\
+         \t   [ --verbose ]\n\
+         \t   [ --version]\n\
+         \t   [ --test ]\n\
+         \t   [ --help ]\n\
+         \t   [ --noflush ]\n\
+         \t   [ --table=<TABLE> ]\n\
+         \t   [ --modprobe=<command> ]\n\
+         \t   [ --ipv4 ]\n\
+         \t   [ --ipv6 ]\n"
+    )
+}
+
+/// Whether a restore input error is one iptables reports as a parameter problem (exit 2,
+/// `Error occurred at line: N`) rather than as a failed line (exit 1, `line N failed: …`).
+fn is_parameter_problem(msg: &str, line_text: &str) -> bool {
+    const FAILED_LINE: &[&str] = &[
+        "has no COMMIT",
+        "outside of a table",
+        "COMMIT without a table",
+        "Index of",
+        "already exists",
+        "cannot delete built-in chain",
+        "is declared twice",
+        "does not exist in the chain",
+        "no matching rule",
+        "Bad rule",
+        "-E ",
+        "is not empty",
+        "is referenced",
+        "in use",
+    ];
+    if let Some(chain) = msg
+        .strip_prefix("chain ")
+        .and_then(|r| r.split_once(" does not exist in table"))
+        .map(|(c, _)| c)
+    {
+        // The chain a command works on is missing: a failed line (the kernel refuses it in
+        // iptables-nft). A missing jump target is a parameter problem.
+        let args = iptnl::ipt::split_args(line_text).unwrap_or_default();
+        let worked_on = args
+            .iter()
+            .position(|a| a.starts_with('-') && !a.starts_with("--") && a.len() == 2)
+            .and_then(|i| args.get(i + 1));
+        return worked_on.map(String::as_str) != Some(chain);
+    }
+    !FAILED_LINE.iter().any(|p| msg.contains(p))
+}
+
+/// Prints a restore error as iptables-nft-restore does and returns the exit code.
+fn report_restore_error(prog: &str, input: &str, e: &RestoreError) -> i32 {
+    let mut err = std::io::stderr().lock();
+    match e {
+        RestoreError::Input { line, msg } => {
+            let text = input.lines().nth(line.wrapping_sub(1)).unwrap_or("");
+            let text = text.trim();
+            let text = match text.split_once("] ") {
+                Some((c, rest)) if c.starts_with('[') => rest,
+                _ => text,
+            };
+            if is_parameter_problem(msg, text) {
+                let _ = writeln!(
+                    err,
+                    "{}: {msg}\nError occurred at line: {line}\nTry `{prog} -h' or '{prog} --help' for more information.",
+                    xt_prefix(prog)
+                );
+                2
+            } else {
+                let _ = writeln!(err, "{prog}: line {line} failed: {msg}");
+                1
+            }
+        }
+        RestoreError::Kernel { lines, first_line } => {
+            // iptables checks jump targets before it talks to the kernel: a parameter problem.
+            if lines
+                .first()
+                .is_some_and(|l| l.contains("jump target chain"))
+            {
+                let first = &lines[0];
+                let what = first
+                    .strip_prefix("line ")
+                    .and_then(|r| r.split_once(": "))
+                    .map_or(first.as_str(), |(_, rest)| rest);
+                let _ = writeln!(
+                    err,
+                    "{}: {what}\nError occurred at line: {first_line}\nTry `{prog} -h' or '{prog} --help' for more information.",
+                    xt_prefix(prog)
+                );
+                return 2;
+            }
+            for l in lines {
+                // "line 4,812: TEXT: reason" -> "line 4812 failed: TEXT: reason"
+                match l.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
+                    Some((n, rest)) => {
+                        let _ = writeln!(err, "{prog}: line {} failed: {rest}", n.replace(',', ""));
+                    }
+                    None => {
+                        let _ = writeln!(err, "{prog}: {l}");
+                    }
+                }
+            }
+            1
+        }
+        other => {
+            let _ = writeln!(err, "{prog}: {other}");
+            1
+        }
+    }
+}
+
+/// iptables-restore / ip6tables-restore.
+pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
+    let parsed = match getopt(args, RESTORE_OPTS) {
+        Ok(p) => p,
+        Err(m) => {
+            eprintln!("{prog}: {m}\nTry `{prog} -h' for more information.");
+            return 1;
+        }
+    };
+    let mut family = family;
+    let mut opts = RestoreOptions::default();
+    let mut verbose = false;
+    for (c, v) in parsed.opts {
+        match c {
+            'b' => eprintln!("-b/--binary option is not implemented"),
+            'c' => opts.counters = true,
+            'v' => verbose = true,
+            'V' => {
+                println!("{}", version_line(prog));
+                return 0;
+            }
+            't' => opts.test = true,
+            'h' => {
+                // iptables-nft-restore prints its usage on stderr.
+                eprint!("{}", restore_usage(prog));
+                return 0;
+            }
+            'n' => opts.noflush = true,
+            'T' => opts.table = v,
+            '4' => family = IpFamily::V4,
+            '6' => family = IpFamily::V6,
+            // -M, -w, -W: accepted; iptnl loads no modules and takes no lock.
+            _ => {}
+        }
+    }
+    let input = match parsed.operands.as_slice() {
+        [] => {
+            let mut buf = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+                eprintln!("{prog}: reading standard input: {}", strerror(&e));
+                return 1;
+            }
+            buf
+        }
+        [file] => match std::fs::read(file) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("Can't open {file}: {}", strerror(&e));
+                return 1;
+            }
+        },
+        _ => {
+            eprintln!("Unknown arguments found on commandline");
+            return 1;
+        }
+    };
+    let input = String::from_utf8_lossy(&input);
+    let mut conn = match Conn::open() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{prog}: {e}");
+            return 1;
+        }
+    };
+    match restore(&mut conn, family, &input, &opts) {
+        Ok(r) => {
+            if verbose {
+                eprintln!(
+                    "{prog}: {} {} in table{} {}: {} rule{} added, {} operations, {} bytes, one batch{}",
+                    if opts.test { "tested" } else { "restored" },
+                    if opts.noflush { "changes" } else { "ruleset" },
+                    if r.tables.len() == 1 { "" } else { "s" },
+                    if r.tables.is_empty() { "(none)".to_owned() } else { r.tables.join(", ") },
+                    r.rules_added,
+                    if r.rules_added == 1 { "" } else { "s" },
+                    r.ops,
+                    r.batch_bytes,
+                    if r.retries > 0 { format!(" ({} retries after concurrent changes)", r.retries) } else { String::new() },
+                );
+            }
+            0
+        }
+        Err(e) => report_restore_error(prog, &input, &e),
+    }
+}
+
+const SAVE_OPTS: &[Opt] = &[
+    Opt {
+        short: 'b',
+        long: "binary",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'c',
+        long: "counters",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'V',
+        long: "version",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'd',
+        long: "dump",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 't',
+        long: "table",
+        arg: Arg::Required,
+    },
+    Opt {
+        short: 'M',
+        long: "modprobe",
+        arg: Arg::Required,
+    },
+    Opt {
+        short: 'f',
+        long: "file",
+        arg: Arg::Required,
+    },
+    Opt {
+        short: '4',
+        long: "ipv4",
+        arg: Arg::No,
+    },
+    Opt {
+        short: '6',
+        long: "ipv6",
+        arg: Arg::No,
+    },
+    Opt {
+        short: 'h',
+        long: "help",
+        arg: Arg::No,
+    },
+];
+
+fn save_usage(prog: &str) -> String {
+    format!(
+        "Usage: {prog} [-c] [-t table] [-M command] [-f file] [-4] [-6] [-V] [-h]\n\
+         \t   [ --counters ]\n\
+         \t   [ --table=<TABLE> ]\n\
+         \t   [ --modprobe=<command> ]\n\
+         \t   [ --file=<FILE> ]\n\
+         \t   [ --ipv4 ]\n\
+         \t   [ --ipv6 ]\n\
+         \t   [ --version ]\n\
+         \t   [ --help ]\n"
+    )
+}
+
+/// iptables-save / ip6tables-save.
+pub fn save_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
+    let parsed = match getopt(args, SAVE_OPTS) {
+        Ok(p) => p,
+        Err(m) => {
+            eprintln!("{prog}: {m}\nLook at manual page `{prog}.8' for more information.");
+            return 1;
+        }
+    };
+    let mut family = family;
+    let mut opts = SaveOptions::default();
+    let mut file = None;
+    for (c, v) in parsed.opts {
+        match c {
+            'b' => eprintln!("-b/--binary option is not implemented"),
+            'c' => opts.counters = true,
+            'V' => {
+                println!("{}", version_line(prog));
+                return 0;
+            }
+            'h' => {
+                print!("{}", save_usage(prog));
+                return 0;
+            }
+            't' => opts.table = v,
+            'f' => file = v,
+            '4' => family = IpFamily::V4,
+            '6' => family = IpFamily::V6,
+            // -M, -d: accepted and ignored.
+            _ => {}
+        }
+    }
+    if !parsed.operands.is_empty() {
+        eprintln!("Unknown arguments found on commandline");
+        return 1;
+    }
+    let mut out: Box<dyn Write> = match &file {
+        Some(f) => match std::fs::File::create(f) {
+            Ok(f) => Box::new(f),
+            Err(e) => {
+                eprintln!("Failed to open file, error: {}", strerror(&e));
+                return 1;
+            }
+        },
+        None => Box::new(std::io::stdout().lock()),
+    };
+    let mut conn = match Conn::open() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("{prog}: {e}");
+            return 1;
+        }
+    };
+    let text = match save(&mut conn, family, &opts) {
+        Ok(t) => t,
+        // iptables-nft-save shows a known table that does not exist yet as its built-in
+        // chains with policy ACCEPT.
+        Err(SaveError::NoSuchTable(t)) if find_table(&t).is_some() => savefile::format_table(
+            family,
+            &t,
+            &[],
+            &[],
+            opts.counters,
+            &savefile::ctime(std::time::SystemTime::now()),
+        ),
+        Err(e @ SaveError::NoSuchTable(_)) => {
+            eprintln!("{e}");
+            return 1;
+        }
+        Err(e) => {
+            eprintln!("{prog}: {e}");
+            return 1;
+        }
+    };
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("{prog}: writing the output: {}", strerror(&e));
+            return 1;
+        }
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_classes_follow_iptables() {
+        // Parameter problems: exit 2.
+        assert!(is_parameter_problem(
+            "unknown option \"--bogus\"",
+            "-A INPUT --bogus"
+        ));
+        assert!(is_parameter_problem(
+            "chain NOPE does not exist in table filter",
+            "-A INPUT -j NOPE"
+        ));
+        // Failed lines: exit 1.
+        assert!(!is_parameter_problem(
+            "chain FOO does not exist in table filter",
+            "-A FOO -j ACCEPT"
+        ));
+        assert!(!is_parameter_problem("chain FOO already exists", "-N FOO"));
+        assert!(!is_parameter_problem(
+            "table `filter' (line 1) has no COMMIT line",
+            "-A INPUT -j ACCEPT"
+        ));
+    }
+
+    #[test]
+    fn strerror_drops_the_os_error_suffix() {
+        let e = std::io::Error::from_raw_os_error(libc::ENOENT);
+        assert_eq!(strerror(&e), "No such file or directory");
+    }
+}
