@@ -370,6 +370,16 @@ impl Parser {
                 self.once(c)?;
                 let v = Self::value(shown, inline, args, &mut i)?;
                 let list = AddrMask::parse(self.family, v, shown)?;
+                // `! -s 0.0.0.0/0` can match no packet (iptables-nft 1.8.9 then sends a rule the
+                // kernel refuses with EINVAL): say so while parsing.
+                if inv && list.iter().any(|a| a.prefix_len() == Some(0)) {
+                    return Err(ParseError::bad(
+                        shown,
+                        format!(
+                            "`! {v}' matches no packet at all (a /0 mask matches every address)"
+                        ),
+                    ));
+                }
                 if c == 's' {
                     self.srcs = list;
                     self.src_inv = inv;
