@@ -9,9 +9,11 @@
 //! - [`nft`]: the nftables object model (tables, chains, rules, expressions, sets).
 #![deny(missing_docs)]
 
+pub use iptables::IpTables;
 pub use iptnl_sys as sys;
 
 pub mod ipt;
+pub mod iptables;
 pub mod netlink;
 pub mod netns;
 pub mod nft;

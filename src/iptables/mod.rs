@@ -1,0 +1,1112 @@
+//! The `IpTables` handle: the familiar go-iptables API (append, insert, delete, check, list,
+//! chains, policies …) on iptnl's kernel layer, with no `iptables` binary, no fork and no
+//! lock file.
+//!
+//! Every call is one atomic nf_tables batch. Calls that depend on what a chain holds (check,
+//! the unique variants, delete by spec or number, insert at a position after the first,
+//! replace, zero) read that one chain only, send the generation id they read with the batch,
+//! and plan again when the kernel says the ruleset moved meanwhile (with jittered
+//! exponential backoff, for up to [`IpTables::set_conflict_timeout`], 10 s by default, then
+//! [`Error::Conflict`]). Blind writes (append, insert at 1, new chain, flush, policy) read
+//! nothing. Chains read are cached per generation: while
+//! the generation id (one round trip) has not moved, nothing is dumped again.
+//!
+//! Built-in chains are created on first use as iptables-nft creates them: the table and that
+//! one base chain, policy ACCEPT.
+//!
+//! ```no_run
+//! use iptnl::iptables::IpTables;
+//! use iptnl::ipt::IpFamily;
+//! let ipt = IpTables::new(IpFamily::V4)?;
+//! ipt.new_chain("nat", "MY-DNAT")?;
+//! ipt.append_unique("nat", "PREROUTING", &["-p", "tcp", "--dport", "8080", "-j", "MY-DNAT"])?;
+//! ipt.append("nat", "MY-DNAT", "-p tcp -j DNAT --to-destination 10.0.0.2:80")?;
+//! assert!(ipt.exists("nat", "PREROUTING", &["-p", "tcp", "--dport", "8080", "-j", "MY-DNAT"])?);
+//! for line in ipt.list("nat", "MY-DNAT")? { println!("{line}"); }
+//! # Ok::<(), iptnl::iptables::Error>(())
+//! ```
+
+mod cache;
+mod error;
+mod format;
+mod plan;
+mod transaction;
+
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+pub use error::{Error, What};
+pub use plan::OpResult;
+pub use transaction::Transaction;
+
+use cache::{read_chain, Cache};
+use error::from_nft;
+use plan::{builtin, At, DelMode, Op};
+
+use crate::ipt::command::check_chain_name;
+use crate::ipt::restore::{RestoreOptions, RestoreReport};
+use crate::ipt::savefile::{SaveOptions, SAVE_VERSION};
+use crate::ipt::tables::find_table;
+use crate::ipt::{
+    decode_rule, parse_rule, parse_rule_str, AddrMask, IpFamily, ParseError, RuleSpec,
+};
+use crate::netlink::Conn;
+use crate::nft::{self, get_chain, list_chains, Batch, Policy};
+
+/// A rule spec as the API takes it: a list of arguments (`&["-p", "tcp", "-j", "ACCEPT"]`,
+/// a `Vec<String>`), one string split as a shell would (`"-p tcp -j ACCEPT"`), or rules
+/// parsed already.
+///
+/// ```
+/// use iptnl::iptables::RuleArgs;
+/// use iptnl::ipt::IpFamily;
+/// let a = ["-s", "10.0.0.1,10.0.0.2", "-j", "DROP"].parse_rules(IpFamily::V4).unwrap();
+/// assert_eq!(a.len(), 2);
+/// let b = "-s 10.0.0.1 -j DROP".parse_rules(IpFamily::V4).unwrap();
+/// assert_eq!(b[0], a[0]);
+/// ```
+pub trait RuleArgs {
+    /// The rules this spec stands for (several when `-s`/`-d` list several addresses).
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError>;
+}
+
+impl<S: AsRef<str>> RuleArgs for [S] {
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        parse_rule(family, self)
+    }
+}
+
+impl<S: AsRef<str>, const N: usize> RuleArgs for [S; N] {
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        parse_rule(family, self)
+    }
+}
+
+impl<S: AsRef<str>> RuleArgs for Vec<S> {
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        parse_rule(family, self)
+    }
+}
+
+impl RuleArgs for str {
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        parse_rule_str(family, self)
+    }
+}
+
+impl RuleArgs for String {
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        parse_rule_str(family, self)
+    }
+}
+
+impl RuleArgs for RuleSpec {
+    fn parse_rules(&self, _family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        Ok(vec![self.clone()])
+    }
+}
+
+impl<T: RuleArgs + ?Sized> RuleArgs for &T {
+    fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
+        (**self).parse_rules(family)
+    }
+}
+
+/// One rule of `iptables -L -n -v -x`, typed (go-iptables' `Stat`).
+///
+/// ```no_run
+/// use iptnl::iptables::IpTables;
+/// let ipt = IpTables::new(iptnl::ipt::IpFamily::V4)?;
+/// for s in ipt.structured_stats("filter", "INPUT")? {
+///     println!("{} packets, {} bytes -> {}", s.packets, s.bytes, s.target);
+/// }
+/// # Ok::<(), iptnl::iptables::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stat {
+    /// Packets counted.
+    pub packets: u64,
+    /// Bytes counted.
+    pub bytes: u64,
+    /// The target (`ACCEPT`, a chain, an extension), empty without one.
+    pub target: String,
+    /// The protocol number (`0` for all; `!6` when inverted).
+    pub protocol: String,
+    /// `--`, `-f` or `!f` (IPv4); two spaces for IPv6.
+    pub opt: String,
+    /// The input interface, `*` for any.
+    pub input: String,
+    /// The output interface, `*` for any.
+    pub output: String,
+    /// The source network (`0.0.0.0/0` or `::/0` for any).
+    pub source: AddrMask,
+    /// `! -s`.
+    pub source_inverted: bool,
+    /// The destination network.
+    pub destination: AddrMask,
+    /// `! -d`.
+    pub destination_inverted: bool,
+    /// Matches and target options (as rule-spec options, not iptables' `-L` words).
+    pub options: String,
+}
+
+#[derive(Debug)]
+struct Inner {
+    conn: Conn,
+    cache: Cache,
+}
+
+/// A handle on the iptables tables of one family in one network namespace.
+///
+/// It is `Send + Sync`: share it between threads (e.g. in an `Arc`); calls are serialized on
+/// its one netlink socket by an internal mutex, and calls of other handles or processes
+/// (iptables-nft included) are kept apart by the kernel's generation check, not by a lock.
+/// No global state, no lock file.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use iptnl::iptables::IpTables;
+/// let ipt = Arc::new(IpTables::new(iptnl::ipt::IpFamily::V4)?);
+/// let t = { let ipt = ipt.clone(); std::thread::spawn(move || ipt.append_unique("filter", "INPUT", &["-j", "ACCEPT"])) };
+/// t.join().unwrap()?;
+/// # Ok::<(), iptnl::iptables::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct IpTables {
+    family: IpFamily,
+    inner: Mutex<Inner>,
+    conflict_timeout_ms: AtomicU64,
+}
+
+fn spec_err(e: ParseError) -> Error {
+    Error::InvalidSpec(e)
+}
+
+fn check_rulenum(n: u32) -> Result<(), Error> {
+    if n == 0 {
+        return Err(Error::Invalid("rule numbers start at 1".into()));
+    }
+    Ok(())
+}
+
+impl IpTables {
+    /// A handle in the calling thread's network namespace.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V6)?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn new(family: IpFamily) -> Result<IpTables, Error> {
+        let conn = Conn::open().map_err(|e| from_nft(e.into(), "opening a netlink socket"))?;
+        Ok(IpTables::from_conn(family, conn))
+    }
+
+    /// A handle in the network namespace at `path` (`/var/run/netns/NAME`,
+    /// `/proc/PID/ns/net`), without moving any thread.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::in_netns(iptnl::ipt::IpFamily::V4, "/var/run/netns/blue")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn in_netns(family: IpFamily, path: impl AsRef<Path>) -> Result<IpTables, Error> {
+        let conn = Conn::open_in_netns(path)
+            .map_err(|e| from_nft(e.into(), "opening a netlink socket in the namespace"))?;
+        Ok(IpTables::from_conn(family, conn))
+    }
+
+    /// A handle on an open connection.
+    ///
+    /// ```no_run
+    /// let conn = iptnl::netlink::Conn::open()?;
+    /// let ipt = iptnl::iptables::IpTables::from_conn(iptnl::ipt::IpFamily::V4, conn);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn from_conn(family: IpFamily, conn: Conn) -> IpTables {
+        IpTables {
+            family,
+            inner: Mutex::new(Inner {
+                conn,
+                cache: Cache::default(),
+            }),
+            conflict_timeout_ms: AtomicU64::new(plan::CONFLICT_TIMEOUT.as_millis() as u64),
+        }
+    }
+
+    /// The family (`iptables` or `ip6tables`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert_eq!(ipt.family(), iptnl::ipt::IpFamily::V4);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn family(&self) -> IpFamily {
+        self.family
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Plans and commits `ops` as one batch, planning again (with jittered exponential
+    /// backoff, the connection released while waiting) when the ruleset changed under a
+    /// read, until the conflict timeout.
+    pub(crate) fn run(&self, ops: &[Op]) -> Result<Vec<OpResult>, Error> {
+        let start = std::time::Instant::now();
+        let timeout = self.conflict_timeout();
+        let mut attempt = 0u32;
+        loop {
+            {
+                let mut g = self.lock();
+                let Inner { conn, cache } = &mut *g;
+                if let Some(r) = plan::run_once(conn, cache, self.family, ops)? {
+                    return Ok(r);
+                }
+            }
+            attempt += 1;
+            if start.elapsed() >= timeout {
+                return Err(Error::Conflict { tries: attempt });
+            }
+            std::thread::sleep(plan::jitter(attempt - 1));
+        }
+    }
+
+    fn conflict_timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_millis(self.conflict_timeout_ms.load(Ordering::Relaxed))
+    }
+
+    /// How long a read-dependent operation keeps planning again while other writers change
+    /// the ruleset under it before it fails with [`Error::Conflict`] (default 10 s; zero
+    /// tries once). Nothing is applied by an attempt that conflicted.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_conflict_timeout(std::time::Duration::from_secs(30));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn set_conflict_timeout(&self, timeout: std::time::Duration) {
+        self.conflict_timeout_ms
+            .store(timeout.as_millis() as u64, Ordering::Relaxed);
+    }
+
+    fn run1(&self, op: Op) -> Result<OpResult, Error> {
+        Ok(self
+            .run(std::slice::from_ref(&op))?
+            .pop()
+            .unwrap_or(OpResult::Done))
+    }
+
+    fn specs(&self, spec: &(impl RuleArgs + ?Sized)) -> Result<Vec<RuleSpec>, Error> {
+        spec.parse_rules(self.family).map_err(spec_err)
+    }
+
+    /// Starts a transaction: write operations collected and committed as one batch.
+    ///
+    /// ```no_run
+    /// use iptnl::iptables::IpTables;
+    /// let ipt = IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let mut tx = ipt.transaction();
+    /// tx.new_chain("filter", "WEB").append("filter", "WEB", &["-p", "tcp", "--dport", "80", "-j", "ACCEPT"]).append("filter", "INPUT", &["-j", "WEB"]);
+    /// let results = tx.commit()?;
+    /// println!("rule handle {:?}", results[1].handle());
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn transaction(&self) -> Transaction<'_> {
+        Transaction::new(self)
+    }
+
+    /// Whether the rule is in the chain (`iptables -C`). A missing rule, and a missing chain,
+    /// give `Ok(false)`, as go-iptables' `Exists` does with iptables-nft.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// if !ipt.exists("filter", "INPUT", &["-j", "ACCEPT"])? { println!("not there"); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn exists(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<bool, Error> {
+        let specs = self.specs(&spec)?;
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
+        let Some(rules) = rules else { return Ok(false) };
+        let k = (table.to_owned(), chain.to_owned());
+        for s in &specs {
+            let want =
+                crate::ipt::canonical_exprs(s, table, chain).map_err(|e| Error::Invalid(e.0))?;
+            let found = rules
+                .iter()
+                .any(|r| cache.memo.rule_is(&k, self.family, r, &want));
+            if !found {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Same as [`exists`](Self::exists) (the name of `iptables -C`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let _ = ipt.check("filter", "INPUT", "-j ACCEPT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn check(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<bool, Error> {
+        self.exists(table, chain, spec)
+    }
+
+    /// Appends the rule (`-A`). A built-in chain is created if needed; a missing user chain
+    /// is [`Error::NotFound`].
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let r = ipt.append("filter", "INPUT", &["-s", "10.0.0.0/8", "-j", "ACCEPT"])?;
+    /// println!("handle {:?}", r.handle());
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn append(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<OpResult, Error> {
+        let specs = self.specs(&spec)?;
+        self.run1(Op::Add {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            at: At::Append,
+            unique: false,
+        })
+    }
+
+    /// Same as [`append`](Self::append) with the spec as one string.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.append_str("filter", "INPUT", "-p tcp --dport 22 -j ACCEPT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn append_str(&self, table: &str, chain: &str, spec: &str) -> Result<OpResult, Error> {
+        self.append(table, chain, spec)
+    }
+
+    /// Appends the rule unless it is in the chain already; `Ok(true)` when it was added.
+    /// The check and the append are one atomic step (the append is refused by the kernel
+    /// and planned again if the chain changed in between).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.append_unique("filter", "INPUT", &["-j", "ACCEPT"])? || true);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn append_unique(
+        &self,
+        table: &str,
+        chain: &str,
+        spec: impl RuleArgs,
+    ) -> Result<bool, Error> {
+        let specs = self.specs(&spec)?;
+        let r = self.run1(Op::Add {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            at: At::Append,
+            unique: true,
+        })?;
+        Ok(r != OpResult::AlreadyPresent)
+    }
+
+    /// Inserts the rule at 1-based position `pos` (`-I chain pos`). Position 1 is a blind
+    /// write; a later position reads the chain. One past the last rule appends; further is
+    /// [`Error::NotFound`] (`Index of insertion too big`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.insert("filter", "INPUT", 1, &["-i", "lo", "-j", "ACCEPT"])?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn insert(
+        &self,
+        table: &str,
+        chain: &str,
+        pos: u32,
+        spec: impl RuleArgs,
+    ) -> Result<OpResult, Error> {
+        check_rulenum(pos)?;
+        let specs = self.specs(&spec)?;
+        self.run1(Op::Add {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            at: At::Insert(pos),
+            unique: false,
+        })
+    }
+
+    /// Inserts the rule at `pos` unless it is in the chain already; `Ok(true)` when added.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.insert_unique("filter", "INPUT", 1, "-i lo -j ACCEPT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn insert_unique(
+        &self,
+        table: &str,
+        chain: &str,
+        pos: u32,
+        spec: impl RuleArgs,
+    ) -> Result<bool, Error> {
+        check_rulenum(pos)?;
+        let specs = self.specs(&spec)?;
+        let r = self.run1(Op::Add {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            at: At::Insert(pos),
+            unique: true,
+        })?;
+        Ok(r != OpResult::AlreadyPresent)
+    }
+
+    /// Replaces rule number `pos` (`-R`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.replace("filter", "INPUT", 1, &["-j", "DROP"])?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn replace(
+        &self,
+        table: &str,
+        chain: &str,
+        pos: u32,
+        spec: impl RuleArgs,
+    ) -> Result<OpResult, Error> {
+        check_rulenum(pos)?;
+        let specs = self.specs(&spec)?;
+        self.run1(Op::Replace {
+            table: table.into(),
+            chain: chain.into(),
+            pos,
+            specs,
+        })
+    }
+
+    /// Deletes the first rule equal to the spec (`-D chain rule`); none is
+    /// [`Error::NotFound`].
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// match ipt.delete("filter", "INPUT", &["-j", "ACCEPT"]) {
+    ///     Err(e) if e.is_not_found() => println!("was not there"),
+    ///     r => r?,
+    /// }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn delete(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<(), Error> {
+        let specs = self.specs(&spec)?;
+        self.run1(Op::Delete {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            mode: DelMode::First,
+        })
+        .map(|_| ())
+    }
+
+    /// Deletes the first rule equal to the spec if there is one (a missing chain too is
+    /// fine); `Ok(true)` when a rule was deleted.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.delete_if_exists("filter", "INPUT", "-j ACCEPT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn delete_if_exists(
+        &self,
+        table: &str,
+        chain: &str,
+        spec: impl RuleArgs,
+    ) -> Result<bool, Error> {
+        let specs = self.specs(&spec)?;
+        let r = self.run1(Op::Delete {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            mode: DelMode::IfExists,
+        })?;
+        Ok(r.changed())
+    }
+
+    /// Deletes every rule equal to the spec, in one batch; returns how many.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let n = ipt.delete_all("filter", "INPUT", &["-j", "ACCEPT"])?;
+    /// println!("{n} deleted");
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn delete_all(
+        &self,
+        table: &str,
+        chain: &str,
+        spec: impl RuleArgs,
+    ) -> Result<usize, Error> {
+        let specs = self.specs(&spec)?;
+        match self.run1(Op::Delete {
+            table: table.into(),
+            chain: chain.into(),
+            specs,
+            mode: DelMode::All,
+        })? {
+            OpResult::Deleted { count } => Ok(count),
+            _ => Ok(0),
+        }
+    }
+
+    /// Deletes rule number `n` (`-D chain n`, go-iptables' `DeleteById`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.delete_by_number("filter", "INPUT", 1)?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn delete_by_number(&self, table: &str, chain: &str, n: u32) -> Result<(), Error> {
+        check_rulenum(n)?;
+        self.run1(Op::DeleteNumber {
+            table: table.into(),
+            chain: chain.into(),
+            n,
+        })
+        .map(|_| ())
+    }
+
+    /// The rules of a chain as parsed specs (foreign rules, which iptables cannot express,
+    /// are left out), in order.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for r in ipt.rules("filter", "INPUT")? { println!("{}", r.to_save_args()); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn rules(&self, table: &str, chain: &str) -> Result<Vec<RuleSpec>, Error> {
+        let (_, rules) = self.read_listing(table, chain)?;
+        Ok(rules.into_iter().flatten().collect())
+    }
+
+    /// The chain (for its policy and counters) and its rules, decoded (`None`: foreign).
+    #[allow(clippy::type_complexity)]
+    fn read_listing(
+        &self,
+        table: &str,
+        chain: &str,
+    ) -> Result<(Option<nft::Chain>, Vec<Option<RuleSpec>>), Error> {
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
+        let is_builtin = builtin(table, chain).is_some();
+        if rules.is_none() && !is_builtin {
+            return Err(Error::chain_missing(table, chain));
+        }
+        let ch = if is_builtin {
+            get_chain(conn, self.family.nft(), table, chain)
+                .map_err(|e| from_nft(e, "reading a chain"))?
+        } else {
+            None
+        };
+        let specs = rules
+            .iter()
+            .flat_map(|v| v.iter())
+            .map(|r| decode_rule(r, self.family).ok())
+            .collect();
+        Ok((ch, specs))
+    }
+
+    fn list_impl(&self, table: &str, chain: &str, counters: bool) -> Result<Vec<String>, Error> {
+        let (ch, rules) = self.read_listing(table, chain)?;
+        let is_builtin = builtin(table, chain).is_some();
+        let mut out = vec![format::chain_line(chain, is_builtin, ch.as_ref(), counters)];
+        for r in rules.iter().flatten() {
+            out.push(format::rule_line(r, chain, counters));
+        }
+        Ok(out)
+    }
+
+    /// The chain as `iptables -S CHAIN` prints it: `-P CHAIN POLICY` (built-in) or
+    /// `-N CHAIN` (user), then one `-A` line per rule. A missing user chain is
+    /// [`Error::NotFound`]; a built-in chain not created yet lists as `-P CHAIN ACCEPT`.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for line in ipt.list("filter", "INPUT")? { println!("{line}"); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list(&self, table: &str, chain: &str) -> Result<Vec<String>, Error> {
+        self.list_impl(table, chain, false)
+    }
+
+    /// As [`list`](Self::list) with counters, as `iptables -v -S CHAIN` prints them:
+    /// `-P INPUT ACCEPT -c 0 0`, `-A INPUT -s 1.2.3.4/32 -c 5 300 -j ACCEPT`.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let lines = ipt.list_with_counters("filter", "INPUT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_with_counters(&self, table: &str, chain: &str) -> Result<Vec<String>, Error> {
+        self.list_impl(table, chain, true)
+    }
+
+    /// Rule number `n` as `iptables -S CHAIN n` prints it (go-iptables' `ListById`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// println!("{}", ipt.list_by_number("filter", "INPUT", 1)?);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_by_number(&self, table: &str, chain: &str, n: u32) -> Result<String, Error> {
+        check_rulenum(n)?;
+        let (_, rules) = self.read_listing(table, chain)?;
+        match rules.get(n as usize - 1) {
+            Some(Some(r)) => Ok(format::rule_line(r, chain, false)),
+            Some(None) => Err(Error::Invalid(format!(
+                "rule {n} of chain {chain} cannot be shown as an iptables rule"
+            ))),
+            None => Err(Error::rule_missing(
+                table,
+                chain,
+                &format!("no rule number {n}"),
+            )),
+        }
+    }
+
+    /// The whole table as `iptables -S` (`-t table`) prints it: `-P` for every built-in
+    /// chain, `-N` for user chains (sorted), then the rules chain by chain.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// print!("{}", ipt.list_table("nat")?.join("\n"));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_table(&self, table: &str) -> Result<Vec<String>, Error> {
+        let names = self.list_chains(table)?;
+        let mut heads = Vec::new();
+        let mut body = Vec::new();
+        for name in &names {
+            let mut lines = match self.list_impl(table, name, false) {
+                Ok(l) => l,
+                Err(e) if e.is_not_found() => continue,
+                Err(e) => return Err(e),
+            };
+            heads.push(lines.remove(0));
+            body.extend(lines);
+        }
+        heads.extend(body);
+        Ok(heads)
+    }
+
+    /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:
+    /// every built-in chain of an iptables table (whether created yet or not), then user
+    /// chains sorted by name. A table that is not an iptables table and does not exist is
+    /// [`Error::NotFound`].
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.list_chains("filter")?.contains(&"INPUT".to_string()));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_chains(&self, table: &str) -> Result<Vec<String>, Error> {
+        let mut g = self.lock();
+        let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
+            .map_err(|e| from_nft(e, "listing chains"))?;
+        let spec = find_table(table);
+        if spec.is_none() && chains.is_empty() {
+            return Err(Error::NotFound {
+                what: What::Table,
+                table: table.into(),
+                chain: String::new(),
+                message: format!("table {table} does not exist"),
+            });
+        }
+        let mut out: Vec<String> = spec
+            .map(|t| t.chains.iter().map(|c| c.name.to_owned()).collect())
+            .unwrap_or_default();
+        let mut user: Vec<String> = chains
+            .into_iter()
+            .filter(|c| c.hook.is_none())
+            .map(|c| c.name)
+            .collect();
+        user.sort();
+        out.extend(user);
+        Ok(out)
+    }
+
+    /// Whether the chain exists. Built-in chains of iptables tables always exist, as
+    /// `iptables -L CHAIN` (go-iptables' `ChainExists`) says; this reads one chain, no dump.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// if !ipt.chain_exists("filter", "MYCHAIN")? { ipt.new_chain("filter", "MYCHAIN")?; }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn chain_exists(&self, table: &str, chain: &str) -> Result<bool, Error> {
+        if builtin(table, chain).is_some() {
+            return Ok(true);
+        }
+        let mut g = self.lock();
+        Ok(get_chain(&mut g.conn, self.family.nft(), table, chain)
+            .map_err(|e| from_nft(e, "reading a chain"))?
+            .is_some())
+    }
+
+    /// The rules of a chain as the fields of `iptables -L CHAIN -n -v -x` (go-iptables'
+    /// `Stats`): pkts, bytes, target, prot, opt, in, out, source, destination, options. The
+    /// options column shows matches as rule-spec options (`-m tcp --dport 80`), not in
+    /// iptables' `-L` words (`tcp dpt:80`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for row in ipt.stats("filter", "INPUT")? { println!("{}", row.join(" ")); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn stats(&self, table: &str, chain: &str) -> Result<Vec<Vec<String>>, Error> {
+        let (_, rules) = self.read_listing(table, chain)?;
+        Ok(rules.iter().flatten().map(format::stats_row).collect())
+    }
+
+    /// [`stats`](Self::stats), typed.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let total: u64 = ipt.structured_stats("filter", "INPUT")?.iter().map(|s| s.bytes).sum();
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn structured_stats(&self, table: &str, chain: &str) -> Result<Vec<Stat>, Error> {
+        let (_, rules) = self.read_listing(table, chain)?;
+        let any = match self.family {
+            IpFamily::V4 => AddrMask::parse(IpFamily::V4, "0.0.0.0/0", "-s"),
+            IpFamily::V6 => AddrMask::parse(IpFamily::V6, "::/0", "-s"),
+        }
+        .map_err(spec_err)?[0];
+        Ok(rules
+            .iter()
+            .flatten()
+            .map(|r| {
+                let [_, _, target, protocol, opt, input, output, _, _, options] =
+                    <[String; 10]>::try_from(format::stats_row(r)).unwrap_or_default();
+                let (packets, bytes) = r.counters.unwrap_or((0, 0));
+                Stat {
+                    packets,
+                    bytes,
+                    target,
+                    protocol,
+                    opt,
+                    input,
+                    output,
+                    source: r.src.as_ref().map_or(any, |a| a.addr),
+                    source_inverted: r.src.as_ref().is_some_and(|a| a.inv),
+                    destination: r.dst.as_ref().map_or(any, |a| a.addr),
+                    destination_inverted: r.dst.as_ref().is_some_and(|a| a.inv),
+                    options,
+                }
+            })
+            .collect())
+    }
+
+    /// Creates a user chain (`-N`), and its table if needed; an existing chain is
+    /// [`Error::AlreadyExists`].
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.new_chain("filter", "MYCHAIN")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn new_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
+        self.run1(Op::NewChain {
+            table: table.into(),
+            chain: chain.into(),
+        })
+        .map(|_| ())
+    }
+
+    /// Empties a chain (`-F chain`), creating it first when it is a missing user chain
+    /// (go-iptables' `ClearChain`). One blind batch.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.clear_chain("nat", "CNI-HOSTPORT-DNAT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn clear_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
+        self.run1(Op::ClearChain {
+            table: table.into(),
+            chain: chain.into(),
+        })
+        .map(|_| ())
+    }
+
+    /// Renames a user chain (`-E`); rules jumping to it follow.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.rename_chain("filter", "OLD", "NEW")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn rename_chain(&self, table: &str, old: &str, new: &str) -> Result<(), Error> {
+        if builtin(table, old).is_some() {
+            return Err(Error::Invalid(format!(
+                "cannot rename built-in chain {old}"
+            )));
+        }
+        if builtin(table, new).is_some() {
+            return Err(Error::chain_exists(table, new));
+        }
+        check_chain_name(new, self.family).map_err(|e| Error::Invalid(e.to_string()))?;
+        let mut g = self.lock();
+        let f = self.family.nft();
+        let Some(ch) =
+            get_chain(&mut g.conn, f, table, old).map_err(|e| from_nft(e, "reading a chain"))?
+        else {
+            return Err(Error::chain_missing(table, old));
+        };
+        let Some(handle) = ch.handle else {
+            return Err(Error::chain_missing(table, old));
+        };
+        let mut b = Batch::new();
+        b.rename_chain(f, table, handle, new)
+            .map_err(|e| from_nft(e, "planning"))?;
+        match b.commit(&mut g.conn) {
+            Ok(_) => Ok(()),
+            Err(nft::Error::Rejected { failures }) => Err(match failures[0].errno {
+                libc::EEXIST => Error::chain_exists(table, new),
+                libc::ENOENT => Error::chain_missing(table, old),
+                _ => from_nft(nft::Error::Rejected { failures }, "renaming a chain"),
+            }),
+            Err(e) => Err(from_nft(e, "renaming a chain")),
+        }
+    }
+
+    /// Deletes a user chain (`-X chain`). It must be empty ([`Error::NotEmpty`]) and no rule
+    /// may jump to it ([`Error::ChainInUse`]); a missing chain is [`Error::NotFound`].
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.delete_chain("filter", "MYCHAIN")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn delete_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
+        self.run1(Op::DeleteChain {
+            table: table.into(),
+            chain: chain.into(),
+            flush: false,
+            if_exists: false,
+        })
+        .map(|_| ())
+    }
+
+    /// Flushes and deletes a user chain in one batch; a missing chain is fine
+    /// (go-iptables' `ClearAndDeleteChain`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.clear_and_delete_chain("nat", "CNI-DN-1234")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn clear_and_delete_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
+        self.run1(Op::DeleteChain {
+            table: table.into(),
+            chain: chain.into(),
+            flush: true,
+            if_exists: true,
+        })
+        .map(|_| ())
+    }
+
+    /// Empties every chain of the table (`-F`); a table that does not exist is fine.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.clear_all("filter")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn clear_all(&self, table: &str) -> Result<(), Error> {
+        let mut g = self.lock();
+        let mut b = Batch::new();
+        b.flush_table(self.family.nft(), table)
+            .map_err(|e| from_nft(e, "planning"))?;
+        match b.commit(&mut g.conn) {
+            Ok(_) => Ok(()),
+            Err(e) if e.errno() == Some(libc::ENOENT) => Ok(()),
+            Err(e) => Err(from_nft(e, "flushing the table")),
+        }
+    }
+
+    /// Deletes every user chain of the table (`-X`) in one batch: all or none (a chain
+    /// still jumped to, or not empty, refuses the whole batch).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.clear_all("filter")?;
+    /// ipt.delete_all_chains("filter")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn delete_all_chains(&self, table: &str) -> Result<(), Error> {
+        let user: Vec<String> = self
+            .list_chains(table)?
+            .into_iter()
+            .filter(|c| builtin(table, c).is_none())
+            .collect();
+        let ops: Vec<Op> = user
+            .into_iter()
+            .map(|c| Op::DeleteChain {
+                table: table.into(),
+                chain: c,
+                flush: false,
+                if_exists: false,
+            })
+            .collect();
+        self.run(&ops).map(|_| ())
+    }
+
+    /// The policy of a built-in chain (ACCEPT when it is not created yet).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// println!("{}", ipt.get_policy("filter", "INPUT")?);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn get_policy(&self, table: &str, chain: &str) -> Result<Policy, Error> {
+        if builtin(table, chain).is_none() {
+            return Err(Error::Invalid(format!(
+                "{chain} is not a built-in chain of table {table}"
+            )));
+        }
+        let mut g = self.lock();
+        Ok(get_chain(&mut g.conn, self.family.nft(), table, chain)
+            .map_err(|e| from_nft(e, "reading a chain"))?
+            .and_then(|c| c.hook.and_then(|h| h.policy))
+            .unwrap_or(Policy::Accept))
+    }
+
+    /// Sets the policy of a built-in chain (`-P`, go-iptables' `ChangePolicy`), creating the
+    /// chain if needed.
+    ///
+    /// ```no_run
+    /// use iptnl::nft::Policy;
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_policy("filter", "FORWARD", Policy::Drop)?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn set_policy(&self, table: &str, chain: &str, policy: Policy) -> Result<(), Error> {
+        self.run1(Op::SetPolicy {
+            table: table.into(),
+            chain: chain.into(),
+            policy,
+        })
+        .map(|_| ())
+    }
+
+    /// Zeroes the counters of a chain's rules (and of a built-in chain itself), or of rule
+    /// number `rule` only (`-Z chain [n]`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.zero("filter", "INPUT", None)?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn zero(&self, table: &str, chain: &str, rule: Option<u32>) -> Result<(), Error> {
+        if let Some(n) = rule {
+            check_rulenum(n)?;
+        }
+        self.run1(Op::Zero {
+            table: table.into(),
+            chain: chain.into(),
+            rule,
+        })
+        .map(|_| ())
+    }
+
+    /// The ruleset in `iptables-save` format, as `iptables-nft-save` prints it (one table or
+    /// all, with or without counters).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// print!("{}", ipt.save(Some("nat"), false)?);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn save(&self, table: Option<&str>, counters: bool) -> Result<String, Error> {
+        let mut g = self.lock();
+        let opts = SaveOptions {
+            counters,
+            table: table.map(str::to_owned),
+        };
+        Ok(crate::ipt::savefile::save(&mut g.conn, self.family, &opts)?)
+    }
+
+    /// Applies `iptables-restore` input in one batch (see
+    /// [`ipt::restore`](crate::ipt::restore::restore)).
+    ///
+    /// ```no_run
+    /// use iptnl::ipt::restore::RestoreOptions;
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.restore("*filter\n-A INPUT -j ACCEPT\nCOMMIT\n", &RestoreOptions { noflush: true, ..Default::default() })?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn restore(&self, input: &str, opts: &RestoreOptions) -> Result<RestoreReport, Error> {
+        let mut g = self.lock();
+        Ok(crate::ipt::restore::restore(
+            &mut g.conn,
+            self.family,
+            input,
+            opts,
+        )?)
+    }
+
+    /// The iptables version whose behaviour iptnl follows, as (major, minor, patch).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.version() >= (1, 8, 9));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn version(&self) -> (u32, u32, u32) {
+        let mut it = SAVE_VERSION
+            .trim_start_matches('v')
+            .split('.')
+            .map(|p| p.parse().unwrap_or(0));
+        (
+            it.next().unwrap_or(0),
+            it.next().unwrap_or(0),
+            it.next().unwrap_or(0),
+        )
+    }
+
+    /// Whether `--random-fully` is supported (always: nf_tables has it).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.has_random_fully());
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn has_random_fully(&self) -> bool {
+        true
+    }
+
+    /// Whether `-w` is supported (always: there is no lock to wait for).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.has_wait());
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn has_wait(&self) -> bool {
+        true
+    }
+
+    /// Whether `-C` is supported (always).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.has_check());
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn has_check(&self) -> bool {
+        true
+    }
+}
