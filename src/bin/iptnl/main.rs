@@ -2,11 +2,12 @@
 //! symlink `iptables-restore -> iptnl`) or, when that is not a tool name (`iptnl`,
 //! `xtables-nft-multi`), by the first argument: `iptnl iptables-save -t nat`.
 //!
-//! Tools: `iptables-restore`, `ip6tables-restore`, `iptables-save`, `ip6tables-save` (also
-//! with `-nft`: `iptables-nft-restore`, …) and `demo`.
+//! Tools: `iptables`, `ip6tables`, `iptables-restore`, `ip6tables-restore`, `iptables-save`,
+//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …) and `demo`.
 
 mod demo;
 mod getopt;
+mod iptables_cmd;
 mod tools;
 
 use iptnl::ipt::IpFamily;
@@ -16,7 +17,7 @@ use iptnl::ipt::IpFamily;
 enum Tool {
     Restore(IpFamily),
     Save(IpFamily),
-    /// `iptables`/`ip6tables` (the rule command): a later version.
+    /// `iptables`/`ip6tables` (the rule command).
     Iptables(IpFamily),
     Demo,
     /// Hidden: the demo's iptnl loader, run as a child so its peak memory is measured alone.
@@ -52,6 +53,7 @@ fn usage() -> String {
          Usage: iptnl TOOL [ARGS…]   or a symlink named after the tool (TOOL -> iptnl)\n\
          \n\
          Tools:\n\
+         \x20 iptables, ip6tables                   (also iptables-nft, ip6tables-nft)\n\
          \x20 iptables-restore, ip6tables-restore   (also iptables-nft-restore, …)\n\
          \x20 iptables-save, ip6tables-save         (also iptables-nft-save, …)\n\
          \x20 demo [--rules N] [--ipv6] [--keep-going]\n\
@@ -66,10 +68,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
     match tool {
         Tool::Restore(f) => tools::restore_main(prog, f, args),
         Tool::Save(f) => tools::save_main(prog, f, args),
-        Tool::Iptables(_) => {
-            eprintln!("iptnl: the {prog} command is not available yet in this version");
-            2
-        }
+        Tool::Iptables(f) => iptables_cmd::main(f, args),
         Tool::Demo => demo::main(args),
         Tool::DemoLoad => demo::load_main(args),
     }

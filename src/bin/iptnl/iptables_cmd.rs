@@ -1,0 +1,1131 @@
+//! The `iptables` / `ip6tables` command (also `iptables-nft`, `iptnl iptables …`) on top of
+//! `iptnl::ipt::parse_command` and the `IpTables` handle: commands `-A -C -D -I -R -S -F -Z
+//! -N -X -E -P`, `-V`, `-h`, with iptables-nft 1.8.9's messages and exit codes (0; 1 for
+//! refused operations, `NAME: Reason.`; 2 for usage errors, with the `Try ...` line; 3 for an
+//! unknown table; 4 for a chain the kernel will not delete). `-L` prints iptables' table,
+//! except that matches and target options are shown as rule-spec options.
+
+use iptnl::ipt::savefile::SAVE_VERSION;
+use iptnl::ipt::tables::find_table;
+use iptnl::ipt::{parse_command, Command, CommandLine, IpFamily, ParseError, RuleSpec, RuleTarget};
+use iptnl::iptables::{Error, IpTables, What};
+use iptnl::netlink::Conn;
+use iptnl::nft::Policy;
+
+const HELP: &str = include_str!("iptables_help.txt");
+
+/// What a failed command prints and returns.
+struct Fail {
+    code: i32,
+    text: String,
+}
+
+/// The program name iptables-nft uses in messages (whatever it was called as).
+fn name(family: IpFamily) -> &'static str {
+    match family {
+        IpFamily::V4 => "iptables",
+        IpFamily::V6 => "ip6tables",
+    }
+}
+
+/// `NAME v1.8.11 (nf_tables)`.
+fn prefix(family: IpFamily) -> String {
+    format!("{} {SAVE_VERSION} (nf_tables)", name(family))
+}
+
+/// A parameter problem: exit 2, the message with the version prefix and the `Try` line.
+fn usage_err(family: IpFamily, msg: impl std::fmt::Display) -> Fail {
+    let n = name(family);
+    let msg = msg.to_string();
+    if msg.starts_with("Bad argument `") {
+        // iptables prints this one without the program prefix.
+        return Fail {
+            code: 2,
+            text: format!("{msg}\nTry `{n} -h' or '{n} --help' for more information."),
+        };
+    }
+    // Extension option checks end in a newline of their own.
+    let msg = if msg.ends_with("must be specified") || msg.ends_with("doesn't exist.") {
+        format!("{msg}\n")
+    } else {
+        msg
+    };
+    Fail {
+        code: 2,
+        text: format!(
+            "{}: {msg}\nTry `{n} -h' or '{n} --help' for more information.",
+            prefix(family)
+        ),
+    }
+}
+
+/// A parse error in iptables' words: values are reported without the option name, and an
+/// unknown extension as `Couldn't load match `x':No such file or directory` (and a newline).
+fn parse_msg(e: &ParseError) -> String {
+    match e {
+        ParseError::BadValue { reason, .. } => reason.clone(),
+        ParseError::UnknownExtension { kind, name } => {
+            format!("Couldn't load {kind} `{name}':No such file or directory\n")
+        }
+        e => e.to_string(),
+    }
+}
+
+/// A refused operation: exit 1, `NAME: Reason.`.
+fn op_err(family: IpFamily, msg: &str) -> Fail {
+    Fail {
+        code: 1,
+        text: format!("{}: {msg}", name(family)),
+    }
+}
+
+const NAT_DROP: &str = "\nThe \"nat\" table is not intended for filtering, the use of DROP is therefore inhibited.\n\n";
+const NO_CHAIN: &str = "No chain/target/match by that name.";
+const BAD_RULE: &str = "Bad rule (does a matching rule exist in that chain?).";
+
+/// The help text, as `iptables -h` prints it.
+fn help(family: IpFamily) -> String {
+    let mut out = format!("{}\n", prefix(family));
+    for line in HELP.lines() {
+        let line = match family {
+            IpFamily::V4 => line.to_owned(),
+            IpFamily::V6 => {
+                if line.contains("--fragment") {
+                    continue;
+                }
+                if line.starts_with("Usage: iptables") || line.starts_with("       iptables") {
+                    line.replacen("iptables", "ip6tables", 1)
+                } else if line.starts_with("    --ipv4") {
+                    line.replace("Nothing", "Error")
+                } else if line.starts_with("    --ipv6") {
+                    line.replace("Error", "Nothing")
+                } else {
+                    line.to_owned()
+                }
+            }
+        };
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Whether an option takes the next argument as its value (long options other than the
+/// flags, and iptables' short options with a value).
+fn takes_value(opt: &str) -> bool {
+    const FLAGS: &[&str] = &[
+        "--verbose",
+        "--numeric",
+        "--exact",
+        "--line-numbers",
+        "--wait",
+        "--ipv4",
+        "--ipv6",
+        "--fragment",
+        "--syn",
+        "--help",
+        "--version",
+        "--list",
+        "--list-rules",
+        "--flush",
+        "--zero",
+        "--delete-chain",
+    ];
+    if let Some(long) = opt.strip_prefix("--") {
+        return !long.contains('=') && !FLAGS.contains(&opt);
+    }
+    matches!(
+        opt,
+        "-s" | "-d"
+            | "-p"
+            | "-i"
+            | "-o"
+            | "-j"
+            | "-g"
+            | "-m"
+            | "-t"
+            | "-A"
+            | "-C"
+            | "-D"
+            | "-I"
+            | "-R"
+            | "-N"
+            | "-E"
+            | "-P"
+            | "-c"
+            | "-W"
+            | "-M"
+    )
+}
+
+/// `iptables v1.8.11 (nf_tables) (iptnl X.Y.Z)`: go-iptables reads the version with
+/// `v([0-9]+)\.([0-9]+)\.([0-9]+)` and the mode from `(nf_tables)`.
+fn version(family: IpFamily) -> String {
+    format!("{} (iptnl {})\n", prefix(family), env!("CARGO_PKG_VERSION"))
+}
+
+/// Whether `-w`/`--wait` is followed by a value that is not a number (iptables takes the
+/// next argument as the wait time when it does not start with `-` or `!`).
+fn bad_wait(args: &[String]) -> bool {
+    args.iter().enumerate().any(|(i, a)| {
+        let v = if a == "-w" || a == "--wait" {
+            match args.get(i + 1) {
+                Some(v) if !v.starts_with('-') && !v.starts_with('!') => v.as_str(),
+                _ => return false,
+            }
+        } else if let Some(v) = a.strip_prefix("--wait=") {
+            v
+        } else {
+            return false;
+        };
+        v.parse::<i32>().is_err()
+    })
+}
+
+/// The arguments without `-c P B` / `--set-counters P B` when the command is `-P`.
+fn without_counters(args: &[String]) -> Option<Vec<String>> {
+    if !args.iter().any(|a| a == "-P" || a == "--policy") {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < args.len() {
+        if args[i] == "-c" || args[i] == "--set-counters" {
+            i += 3;
+            continue;
+        }
+        out.push(args[i].clone());
+        i += 1;
+    }
+    Some(out)
+}
+
+/// iptables / ip6tables.
+pub fn main(family: IpFamily, args: &[String]) -> i32 {
+    match run(family, args) {
+        Ok(out) => {
+            if !out.is_empty() {
+                use std::io::Write;
+                let mut o = std::io::stdout().lock();
+                let _ = o.write_all(out.as_bytes()).and_then(|_| o.flush());
+            }
+            0
+        }
+        Err(f) => {
+            if !f.text.is_empty() {
+                eprintln!("{}", f.text);
+            }
+            f.code
+        }
+    }
+}
+
+fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
+    // -h / -V win over everything else on the line, as in iptables (parsed in order),
+    // unless they are the value of the option before them (`--comment -V`).
+    for (i, a) in args.iter().enumerate() {
+        if i > 0 && takes_value(&args[i - 1]) {
+            continue;
+        }
+        match a.as_str() {
+            "-h" | "--help" => return Ok(help(family)),
+            "-V" | "--version" => return Ok(version(family)),
+            _ => {}
+        }
+    }
+    if bad_wait(args) {
+        return Err(usage_err(family, "wait seconds not numeric"));
+    }
+    let cmd = match parse_command(family, args) {
+        Ok(c) => c,
+        // `-P chain policy -c pkts bytes` sets the chain's counters in iptables; iptnl takes
+        // the policy and leaves the counters alone.
+        Err(ParseError::Invalid(m))
+            if m == "Illegal option `-c' with this command" && without_counters(args).is_some() =>
+        {
+            let rest = without_counters(args).unwrap_or_default();
+            match parse_command(family, &rest) {
+                Ok(c) => c,
+                Err(e) => return Err(usage_err(family, parse_msg(&e))),
+            }
+        }
+        Err(ParseError::MissingValue { option })
+            if option == "-W" || option == "--wait-interval" =>
+        {
+            return Err(usage_err(family, "wait interval value required"))
+        }
+        Err(ParseError::UnknownOption { option })
+            if family == IpFamily::V6 && (option == "-f" || option == "--fragment") =>
+        {
+            return Err(usage_err(
+                family,
+                "`-f' is not supported in IPv6, use -m frag instead",
+            ))
+        }
+        Err(e) => return Err(usage_err(family, parse_msg(&e))),
+    };
+    // -4 in ip6tables, -6 in iptables: only the `Try' line.
+    if cmd.family_switch.is_some_and(|f| f != family) {
+        let n = name(family);
+        return Err(Fail {
+            code: 2,
+            text: format!("Try `{n} -h' or '{n} --help' for more information."),
+        });
+    }
+    if cmd.wait_interval.is_some() {
+        eprintln!("Ignoring deprecated --wait-interval option.");
+        if cmd.wait.is_none() {
+            return Err(usage_err(
+                family,
+                "--wait-interval only makes sense with --wait\n",
+            ));
+        }
+    }
+    check_options(family, &cmd)?;
+    check_interfaces(family, &cmd)?;
+    if find_table(&cmd.table).is_none() {
+        return Err(Fail {
+            code: 3,
+            text: format!(
+                "{}: table '{}' does not exist\nPerhaps {} or your kernel needs to be upgraded.",
+                prefix(family),
+                cmd.table,
+                name(family)
+            ),
+        });
+    }
+    if let [Command::Policy { policy, .. }] = cmd.commands.as_slice() {
+        if cmd.table == "nat" && policy == "DROP" {
+            return Err(usage_err(family, NAT_DROP));
+        }
+    }
+    // Other spellings (abbreviated long options) of -V and -h.
+    match cmd.commands.as_slice() {
+        [Command::Version] => return Ok(version(family)),
+        [Command::Help] => return Ok(help(family)),
+        _ => {}
+    }
+    if cmd.table == "nat" && cmd.rules.iter().any(|r| r.target == Some(RuleTarget::Drop)) {
+        return Err(usage_err(family, NAT_DROP));
+    }
+    let ipt = IpTables::new(family).map_err(|e| kernel_err(family, &e))?;
+    if cmd.verbose > 0 {
+        if let [c] = cmd.commands.as_slice() {
+            if matches!(c, Command::Append { .. }) {
+                use std::io::Write;
+                let mut o = std::io::stdout().lock();
+                for r in &cmd.rules {
+                    let _ = o.write_all(print_rule_line(family, r).as_bytes());
+                }
+                let _ = o.flush();
+            }
+        }
+    }
+    let mut out = String::new();
+    for c in &cmd.commands {
+        out.push_str(&exec(family, &ipt, &cmd, c)?);
+    }
+    // With -v, the rules of a rule command are printed: before it runs for -A (iptables-nft
+    // prints them before the kernel refuses a missing chain), once it succeeded otherwise.
+    if cmd.verbose > 0
+        && cmd.commands.len() == 1
+        && cmd.commands[0].takes_rule()
+        && !matches!(cmd.commands[0], Command::Append { .. })
+    {
+        for r in &cmd.rules {
+            out.push_str(&print_rule_line(family, r));
+        }
+    }
+    Ok(out)
+}
+
+/// Options that iptables refuses with a command (its `commands_v_options` table), for the
+/// options iptnl's parser leaves to the caller: `-n`, `-x`, `--line-numbers` (shown as
+/// `-0`) outside of `-L`, and `-c` with `-D`/`-C`.
+fn check_options(family: IpFamily, cmd: &CommandLine) -> Result<(), Fail> {
+    let listing = cmd
+        .commands
+        .iter()
+        .any(|c| matches!(c, Command::List { .. }));
+    let illegal =
+        |opt: &str| usage_err(family, format!("Illegal option `{opt}' with this command"));
+    if !listing {
+        if cmd.numeric {
+            return Err(illegal("-n"));
+        }
+        if cmd.exact {
+            return Err(illegal("-x"));
+        }
+        if cmd.line_numbers {
+            return Err(illegal("-0"));
+        }
+    }
+    if let [Command::Delete { .. } | Command::Check { .. }] = cmd.commands.as_slice() {
+        if cmd.rule_options.contains(&'c') {
+            return Err(illegal("-c"));
+        }
+    }
+    Ok(())
+}
+
+/// `-o` cannot match in PREROUTING/INPUT, `-i` not in POSTROUTING/OUTPUT (checked by name,
+/// whatever the table, as iptables does).
+fn check_interfaces(family: IpFamily, cmd: &CommandLine) -> Result<(), Fail> {
+    let chain = match cmd.commands.as_slice() {
+        [Command::Append { chain }
+        | Command::Check { chain }
+        | Command::Insert { chain, .. }
+        | Command::Replace { chain, .. }
+        | Command::Delete { chain, .. }] => chain.as_str(),
+        _ => return Ok(()),
+    };
+    let bad = match chain {
+        "PREROUTING" | "INPUT" => 'o',
+        "POSTROUTING" | "OUTPUT" => 'i',
+        _ => return Ok(()),
+    };
+    if cmd.rule_options.contains(&bad) {
+        return Err(usage_err(
+            family,
+            format!("Can't use -{bad} with {chain}\n"),
+        ));
+    }
+    Ok(())
+}
+
+/// An error the kernel layer reported, in iptables' words where it has some.
+fn kernel_err(family: IpFamily, e: &Error) -> Fail {
+    match e {
+        Error::Permission { .. } => Fail {
+            code: 4,
+            text: format!(
+                "{}: Could not fetch rule set generation id: Permission denied (you must be root)",
+                prefix(family)
+            ),
+        },
+        Error::InvalidSpec(p) => usage_err(family, parse_msg(p)),
+        Error::ExtensionUnavailable(m) => usage_err(family, m),
+        Error::ChainInUse { chain, .. } | Error::NotEmpty { chain, .. } => busy(family, chain),
+        Error::NotFound { .. } => op_err(family, NO_CHAIN),
+        Error::AlreadyExists { .. } => op_err(family, "Chain already exists."),
+        other => Fail {
+            code: 4,
+            text: format!("{}: {other}", prefix(family)),
+        },
+    }
+}
+
+/// `-X` of a chain the kernel keeps (rules in it, or jumps to it).
+fn busy(family: IpFamily, chain: &str) -> Fail {
+    Fail {
+        code: 4,
+        text: format!(
+            "{}:  CHAIN_DEL failed (Device or resource busy): chain {chain}",
+            prefix(family)
+        ),
+    }
+}
+
+fn is_builtin(table: &str, chain: &str) -> bool {
+    find_table(table).is_some_and(|t| t.builtin(chain).is_some())
+}
+
+/// Whether the chain is in the kernel (a built-in chain is created on first use).
+fn in_kernel(family: IpFamily, table: &str, chain: &str) -> Result<bool, Fail> {
+    let mut conn = Conn::open().map_err(|e| Fail {
+        code: 4,
+        text: format!("{}: {e}", prefix(family)),
+    })?;
+    iptnl::nft::get_chain(&mut conn, family.nft(), table, chain)
+        .map(|c| c.is_some())
+        .map_err(|e| Fail {
+            code: 4,
+            text: format!("{}: {e}", prefix(family)),
+        })
+}
+
+/// The names of the table's chains in the kernel.
+fn kernel_chains(family: IpFamily, table: &str) -> Result<Vec<String>, Fail> {
+    let fail = |e: String| Fail {
+        code: 4,
+        text: format!("{}: {e}", prefix(family)),
+    };
+    let mut conn = Conn::open().map_err(|e| fail(e.to_string()))?;
+    iptnl::nft::list_chains(&mut conn, Some(family.nft()), Some(table))
+        .map(|(v, _)| v.into_iter().map(|c| c.name).collect())
+        .map_err(|e| fail(e.to_string()))
+}
+
+/// A rule as `iptables -v` prints it after `-A`/`-I`/`-R`/`-C`/`-D`: iptables' one-line
+/// form (`ACCEPT  tcp opt -- in * out *  1.2.3.4  -> 0.0.0.0/0  `); matches and target
+/// options as rule-spec options.
+fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
+    let mut l = String::new();
+    let target = target_name(r);
+    l.push_str(&format!("{target} "));
+    let (pnum, pinv) = r.proto.map_or((0, false), |p| (p.num, p.inv));
+    l.push(if pinv { '!' } else { ' ' });
+    // Numeric: iptables' own protocol names only.
+    let pname = match pnum {
+        0 => "all".to_owned(),
+        1 => "icmp".to_owned(),
+        6 => "tcp".to_owned(),
+        17 => "udp".to_owned(),
+        50 => "esp".to_owned(),
+        51 => "ah".to_owned(),
+        58 => "ipv6-icmp".to_owned(),
+        132 => "sctp".to_owned(),
+        135 => "mobility-header".to_owned(),
+        136 => "udplite".to_owned(),
+        n => n.to_string(),
+    };
+    l.push_str(&format!("{pname} "));
+    l.push_str("opt ");
+    l.push_str(match r.frag {
+        None => "-- ",
+        Some(true) => "-f ",
+        Some(false) => "!f ",
+    });
+    let iface = |i: &Option<iptnl::ipt::IfaceMatch>| match i {
+        Some(m) => format!("{}{}", if m.inv { "!" } else { "" }, m.name),
+        None => "*".to_owned(),
+    };
+    l.push_str(&format!(
+        "in {} out {} ",
+        iface(&r.in_iface),
+        iface(&r.out_iface)
+    ));
+    let (si, s) = show_addr(family, &r.src, true);
+    let (di, d) = show_addr(family, &r.dst, true);
+    l.push_str(&format!("{si}{s} {di}-> {d}  "));
+    if matches!(r.target, Some(RuleTarget::Goto(_))) {
+        l.push_str("[goto] ");
+    }
+    let opts = options_text(family, r);
+    if !opts.is_empty() {
+        l.push(' ');
+        l.push_str(&opts);
+    }
+    l.push('\n');
+    l
+}
+
+fn target_name(r: &RuleSpec) -> String {
+    match &r.target {
+        None => String::new(),
+        Some(RuleTarget::Accept) => "ACCEPT".into(),
+        Some(RuleTarget::Drop) => "DROP".into(),
+        Some(RuleTarget::Return) => "RETURN".into(),
+        Some(RuleTarget::Queue) => "QUEUE".into(),
+        Some(RuleTarget::Jump(c)) | Some(RuleTarget::Goto(c)) => c.clone(),
+        Some(RuleTarget::Ext(t)) => t.save_name().to_owned(),
+    }
+}
+
+/// An address column: the `!` (or a space) and the address (`anywhere` unless numeric).
+fn show_addr(family: IpFamily, a: &Option<iptnl::ipt::AddrMatch>, numeric: bool) -> (char, String) {
+    let any = match family {
+        IpFamily::V4 => "0.0.0.0/0",
+        IpFamily::V6 => "::/0",
+    };
+    match a {
+        None if numeric => (' ', any.to_owned()),
+        None => (' ', "anywhere".to_owned()),
+        Some(m) => {
+            let full = match family {
+                IpFamily::V4 => 32,
+                IpFamily::V6 => 128,
+            };
+            let s = m.addr.to_string();
+            let s = match m.addr.prefix_len() {
+                Some(p) if p == full => s.split('/').next().unwrap_or(&s).to_owned(),
+                Some(0) if !numeric => "anywhere".to_owned(),
+                _ => s,
+            };
+            (if m.inv { '!' } else { ' ' }, s)
+        }
+    }
+}
+
+/// Matches and target options, as rule-spec options.
+fn options_text(family: IpFamily, r: &RuleSpec) -> String {
+    let mut opts = RuleSpec {
+        family: r.family,
+        matches: r.matches.clone(),
+        ..RuleSpec::default()
+    }
+    .to_save_args();
+    if let Some(RuleTarget::Ext(t)) = &r.target {
+        let mut s = String::new();
+        t.save(family, &mut s);
+        let s = s.trim();
+        if !s.is_empty() {
+            if !opts.is_empty() {
+                opts.push(' ');
+            }
+            opts.push_str(s);
+        }
+    }
+    opts
+}
+
+/// iptables checks that a jump target exists before it talks to the kernel.
+fn check_targets(
+    family: IpFamily,
+    ipt: &IpTables,
+    table: &str,
+    rules: &[RuleSpec],
+) -> Result<(), Fail> {
+    for r in rules {
+        if let Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) = &r.target {
+            if is_builtin(table, c) {
+                continue;
+            }
+            if !ipt
+                .chain_exists(table, c)
+                .map_err(|e| kernel_err(family, &e))?
+            {
+                return Err(usage_err(family, format!("Chain '{c}' does not exist")));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Result<String, Fail> {
+    let t = cmd.table.as_str();
+    let kerr = |e: Error| kernel_err(family, &e);
+    match c {
+        Command::Append { chain } => {
+            check_targets(family, ipt, t, &cmd.rules)?;
+            let mut tx = ipt.transaction();
+            for r in &cmd.rules {
+                tx.append(t, chain, r.clone());
+            }
+            tx.commit().map(|_| String::new()).map_err(kerr)
+        }
+        Command::Insert { chain, rulenum } => {
+            check_targets(family, ipt, t, &cmd.rules)?;
+            let mut tx = ipt.transaction();
+            for r in &cmd.rules {
+                // Each address pair at the same position, as iptables does (the last ends
+                // up first).
+                tx.insert(t, chain, *rulenum, r.clone());
+            }
+            tx.commit().map(|_| String::new()).map_err(|e| match e {
+                Error::NotFound {
+                    what: What::Rule, ..
+                } => op_err(family, "Index of insertion too big."),
+                e => kerr(e),
+            })
+        }
+        Command::Replace { chain, rulenum } => {
+            let [r] = cmd.rules.as_slice() else {
+                return Err(usage_err(
+                    family,
+                    "Replacement rule does not specify a unique address",
+                ));
+            };
+            check_targets(family, ipt, t, &cmd.rules)?;
+            ipt.replace(t, chain, *rulenum, r.clone())
+                .map(|_| String::new())
+                .map_err(|e| match e {
+                    Error::NotFound {
+                        what: What::Rule, ..
+                    } => op_err(family, "Index of replacement too big."),
+                    e => kerr(e),
+                })
+        }
+        Command::Check { chain } => {
+            check_targets(family, ipt, t, &cmd.rules)?;
+            for r in &cmd.rules {
+                if !ipt.exists(t, chain, r.clone()).map_err(kerr)? {
+                    return Err(op_err(family, BAD_RULE));
+                }
+            }
+            Ok(String::new())
+        }
+        Command::Delete {
+            chain,
+            rulenum: None,
+        } => {
+            check_targets(family, ipt, t, &cmd.rules)?;
+            let mut tx = ipt.transaction();
+            for r in &cmd.rules {
+                tx.delete(t, chain, r.clone());
+            }
+            tx.commit().map(|_| String::new()).map_err(|e| match e {
+                Error::NotFound { .. } => op_err(family, BAD_RULE),
+                e => kerr(e),
+            })
+        }
+        Command::Delete {
+            chain,
+            rulenum: Some(n),
+        } => {
+            if is_builtin(t, chain) && !in_kernel(family, t, chain)? {
+                return Err(op_err(family, NO_CHAIN));
+            }
+            ipt.delete_by_number(t, chain, *n)
+                .map_err(|e| match e {
+                    Error::NotFound {
+                        what: What::Rule, ..
+                    } => op_err(family, "Index of deletion too big."),
+                    e => kerr(e),
+                })
+                .map(|_| String::new())
+        }
+        Command::ListRules { chain, rulenum } => {
+            list_rules(family, ipt, t, chain.as_deref(), *rulenum, cmd.verbose > 0)
+        }
+        Command::List { chain, rulenum } => list(family, ipt, cmd, chain.as_deref(), *rulenum),
+        Command::Flush { chain: None } => {
+            let mut out = String::new();
+            if cmd.verbose > 0 {
+                for ch in ipt.list_chains(t).map_err(kerr)? {
+                    out.push_str(&format!("Flushing chain `{ch}'\n"));
+                }
+            }
+            ipt.clear_all(t).map(|_| out).map_err(kerr)
+        }
+        Command::Flush { chain: Some(chain) } => {
+            if !ipt.chain_exists(t, chain).map_err(kerr)? {
+                return Err(op_err(family, NO_CHAIN));
+            }
+            let out = if cmd.verbose > 0 {
+                format!("Flushing chain `{chain}'\n")
+            } else {
+                String::new()
+            };
+            ipt.clear_chain(t, chain).map(|_| out).map_err(kerr)
+        }
+        Command::Zero {
+            chain: None,
+            rulenum: _,
+        } => {
+            let present = kernel_chains(family, t)?;
+            // The chains in the kernel (iptables-nft sometimes creates all built-in chains
+            // of a table where iptnl creates only those used: -P, -F, -L -Z).
+            let mut out = String::new();
+            for ch in ipt.list_chains(t).map_err(kerr)? {
+                if !present.contains(&ch) {
+                    continue;
+                }
+                if cmd.verbose > 0 {
+                    out.push_str(&format!("Zeroing chain `{ch}'\n"));
+                }
+                match ipt.zero(t, &ch, None) {
+                    Ok(()) => {}
+                    Err(Error::NotFound { .. }) => {}
+                    Err(e) => return Err(kerr(e)),
+                }
+            }
+            Ok(out)
+        }
+        Command::Zero {
+            chain: Some(chain),
+            rulenum,
+        } => {
+            let present = if is_builtin(t, chain) {
+                in_kernel(family, t, chain)?
+            } else {
+                ipt.chain_exists(t, chain).map_err(kerr)?
+            };
+            if !present {
+                return Err(op_err(family, NO_CHAIN));
+            }
+            let out = if cmd.verbose > 0 {
+                format!("Zeroing chain `{chain}'\n")
+            } else {
+                String::new()
+            };
+            match ipt.zero(t, chain, *rulenum) {
+                Ok(()) => Ok(out),
+                // A rule number past the end: nothing to zero, as iptables-nft has it.
+                Err(Error::NotFound { .. }) => Ok(out),
+                Err(e) => Err(kerr(e)),
+            }
+        }
+        Command::NewChain { chain } => ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr),
+        Command::DeleteChain { chain: None } => {
+            let mut out = String::new();
+            if cmd.verbose > 0 {
+                for ch in ipt.list_chains(t).map_err(kerr)? {
+                    if !is_builtin(t, &ch) {
+                        out.push_str(&format!("Deleting chain `{ch}'\n"));
+                    }
+                }
+            }
+            ipt.delete_all_chains(t).map(|_| out).map_err(kerr)
+        }
+        Command::DeleteChain { chain: Some(chain) } => {
+            if is_builtin(t, chain) {
+                return Err(if in_kernel(family, t, chain)? {
+                    busy(family, chain)
+                } else {
+                    op_err(family, NO_CHAIN)
+                });
+            }
+            let out = if cmd.verbose > 0 {
+                format!("Deleting chain `{chain}'\n")
+            } else {
+                String::new()
+            };
+            ipt.delete_chain(t, chain).map(|_| out).map_err(kerr)
+        }
+        Command::RenameChain { old, new } => {
+            if is_builtin(t, old) {
+                return Err(op_err(family, NO_CHAIN));
+            }
+            ipt.rename_chain(t, old, new)
+                .map(|_| String::new())
+                .map_err(|e| match e {
+                    Error::AlreadyExists { .. } => op_err(family, "File exists."),
+                    Error::Invalid(m) => usage_err(family, m),
+                    e => kerr(e),
+                })
+        }
+        Command::Policy { chain, policy } => {
+            if !is_builtin(t, chain) {
+                return Err(op_err(family, "Bad built-in chain name."));
+            }
+            let p = match policy.as_str() {
+                "ACCEPT" => Policy::Accept,
+                "DROP" => Policy::Drop,
+                _ => {
+                    return Err(op_err(
+                        family,
+                        "Bad policy name. Run `dmesg' for more information.",
+                    ))
+                }
+            };
+            ipt.set_policy(t, chain, p)
+                .map(|_| String::new())
+                .map_err(kerr)
+        }
+        Command::Version | Command::Help => Ok(String::new()),
+    }
+}
+
+/// `xtables_print_num`: exact (`-x`, `%8llu `) or with K/M/G/T suffixes (`%5llu `).
+fn num(n: u64, exact: bool, table: bool) -> String {
+    if exact {
+        return if table {
+            format!("{n:>8} ")
+        } else {
+            format!("{n} ")
+        };
+    }
+    if n <= 99999 {
+        return if table {
+            format!("{n:>5} ")
+        } else {
+            format!("{n} ")
+        };
+    }
+    let mut n = (n + 500) / 1000;
+    for unit in ['K', 'M', 'G'] {
+        if n <= 9999 {
+            return if table {
+                format!("{n:>4}{unit} ")
+            } else {
+                format!("{n}{unit} ")
+            };
+        }
+        n = (n + 500) / 1000;
+    }
+    if table {
+        format!("{n:>4}T ")
+    } else {
+        format!("{n}T ")
+    }
+}
+
+/// The `-L` column header line.
+fn list_header(cmd: &CommandLine) -> String {
+    let v = cmd.verbose > 0;
+    let mut h = String::new();
+    if cmd.line_numbers {
+        h.push_str(&format!("{:<4} ", "num"));
+    }
+    if v {
+        if cmd.exact {
+            h.push_str(&format!("{:>8} {:>10} ", "pkts", "bytes"));
+        } else {
+            h.push_str(&format!("{:>5} {:>5} ", "pkts", "bytes"));
+        }
+    }
+    h.push_str(&format!("{:<9} ", "target"));
+    h.push_str(" prot opt");
+    if v {
+        h.push_str(&format!(" {:<6} {:<6} ", "in", "out"));
+    }
+    h.push_str(&format!(" {:<19} ", "source"));
+    h.push_str(&format!(" {:<19} ", "destination"));
+    h
+}
+
+/// One rule as `iptables -L` prints it. Matches and target options are shown as rule-spec
+/// options (`-m tcp --dport 22`), not in iptables' `-L` words (`tcp dpt:22`).
+fn list_rule(family: IpFamily, cmd: &CommandLine, n: usize, r: &RuleSpec) -> String {
+    let numeric = cmd.numeric;
+    let mut l = String::new();
+    if cmd.line_numbers {
+        l.push_str(&format!("{n:<4} "));
+    }
+    if cmd.verbose > 0 {
+        let (p, b) = r.counters.unwrap_or((0, 0));
+        l.push_str(&num(p, cmd.exact, true));
+        l.push_str(&num(b, cmd.exact, true));
+    }
+    let target = target_name(r);
+    l.push_str(&format!("{target:<9} "));
+    let (pnum, pinv) = r.proto.map_or((0, false), |p| (p.num, p.inv));
+    l.push(if pinv { '!' } else { ' ' });
+    let pname = if numeric {
+        pnum.to_string()
+    } else if pnum == 0 {
+        "all".to_owned()
+    } else {
+        iptnl::ipt::proto_name(pnum, family).unwrap_or_else(|| pnum.to_string())
+    };
+    l.push_str(&format!("{pname:<4} "));
+    l.push_str(match r.frag {
+        None => "-- ",
+        Some(true) => "-f ",
+        Some(false) => "!f ",
+    });
+    if cmd.verbose > 0 {
+        let iface = |i: &Option<iptnl::ipt::IfaceMatch>| match i {
+            Some(m) => format!("{}{}", if m.inv { "!" } else { "" }, m.name),
+            None if numeric => "*".to_owned(),
+            None => "any".to_owned(),
+        };
+        l.push_str(&format!(" {:<6} ", iface(&r.in_iface)));
+        l.push_str(&format!("{:<6} ", iface(&r.out_iface)));
+    }
+    for a in [&r.src, &r.dst] {
+        let (inv, s) = show_addr(family, a, numeric);
+        l.push(inv);
+        l.push_str(&format!("{s:<19} "));
+    }
+    if matches!(r.target, Some(RuleTarget::Goto(_))) {
+        l.push_str("[goto] ");
+    }
+    let opts = options_text(family, r);
+    if !opts.is_empty() {
+        l.push(' ');
+        l.push_str(&opts);
+    }
+    l
+}
+
+/// `-L [chain [rulenum]]` with `-n`, `-v`, `-x`, `--line-numbers`.
+fn list(
+    family: IpFamily,
+    ipt: &IpTables,
+    cmd: &CommandLine,
+    chain: Option<&str>,
+    rulenum: Option<u32>,
+) -> Result<String, Fail> {
+    let t = cmd.table.as_str();
+    let kerr = |e: Error| kernel_err(family, &e);
+    let incompatible = |ch: &str| Fail {
+        code: 1,
+        text: format!(
+            "{}: chain `{ch}' in table `{t}' is incompatible, use 'nft' tool.",
+            prefix(family)
+        ),
+    };
+    let all = ipt.list_chains(t).map_err(kerr)?;
+    let names: Vec<String> = match chain {
+        Some(c) => vec![c.to_owned()],
+        None => all.clone(),
+    };
+    // Rules of every chain (for the reference counts of user chains).
+    let mut rules = std::collections::HashMap::new();
+    for ch in &all {
+        match ipt.rules(t, ch) {
+            Ok(r) => {
+                rules.insert(ch.clone(), r);
+            }
+            Err(Error::NotFound { .. }) => {}
+            Err(e) => return Err(kerr(e)),
+        }
+    }
+    let mut out = String::new();
+    let mut first = true;
+    for ch in &names {
+        let Some(rs) = rules.get(ch) else {
+            if chain.is_some() {
+                return Err(incompatible(ch));
+            }
+            continue;
+        };
+        if let Some(n) = rulenum {
+            if let Some(r) = rs.get(n as usize - 1) {
+                out.push_str(&list_rule(family, cmd, n as usize, r));
+                out.push('\n');
+            }
+            continue;
+        }
+        if !first {
+            out.push('\n');
+        }
+        first = false;
+        if is_builtin(t, ch) {
+            // "-P INPUT ACCEPT -c P B"
+            let head = ipt
+                .list_with_counters(t, ch)
+                .map_err(kerr)?
+                .into_iter()
+                .next()
+                .unwrap_or_default();
+            let w: Vec<&str> = head.split_whitespace().collect();
+            let policy = w.get(2).copied().unwrap_or("ACCEPT");
+            out.push_str(&format!("Chain {ch} (policy {policy}"));
+            if cmd.verbose > 0 {
+                let p = w.get(4).and_then(|x| x.parse().ok()).unwrap_or(0);
+                let b = w.get(5).and_then(|x| x.parse().ok()).unwrap_or(0);
+                out.push_str(&format!(
+                    " {}packets, {}bytes",
+                    num(p, cmd.exact, false),
+                    num(b, cmd.exact, false)
+                ));
+            }
+            out.push_str(")\n");
+        } else {
+            let refs: usize = rules
+                .values()
+                .flatten()
+                .filter(|r| {
+                    matches!(&r.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if c == ch)
+                })
+                .count();
+            out.push_str(&format!("Chain {ch} ({refs} references)\n"));
+        }
+        out.push_str(&list_header(cmd));
+        out.push('\n');
+        for (i, r) in rs.iter().enumerate() {
+            out.push_str(&list_rule(family, cmd, i + 1, r));
+            out.push('\n');
+        }
+    }
+    Ok(out)
+}
+
+fn lines(v: Vec<String>) -> String {
+    let mut s = String::new();
+    for l in v {
+        s.push_str(&l);
+        s.push('\n');
+    }
+    s
+}
+
+/// `-S [chain [rulenum]]`, with `-v` counters.
+fn list_rules(
+    family: IpFamily,
+    ipt: &IpTables,
+    t: &str,
+    chain: Option<&str>,
+    rulenum: Option<u32>,
+    counters: bool,
+) -> Result<String, Fail> {
+    let kerr = |e: Error| kernel_err(family, &e);
+    let one = |ch: &str| {
+        if counters {
+            ipt.list_with_counters(t, ch)
+        } else {
+            ipt.list(t, ch)
+        }
+    };
+    let incompatible = |ch: &str| Fail {
+        code: 1,
+        text: format!(
+            "{}: chain `{ch}' in table `{t}' is incompatible, use 'nft' tool.",
+            prefix(family)
+        ),
+    };
+    match chain {
+        Some(ch) => {
+            let l = match one(ch) {
+                Ok(l) => l,
+                Err(Error::NotFound { .. }) => return Err(incompatible(ch)),
+                Err(e) => return Err(kerr(e)),
+            };
+            Ok(match rulenum {
+                None => lines(l),
+                Some(n) => l
+                    .get(n as usize)
+                    .map(|x| format!("{x}\n"))
+                    .unwrap_or_default(),
+            })
+        }
+        None => {
+            let mut heads = Vec::new();
+            let mut body = Vec::new();
+            for ch in ipt.list_chains(t).map_err(kerr)? {
+                let mut l = match one(&ch) {
+                    Ok(l) => l,
+                    Err(Error::NotFound { .. }) => continue,
+                    Err(e) => return Err(kerr(e)),
+                };
+                if l.is_empty() {
+                    continue;
+                }
+                heads.push(l.remove(0));
+                body.extend(l);
+            }
+            heads.extend(body);
+            Ok(lines(heads))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn help_texts() {
+        let h4 = help(IpFamily::V4);
+        assert!(h4.starts_with("iptables v1.8.11 (nf_tables)\n\nUsage: iptables -[ACD]"));
+        assert!(h4.contains("--fragment"));
+        let h6 = help(IpFamily::V6);
+        assert!(h6.contains("       ip6tables -E old-chain-name new-chain-name\n"));
+        assert!(h6.contains("-4\t\tError (line is ignored by ip6tables-restore)"));
+        assert!(!h6.contains("--fragment"));
+    }
+
+    #[test]
+    fn counter_columns() {
+        assert_eq!(num(99999, false, true), "99999 ");
+        assert_eq!(num(123456, false, true), " 123K ");
+        assert_eq!(num(987654321, false, true), " 988M ");
+        assert_eq!(num(5_000_000_000_000_000, false, true), "5000T ");
+        assert_eq!(num(987654321, true, true), "987654321 ");
+        assert_eq!(num(0, true, true), "       0 ");
+        assert_eq!(num(123456, false, false), "123K ");
+    }
+
+    #[test]
+    fn help_only_as_an_option() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let r = run(IpFamily::V4, &s(&["-h", "-A", "INPUT"])).ok().unwrap();
+        assert!(r.starts_with("iptables v1.8.11"));
+        assert!(takes_value("--comment"));
+        assert!(takes_value("-s"));
+        assert!(!takes_value("--line-numbers"));
+        assert!(!takes_value("--wait=3"));
+    }
+
+    #[test]
+    fn wait_values() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(bad_wait(&s(&["-w", "abc", "-S"])));
+        assert!(!bad_wait(&s(&["-w", "5", "-S"])));
+        assert!(!bad_wait(&s(&["-w", "-S"])));
+        assert!(bad_wait(&s(&["--wait=x", "-S"])));
+    }
+}

@@ -1,0 +1,581 @@
+//! The `iptnl` binary under the names `iptables` / `ip6tables` against the real
+//! iptables-nft / ip6tables-nft 1.8.9: sequences of commands, each sequence run once through
+//! the oracle and once through iptnl, each in its own fresh network namespace; every step
+//! must give the same stdout, the same stderr (after replacing the program version) and the
+//! same exit code.
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+const BIN: &str = env!("CARGO_BIN_EXE_iptnl");
+
+/// A temporary directory holding symlinks to the iptnl binary under tool names.
+struct Tools {
+    dir: PathBuf,
+}
+
+impl Tools {
+    fn new() -> Tools {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "iptnl-cli-cmd-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in [
+            "iptables",
+            "ip6tables",
+            "iptables-nft",
+            "ip6tables-nft",
+            "xtables-nft-multi",
+        ] {
+            let _ = std::os::unix::fs::symlink(BIN, dir.join(name));
+        }
+        Tools { dir }
+    }
+
+    fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for Tools {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The version in messages: iptables-nft 1.8.9 says `v1.8.9 (nf_tables)`, iptnl
+/// `v1.8.11 (nf_tables)` (and `-V` adds ` (iptnl X.Y.Z)`).
+fn normalize(s: &str) -> String {
+    s.replace(&format!(" (iptnl {})", env!("CARGO_PKG_VERSION")), "")
+        .replace("v1.8.9 (nf_tables)", "VERSION")
+        .replace("v1.8.11 (nf_tables)", "VERSION")
+}
+
+/// One step's result: stdout, normalized stderr, exit code.
+type Step = (String, String, i32);
+
+fn step(o: &Output) -> Step {
+    (
+        normalize(&String::from_utf8_lossy(&o.stdout)),
+        normalize(&String::from_utf8_lossy(&o.stderr)),
+        o.status.code().unwrap_or(-1),
+    )
+}
+
+/// Runs the lines of a sequence with `bin`, in a fresh namespace.
+fn run_seq(bin: &str, lines: &[Vec<String>]) -> Vec<Step> {
+    common::in_netns(|| {
+        lines
+            .iter()
+            .map(|args| {
+                let a: Vec<&str> = args.iter().map(String::as_str).collect();
+                step(&common::run_status(bin, &a, None))
+            })
+            .collect()
+    })
+}
+
+fn parse_seq(seq: &str) -> Vec<Vec<String>> {
+    seq.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(|l| {
+            if l == "''" {
+                return Vec::new();
+            }
+            iptnl::ipt::split_args(l).unwrap_or_else(|e| panic!("bad test line {l:?}: {e}"))
+        })
+        .collect()
+}
+
+/// Runs every sequence through the oracle and through iptnl and returns the differences.
+fn compare(v6: bool, seqs: &[&str]) -> Vec<String> {
+    let tools = Tools::new();
+    let (oracle, ours) = if v6 {
+        ("ip6tables-nft", tools.path("ip6tables"))
+    } else {
+        ("iptables-nft", tools.path("iptables"))
+    };
+    let mut diffs = Vec::new();
+    for seq in seqs {
+        let lines = parse_seq(seq);
+        let want = run_seq(oracle, &lines);
+        let got = run_seq(&ours, &lines);
+        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+            if w != g {
+                diffs.push(format!(
+                    "sequence {seq:?}\n  step {}: {:?}\n  oracle: rc={} out={:?} err={:?}\n  iptnl:  rc={} out={:?} err={:?}",
+                    i + 1,
+                    lines[i],
+                    w.2,
+                    w.0,
+                    w.1,
+                    g.2,
+                    g.0,
+                    g.1
+                ));
+                break;
+            }
+        }
+    }
+    diffs
+}
+
+fn check(v6: bool, seqs: &[&str]) {
+    if !common::have(if v6 { "ip6tables-nft" } else { "iptables-nft" }) {
+        eprintln!("iptables-nft is not installed: skipped");
+        return;
+    }
+    let diffs = compare(v6, seqs);
+    assert!(
+        diffs.is_empty(),
+        "{} of {} sequences differ:\n{}",
+        diffs.len(),
+        seqs.len(),
+        diffs.join("\n")
+    );
+}
+
+/// Appending, inserting, replacing, checking and deleting rules.
+const RULES: &[&str] = &[
+    "-A INPUT -j ACCEPT\n-S",
+    "-A INPUT -s 10.0.0.1 -j ACCEPT\n-A INPUT -d 10.0.0.2 -j DROP\n-S INPUT",
+    "-A INPUT -p tcp --dport 22 -j ACCEPT\n-C INPUT -p tcp --dport 22 -j ACCEPT\n-C INPUT -p tcp --dport 23 -j ACCEPT",
+    "-A INPUT -p tcp -m tcp --dport 80 -j ACCEPT\n-C INPUT -p tcp --dport 80 -j ACCEPT\n-D INPUT -p tcp --dport 80 -j ACCEPT\n-S",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-A INPUT -s 1.2.3.4 -j ACCEPT\n-D INPUT -s 1.2.3.4 -j ACCEPT\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-A INPUT -j DROP\n-D INPUT 1\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-A INPUT -j DROP\n-D INPUT 2\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-D INPUT 2",
+    "-A INPUT -j ACCEPT\n-D INPUT 9",
+    "-A INPUT -j ACCEPT\n-I INPUT -j DROP\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-I INPUT 2 -j DROP\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-I INPUT 3 -j DROP",
+    "-A INPUT -j ACCEPT\n-A INPUT -j RETURN\n-I INPUT 2 -s 9.9.9.9 -j DROP\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-R INPUT 1 -j DROP\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-R INPUT 2 -j DROP",
+    "-A INPUT -j ACCEPT\n-R INPUT 1 -s 1.1.1.1,2.2.2.2 -j DROP",
+    "-A INPUT -s 1.1.1.1,2.2.2.2 -j ACCEPT\n-S INPUT\n-C INPUT -s 1.1.1.1,2.2.2.2 -j ACCEPT\n-D INPUT -s 1.1.1.1,2.2.2.2 -j ACCEPT\n-S INPUT",
+    "-A INPUT -j ACCEPT\n-I INPUT -s 1.1.1.1,2.2.2.2 -j DROP\n-I INPUT 2 -s 3.3.3.3,4.4.4.4 -j RETURN\n-S INPUT",
+    "-D INPUT -j ACCEPT",
+    "-D INPUT 1",
+    "-C INPUT -j ACCEPT",
+    "-A NOPE -j ACCEPT",
+    "-I NOPE -j ACCEPT",
+    "-I NOPE 2 -j ACCEPT",
+    "-R NOPE 1 -j ACCEPT",
+    "-D NOPE -j ACCEPT",
+    "-D NOPE 1",
+    "-C NOPE -j ACCEPT",
+    "-N X\n-D INPUT 1",
+    "-A INPUT -j NOPE",
+    "-A INPUT -g NOPE",
+    "-N X\n-A INPUT -j X\n-A INPUT -g X\n-S",
+    "-N X\n-A X\n-S X\n-C X\n-D X\n-S X",
+    "-A INPUT -s 1.2.3.4 -c 5 10 -j ACCEPT\n-v -S INPUT\n-S INPUT",
+    "-I INPUT -c 7 70 -j DROP\n-v -S",
+    "-A INPUT -j ACCEPT\n-D INPUT -j ACCEPT -c 1 2",
+    "-A INPUT -j ACCEPT\n-C INPUT -j ACCEPT -c 1 2",
+    "-A INPUT -i eth0 -p udp --sport 53 -j ACCEPT\n-S\n-C INPUT -i eth0 -p udp --sport 53 -j ACCEPT",
+    "-A INPUT -m conntrack --ctstate ESTABLISHED,RELATED -j ACCEPT\n-A INPUT -m comment --comment \"hello world\" -j DROP\n-S",
+    "-A FORWARD -p tcp -m multiport --dports 22,80,443 -j ACCEPT\n-D FORWARD -p tcp -m multiport --dports 22,80,443 -j ACCEPT\n-S FORWARD",
+    "-A OUTPUT -j REJECT --reject-with icmp-host-prohibited\n-S OUTPUT",
+    "-t nat -A POSTROUTING -o eth0 -j MASQUERADE\n-t nat -S",
+    "-t nat -N X\n-t nat -A X -p tcp -j DNAT --to-destination 10.0.0.1:80\n-t nat -A PREROUTING -j X\n-t nat -S",
+    "-t nat -A POSTROUTING -j DROP",
+    "-t nat -I POSTROUTING -j DROP",
+    "-t nat -C POSTROUTING -j DROP",
+    "-t mangle -A PREROUTING -j MARK --set-mark 1\n-t mangle -S",
+    "-t raw -A PREROUTING -p udp -j CT --notrack\n-t raw -S\n-t raw -F\n-t raw -S",
+    "-t security -A INPUT -j ACCEPT\n-t security -S",
+    "-AINPUT -j ACCEPT\n-S",
+    "-A OUTPUT -i eth0 -j ACCEPT",
+    "-t nat -A PREROUTING -o eth0 -j ACCEPT",
+    "-t nat -A POSTROUTING -i eth0 -j ACCEPT",
+    "-A FORWARD -i eth0 -o eth1 -j ACCEPT\n-S",
+    "--append INPUT --jump ACCEPT\n--check INPUT --jump ACCEPT\n--delete INPUT --jump ACCEPT\n--list-rules",
+    "-A INPUT -j ACCEPT -w\n-A INPUT -j DROP -w 5\n-S",
+    "-A INPUT ! -s 10.0.0.0/8 -j ACCEPT\n-S",
+];
+
+/// Chains: new, delete, rename, flush, zero, policy.
+const CHAINS: &[&str] = &[
+    "-N FOO\n-S",
+    "-N FOO\n-N FOO",
+    "-N INPUT",
+    "-t nat -N PREROUTING",
+    "-N ACCEPT",
+    "-N aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+    "-N\n-S",
+    "-N FOO\n-X FOO\n-S",
+    "-X NOPE",
+    "-X INPUT",
+    "-A INPUT -j ACCEPT\n-X INPUT",
+    "-N FOO\n-A INPUT -j FOO\n-X FOO",
+    "-N FOO\n-A FOO -j ACCEPT\n-X FOO",
+    "-N FOO\n-A FOO -j ACCEPT\n-F FOO\n-X FOO\n-S",
+    "-N A\n-N B\n-X\n-S",
+    "-N A\n-A A -j ACCEPT\n-X",
+    "-N A\n-A A -j ACCEPT\n-F\n-X\n-S",
+    "-N A\n-A INPUT -j A\n-F\n-X\n-S",
+    "-t nat -N X\n-t nat -A X -j RETURN\n-t nat -X X\n-t nat -F X\n-t nat -X X\n-t nat -S",
+    "-N FOO\n-E FOO BAR\n-S",
+    "-N FOO\n-A INPUT -j FOO\n-E FOO BAR\n-S",
+    "-N FOO\n-N BAR\n-E FOO BAR",
+    "-N FOO\n-E FOO INPUT",
+    "-E NOPE X",
+    "-E INPUT X",
+    "-E",
+    "-E A",
+    "-P INPUT DROP\n-S",
+    "-P FORWARD DROP\n-v -S FORWARD",
+    "-P INPUT DROP\n-P INPUT ACCEPT\n-S INPUT",
+    "-N FOO\n-P FOO DROP",
+    "-P NOPE DROP",
+    "-P INPUT FOO",
+    "-P INPUT accept",
+    "-P INPUT RETURN",
+    "-P INPUT",
+    "-P",
+    "-t nat -P PREROUTING DROP",
+    "-t nat -P PREROUTING ACCEPT\n-t nat -S",
+    "-t mangle -P FORWARD DROP\n-t mangle -S",
+    "-P INPUT DROP -c 1 2\n-S",
+    "-F",
+    "-F\n-S",
+    "-A INPUT -j ACCEPT\n-A OUTPUT -j ACCEPT\n-F\n-S",
+    "-A INPUT -j ACCEPT\n-A OUTPUT -j ACCEPT\n-F INPUT\n-S",
+    "-F NOPE",
+    "-F INPUT",
+    "-t nat -F",
+    "-X",
+    "-t nat -X",
+    "-Z",
+    "-t nat -Z",
+    "-Z NOPE",
+    "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT\n-v -S",
+    "-A INPUT -j ACCEPT -c 3 4\n-A INPUT -j DROP -c 5 6\n-Z INPUT 2\n-v -S INPUT",
+    "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT 5\n-v -S INPUT",
+    "-A INPUT -j ACCEPT -c 3 4\n-A OUTPUT -j ACCEPT -c 1 1\n-Z\n-v -S",
+    "-N X\n-A X -j ACCEPT -c 9 9\n-Z X\n-v -S X",
+    "-A INPUT -j ACCEPT -c 3 4\n-S -Z\n-v -S",
+    "-Z INPUT",
+    "-N X\n-Z INPUT",
+    "-A INPUT -j ACCEPT\n-Z OUTPUT\n-Z INPUT",
+];
+
+/// Listing with -S.
+const LISTING: &[&str] = &[
+    "-S",
+    "-v -S",
+    "-S INPUT",
+    "-v -S INPUT",
+    "-S NOPE",
+    "-S INPUT 1",
+    "-A INPUT -j ACCEPT\n-S INPUT 1\n-S INPUT 2",
+    "-A INPUT -j ACCEPT -c 1 2\n-A INPUT -j DROP\n-v -S INPUT 1",
+    "-S INPUT 0",
+    "-S INPUT abc",
+    "-t nat -S",
+    "-t mangle -S",
+    "-t raw -S",
+    "-t security -S",
+    "-t nat -S POSTROUTING",
+    "-t nat -S INPUT",
+    "-N B\n-N A\n-N C\n-A C -j A\n-A B -j C\n-A INPUT -j B\n-S",
+    "-N X\n-S X",
+    "-N X\n-v -S X",
+    "-vv -S",
+    "-S -p tcp",
+    "-S -j ACCEPT",
+    "-n -S",
+    "-x -S",
+    "--line-numbers -S",
+    "--list-rules INPUT",
+    "-S -w",
+    "-S -w 3",
+    "-S --wait=3",
+    "-w -W 100 -S INPUT",
+];
+
+/// Usage errors, tables, flags, -V and -h.
+const USAGE: &[&str] = &[
+    "''",
+    "--bogus",
+    "-A INPUT --bogus",
+    "-Q",
+    "-A",
+    "-A INPUT -D INPUT",
+    "-S -F",
+    "-R INPUT",
+    "-R INPUT 0 -j ACCEPT",
+    "-D INPUT 0",
+    "-D INPUT abc",
+    "-I INPUT 0 -j ACCEPT",
+    "-A INPUT -p tcp --dport 99999 -j ACCEPT",
+    "-A INPUT -p bogus -j ACCEPT",
+    "-A INPUT -s 300.1.1.1 -j ACCEPT",
+    "-A INPUT -m nosuchmatch -j ACCEPT",
+    "-A INPUT -j NOSUCHTARGET --foo",
+    "-A INPUT -p tcp --sport -j ACCEPT",
+    "-A INPUT -m multiport --dports 1,2 -j ACCEPT",
+    "-A INPUT -p tcp -m multiport --dports 1,99999 -j ACCEPT",
+    "-A INPUT -m conntrack --ctstate BOGUS -j ACCEPT",
+    "-A INPUT -m comment -j ACCEPT",
+    "-A INPUT -i -j ACCEPT",
+    "-A INPUT -s 10.0.0.0/33 -j ACCEPT",
+    "-A INPUT -j REJECT --reject-with bogus",
+    "-t nat -A PREROUTING -p tcp -j DNAT --to-destination bogus",
+    "-A INPUT -p tcp -m tcp --dport 22 -m tcp --dport 23 -j ACCEPT\n-S",
+    "-A INPUT -m comment --comment a -m comment --comment b -j ACCEPT\n-S",
+    "-A INPUT -m set --match-set nosuchset src -j ACCEPT",
+    "-A INPUT -m limit --limit 5/sec -j ACCEPT\n-S",
+    "-A INPUT -m mark --mark 0x1/0xff -j ACCEPT\n-S",
+    "-A INPUT -p tcp --syn -j ACCEPT\n-S\n-D INPUT -p tcp --syn -j ACCEPT",
+    "-A INPUT -p icmp --icmp-type echo-request -j ACCEPT\n-S",
+    "-A INPUT -m addrtype --dst-type LOCAL -j ACCEPT\n-S",
+    "-A INPUT -m state --state NEW -j LOG --log-prefix \"x \"\n-S",
+    "-A INPUT -j ACCEPT -j DROP",
+    "-t bogus -S",
+    "-t bogus -A INPUT -j ACCEPT",
+    "-t bogus -N X",
+    "-t",
+    "-V",
+    "--version",
+    "-h",
+    "--help",
+    "-h -A INPUT",
+    "-A INPUT -m comment --comment -V -j ACCEPT\n-S",
+    "-A INPUT -m comment --comment -h -j ACCEPT\n-S",
+    "-A INPUT -j LOG --log-prefix -V\n-S",
+    "-4 -S",
+    "-6 -S",
+    "-6 -A INPUT -j ACCEPT",
+    "--ipv4 -S",
+    "-W 1000 -S",
+    "-W",
+    "-w abc -S",
+    "--modprobe /bin/true -S",
+    "--modprobe=/bin/true -A INPUT -j ACCEPT\n-S",
+    "-w 2 -W 1000 -A INPUT -j ACCEPT\n-S",
+    "-A INPUT -j ACCEPT -n",
+    "-F -n",
+    "-N X -x",
+    "-t nat -P FOO DROP",
+];
+
+/// `-L` with -n, -v, -x, --line-numbers (rules whose matches iptables prints in its own
+/// words are left out: iptnl prints them as rule-spec options).
+const LIST_L: &[&str] = &[
+    "-L",
+    "-L -n",
+    "-L -v",
+    "-L -n -v -x",
+    "-L --line-numbers",
+    "-L INPUT",
+    "-L NOPE",
+    "-n -L NOPE",
+    "-t nat -L",
+    "-t nat -L -n -v",
+    "-t mangle -L -v -x",
+    "-t raw -L --line-numbers -n",
+    "-N X\n-L X\n-L X -n -v",
+    "-N X\n-A INPUT -s 10.0.0.0/8 -c 123456 987654321 -j X\n-A INPUT ! -d 1.2.3.4 -i eth0 -p tcp -j ACCEPT\n-A INPUT -f -p 47 -g X\n-A X -p udp ! -i lo+ -j RETURN\n-A X\n-L\n-L -n\n-L -v\n-L -n -v -x\n-L -n --line-numbers\n-L INPUT 2 -n\n-L INPUT 2 -n -v\n-L X -n -v -x --line-numbers",
+    "-A OUTPUT -p icmp -o eth1 -j DROP\n-L OUTPUT -v -x\n-L OUTPUT -v",
+    "-A FORWARD -c 99999 100000 -j ACCEPT\n-A FORWARD -c 123456789012 99999999999999 -j ACCEPT\n-A FORWARD -c 5000000000000000 1 -j DROP\n-L FORWARD -v\n-L FORWARD -v -x\n-L FORWARD -v -n --line-numbers",
+    "-P INPUT DROP\n-L INPUT\n-L INPUT -v",
+    "-A INPUT -p 58 -j ACCEPT\n-A INPUT -p 135 -j ACCEPT\n-A INPUT ! -p udp -j ACCEPT\n-L INPUT\n-L INPUT -n",
+    "-A INPUT -s 192.168.0.0/255.255.0.255 -j ACCEPT\n-L -n",
+    "-A INPUT -j ACCEPT\n-L INPUT 1\n-L INPUT 2\n-L INPUT 0",
+    "-N A\n-N B\n-A A -j B\n-A INPUT -j B\n-A INPUT -g A\n-L -n",
+    "-A INPUT -j ACCEPT -c 5 6\n-L -Z\n-L -v",
+    "-N X\n-A X -j ACCEPT -c 5 6\n-L X -Z -v\n-L X -v",
+    "-L -p tcp",
+    "-L -j ACCEPT",
+    "-A INPUT -i eth0 -j ACCEPT\n-L -v -n",
+    "--list INPUT --numeric --verbose --exact --line-numbers",
+];
+
+/// As go-iptables and kube-proxy run it.
+const GO_IPTABLES: &[&str] = &[
+    "--wait -t nat -N KUBE-SERVICES\n--wait -t nat -N KUBE-SERVICES\n--wait -t nat -C PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -I PREROUTING 1 -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -C PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -S PREROUTING",
+    "-w 5 -W 100000 -t filter -N KUBE-FIREWALL\n-w 5 -W 100000 -A KUBE-FIREWALL -m mark --mark 0x8000/0x8000 -j DROP\n-w 5 -W 100000 -S KUBE-FIREWALL",
+    "--wait -t filter -n -L NOPE\n--wait -t filter -N NOPE\n--wait -t filter -n -L NOPE",
+    "--wait -t filter -S\n--wait -t filter -N A\n--wait -t filter -N B\n--wait -t filter -S",
+    "--wait -t nat -N CNI-1\n--wait -t nat -A CNI-1 -d 10.0.0.0/24 -j ACCEPT\n--wait -t nat -F CNI-1\n--wait -t nat -X CNI-1\n--wait -t nat -X CNI-1",
+    "--wait -t filter -A INPUT -s 1.2.3.4 -j ACCEPT -c 7 700\n--wait -t filter -L INPUT -n -v -x\n--wait -t filter -Z INPUT\n--wait -t filter -L INPUT -n -v -x",
+    "--wait -t filter -A INPUT -j ACCEPT\n--wait -t filter -S INPUT 1\n--wait -t filter -D INPUT 1\n--wait -t filter -D INPUT 1",
+    "--wait -t filter -P FORWARD DROP\n--wait -t filter -S FORWARD",
+    "--wait -t filter -N OLD\n--wait -t filter -E OLD NEW\n--wait -t filter -S",
+    "--wait -t filter -C INPUT -j NOPE",
+    "--wait -t filter -D INPUT -j NOPE",
+    "--wait -t filter -D INPUT -g NOPE",
+    "--wait -t filter -I INPUT 1 -p tcp --dport 80 -j ACCEPT\n--wait -t filter -I INPUT 2 -p tcp --dport 81 -j ACCEPT\n--wait -t filter -I INPUT 4 -p tcp --dport 82 -j ACCEPT\n--wait -t filter -S INPUT",
+    "--wait -t mangle -A POSTROUTING -p udp --dport 68 -j CHECKSUM --checksum-fill\n--wait -t mangle -S POSTROUTING",
+    "--wait -t nat -A POSTROUTING -s 10.1.0.0/16 ! -d 10.1.0.0/16 -j MASQUERADE --random-fully\n--wait -t nat -S POSTROUTING",
+];
+
+/// `-v` with the commands.
+const VERBOSE: &[&str] = &[
+    "-N X\n-v -Z\n-v -Z INPUT\n-v -F\n-v -F X\n-v -X X",
+    "-N Y\n-v -X",
+    "-v -N Z\n-v -E Z W\n-v -P INPUT DROP",
+    "-N W\n-v -A W -s 1.2.3.4 -p tcp -j ACCEPT\n-v -I W -d 1.2.3.4 -i eth0 -j DROP\n-v -D W 1\n-v -C W -s 1.2.3.4 -p tcp -j ACCEPT\n-v -D W -s 1.2.3.4 -p tcp -j ACCEPT",
+    "-N W\n-v -A W -s 1.2.3.4,5.6.7.8 -j DROP\n-v -R W 1 -j DROP\n-v -S",
+    "-N W\n-v -C W -j ACCEPT\n-v -A NOPE -j ACCEPT\n-v -D W 9\n-v -D W -j DROP\n-v -I W 9 -j DROP",
+    "-N W\n-v -A W -p 47 -g W\n-v -A W -p 135 -j ACCEPT\n-v -A W -p 58 ! -s 10.0.0.0/8 ! -o eth0 -j ACCEPT\n-v -A W -p sctp -f -j ACCEPT",
+    "-v -F\n-v -X",
+    "-A INPUT -j ACCEPT\n-v -Z\n-v -X",
+    "-v -t nat -N X\n-v -t nat -A X -j RETURN\n-v -t nat -F\n-v -t nat -X",
+];
+
+/// ip6tables.
+const V6: &[&str] = &[
+    "-A INPUT -s ::1 -j ACCEPT\n-S\n-v -S",
+    "-A INPUT -s 2001:db8::/32 -p tcp --dport 443 -j ACCEPT\n-C INPUT -s 2001:db8::/32 -p tcp --dport 443 -j ACCEPT\n-D INPUT -s 2001:db8::/32 -p tcp --dport 443 -j ACCEPT\n-S",
+    "-A INPUT -f -j ACCEPT",
+    "-4 -S",
+    "-6 -S",
+    "-N X\n-A INPUT -p ipv6-icmp -j X\n-X X",
+    "-A INPUT -j ACCEPT\n-I INPUT 3 -j DROP\n-D INPUT 2",
+    "-t nat -A POSTROUTING -j MASQUERADE\n-t nat -S",
+    "-P FORWARD DROP\n-S FORWARD",
+    "-t bogus -S",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT",
+    "-N A\n-E A B\n-N C\n-E B C\n-S",
+    "-V",
+    "-h",
+    "-D INPUT -j ACCEPT",
+    "-A NOPE -j ACCEPT",
+    "-L",
+    "-A INPUT -s ::1 -p tcp -j ACCEPT\n-A INPUT ! -d 2001:db8::/64 -i eth0 -j DROP\n-L -n -v\n-L\n-L -v -x --line-numbers\n-v -A INPUT -s ::1 -j ACCEPT",
+];
+
+#[test]
+fn rules_match_iptables_nft() {
+    check(false, RULES);
+}
+
+#[test]
+fn chains_match_iptables_nft() {
+    check(false, CHAINS);
+}
+
+#[test]
+fn listing_matches_iptables_nft() {
+    check(false, LISTING);
+}
+
+#[test]
+fn usage_errors_match_iptables_nft() {
+    check(false, USAGE);
+}
+
+#[test]
+fn list_matches_iptables_nft() {
+    check(false, LIST_L);
+}
+
+#[test]
+fn go_iptables_calls_match_iptables_nft() {
+    check(false, GO_IPTABLES);
+}
+
+#[test]
+fn verbose_matches_iptables_nft() {
+    check(false, VERBOSE);
+}
+
+#[test]
+fn ip6tables_matches_ip6tables_nft() {
+    check(true, V6);
+}
+
+/// `-V` as go-iptables reads it: `v(\d+)\.(\d+)\.(\d+)` and `(nf_tables)`.
+#[test]
+fn version_line_for_go_iptables() {
+    let tools = Tools::new();
+    let o = common::run_status(&tools.path("iptables"), &["--version"], None);
+    let s = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(o.status.success());
+    assert!(s.starts_with("iptables v1.8.11 (nf_tables)"), "{s}");
+    assert!(s.contains(&format!("(iptnl {})", env!("CARGO_PKG_VERSION"))));
+    let o = common::run_status(&tools.path("ip6tables-nft"), &["-V"], None);
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("ip6tables v1.8.11 (nf_tables)"));
+}
+
+/// The same command under every name: `iptables`, `iptables-nft`, `iptnl iptables`,
+/// `xtables-nft-multi iptables` (and the ip6tables forms).
+#[test]
+fn multi_call_names() {
+    let tools = Tools::new();
+    common::in_netns(|| {
+        let ok = |bin: &str, args: &[&str]| {
+            let o = common::run_status(bin, args, None);
+            assert!(
+                o.status.success(),
+                "{bin} {args:?}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        ok(&tools.path("iptables"), &["-N", "A"]);
+        ok(&tools.path("iptables-nft"), &["-A", "A", "-j", "ACCEPT"]);
+        ok(BIN, &["iptables", "-A", "A", "-j", "DROP"]);
+        ok(
+            &tools.path("xtables-nft-multi"),
+            &["iptables-nft", "-A", "A", "-j", "RETURN"],
+        );
+        ok(BIN, &["ip6tables-nft", "-N", "B6"]);
+        ok(&tools.path("ip6tables"), &["-A", "B6", "-j", "ACCEPT"]);
+        let want4 = "-N A\n-A A -j ACCEPT\n-A A -j DROP\n-A A -j RETURN\n";
+        assert_eq!(
+            ok(&tools.path("xtables-nft-multi"), &["iptables", "-S", "A"]),
+            want4
+        );
+        assert_eq!(common::run("iptables-nft", &["-S", "A"]), want4);
+        assert_eq!(
+            ok(BIN, &["ip6tables", "-S", "B6"]),
+            "-N B6\n-A B6 -j ACCEPT\n"
+        );
+        assert_eq!(
+            common::run("ip6tables-nft", &["-S", "B6"]),
+            "-N B6\n-A B6 -j ACCEPT\n"
+        );
+    });
+}
+
+/// Without CAP_NET_ADMIN: the same message and exit code 4 as iptables-nft.
+#[test]
+fn permission_denied_matches_iptables_nft() {
+    if !common::have("setpriv") || !common::have("iptables-nft") {
+        eprintln!("setpriv or iptables-nft missing: skipped");
+        return;
+    }
+    let tools = Tools::new();
+    let ours = tools.path("iptables");
+    common::in_netns(|| {
+        for args in [&["-S"][..], &["-A", "INPUT", "-j", "ACCEPT"][..]] {
+            let run = |bin: &str| {
+                let mut a = vec![
+                    "--reuid",
+                    "65534",
+                    "--regid",
+                    "65534",
+                    "--clear-groups",
+                    bin,
+                ];
+                a.extend_from_slice(args);
+                step(&common::run_status("setpriv", &a, None))
+            };
+            let want = run("iptables-nft");
+            assert_eq!(want.2, 4, "{want:?}");
+            assert_eq!(run(&ours), want, "{args:?}");
+        }
+    });
+}
