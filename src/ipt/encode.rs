@@ -121,6 +121,33 @@ pub fn encode_rule(
     Ok(r)
 }
 
+/// [`encode_rule`] into an existing rule, reusing its buffers (a restore encodes hundreds of
+/// thousands of rules: a fresh expression vector per rule is a large allocation each time).
+pub fn encode_rule_into(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    r: &mut Rule,
+) -> Result<(), EncodeError> {
+    r.family = family.nft();
+    r.table.clear();
+    r.table.push_str(table);
+    r.chain.clear();
+    r.chain.push_str(chain);
+    r.handle = None;
+    r.userdata = None;
+    r.position = None;
+    r.exprs.clear();
+    encode_exprs_into(spec, family, table, chain, &mut r.exprs)?;
+    let (proto, inv) = spec.proto.map(|p| (p.num, p.inv)).unwrap_or((0, false));
+    r.compat = Some(RuleCompat {
+        proto: proto as u32,
+        flags: if inv { NFT_RULE_COMPAT_F_INV } else { 0 },
+    });
+    Ok(())
+}
+
 /// The expressions of a rule spec (see [`encode_rule`]).
 pub fn encode_exprs(
     spec: &RuleSpec,
@@ -129,21 +156,33 @@ pub fn encode_exprs(
     chain: &str,
 ) -> Result<Vec<Expr>, EncodeError> {
     let mut out = Vec::with_capacity(8 + spec.matches.len() * 2);
+    encode_exprs_into(spec, family, table, chain, &mut out)?;
+    Ok(out)
+}
+
+/// [`encode_exprs`] appending to `out`.
+pub fn encode_exprs_into(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    out: &mut Vec<Expr>,
+) -> Result<(), EncodeError> {
     if let Some(i) = &spec.in_iface {
-        iface(NFT_META_IIFNAME, i, &mut out);
+        iface(NFT_META_IIFNAME, i, out);
     }
     if let Some(o) = &spec.out_iface {
-        iface(NFT_META_OIFNAME, o, &mut out);
+        iface(NFT_META_OIFNAME, o, out);
     }
     if let Some(p) = spec.proto.filter(|p| p.num != 0) {
         out.push(meta_load(NFT_META_L4PROTO));
         out.push(cmp(p.inv, &[p.num]));
     }
     if let Some(s) = &spec.src {
-        addr(s, family, true, &mut out);
+        addr(s, family, true, out);
     }
     if let Some(d) = &spec.dst {
-        addr(d, family, false, &mut out);
+        addr(d, family, false, out);
     }
     if let Some(frag) = spec.frag {
         out.push(payload(PayloadBase::Network, 6, 2));
@@ -157,7 +196,7 @@ pub fn encode_exprs(
         chain,
     };
     for m in &spec.matches {
-        m.encode(&ctx, &mut out)?;
+        m.encode(&ctx, out)?;
     }
     let (packets, bytes) = spec.counters.unwrap_or((0, 0));
     out.push(Expr::Counter(Counter { packets, bytes }));
@@ -169,9 +208,9 @@ pub fn encode_exprs(
         Some(RuleTarget::Queue) => out.push(Immediate::verdict(Verdict::Queue).into()),
         Some(RuleTarget::Jump(c)) => out.push(Immediate::verdict(Verdict::Jump(c.clone())).into()),
         Some(RuleTarget::Goto(c)) => out.push(Immediate::verdict(Verdict::Goto(c.clone())).into()),
-        Some(RuleTarget::Ext(t)) => t.encode(&ctx, &mut out)?,
+        Some(RuleTarget::Ext(t)) => t.encode(&ctx, out)?,
     }
-    Ok(out)
+    Ok(())
 }
 
 impl IpFamily {

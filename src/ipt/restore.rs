@@ -14,7 +14,7 @@ use std::collections::HashMap;
 
 use super::command::{parse_command, Command};
 use super::compare::{canonical_exprs, canonical_of_rule};
-use super::encode::encode_rule;
+use super::encode::encode_rule_into;
 use super::error::ParseError;
 use super::spec::RuleSpec;
 use super::tables::{find_table, BuiltinChain};
@@ -50,6 +50,9 @@ pub struct RestoreReport {
     pub batch_bytes: usize,
     /// How many times the batch was planned again after a concurrent change.
     pub retries: u32,
+    /// Time spent in the kernel commit (sending the batch and reading the replies) of the
+    /// last attempt; zero with `--test`.
+    pub commit_time: std::time::Duration,
 }
 
 /// Why a restore failed. After any error the ruleset is as it was.
@@ -105,8 +108,9 @@ enum Item {
     },
 }
 
-/// A `*table … COMMIT` block.
+/// A `*table … COMMIT` block (its items are streamed, never collected, outside tests).
 #[derive(Debug)]
+#[cfg_attr(not(test), allow(dead_code))]
 struct Block {
     table: String,
     line: usize,
@@ -119,12 +123,51 @@ fn parse_counters(s: &str) -> Option<(u64, u64)> {
     Some((p.parse().ok()?, b.parse().ok()?))
 }
 
+/// What the parser reports, line by line, for the tables being restored.
+#[derive(Debug)]
+enum Event {
+    /// A `*table` line.
+    Table { name: String, line: usize },
+    /// A chain or command line of the open table.
+    Item(Item),
+}
+
+/// The whole input as blocks (the planner streams instead: see [`parse_stream`]).
+#[cfg(test)]
 fn parse_input(
     family: IpFamily,
     input: &str,
     opts: &RestoreOptions,
 ) -> Result<Vec<Block>, RestoreError> {
     let mut blocks: Vec<Block> = Vec::new();
+    parse_stream(family, input, opts, |ev| {
+        match ev {
+            Event::Table { name, line } => blocks.push(Block {
+                table: name,
+                line,
+                items: Vec::new(),
+            }),
+            Event::Item(it) => blocks
+                .last_mut()
+                .expect("an item follows its table")
+                .items
+                .push(it),
+        }
+        Ok(())
+    })?;
+    Ok(blocks)
+}
+
+/// Parses the input line by line and hands each line of a restored table to `sink` as soon
+/// as it is parsed, so that no more than one line's rules are alive at a time (memory stays
+/// proportional to the batch, not to the parsed input).
+fn parse_stream(
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+    mut sink: impl FnMut(Event) -> Result<(), RestoreError>,
+) -> Result<(), RestoreError> {
+    let selected = |table: &str| opts.table.as_deref().is_none_or(|only| only == table);
     let mut open: Option<Block> = None;
     let mut last = 0;
     for (idx, raw) in input.lines().enumerate() {
@@ -149,6 +192,12 @@ fn parse_input(
             if find_table(name).is_none() {
                 return Err(input_err(line, format!("table `{name}' does not exist (iptables tables are filter, nat, mangle, raw and security)")));
             }
+            if selected(name) {
+                sink(Event::Table {
+                    name: name.to_owned(),
+                    line,
+                })?;
+            }
             open = Some(Block {
                 table: name.to_owned(),
                 line,
@@ -158,11 +207,7 @@ fn parse_input(
         }
         if t == "COMMIT" {
             match open.take() {
-                Some(b) => {
-                    if opts.table.as_deref().is_none_or(|only| only == b.table) {
-                        blocks.push(b);
-                    }
-                }
+                Some(_) => {}
                 None => return Err(input_err(line, "COMMIT without a table")),
             }
             continue;
@@ -199,13 +244,15 @@ fn parse_input(
                         format!("built-in chain {name} needs a policy (ACCEPT or DROP)"),
                     ))
                 }
-                (p, None) if p == "ACCEPT" || p == "DROP" => return Err(input_err(
-                    line,
-                    format!(
+                (p, None) if p == "ACCEPT" || p == "DROP" => {
+                    return Err(input_err(
+                        line,
+                        format!(
                         "chain {name} is not a built-in chain of table {}: it cannot have a policy",
                         block.table
                     ),
-                )),
+                    ))
+                }
                 (p, _) => {
                     return Err(input_err(
                         line,
@@ -217,12 +264,14 @@ fn parse_input(
                 super::command::check_chain_name(name, family)
                     .map_err(|e| input_err(line, e.to_string()))?;
             }
-            block.items.push(Item::Chain {
-                line,
-                name: name.to_owned(),
-                policy,
-                counters,
-            });
+            if selected(&block.table) {
+                sink(Event::Item(Item::Chain {
+                    line,
+                    name: name.to_owned(),
+                    policy,
+                    counters,
+                }))?;
+            }
             continue;
         }
         let (counters, rest) = if t.starts_with('[') {
@@ -271,7 +320,9 @@ fn parse_input(
                 r.counters = None;
             }
         }
-        block.items.push(Item::Cmd { line, cmd, rules });
+        if selected(&block.table) {
+            sink(Event::Item(Item::Cmd { line, cmd, rules }))?;
+        }
     }
     if let Some(b) = open {
         return Err(input_err(
@@ -279,7 +330,7 @@ fn parse_input(
             format!("table `{}' (line {}) has no COMMIT line", b.table, b.line),
         ));
     }
-    Ok(blocks)
+    Ok(())
 }
 
 fn describe_parse(e: &ParseError) -> String {
@@ -301,8 +352,15 @@ struct ChainState {
     exists: Option<bool>,
     /// Its rules, when known.
     entries: Option<Vec<Entry>>,
+    /// What only chains that a command reads need (boxed: a kube-proxy ruleset has tens of
+    /// thousands of chains that never need it).
+    more: Option<Box<ChainMore>>,
+}
+
+#[derive(Debug, Default)]
+struct ChainMore {
     /// Kernel rules read for it, by handle (for comparisons).
-    kernel_rules: HashMap<u64, Rule>,
+    kernel_rules: std::collections::BTreeMap<u64, Rule>,
     /// Rules this batch put at the front / the back of the chain before its rules were read
     /// (newest front rule first), merged with what is read.
     pending_front: Vec<Entry>,
@@ -310,13 +368,25 @@ struct ChainState {
 }
 
 impl ChainState {
+    fn more(&mut self) -> &mut ChainMore {
+        self.more.get_or_insert_with(Box::default)
+    }
+
+    /// Forgets the rules added before the chain's rules were known.
+    fn clear_pending(&mut self) {
+        if let Some(m) = self.more.as_mut() {
+            m.pending_front.clear();
+            m.pending_back.clear();
+        }
+    }
+
     /// Records a rule added at the front (`first`) or the back of the chain.
     fn added(&mut self, e: Entry, first: bool) {
         match (&mut self.entries, first) {
             (Some(v), true) => v.insert(0, e),
             (Some(v), false) => v.push(e),
-            (None, true) => self.pending_front.insert(0, e),
-            (None, false) => self.pending_back.push(e),
+            (None, true) => self.more().pending_front.insert(0, e),
+            (None, false) => self.more().pending_back.push(e),
         }
     }
 }
@@ -327,9 +397,21 @@ struct Planner<'a> {
     opts: &'a RestoreOptions,
     batch: Batch,
     lines: Vec<usize>,
-    chains: HashMap<(String, String), ChainState>,
+    /// Chain states by table, then chain (looked up without allocating a key).
+    /// Boxed: a kube-proxy ruleset has tens of thousands of chains, and a small map entry
+    /// keeps the map's peak (during its growth) low.
+    chains: HashMap<String, HashMap<String, Box<ChainState>>>,
     genid: Option<u32>,
     rules_added: usize,
+    /// The rule being encoded (its buffers are reused from line to line).
+    scratch: Rule,
+    /// Whether appended rules are recorded in their chain's entries: only when the input has a
+    /// command that reads positions or rules (see [`reads_positions`]); a plain ruleset of
+    /// tens of thousands of chains saves a vector per chain.
+    track_entries: bool,
+    /// The `*table` line whose table is added with the block's first line (an empty block
+    /// adds nothing, as with iptables-nft-restore).
+    table_pending: Option<usize>,
 }
 
 impl Planner<'_> {
@@ -341,9 +423,14 @@ impl Planner<'_> {
     }
 
     fn state(&mut self, table: &str, chain: &str) -> &mut ChainState {
-        self.chains
-            .entry((table.to_owned(), chain.to_owned()))
-            .or_default()
+        if !self.chains.contains_key(table) {
+            self.chains.insert(table.to_owned(), HashMap::new());
+        }
+        let m = self.chains.get_mut(table).expect("inserted above");
+        if !m.contains_key(chain) {
+            m.insert(chain.to_owned(), Box::default());
+        }
+        m.get_mut(chain).expect("inserted above")
     }
 
     /// Reads a chain's rules from the kernel (once), remembering the generation.
@@ -354,16 +441,28 @@ impl Planner<'_> {
         match list_rules(self.conn, Some(self.family.nft()), Some(table), Some(chain)) {
             Ok((rules, genid)) => {
                 self.genid.get_or_insert(genid);
+                // A dump of a missing chain is empty, not an error: an empty chain this
+                // input did not make is looked up.
+                if rules.is_empty()
+                    && self.state(table, chain).exists != Some(true)
+                    && get_chain(self.conn, self.family.nft(), table, chain)?.is_none()
+                {
+                    return Err(input_err(
+                        line,
+                        format!("chain {chain} does not exist in table {table}"),
+                    ));
+                }
                 let st = self.state(table, chain);
                 st.exists = Some(true);
-                let mut v = std::mem::take(&mut st.pending_front);
+                let more = st.more();
+                let mut v = std::mem::take(&mut more.pending_front);
                 v.extend(rules.iter().filter_map(|r| r.handle.map(Entry::Kernel)));
-                v.append(&mut st.pending_back);
-                st.entries = Some(v);
-                st.kernel_rules = rules
+                v.append(&mut more.pending_back);
+                more.kernel_rules = rules
                     .into_iter()
                     .filter_map(|r| r.handle.map(|h| (h, r)))
                     .collect();
+                st.entries = Some(v);
                 Ok(())
             }
             Err(e) if e.errno() == Some(libc::ENOENT) => Err(input_err(
@@ -384,7 +483,10 @@ impl Planner<'_> {
         match e {
             Entry::Kernel(h) => self
                 .chains
-                .get(&(table.to_owned(), chain.to_owned()))?
+                .get(table)?
+                .get(chain)?
+                .more
+                .as_ref()?
                 .kernel_rules
                 .get(&h)
                 .cloned(),
@@ -398,11 +500,7 @@ impl Planner<'_> {
 
     fn find_spec(&self, table: &str, chain: &str, spec: &RuleSpec) -> Option<usize> {
         let want = canonical_exprs(spec, table, chain).ok()?;
-        let entries = self
-            .chains
-            .get(&(table.to_owned(), chain.to_owned()))?
-            .entries
-            .as_ref()?;
+        let entries = self.chains.get(table)?.get(chain)?.entries.as_ref()?;
         entries.iter().position(|&e| {
             self.rule_of(table, chain, e)
                 .and_then(|r| canonical_of_rule(&r, self.family))
@@ -418,12 +516,13 @@ impl Planner<'_> {
         spec: &RuleSpec,
         pos: Position,
     ) -> Result<Entry, RestoreError> {
-        let r = encode_rule(spec, self.family, table, chain)
+        // One rule reused for every line: no per-rule allocation of its expression vector.
+        encode_rule_into(spec, self.family, table, chain, &mut self.scratch)
             .map_err(|e| input_err(line, e.to_string()))?;
         let id = self.batch.new_id();
         let op = self
             .batch
-            .add_rule_with_id(&r, pos, false, Some(id))
+            .add_rule_with_id(&self.scratch, pos, false, Some(id))
             .map_err(|e| input_err(line, e.to_string()))?;
         self.rules_added += 1;
         Ok(Entry::New(id, op))
@@ -442,19 +541,34 @@ impl Planner<'_> {
         find_table(table).and_then(|t| t.builtin(chain))
     }
 
-    fn block(&mut self, b: &Block, existing_tables: &[String]) -> Result<(), RestoreError> {
+    /// Starts a `*table` block (line `line`).
+    fn begin_block(
+        &mut self,
+        table: &str,
+        line: usize,
+        existing_tables: &[String],
+    ) -> Result<(), RestoreError> {
         let f = self.family.nft();
-        let table = b.table.as_str();
         if !self.opts.noflush {
             if existing_tables.iter().any(|t| t == table) {
                 self.batch.del_table(f, table)?;
             }
             // The table is rebuilt from the input: every chain is known, empty, or absent.
-            self.chains.retain(|(t, _), _| t != table);
+            self.chains.remove(table);
         }
-        self.batch.add_table(&Table::new(f, table))?;
-        self.push_line(b.line);
-        for item in &b.items {
+        self.push_line(line);
+        self.table_pending = Some(line);
+        Ok(())
+    }
+
+    /// Plans one chain or command line of the block of `table`.
+    fn item(&mut self, table: &str, item: &Item) -> Result<(), RestoreError> {
+        let f = self.family.nft();
+        if let Some(l) = self.table_pending.take() {
+            self.batch.add_table(&Table::new(f, table))?;
+            self.push_line(l);
+        }
+        {
             match item {
                 Item::Chain {
                     line,
@@ -472,17 +586,17 @@ impl Planner<'_> {
                         ),
                         None => Chain::user(f, table, name.as_str()),
                     };
-                    if !self.opts.noflush && self.state(table, name).exists == Some(true) {
-                        return Err(input_err(*line, format!("chain {name} is declared twice")));
-                    }
+                    // A chain declared again in a flushed table is taken as with --noflush
+                    // (iptables-nft-restore does).
+                    let merge = self.opts.noflush || self.state(table, name).exists == Some(true);
                     let is_builtin = chain.hook.is_some();
                     self.batch.add_chain(&chain, false)?;
                     // With --noflush a user chain line empties the chain (iptables-nft-restore
                     // does); a built-in chain line only sets the policy.
-                    if self.opts.noflush && !is_builtin {
+                    if merge && !is_builtin {
                         self.batch.flush_chain(f, table, name)?;
                     }
-                    if !(self.opts.noflush && is_builtin) {
+                    if !(merge && is_builtin) {
                         let st = self.state(table, name);
                         *st = ChainState {
                             exists: Some(true),
@@ -505,6 +619,32 @@ impl Planner<'_> {
         Ok(())
     }
 
+    /// A rule for a built-in chain the input did not declare: iptables-nft creates the chain
+    /// (policy ACCEPT) on demand, and so does iptnl. With --noflush, where it may exist, it is
+    /// written without a policy, so that an existing chain keeps its own.
+    fn ensure_builtin(&mut self, table: &str, chain: &str) -> Result<(), RestoreError> {
+        let Some(bc) = Self::builtin(table, chain) else {
+            return Ok(());
+        };
+        if self.state(table, chain).exists == Some(true) {
+            return Ok(());
+        }
+        let mut c = bc.to_chain(self.family, table, Policy::Accept, None);
+        if self.opts.noflush {
+            if let Some(h) = c.hook.as_mut() {
+                h.policy = None;
+            }
+        }
+        self.batch.add_chain(&c, false)?;
+        let flushed = !self.opts.noflush;
+        let st = self.state(table, chain);
+        st.exists = Some(true);
+        if flushed {
+            st.entries.get_or_insert_with(Vec::new);
+        }
+        Ok(())
+    }
+
     fn known_missing(&mut self, table: &str, chain: &str) -> bool {
         !self.opts.noflush && self.state(table, chain).exists != Some(true)
     }
@@ -521,15 +661,19 @@ impl Planner<'_> {
             |c: &str| input_err(line, format!("chain {c} does not exist in table {table}"));
         match cmd {
             Command::Append { chain } => {
+                self.ensure_builtin(table, chain)?;
                 if self.known_missing(table, chain) {
                     return Err(missing(chain));
                 }
                 for s in rules {
                     let e = self.add_rule(line, table, chain, s, Position::Append)?;
-                    self.state(table, chain).added(e, false);
+                    if self.track_entries {
+                        self.state(table, chain).added(e, false);
+                    }
                 }
             }
             Command::Insert { chain, rulenum } => {
+                self.ensure_builtin(table, chain)?;
                 if self.known_missing(table, chain) {
                     return Err(missing(chain));
                 }
@@ -537,10 +681,11 @@ impl Planner<'_> {
                 if n > 1 {
                     self.load(line, table, chain)?;
                 }
-                for (k, s) in rules.iter().enumerate() {
-                    let idx = n - 1 + k;
-                    let known = self.state(table, chain).entries.clone();
-                    let pos = match known.as_deref() {
+                // Each rule of an expanded `-s a,b` goes to position n, so they end up in
+                // reverse order, as with iptables.
+                let idx = n - 1;
+                for s in rules {
+                    let pos = match self.state(table, chain).entries.as_deref() {
                         None => Position::Prepend,
                         Some(v) if idx > v.len() => {
                             return Err(input_err(line, "Index of insertion too big"))
@@ -605,9 +750,16 @@ impl Planner<'_> {
                     Some(e) => *e,
                     None => return Err(input_err(line, "Index of replacement too big")),
                 };
-                let spec = rules
-                    .first()
-                    .ok_or_else(|| input_err(line, "-R needs a rule"))?;
+                let spec = match rules {
+                    [one] => one,
+                    [] => return Err(input_err(line, "-R needs a rule")),
+                    _ => {
+                        return Err(input_err(
+                            line,
+                            "Replacement rule does not specify a unique address",
+                        ))
+                    }
+                };
                 let e = match old {
                     Entry::Kernel(h) => {
                         self.add_rule(line, table, chain, spec, Position::Replace(h))?
@@ -627,17 +779,18 @@ impl Planner<'_> {
                 self.batch.flush_chain(f, table, chain)?;
                 let st = self.state(table, chain);
                 st.entries = Some(Vec::new());
-                st.pending_front.clear();
-                st.pending_back.clear();
+                st.clear_pending();
             }
             Command::Flush { chain: None } => {
                 self.batch.flush_table(f, table)?;
-                for ((t, _), st) in self.chains.iter_mut() {
-                    if t == table {
-                        st.entries = Some(Vec::new());
-                        st.pending_front.clear();
-                        st.pending_back.clear();
-                    }
+                for st in self
+                    .chains
+                    .get_mut(table)
+                    .into_iter()
+                    .flat_map(|m| m.values_mut())
+                {
+                    st.entries = Some(Vec::new());
+                    st.clear_pending();
                 }
             }
             Command::NewChain { chain } => {
@@ -675,9 +828,8 @@ impl Planner<'_> {
                     .filter(|c| c.hook.is_none())
                     .map(|c| c.name)
                     .collect();
-                for ((t, c), st) in &self.chains {
-                    if t == table
-                        && st.exists == Some(true)
+                for (c, st) in self.chains.get(table).into_iter().flatten() {
+                    if st.exists == Some(true)
                         && Self::builtin(table, c).is_none()
                         && !names.contains(c)
                     {
@@ -699,8 +851,8 @@ impl Planner<'_> {
                 match handle {
                     Some(h) if self.opts.noflush => {
                         self.batch.rename_chain(f, table, h, new)?;
-                        let st = self.chains.remove(&(table.to_owned(), old.clone())).unwrap_or_default();
-                        self.chains.insert((table.to_owned(), new.clone()), st);
+                        let st = self.chains.get_mut(table).and_then(|m| m.remove(old)).unwrap_or_default();
+                        self.chains.entry(table.to_owned()).or_default().insert(new.clone(), st);
                     }
                     _ => return Err(input_err(line, format!("-E {old} {new}: only a chain that exists before the restore can be renamed (with --noflush)"))),
                 }
@@ -727,16 +879,47 @@ impl Planner<'_> {
                 self.state(table, chain).exists = Some(true);
             }
             Command::Zero { chain, rulenum } => {
-                let targets: Vec<String> = match chain {
+                let mut targets: Vec<String> = match chain {
                     Some(c) => vec![c.clone()],
-                    None => self
-                        .chains
-                        .keys()
-                        .filter(|(t, _)| t == table)
-                        .map(|(_, c)| c.clone())
-                        .collect(),
+                    // Every chain of the table: those in the kernel (with --noflush) and
+                    // those this input made, not those it deleted.
+                    None if self.opts.noflush => {
+                        match nft::list_chains(self.conn, Some(f), Some(table)) {
+                            Ok((chains, genid)) => {
+                                self.genid.get_or_insert(genid);
+                                chains.into_iter().map(|c| c.name).collect()
+                            }
+                            Err(e) if e.errno() == Some(libc::ENOENT) => Vec::new(),
+                            Err(e) => return Err(e.into()),
+                        }
+                    }
+                    None => Vec::new(),
                 };
+                if chain.is_none() {
+                    if let Some(m) = self.chains.get(table) {
+                        for (c, st) in m {
+                            if st.exists == Some(true) && !targets.contains(c) {
+                                targets.push(c.clone());
+                            }
+                        }
+                        targets.retain(|c| m.get(c).is_none_or(|st| st.exists != Some(false)));
+                    }
+                }
                 for c in targets {
+                    // A built-in chain's own counters are zeroed too (as iptables-nft does),
+                    // keeping its policy.
+                    if let (true, None, Some(bc)) =
+                        (self.opts.noflush, rulenum, Self::builtin(table, &c))
+                    {
+                        if let Some(p) = get_chain(self.conn, f, table, &c)?
+                            .and_then(|k| k.hook.and_then(|h| h.policy))
+                        {
+                            self.batch.add_chain(
+                                &bc.to_chain(self.family, table, p, Some((0, 0))),
+                                false,
+                            )?;
+                        }
+                    }
                     self.load(line, table, &c)?;
                     let entries = self.entries(table, &c).clone();
                     for (i, e) in entries.iter().enumerate() {
@@ -766,6 +949,104 @@ impl Planner<'_> {
     }
 }
 
+/// Whether a line of `input` may read the rules of a chain (`-I`, `-D`, `-R`, `-C`, `-Z`, or
+/// anything not known to be a blind write): a cheap textual scan, conservative (an unknown
+/// line counts as reading).
+fn reads_positions(input: &str) -> bool {
+    const BLIND: &[&str] = &[
+        "-A ",
+        "--append ",
+        "-N ",
+        "--new-chain ",
+        "-P ",
+        "--policy ",
+        "-X",
+        "--delete-chain",
+        "-F",
+        "--flush",
+        "-E ",
+        "--rename-chain ",
+    ];
+    input.lines().any(|l| {
+        let mut t = l.trim();
+        if t.starts_with('[') {
+            t = t.split_once(' ').map_or("", |(_, rest)| rest.trim_start());
+        }
+        !(t.is_empty()
+            || t.starts_with(['#', '*', ':'])
+            || t == "COMMIT"
+            || BLIND.iter().any(|p| t.starts_with(p)))
+    })
+}
+
+/// Plans one attempt of a restore: the batch (with the generation id it depends on), the
+/// input line of each operation, and the report (without commit time).
+fn plan_once(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+) -> Result<(Batch, Vec<usize>, RestoreReport), RestoreError> {
+    let (existing, tables_gen) = if opts.noflush {
+        (Vec::new(), None)
+    } else {
+        let (t, g) = list_tables(conn, Some(family.nft()))?;
+        (t.into_iter().map(|t| t.name).collect::<Vec<_>>(), Some(g))
+    };
+    let capacity = input.len() * 3 + 4096;
+    let mut p = Planner {
+        conn: &mut *conn,
+        family,
+        opts,
+        batch: Batch::with_capacity(capacity),
+        lines: Vec::new(),
+        chains: HashMap::new(),
+        genid: tables_gen,
+        rules_added: 0,
+        scratch: Rule::new(family.nft(), "", ""),
+        track_entries: reads_positions(input),
+        table_pending: None,
+    };
+    let mut tables: Vec<String> = Vec::new();
+    parse_stream(family, input, opts, |ev| match ev {
+        Event::Table { name, line } => {
+            p.begin_block(&name, line, &existing)?;
+            tables.push(name);
+            Ok(())
+        }
+        Event::Item(item) => p.item(tables.last().map_or("", String::as_str), &item),
+    })?;
+    let Planner {
+        mut batch,
+        lines,
+        genid,
+        rules_added,
+        ..
+    } = p;
+    let report = RestoreReport {
+        tables,
+        ops: batch.len(),
+        rules_added,
+        batch_bytes: batch.wire_len(),
+        ..RestoreReport::default()
+    };
+    batch.set_genid(genid);
+    Ok((batch, lines, report))
+}
+
+/// Parses and plans a restore without committing it: the batch [`restore`] would commit
+/// (once; a restore re-plans on a concurrent change) and its report. For benchmarks and
+/// dry runs: `batch.commit(conn)` applies it.
+pub fn plan_restore(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+) -> Result<(Batch, RestoreReport), RestoreError> {
+    let (batch, _, report) = plan_once(conn, family, input, opts)?;
+    Ok((batch, report))
+}
+
 /// Restores `input` (iptables-restore format) in one batch.
 ///
 /// ```no_run
@@ -783,53 +1064,26 @@ pub fn restore(
     input: &str,
     opts: &RestoreOptions,
 ) -> Result<RestoreReport, RestoreError> {
-    let blocks = parse_input(family, input, opts)?;
-    const TRIES: u32 = 8;
+    // Under a stream of concurrent commits (20 `iptables-nft -A` processes) 8 tries were not
+    // always enough; a retry right after a conflict has the best chance.
+    const TRIES: u32 = 64;
     for attempt in 0..TRIES {
-        let (existing, tables_gen) = if opts.noflush {
-            (Vec::new(), None)
-        } else {
-            let (t, g) = list_tables(conn, Some(family.nft()))?;
-            (t.into_iter().map(|t| t.name).collect::<Vec<_>>(), Some(g))
-        };
-        let capacity = input.len() * 3 + 4096;
-        let mut p = Planner {
-            conn: &mut *conn,
-            family,
-            opts,
-            batch: Batch::with_capacity(capacity),
-            lines: Vec::new(),
-            chains: HashMap::new(),
-            genid: tables_gen,
-            rules_added: 0,
-        };
-        for b in &blocks {
-            p.block(b, &existing)?;
-        }
-        let Planner {
-            mut batch,
-            lines,
-            genid,
-            rules_added,
-            ..
-        } = p;
-        let report = RestoreReport {
-            tables: blocks.iter().map(|b| b.table.clone()).collect(),
-            ops: batch.len(),
-            rules_added,
-            batch_bytes: batch.wire_len(),
-            retries: attempt,
-        };
+        let (mut batch, lines, mut report) = plan_once(conn, family, input, opts)?;
+        report.retries = attempt;
         if opts.test {
             return Ok(report);
         }
-        batch.set_genid(genid);
-        match batch.commit(conn) {
+        let t = std::time::Instant::now();
+        let res = batch.commit(conn);
+        report.commit_time = t.elapsed();
+        match res {
             Ok(_) => return Ok(report),
             Err(nft::Error::Conflict { .. }) => {
-                std::thread::sleep(std::time::Duration::from_millis(
-                    1 + (attempt as u64 * 7) % 13,
-                ));
+                if attempt >= 8 {
+                    std::thread::sleep(std::time::Duration::from_millis(
+                        1 + (attempt as u64 * 7) % 13,
+                    ));
+                }
                 continue;
             }
             Err(nft::Error::Rejected { failures }) => {

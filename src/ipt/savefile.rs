@@ -11,7 +11,7 @@ use super::decode::decode_rule;
 use super::tables::{find_table, TABLES};
 use super::IpFamily;
 use crate::netlink::Conn;
-use crate::nft::{list_chains, list_rules, list_tables, Chain, Policy, Rule};
+use crate::nft::{dump_rules_by_chain, list_tables, Chain, Policy, Rule};
 
 /// Options of a save.
 #[derive(Debug, Clone, Default)]
@@ -95,6 +95,35 @@ pub fn format_table(
     date: &str,
 ) -> String {
     let mut out = String::with_capacity(64 + rules.len() * 96);
+    let order = table_head(family, table, chains, date, &mut out);
+    // Rules come chain by chain: group them by runs (one map entry per chain, not per rule).
+    let mut by_chain: std::collections::HashMap<&str, Vec<&Rule>> =
+        std::collections::HashMap::with_capacity(chains.len());
+    let mut i = 0;
+    while i < rules.len() {
+        let name = rules[i].chain.as_str();
+        let run = rules[i..].iter().take_while(|r| r.chain == name).count();
+        by_chain.entry(name).or_default().extend(&rules[i..i + run]);
+        i += run;
+    }
+    for name in order {
+        let rules = by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
+        push_rules(&mut out, family, name, rules.iter().copied(), counters);
+    }
+    table_tail(&mut out, date);
+    out
+}
+
+/// Appends the head of a table's save (comment lines, `*table`, the chain lines) to `out`, and
+/// returns the names of the chains whose rules follow, in order (built-in chains, then user
+/// chains by name).
+fn table_head<'c>(
+    family: IpFamily,
+    table: &str,
+    chains: &'c [Chain],
+    date: &str,
+    out: &mut String,
+) -> Vec<&'c str> {
     let spec = find_table(table);
     let mut base: BTreeMap<&str, &Chain> = BTreeMap::new();
     let mut user: Vec<&Chain> = Vec::new();
@@ -140,16 +169,23 @@ pub fn format_table(
     for c in &user {
         let _ = writeln!(out, ":{} - [0:0]", c.name);
     }
-    let mut by_chain: BTreeMap<&str, Vec<&Rule>> = BTreeMap::new();
-    for r in rules {
-        by_chain.entry(r.chain.as_str()).or_default().push(r);
-    }
-    let order = builtin_names
+    builtin_names
         .iter()
         .copied()
-        .chain(user.iter().map(|c| c.name.as_str()));
-    for name in order {
-        for r in by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]) {
+        .chain(user.iter().map(|c| c.name.as_str()))
+        .collect()
+}
+
+/// Appends the save lines of the rules of chain `name`.
+fn push_rules<'r>(
+    out: &mut String,
+    family: IpFamily,
+    name: &str,
+    rules: impl IntoIterator<Item = &'r Rule>,
+    counters: bool,
+) {
+    {
+        for r in rules {
             match decode_rule(r, family) {
                 Ok(spec) => {
                     out.push_str(&spec.to_save_line(name, counters));
@@ -164,9 +200,12 @@ pub fn format_table(
             }
         }
     }
+}
+
+/// Appends the end of a table's save.
+fn table_tail(out: &mut String, date: &str) {
     out.push_str("COMMIT\n");
     let _ = writeln!(out, "# Completed on {date}");
-    out
 }
 
 /// Saves the iptables tables of `family` as `iptables-nft-save` does.
@@ -181,28 +220,50 @@ pub fn format_table(
 pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<String, SaveError> {
     let (tables, _) = list_tables(conn, Some(family.nft()))?;
     if let Some(t) = &opts.table {
-        if !tables.iter().any(|x| &x.name == t) {
+        // iptables-nft-save -t of an iptables table not in the kernel prints it empty.
+        if !tables.iter().any(|x| &x.name == t) && find_table(t).is_none() {
             return Err(SaveError::NoSuchTable(t.clone()));
         }
     }
     let date = ctime(std::time::SystemTime::now());
     let mut out = String::new();
     for t in TABLES {
-        if !tables.iter().any(|x| x.name == t.name)
-            || opts.table.as_deref().is_some_and(|n| n != t.name)
-        {
+        let exists = tables.iter().any(|x| x.name == t.name);
+        if !exists && opts.table.is_none() || opts.table.as_deref().is_some_and(|n| n != t.name) {
             continue;
         }
-        let (chains, _) = list_chains(conn, Some(family.nft()), Some(t.name))?;
-        let (rules, _) = list_rules(conn, Some(family.nft()), Some(t.name), None)?;
-        out.push_str(&format_table(
-            family,
+        if !exists {
+            out.push_str(&format_table(
+                family,
+                t.name,
+                &[],
+                &[],
+                opts.counters,
+                &date,
+            ));
+            continue;
+        }
+        // Chain by chain, formatted as read: the rules are never all in memory at once.
+        let mut text = String::new();
+        let (rules_text, _) = dump_rules_by_chain(
+            conn,
+            family.nft(),
             t.name,
-            &chains,
-            &rules,
-            opts.counters,
-            &date,
-        ));
+            |chains| {
+                text.clear();
+                let order = table_head(family, t.name, chains, &date, &mut text);
+                let index: std::collections::HashMap<&str, usize> = chains
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| (c.name.as_str(), i))
+                    .collect();
+                order.iter().filter_map(|n| index.get(n).copied()).collect()
+            },
+            |chain, rules, out| push_rules(out, family, &chain.name, rules, opts.counters),
+        )?;
+        text.push_str(&rules_text);
+        table_tail(&mut text, &date);
+        out.push_str(&text);
     }
     Ok(out)
 }

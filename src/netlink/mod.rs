@@ -23,5 +23,5 @@ pub use conn::{Committed, Conn, DumpStatus, DUMP_RETRIES};
 pub use error::{DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use socket::ip_set_sockopt;
-pub use socket::{unshare_net_namespace, Socket, RECV_BUF_SIZE};
+pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

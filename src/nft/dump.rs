@@ -137,6 +137,146 @@ pub fn list_rules(
             Rule::decode,
         );
     }
+    let (_, rules, genid) = rules_chain_by_chain(conn, family, table, chain)?;
+    Ok((rules, genid))
+}
+
+/// Lists the chains of a family (or all), optionally of one table, and all their rules (in
+/// chain order), consistent with one generation: one chain dump, then the rules chain by
+/// chain as [`list_rules`] does. A save needs both, and the chain dump is not cheap with
+/// tens of thousands of chains.
+pub fn list_chains_and_rules(
+    conn: &mut Conn,
+    family: Option<Family>,
+    table: Option<&str>,
+) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error> {
+    rules_chain_by_chain(conn, family, table, None)
+}
+
+/// Dumps the rules of one table chain by chain, in the order `start` picks (indices into the
+/// chain list it is given), and renders each chain's rules with `render` as soon as they are
+/// read instead of collecting them all: a save of hundreds of thousands of rules stays small.
+/// Returns the rendered text of all chains, in order, and the generation it belongs to.
+///
+/// With many chains the dumps are split between this connection and a second one on a
+/// helper thread (in the same network namespace), which renders its half meanwhile. The
+/// result is consistent with one generation: when the ruleset changes meanwhile, `start` is
+/// called again with the new chain list and everything is dumped again.
+pub fn dump_rules_by_chain(
+    conn: &mut Conn,
+    family: Family,
+    table: &str,
+    mut start: impl FnMut(&[Chain]) -> Vec<usize>,
+    render: impl Fn(&Chain, &[Rule], &mut String) + Sync,
+) -> Result<(String, u32), Error> {
+    for _ in 0..crate::netlink::DUMP_RETRIES {
+        let before = conn.genid()?;
+        let (chains, chains_gen) = list_chains(conn, Some(family), Some(table))?;
+        if chains_gen != before {
+            continue;
+        }
+        let picked: Vec<&Chain> = start(&chains)
+            .iter()
+            .filter_map(|&i| chains.get(i))
+            .collect();
+        // The second connection must be in the namespace of `conn` (not of the calling
+        // thread): it is opened in the namespace the kernel reports for conn's socket.
+        let second = if picked.len() >= 256 {
+            conn_in_same_netns(conn)
+        } else {
+            None
+        };
+        let (mine, theirs) = if second.is_some() {
+            picked.split_at(picked.len() / 2)
+        } else {
+            (&picked[..], &[][..])
+        };
+        let mut out = String::new();
+        let (mine_ok, theirs_res) = std::thread::scope(|s| {
+            let render = &render;
+            let helper = second.map(|mut c2| {
+                s.spawn(move || -> Result<Option<String>, Error> {
+                    let mut out = String::new();
+                    let ok = render_chains(&mut c2, theirs, before, render, &mut out)?;
+                    Ok(ok.then_some(out))
+                })
+            });
+            let mine_ok = render_chains(conn, mine, before, &render, &mut out);
+            let theirs_res = helper.map(|h| match h.join() {
+                Ok(r) => r,
+                Err(p) => std::panic::resume_unwind(p),
+            });
+            (mine_ok, theirs_res)
+        });
+        let mut consistent = mine_ok?;
+        match theirs_res {
+            None => {}
+            Some(Ok(Some(text))) => out.push_str(&text),
+            Some(Ok(None)) => consistent = false,
+            // No second connection (or it failed): this one does the rest.
+            Some(Err(_)) => {
+                consistent = consistent && render_chains(conn, theirs, before, &render, &mut out)?
+            }
+        }
+        if consistent && conn.genid()? == before {
+            return Ok((out, before));
+        }
+    }
+    Err(Error::Netlink(crate::netlink::Error::DumpInterrupted {
+        op: "listing rules",
+        tries: crate::netlink::DUMP_RETRIES,
+    }))
+}
+
+/// A second connection in the network namespace of `conn`'s socket (`SIOCGSKNS`), if the
+/// kernel tells it.
+fn conn_in_same_netns(conn: &Conn) -> Option<Conn> {
+    let ns = conn.socket().netns().ok()?;
+    let path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&ns));
+    Conn::open_in_netns(path).ok()
+}
+
+/// Dumps and renders `chains` one by one; `false` when a dump saw another generation than
+/// `before` (the caller starts over).
+fn render_chains(
+    conn: &mut Conn,
+    chains: &[&Chain],
+    before: u32,
+    render: &(impl Fn(&Chain, &[Rule], &mut String) + Sync),
+    out: &mut String,
+) -> Result<bool, Error> {
+    let mut rules = Vec::new();
+    for ch in chains {
+        rules.clear();
+        let st = conn.dump(
+            "listing rules",
+            nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
+            ch.family.raw(),
+            |w| {
+                w.put_str(NFTA_RULE_TABLE, &ch.table);
+                w.put_str(NFTA_RULE_CHAIN, &ch.name);
+            },
+            |m| {
+                if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                    rules.push(Rule::decode(m)?);
+                }
+                Ok(())
+            },
+        )?;
+        if st.interrupted || st.genid_low.is_some_and(|g| g != before as u16) {
+            return Ok(false);
+        }
+        render(ch, &rules, out);
+    }
+    Ok(true)
+}
+
+fn rules_chain_by_chain(
+    conn: &mut Conn,
+    family: Option<Family>,
+    table: Option<&str>,
+    chain: Option<&str>,
+) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error> {
     for _ in 0..crate::netlink::DUMP_RETRIES {
         let before = conn.genid()?;
         let (chains, chains_gen) = list_chains(conn, family, table)?;
@@ -164,7 +304,7 @@ pub fn list_rules(
             consistent = !st.interrupted && st.genid_low.is_none_or(|g| g == before as u16);
         }
         if consistent && conn.genid()? == before {
-            return Ok((out, before));
+            return Ok((chains, out, before));
         }
     }
     Err(Error::Netlink(crate::netlink::Error::DumpInterrupted {

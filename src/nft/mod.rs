@@ -18,7 +18,9 @@ pub mod table;
 pub use batch::{Batch, Committed, Position};
 pub use chain::{Chain, ChainType, Hook, Policy};
 pub use data::{Data, Value, Verdict};
-pub use dump::{get_chain, list_chains, list_rules, list_tables};
+pub use dump::{
+    dump_rules_by_chain, get_chain, list_chains, list_chains_and_rules, list_rules, list_tables,
+};
 pub use error::{Error, OpError};
 pub use expr::Expr;
 pub use family::Family;
