@@ -89,6 +89,18 @@ pub fn save_range(out: &mut String, r: [u16; 2]) {
     }
 }
 
+/// Appends ` [!] --sport R [!] --dport R` as tcp and udp save them (a port test that is
+/// `0:65535` and not inverted is left out).
+pub fn save_ports(out: &mut String, spts: [u16; 2], sinv: bool, dpts: [u16; 2], dinv: bool) {
+    for (name, r, inv) in [(" --sport ", spts, sinv), (" --dport ", dpts, dinv)] {
+        if !is_any(r) || inv {
+            super::save_inv(out, inv);
+            out.push_str(name);
+            save_range(out, r);
+        }
+    }
+}
+
 /// Whether a range is `0:65535`.
 pub fn is_any(r: [u16; 2]) -> bool {
     r == [0, u16::MAX]
@@ -160,6 +172,37 @@ pub enum PortPiece {
 
 fn be16(v: &Value) -> Option<u16> {
     Some(u16::from_be_bytes(v.as_bytes().try_into().ok()?))
+}
+
+impl PortPiece {
+    /// Applies the piece to a tcp/udp match's port ranges and inversion flags (`src_inv` and
+    /// `dst_inv` are its `XT_*_INV_SRCPT` / `XT_*_INV_DSTPT` bits).
+    pub fn apply(
+        self,
+        spts: &mut [u16; 2],
+        dpts: &mut [u16; 2],
+        invflags: &mut u8,
+        src_inv: u8,
+        dst_inv: u8,
+    ) {
+        let (s, d) = match self {
+            PortPiece::Src(r, inv) => (Some((r, inv)), None),
+            PortPiece::Dst(r, inv) => (None, Some((r, inv))),
+            PortPiece::Both(a, b, inv) => (Some(([a, a], inv)), Some(([b, b], inv))),
+        };
+        if let Some((r, inv)) = s {
+            *spts = r;
+            if inv {
+                *invflags |= src_inv;
+            }
+        }
+        if let Some((r, inv)) = d {
+            *dpts = r;
+            if inv {
+                *invflags |= dst_inv;
+            }
+        }
+    }
 }
 
 /// Reads one native port test at `exprs[0..]` (payload transport + cmp/range) and returns it

@@ -10,7 +10,7 @@ use iptnl_sys::xt::{
     xt_tcp, XT_TCP_INV_DSTPT, XT_TCP_INV_FLAGS, XT_TCP_INV_OPTION, XT_TCP_INV_SRCPT,
 };
 
-use super::ports::{decode_port_piece, encode_ports, is_any, parse_range, save_range, PortPiece};
+use super::ports::{decode_port_piece, encode_ports, parse_range, save_ports};
 use super::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, Seen, XtBuf, XtView,
@@ -222,18 +222,13 @@ impl Extension for Tcp {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        let sinv = self.invflags & XT_TCP_INV_SRCPT != 0;
-        if !is_any(self.spts) || sinv {
-            save_inv(out, sinv);
-            out.push_str(" --sport ");
-            save_range(out, self.spts);
-        }
-        let dinv = self.invflags & XT_TCP_INV_DSTPT != 0;
-        if !is_any(self.dpts) || dinv {
-            save_inv(out, dinv);
-            out.push_str(" --dport ");
-            save_range(out, self.dpts);
-        }
+        save_ports(
+            out,
+            self.spts,
+            self.invflags & XT_TCP_INV_SRCPT != 0,
+            self.dpts,
+            self.invflags & XT_TCP_INV_DSTPT != 0,
+        );
         let oinv = self.invflags & XT_TCP_INV_OPTION != 0;
         if self.option != 0 || oinv {
             save_inv(out, oinv);
@@ -304,27 +299,13 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
     loop {
         let rest = &cur.exprs[pos..];
         if let Some((piece, n)) = decode_port_piece(rest) {
-            match piece {
-                PortPiece::Src(r, inv) => {
-                    t.spts = r;
-                    if inv {
-                        t.invflags |= XT_TCP_INV_SRCPT;
-                    }
-                }
-                PortPiece::Dst(r, inv) => {
-                    t.dpts = r;
-                    if inv {
-                        t.invflags |= XT_TCP_INV_DSTPT;
-                    }
-                }
-                PortPiece::Both(s, d, inv) => {
-                    t.spts = [s, s];
-                    t.dpts = [d, d];
-                    if inv {
-                        t.invflags |= XT_TCP_INV_SRCPT | XT_TCP_INV_DSTPT;
-                    }
-                }
-            }
+            piece.apply(
+                &mut t.spts,
+                &mut t.dpts,
+                &mut t.invflags,
+                XT_TCP_INV_SRCPT,
+                XT_TCP_INV_DSTPT,
+            );
             pos += n;
             any = true;
         } else if let Some((mask, cmpv, inv)) = decode_flags(rest) {

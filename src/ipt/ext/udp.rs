@@ -7,10 +7,10 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_SRCPT};
 
-use super::ports::{decode_port_piece, encode_ports, is_any, parse_range, save_range, PortPiece};
+use super::ports::{decode_port_piece, encode_ports, parse_range, save_ports};
 use super::{
-    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
+    ParseCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
@@ -114,18 +114,13 @@ impl Extension for Udp {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        let sinv = self.invflags & XT_UDP_INV_SRCPT != 0;
-        if !is_any(self.spts) || sinv {
-            save_inv(out, sinv);
-            out.push_str(" --sport ");
-            save_range(out, self.spts);
-        }
-        let dinv = self.invflags & XT_UDP_INV_DSTPT != 0;
-        if !is_any(self.dpts) || dinv {
-            save_inv(out, dinv);
-            out.push_str(" --dport ");
-            save_range(out, self.dpts);
-        }
+        save_ports(
+            out,
+            self.spts,
+            self.invflags & XT_UDP_INV_SRCPT != 0,
+            self.dpts,
+            self.invflags & XT_UDP_INV_DSTPT != 0,
+        );
     }
 
     crate::ext_boilerplate!();
@@ -150,27 +145,13 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
     let mut u = Udp::default();
     let mut pos = cur.pos;
     while let Some((piece, n)) = decode_port_piece(&cur.exprs[pos..]) {
-        match piece {
-            PortPiece::Src(r, inv) => {
-                u.spts = r;
-                if inv {
-                    u.invflags |= XT_UDP_INV_SRCPT;
-                }
-            }
-            PortPiece::Dst(r, inv) => {
-                u.dpts = r;
-                if inv {
-                    u.invflags |= XT_UDP_INV_DSTPT;
-                }
-            }
-            PortPiece::Both(s, d, inv) => {
-                u.spts = [s, s];
-                u.dpts = [d, d];
-                if inv {
-                    u.invflags |= XT_UDP_INV_SRCPT | XT_UDP_INV_DSTPT;
-                }
-            }
-        }
+        piece.apply(
+            &mut u.spts,
+            &mut u.dpts,
+            &mut u.invflags,
+            XT_UDP_INV_SRCPT,
+            XT_UDP_INV_DSTPT,
+        );
         pos += n;
     }
     if pos == cur.pos {
