@@ -39,11 +39,14 @@ fn main() {
                 .join(" ")
         };
         eprintln!("after reading the input: {}", rss());
+        let t = std::time::Instant::now();
         let (batch, r) =
             iptnl::ipt::restore::plan_restore(&mut conn, iptnl::ipt::IpFamily::V4, &input, &opts)
                 .expect("plan");
+        let planned = t.elapsed();
         eprintln!(
-            "after planning: {} batch_bytes={} ops={}",
+            "after planning ({:.1} ms): {} batch_bytes={} ops={}",
+            planned.as_secs_f64() * 1e3,
             rss(),
             r.batch_bytes,
             batch.len()

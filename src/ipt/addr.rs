@@ -89,7 +89,7 @@ impl AddrMask {
     /// may be a host name (all its addresses of the family are taken) and the mask a prefix
     /// length or, for IPv4, a dotted mask. `option` names the option in errors.
     pub fn parse(family: IpFamily, s: &str, option: &str) -> Result<Vec<AddrMask>, ParseError> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(1);
         for item in s.split(',') {
             let (host, mask) = match item.split_once('/') {
                 Some((h, m)) => (h, Some(m)),
@@ -101,13 +101,17 @@ impl AddrMask {
                     ParseError::bad(option, format!("invalid mask `{m}' specified"))
                 })?),
             };
-            let addrs = resolve(family, host).ok_or_else(|| {
-                ParseError::bad(option, format!("host/network `{host}' not found"))
-            })?;
-            for a in addrs {
-                let a = ip_bytes(a);
-                let m = mask_bytes.clone().unwrap_or_else(|| vec![0xff; a.len()]);
-                let am = AddrMask::from_bytes(&a, &m).expect("same family");
+            let not_found = || ParseError::bad(option, format!("host/network `{host}' not found"));
+            // A numeric address (nearly always) needs no list of resolved addresses.
+            if let Some(a) = numeric(family, host) {
+                let am = masked(a, mask_bytes).ok_or_else(not_found)?;
+                if !out.contains(&am) {
+                    out.push(am);
+                }
+                continue;
+            }
+            for a in resolve(family, host).ok_or_else(not_found)? {
+                let am = masked(a, mask_bytes).ok_or_else(not_found)?;
                 if !out.contains(&am) {
                     out.push(am);
                 }
@@ -125,22 +129,51 @@ pub fn ip_bytes(a: IpAddr) -> Vec<u8> {
     }
 }
 
-fn parse_mask(family: IpFamily, m: &str) -> Option<Vec<u8>> {
+fn parse_mask(family: IpFamily, m: &str) -> Option<IpAddr> {
     match family {
         IpFamily::V4 => {
             if let Ok(len) = m.parse::<u32>() {
-                return (len <= 32 && !m.starts_with('+'))
-                    .then(|| v4_prefix_mask(len).octets().to_vec());
+                return (len <= 32 && !m.starts_with('+')).then(|| v4_prefix_mask(len).into());
             }
-            m.parse::<Ipv4Addr>().ok().map(|a| a.octets().to_vec())
+            m.parse::<Ipv4Addr>().ok().map(IpAddr::V4)
         }
         IpFamily::V6 => {
             if let Ok(len) = m.parse::<u32>() {
-                return (len <= 128 && !m.starts_with('+'))
-                    .then(|| v6_prefix_mask(len).octets().to_vec());
+                return (len <= 128 && !m.starts_with('+')).then(|| v6_prefix_mask(len).into());
             }
-            m.parse::<Ipv6Addr>().ok().map(|a| a.octets().to_vec())
+            m.parse::<Ipv6Addr>().ok().map(IpAddr::V6)
         }
+    }
+}
+
+/// `a` under mask `m` (all ones when `None`), host bits cleared.
+fn masked(a: IpAddr, m: Option<IpAddr>) -> Option<AddrMask> {
+    match (a, m) {
+        (IpAddr::V4(a), None) => Some(AddrMask {
+            addr: a.into(),
+            mask: Ipv4Addr::BROADCAST.into(),
+        }),
+        (IpAddr::V6(a), None) => Some(AddrMask {
+            addr: a.into(),
+            mask: Ipv6Addr::from(u128::MAX).into(),
+        }),
+        (IpAddr::V4(a), Some(IpAddr::V4(m))) => Some(AddrMask {
+            addr: Ipv4Addr::from(u32::from(a) & u32::from(m)).into(),
+            mask: m.into(),
+        }),
+        (IpAddr::V6(a), Some(IpAddr::V6(m))) => Some(AddrMask {
+            addr: Ipv6Addr::from(u128::from(a) & u128::from(m)).into(),
+            mask: m.into(),
+        }),
+        _ => None,
+    }
+}
+
+/// A numeric address of the family (no name lookup).
+fn numeric(family: IpFamily, host: &str) -> Option<IpAddr> {
+    match family {
+        IpFamily::V4 => host.parse::<Ipv4Addr>().ok().map(IpAddr::V4),
+        IpFamily::V6 => host.parse::<Ipv6Addr>().ok().map(IpAddr::V6),
     }
 }
 

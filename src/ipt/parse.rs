@@ -77,7 +77,7 @@ pub fn parse_rule<S: AsRef<str>>(
 
 /// Parses a rule spec written as one string, split shell-like (see [`super::split_args`]).
 pub fn parse_rule_str(family: IpFamily, s: &str) -> Result<Vec<RuleSpec>, ParseError> {
-    parse_rule(family, &super::split_args(s)?)
+    parse_rule(family, &super::args::split_args_cow(s)?)
 }
 
 struct Loaded {
@@ -98,6 +98,9 @@ pub(crate) struct Parser {
     loaded: Vec<Loaded>,
     proto_used: bool,
     seen: Vec<char>,
+    /// The option being parsed as written in messages (`--dport`, `-s`), reused from option
+    /// to option.
+    shown: String,
 }
 
 enum Resolved {
@@ -121,6 +124,7 @@ impl Parser {
             loaded: Vec::new(),
             proto_used: false,
             seen: Vec::new(),
+            shown: String::new(),
         }
     }
 
@@ -179,6 +183,13 @@ impl Parser {
     }
 
     pub(crate) fn parse(&mut self, args: &[&str]) -> Result<(), ParseError> {
+        let mut shown = std::mem::take(&mut self.shown);
+        let r = self.parse_with(args, &mut shown);
+        self.shown = shown;
+        r
+    }
+
+    fn parse_with(&mut self, args: &[&str], shown: &mut String) -> Result<(), ParseError> {
         let mut i = 0;
         let mut inv = false;
         while i < args.len() {
@@ -193,7 +204,8 @@ impl Parser {
                 inv = true;
                 continue;
             }
-            let (resolved, shown, inline) = if let Some(long) = a.strip_prefix("--") {
+            shown.clear();
+            let (resolved, inline) = if let Some(long) = a.strip_prefix("--") {
                 let (name, inline) = match long.split_once('=') {
                     Some((n, v)) => (n, Some(v)),
                     None => (long, None),
@@ -211,8 +223,10 @@ impl Parser {
                     }
                     r => r,
                 };
+                shown.push_str("--");
+                shown.push_str(name);
                 match r {
-                    Some(r) => (r, format!("--{name}"), inline),
+                    Some(r) => (r, inline),
                     None => {
                         return Err(ParseError::UnknownOption {
                             option: a.to_owned(),
@@ -229,47 +243,55 @@ impl Parser {
                         option: a.to_owned(),
                     });
                 }
-                (
-                    Resolved::Builtin(c),
-                    format!("-{c}"),
-                    (!rest.is_empty()).then_some(rest),
-                )
+                shown.push('-');
+                shown.push(c);
+                (Resolved::Builtin(c), (!rest.is_empty()).then_some(rest))
             } else {
                 return Err(ParseError::Invalid(format!("Bad argument `{a}'")));
             };
             match resolved {
                 Resolved::Builtin(c) => {
-                    i = self.builtin(c, &shown, inv, inline, args, i)?;
+                    i = self.builtin(c, shown, inv, inline, args, i)?;
                 }
                 Resolved::Ext(idx, opt) => {
                     if inv && !opt.invertible {
-                        return Err(ParseError::NotInvertible { option: shown });
+                        return Err(ParseError::NotInvertible {
+                            option: shown.clone(),
+                        });
                     }
                     let need = match opt.arity {
                         Arity::None => 0,
                         Arity::One => 1,
                         Arity::Two => 2,
                     };
-                    let mut values: Vec<&str> = Vec::with_capacity(need);
+                    let mut values: [&str; 2] = ["", ""];
+                    let mut got = 0;
                     if let Some(v) = inline {
                         if need == 0 {
                             return Err(ParseError::Invalid(format!(
                                 "option '{shown}' doesn't allow an argument"
                             )));
                         }
-                        values.push(v);
+                        values[0] = v;
+                        got = 1;
                     }
-                    while values.len() < need {
+                    while got < need {
                         match args.get(i) {
                             Some(v) => {
-                                values.push(v);
+                                values[got] = v;
+                                got += 1;
                                 i += 1;
                             }
-                            None => return Err(ParseError::MissingValue { option: shown }),
+                            None => {
+                                return Err(ParseError::MissingValue {
+                                    option: shown.clone(),
+                                })
+                            }
                         }
                     }
+                    let values = &values[..need];
                     let ctx = self.ctx();
-                    self.loaded[idx].ext.parse(&opt, inv, &values, &ctx)?;
+                    self.loaded[idx].ext.parse(&opt, inv, values, &ctx)?;
                 }
             }
             inv = false;
@@ -521,6 +543,17 @@ impl Parser {
                 self.spec.matches.push(l.ext);
             }
         }
+        let (src_inv, dst_inv) = (self.src_inv, self.dst_inv);
+        let with = |mut r: RuleSpec, s: Option<AddrMask>, d: Option<AddrMask>| {
+            r.src = s.map(|addr| AddrMatch { addr, inv: src_inv });
+            r.dst = d.map(|addr| AddrMatch { addr, inv: dst_inv });
+            r
+        };
+        // One source and one destination (nearly every rule): the spec itself, not a copy.
+        if self.srcs.len() <= 1 && self.dsts.len() <= 1 {
+            let (s, d) = (self.srcs.first().copied(), self.dsts.first().copied());
+            return Ok(vec![with(self.spec, s, d)]);
+        }
         let srcs: Vec<Option<AddrMask>> = if self.srcs.is_empty() {
             vec![None]
         } else {
@@ -534,16 +567,7 @@ impl Parser {
         let mut out = Vec::with_capacity(srcs.len() * dsts.len());
         for s in &srcs {
             for d in &dsts {
-                let mut r = self.spec.clone();
-                r.src = s.map(|addr| AddrMatch {
-                    addr,
-                    inv: self.src_inv,
-                });
-                r.dst = d.map(|addr| AddrMatch {
-                    addr,
-                    inv: self.dst_inv,
-                });
-                out.push(r);
+                out.push(with(self.spec.clone(), *s, *d));
             }
         }
         Ok(out)

@@ -286,7 +286,7 @@ fn parse_stream(
         } else {
             (None, t)
         };
-        let args = super::split_args(rest).map_err(|e| input_err(line, e.to_string()))?;
+        let args = super::args::split_args_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
         let cl = parse_command(family, &args).map_err(|e| input_err(line, describe_parse(&e)))?;
         if cl.table_given {
             return Err(input_err(
@@ -294,8 +294,9 @@ fn parse_stream(
                 "the -t option cannot be used in restore input (the table is given by `*TABLE')",
             ));
         }
-        let cmd = match cl.commands.as_slice() {
-            [c] => c.clone(),
+        let mut cl = cl;
+        let cmd = match cl.commands.len() {
+            1 => cl.commands.swap_remove(0),
             _ => return Err(input_err(line, "one command per line")),
         };
         if matches!(
@@ -391,6 +392,82 @@ impl ChainState {
     }
 }
 
+/// The planner's chain states of one table: a name index into a vector, so that a lookup of
+/// a known chain hashes its name once and allocates nothing.
+#[derive(Debug, Default)]
+struct ChainMap {
+    index: HashMap<String, usize>,
+    /// By index; `None` once removed.
+    states: Vec<Option<ChainState>>,
+}
+
+impl ChainMap {
+    fn get(&self, chain: &str) -> Option<&ChainState> {
+        self.index.get(chain).and_then(|&i| self.states[i].as_ref())
+    }
+
+    /// The state of `chain`, a default one added if it has none.
+    fn state(&mut self, chain: &str) -> &mut ChainState {
+        let i = match self.index.get(chain) {
+            Some(&i) => i,
+            None => {
+                self.states.push(None);
+                self.index.insert(chain.to_owned(), self.states.len() - 1);
+                self.states.len() - 1
+            }
+        };
+        self.states[i].get_or_insert_with(ChainState::default)
+    }
+
+    fn remove(&mut self, chain: &str) -> Option<ChainState> {
+        let i = self.index.remove(chain)?;
+        self.states[i].take()
+    }
+
+    fn insert(&mut self, chain: String, st: ChainState) {
+        *self.state(&chain) = st;
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&String, &ChainState)> {
+        self.index
+            .iter()
+            .filter_map(|(c, &i)| Some((c, self.states[i].as_ref()?)))
+    }
+
+    fn values_mut(&mut self) -> impl Iterator<Item = &mut ChainState> {
+        self.states.iter_mut().flatten()
+    }
+}
+
+/// The planner's chain states by table (a handful of tables: a vector).
+#[derive(Debug, Default)]
+struct TableMap(Vec<(String, ChainMap)>);
+
+impl TableMap {
+    fn get(&self, table: &str) -> Option<&ChainMap> {
+        self.0.iter().find(|(t, _)| t == table).map(|(_, m)| m)
+    }
+
+    fn get_mut(&mut self, table: &str) -> Option<&mut ChainMap> {
+        self.0.iter_mut().find(|(t, _)| t == table).map(|(_, m)| m)
+    }
+
+    fn table(&mut self, table: &str) -> &mut ChainMap {
+        let i = match self.0.iter().position(|(t, _)| t == table) {
+            Some(i) => i,
+            None => {
+                self.0.push((table.to_owned(), ChainMap::default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    fn remove(&mut self, table: &str) {
+        self.0.retain(|(t, _)| t != table);
+    }
+}
+
 struct Planner<'a> {
     conn: &'a mut Conn,
     family: IpFamily,
@@ -398,9 +475,7 @@ struct Planner<'a> {
     batch: Batch,
     lines: Vec<usize>,
     /// Chain states by table, then chain (looked up without allocating a key).
-    /// Boxed: a kube-proxy ruleset has tens of thousands of chains, and a small map entry
-    /// keeps the map's peak (during its growth) low.
-    chains: HashMap<String, HashMap<String, Box<ChainState>>>,
+    chains: TableMap,
     genid: Option<u32>,
     rules_added: usize,
     /// The rule being encoded (its buffers are reused from line to line).
@@ -423,14 +498,7 @@ impl Planner<'_> {
     }
 
     fn state(&mut self, table: &str, chain: &str) -> &mut ChainState {
-        if !self.chains.contains_key(table) {
-            self.chains.insert(table.to_owned(), HashMap::new());
-        }
-        let m = self.chains.get_mut(table).expect("inserted above");
-        if !m.contains_key(chain) {
-            m.insert(chain.to_owned(), Box::default());
-        }
-        m.get_mut(chain).expect("inserted above")
+        self.chains.table(table).state(chain)
     }
 
     /// Reads a chain's rules from the kernel (once), remembering the generation.
@@ -787,7 +855,7 @@ impl Planner<'_> {
                     .chains
                     .get_mut(table)
                     .into_iter()
-                    .flat_map(|m| m.values_mut())
+                    .flat_map(ChainMap::values_mut)
                 {
                     st.entries = Some(Vec::new());
                     st.clear_pending();
@@ -828,7 +896,7 @@ impl Planner<'_> {
                     .filter(|c| c.hook.is_none())
                     .map(|c| c.name)
                     .collect();
-                for (c, st) in self.chains.get(table).into_iter().flatten() {
+                for (c, st) in self.chains.get(table).into_iter().flat_map(ChainMap::iter) {
                     if st.exists == Some(true)
                         && Self::builtin(table, c).is_none()
                         && !names.contains(c)
@@ -852,7 +920,7 @@ impl Planner<'_> {
                     Some(h) if self.opts.noflush => {
                         self.batch.rename_chain(f, table, h, new)?;
                         let st = self.chains.get_mut(table).and_then(|m| m.remove(old)).unwrap_or_default();
-                        self.chains.entry(table.to_owned()).or_default().insert(new.clone(), st);
+                        self.chains.table(table).insert(new.clone(), st);
                     }
                     _ => return Err(input_err(line, format!("-E {old} {new}: only a chain that exists before the restore can be renamed (with --noflush)"))),
                 }
@@ -897,7 +965,7 @@ impl Planner<'_> {
                 };
                 if chain.is_none() {
                     if let Some(m) = self.chains.get(table) {
-                        for (c, st) in m {
+                        for (c, st) in m.iter() {
                             if st.exists == Some(true) && !targets.contains(c) {
                                 targets.push(c.clone());
                             }
@@ -1000,7 +1068,7 @@ fn plan_once(
         opts,
         batch: Batch::with_capacity(capacity),
         lines: Vec::new(),
-        chains: HashMap::new(),
+        chains: TableMap::default(),
         genid: tables_gen,
         rules_added: 0,
         scratch: Rule::new(family.nft(), "", ""),

@@ -149,7 +149,7 @@ impl Extension for Ct {
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&CT, opt.name)?;
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         match opt.name {
             "notrack" => self.flags |= XT_CT_NOTRACK,
             "helper" => self.helper = truncate_bytes(values[0], HELPER_CAP),
@@ -173,7 +173,11 @@ impl Extension for Ct {
                     })? as u16;
                 }
             }
-            _ => return Err(ParseError::UnknownOption { option: shown }),
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: shown.to_string(),
+                })
+            }
         }
         Ok(())
     }

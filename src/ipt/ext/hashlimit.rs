@@ -379,7 +379,7 @@ impl Extension for Hashlimit {
             .map_err(|_| ParseError::Duplicate {
                 option: format!("--{}", opt.name),
             })?;
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         let v = values.first().copied().unwrap_or("");
         match id {
             "hashlimit-upto" | "hashlimit-above" => {

@@ -146,7 +146,7 @@ impl Extension for Opts {
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(self.desc(), opt.name)?;
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         if opt.name.ends_with("-len") {
             self.hdrlen = uint_value(self.ext(), opt.name, values[0], 0, u32::MAX as u64)? as u32;
             if inv {

@@ -94,7 +94,7 @@ impl Extension for IpRange {
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         let r = parse_range(ctx.family, values[0], &shown)?;
         if opt.name == "src-range" {
             self.src = r;

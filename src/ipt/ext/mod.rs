@@ -57,7 +57,60 @@ pub struct OptSpec {
     pub invertible: bool,
 }
 
+const SHOWN_CAP: usize = 48;
+
+/// An option name with its dashes (`--dport`), see [`OptSpec::shown`]; derefs to `str`.
+#[derive(Clone, Copy)]
+pub struct ShownOpt {
+    buf: [u8; SHOWN_CAP],
+    len: usize,
+}
+
+impl std::ops::Deref for ShownOpt {
+    type Target = str;
+    fn deref(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("--")
+    }
+}
+
+impl std::fmt::Display for ShownOpt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl From<&ShownOpt> for String {
+    fn from(s: &ShownOpt) -> String {
+        (**s).to_owned()
+    }
+}
+
+impl std::fmt::Debug for ShownOpt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
 impl OptSpec {
+    /// The option as messages show it (`--dport`), built on the stack: extensions parse
+    /// hundreds of thousands of options in a restore, and the name is only read on errors.
+    ///
+    /// ```
+    /// use iptnl::ipt::ext::OptSpec;
+    /// assert_eq!(&*OptSpec::inv("dport").shown(), "--dport");
+    /// ```
+    pub fn shown(&self) -> ShownOpt {
+        let mut buf = [0u8; SHOWN_CAP];
+        buf[..2].copy_from_slice(b"--");
+        let name = self.name.as_bytes();
+        // Option names are short constants; a longer one is cut at a char boundary.
+        let mut n = name.len().min(SHOWN_CAP - 2);
+        while !self.name.is_char_boundary(n) {
+            n -= 1;
+        }
+        buf[2..2 + n].copy_from_slice(&name[..n]);
+        ShownOpt { buf, len: 2 + n }
+    }
     /// An option with one value that can be inverted.
     pub const fn inv(name: &'static str) -> OptSpec {
         OptSpec {

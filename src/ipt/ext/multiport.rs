@@ -135,7 +135,7 @@ impl Extension for Multiport {
         values: &[&str],
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         let id = Self::option_id(opt.name);
         let canonical = id_name(id);
         if self.seen.has(&DESC, canonical) {

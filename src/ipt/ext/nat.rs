@@ -411,7 +411,7 @@ impl Extension for Nat {
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let desc = desc_of(self.kind);
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         self.seen.once(desc, opt.name)?;
         match opt.name {
             "to-source" | "to-destination" => self.parse_to(values[0], portok(ctx), &shown)?,
@@ -419,7 +419,11 @@ impl Extension for Nat {
             "random" => self.flags |= NF_NAT_RANGE_PROTO_RANDOM,
             "random-fully" => self.flags |= NF_NAT_RANGE_PROTO_RANDOM_FULLY,
             "persistent" => self.flags |= NF_NAT_RANGE_PERSISTENT,
-            _ => return Err(ParseError::UnknownOption { option: shown }),
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: shown.to_string(),
+                })
+            }
         }
         Ok(())
     }

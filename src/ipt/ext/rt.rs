@@ -91,7 +91,7 @@ impl Extension for Rt {
         values: &[&str],
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "rt-type" => {

@@ -108,7 +108,7 @@ impl Extension for Statistic {
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         let v = values[0];
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         if inv {
             self.flags |= XT_STATISTIC_INVERT;
         }

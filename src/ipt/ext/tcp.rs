@@ -151,7 +151,7 @@ impl Extension for Tcp {
             "destination-port" => "dport",
             n => n,
         };
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         match name {
             "sport" | "dport" => {
                 self.seen.once(&DESC, name)?;
@@ -195,7 +195,11 @@ impl Extension for Tcp {
                     self.invflags |= XT_TCP_INV_OPTION;
                 }
             }
-            _ => return Err(ParseError::UnknownOption { option: shown }),
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: shown.to_string(),
+                })
+            }
         }
         Ok(())
     }

@@ -73,7 +73,7 @@ impl Extension for Udp {
             "destination-port" => "dport",
             n => n,
         };
-        let shown = format!("--{}", opt.name);
+        let shown = opt.shown();
         self.seen.once(&DESC, name)?;
         let r = parse_range(values[0], "udp", &shown)?;
         if name == "sport" {
