@@ -2,7 +2,10 @@
 //! 200k rules by default; `IPTNL_BENCH_RULES` changes it).
 //!
 //! - `parse_encode`: every `-A` line parsed (`parse_rule_str`) and encoded into nf_tables
-//!   expressions (`encode_rule`), compared with the kernel's commit time for those rules;
+//!   expressions (`encode_rule_into`, one `Rule` reused from line to line as the restore does),
+//!   compared with the kernel's commit time for those rules;
+//! - `parse_encode_wire`: the same, each rule also serialized into a netlink batch (reused from
+//!   one run to the next): everything from text to the bytes sent to the kernel;
 //! - `decode_print`: every rule read back from the kernel decoded (`decode_rule`) and printed
 //!   as iptables-save prints it, compared with the time `iptables-nft-save` takes on the same
 //!   ruleset (when installed).
@@ -15,7 +18,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, Criterion, SamplingMode};
-use iptnl::ipt::{decode_rule, encode_rule, parse_rule_str, IpFamily, RuleSpec};
+use iptnl::ipt::{decode_rule, encode_rule, encode_rule_into, parse_rule_str, IpFamily, RuleSpec};
 use iptnl::netlink::Conn;
 use iptnl::nft::{list_rules, Batch, Chain, Family, Hook, Policy, Position, Rule, Table};
 
@@ -77,6 +80,26 @@ fn parse_encode(lines: &[Line]) -> Vec<Rule> {
         }
     }
     out
+}
+
+/// Parses and encodes every line into one reused rule (what the restore does); with a batch,
+/// each rule is also written into it. Returns the number of expressions, so that nothing is
+/// optimized away.
+fn parse_encode_into(lines: &[Line], mut batch: Option<&mut Batch>) -> usize {
+    let mut rule = Rule::new(Family::Ipv4, "", "");
+    let mut n = 0;
+    for l in lines {
+        let specs =
+            parse_rule_str(IpFamily::V4, &l.args).unwrap_or_else(|e| panic!("{}: {e}", l.args));
+        for s in &specs {
+            encode_rule_into(s, IpFamily::V4, &l.table, &l.chain, &mut rule).unwrap();
+            n += rule.exprs.len();
+            if let Some(b) = batch.as_deref_mut() {
+                b.add_rule(&rule, Position::Append, false).unwrap();
+            }
+        }
+    }
+    n
 }
 
 fn base_hook(table: &str, chain: &str) -> Option<Hook> {
@@ -148,15 +171,31 @@ fn main() {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
                 let t = Instant::now();
-                let r = parse_encode(black_box(&lines));
+                black_box(parse_encode_into(black_box(&lines), None));
                 let d = t.elapsed();
                 pe.push(d);
                 total += d;
-                drop(black_box(r));
             }
             total
         })
     });
+    let mut pw = Vec::new();
+    let mut wire = Batch::with_capacity(lines.len() * 700);
+    g.bench_function("parse_encode_wire", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                wire.clear();
+                let t = Instant::now();
+                black_box(parse_encode_into(black_box(&lines), Some(&mut wire)));
+                let d = t.elapsed();
+                pw.push(d);
+                total += d;
+            }
+            total
+        })
+    });
+    drop(wire);
     let rules = parse_encode(&lines);
     let measured = iptnl::netns::run_in_fresh_netns(|| {
         let mut conn = Conn::open().ok()?;
@@ -198,8 +237,9 @@ fn main() {
     });
     g.finish();
     pe.sort();
+    pw.sort();
     dp.sort();
-    let (pe, dp) = (pe[pe.len() / 2], dp[dp.len() / 2]);
+    let (pe, pw, dp) = (pe[pe.len() / 2], pw[pw.len() / 2], dp[dp.len() / 2]);
     let rps = |d: Duration| rules.len() as f64 / d.as_secs_f64();
     println!(
         "{} rules: parse+encode {:.1} ms ({:.0} rules/s), kernel commit {:.1} ms, ratio {:.1}%",
@@ -208,6 +248,12 @@ fn main() {
         rps(pe),
         commit.as_secs_f64() * 1e3,
         pe.as_secs_f64() / commit.as_secs_f64() * 100.0
+    );
+    println!(
+        "parse+encode+netlink bytes {:.1} ms ({:.0} rules/s), ratio {:.1}% of the commit",
+        pw.as_secs_f64() * 1e3,
+        rps(pw),
+        pw.as_secs_f64() / commit.as_secs_f64() * 100.0
     );
     match save {
         Some(s) => println!(

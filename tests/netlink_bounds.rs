@@ -219,13 +219,23 @@ fn expr() -> impl Strategy<Value = Expr> {
             any::<u32>(),
             prop::collection::vec(any::<u8>(), 0..300)
         )
-            .prop_map(|(name, rev, info)| Match { name, rev, info }.into()),
+            .prop_map(|(name, rev, info)| Match {
+                name: name.into(),
+                rev,
+                info
+            }
+            .into()),
         (
             name(),
             any::<u32>(),
             prop::collection::vec(any::<u8>(), 0..300)
         )
-            .prop_map(|(name, rev, info)| Target { name, rev, info }.into()),
+            .prop_map(|(name, rev, info)| Target {
+                name: name.into(),
+                rev,
+                info
+            }
+            .into()),
         // Names no expression type of iptnl uses, so they stay raw.
         (
             "zz[a-z]{0,10}",

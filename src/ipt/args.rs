@@ -25,8 +25,24 @@ pub fn split_args(s: &str) -> Result<Vec<String>, ParseError> {
 /// The characters that separate words, as iptables-restore splits its lines (a space, a tab
 /// or a newline; other whitespace is part of a word).
 fn is_blank(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n')
+    CLASS[b as usize] == BLANK
 }
+
+const PLAIN: u8 = 0;
+const BLANK: u8 = 1;
+const QUOTING: u8 = 2;
+
+/// Byte classes for the splitter: one table load per byte instead of six comparisons.
+const CLASS: [u8; 256] = {
+    let mut t = [PLAIN; 256];
+    t[b' ' as usize] = BLANK;
+    t[b'\t' as usize] = BLANK;
+    t[b'\n' as usize] = BLANK;
+    t[b'\'' as usize] = QUOTING;
+    t[b'"' as usize] = QUOTING;
+    t[b'\\' as usize] = QUOTING;
+    t
+};
 
 /// [`split_args`] borrowing the words from `s` where it can: a word without quotes or
 /// backslashes, or one entirely in quotes without escapes (nearly every word of a restore
@@ -44,7 +60,7 @@ pub(crate) fn split_args_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError> {
         }
         // Every delimiter is ASCII, so byte positions found here are char boundaries.
         let start = i;
-        while i < b.len() && !is_blank(b[i]) && !matches!(b[i], b'\'' | b'"' | b'\\') {
+        while i < b.len() && CLASS[b[i] as usize] == PLAIN {
             i += 1;
         }
         if i == b.len() || is_blank(b[i]) {

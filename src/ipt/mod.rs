@@ -31,7 +31,7 @@ pub use args::split_args;
 pub use command::{parse_command, Command, CommandLine};
 pub use compare::{canonical_exprs, canonical_of_rule, rule_matches_spec};
 pub use decode::{decode_rule, Foreign};
-pub use encode::{encode_exprs, encode_rule};
+pub use encode::{encode_exprs, encode_rule, encode_rule_into};
 pub use error::ParseError;
 pub use parse::{parse_rule, parse_rule_str};
 pub use proto::{proto_name, proto_number};

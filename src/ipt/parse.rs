@@ -50,6 +50,52 @@ const BUILTIN_LONG: &[(&str, Option<char>)] = &[
     ("wait-interval", Some('W')),
 ];
 
+/// The exact entry of [`BUILTIN_LONG`] for `name` (a `match`, which the compiler turns into a
+/// length switch: this runs for every long option of every rule of a restore).
+fn builtin_long_exact(name: &str) -> Option<Option<char>> {
+    match name {
+        "append" => Some(Some('A')),
+        "delete" => Some(Some('D')),
+        "check" => Some(Some('C')),
+        "insert" => Some(Some('I')),
+        "replace" => Some(Some('R')),
+        "list" => Some(Some('L')),
+        "list-rules" => Some(Some('S')),
+        "flush" => Some(Some('F')),
+        "zero" => Some(Some('Z')),
+        "new-chain" => Some(Some('N')),
+        "delete-chain" => Some(Some('X')),
+        "rename-chain" => Some(Some('E')),
+        "policy" => Some(Some('P')),
+        "source" => Some(Some('s')),
+        "src" => Some(Some('s')),
+        "destination" => Some(Some('d')),
+        "dst" => Some(Some('d')),
+        "protocol" => Some(Some('p')),
+        "in-interface" => Some(Some('i')),
+        "jump" => Some(Some('j')),
+        "table" => Some(Some('t')),
+        "match" => Some(Some('m')),
+        "numeric" => Some(Some('n')),
+        "out-interface" => Some(Some('o')),
+        "verbose" => Some(Some('v')),
+        "exact" => Some(Some('x')),
+        "fragments" => Some(Some('f')),
+        "fragment" => Some(Some('f')),
+        "version" => Some(Some('V')),
+        "help" => Some(Some('h')),
+        "line-numbers" => Some(Some(LINE_NUMBERS)),
+        "modprobe" => Some(Some('M')),
+        "set-counters" => Some(Some('c')),
+        "goto" => Some(Some('g')),
+        "ipv4" => Some(Some('4')),
+        "ipv6" => Some(Some('6')),
+        "wait" => Some(Some('w')),
+        "wait-interval" => Some(Some('W')),
+        _ => None,
+    }
+}
+
 /// Pseudo short option of `--line-numbers`, which has none.
 pub(crate) const LINE_NUMBERS: char = '\u{1}';
 
@@ -146,7 +192,7 @@ impl Parser {
             .rev()
             .flat_map(|(i, l)| l.ext.desc().options.iter().map(move |o| (i, *o)));
         // Exact matches first, builtins before extensions.
-        if let Some(&(_, short)) = BUILTIN_LONG.iter().find(|(n, _)| *n == name) {
+        if let Some(short) = builtin_long_exact(name) {
             return Ok(short.map(Resolved::Builtin));
         }
         if let Some((i, o)) = ext_opts.clone().find(|(_, o)| o.name == name) {
@@ -571,5 +617,19 @@ impl Parser {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod builtin_tests {
+    use super::*;
+
+    #[test]
+    fn exact_lookup_agrees_with_the_table() {
+        for &(name, short) in BUILTIN_LONG {
+            assert_eq!(builtin_long_exact(name), Some(short), "{name}");
+        }
+        assert_eq!(builtin_long_exact("dport"), None);
+        assert_eq!(builtin_long_exact("appen"), None);
     }
 }

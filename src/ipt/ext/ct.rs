@@ -360,7 +360,7 @@ mod tests {
         let Expr::Target(t) = &out[0] else {
             panic!("not a target")
         };
-        assert_eq!((t.name.as_str(), t.rev, t.info.len()), ("CT", 2, 72));
+        assert_eq!((&*t.name, t.rev, t.info.len()), ("CT", 2, 72));
         let dctx = DecodeCtx {
             family: IpFamily::V4,
             proto: None,

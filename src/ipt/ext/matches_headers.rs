@@ -91,7 +91,7 @@ mod tests {
         }
     }
 
-    fn saved(f: IpFamily, name: &str, rev: u32, info: Vec<u8>) -> String {
+    fn saved(f: IpFamily, name: &'static str, rev: u32, info: Vec<u8>) -> String {
         let mut r = Rule::new(f.nft(), "filter", "INPUT");
         r.exprs = vec![
             xt_match(name, rev, info),

@@ -341,18 +341,18 @@ pub fn find_xt(kind: ExtKind, xt_name: &str, family: IpFamily) -> Option<&'stati
 }
 
 /// Builds the `match` expression for an x_tables match.
-pub fn xt_match(name: &str, rev: u32, info: Vec<u8>) -> Expr {
+pub fn xt_match(name: &'static str, rev: u32, info: Vec<u8>) -> Expr {
     Expr::Match(crate::nft::expr::Match {
-        name: name.to_owned(),
+        name: name.into(),
         rev,
         info,
     })
 }
 
 /// Builds the `target` expression for an x_tables target.
-pub fn xt_target(name: &str, rev: u32, info: Vec<u8>) -> Expr {
+pub fn xt_target(name: &'static str, rev: u32, info: Vec<u8>) -> Expr {
     Expr::Target(crate::nft::expr::Target {
-        name: name.to_owned(),
+        name: name.into(),
         rev,
         info,
     })

@@ -1,6 +1,7 @@
 //! `match` and `target`: x_tables extensions run through nft_compat, with their info struct
 //! as opaque bytes (see `iptnl_sys::xt` for the structs).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use iptnl_sys::nft_compat::*;
@@ -17,8 +18,9 @@ use crate::netlink::{Attrs, DecodeError, MsgWriter};
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Match {
-    /// Extension name (`comment`, `conntrack`, …).
-    pub name: String,
+    /// Extension name (`comment`, `conntrack`, …); borrowed when it is a constant, as when
+    /// iptnl encodes a rule (no allocation per expression).
+    pub name: Cow<'static, str>,
     /// Revision.
     pub rev: u32,
     /// The info struct, `XT_ALIGN`ed.
@@ -34,8 +36,8 @@ pub struct Match {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Target {
-    /// Extension name (`MASQUERADE`, `DNAT`, …).
-    pub name: String,
+    /// Extension name (`MASQUERADE`, `DNAT`, …); borrowed when it is a constant.
+    pub name: Cow<'static, str>,
     /// Revision.
     pub rev: u32,
     /// The info struct, `XT_ALIGN`ed.
@@ -69,7 +71,11 @@ impl ExprKind for Match {
     }
 
     fn decode(data: Attrs<'_>) -> Result<Option<Self>, DecodeError> {
-        Ok(decode(data)?.map(|(name, rev, info)| Match { name, rev, info }))
+        Ok(decode(data)?.map(|(name, rev, info)| Match {
+            name: name.into(),
+            rev,
+            info,
+        }))
     }
 }
 
@@ -81,7 +87,11 @@ impl ExprKind for Target {
     }
 
     fn decode(data: Attrs<'_>) -> Result<Option<Self>, DecodeError> {
-        Ok(decode(data)?.map(|(name, rev, info)| Target { name, rev, info }))
+        Ok(decode(data)?.map(|(name, rev, info)| Target {
+            name: name.into(),
+            rev,
+            info,
+        }))
     }
 }
 
