@@ -18,6 +18,7 @@ pub mod libxt;
 mod matches_headers;
 mod matches_tier1;
 mod matches_tier2;
+pub mod names;
 pub mod ports;
 mod targets;
 pub mod tcp;
@@ -131,6 +132,17 @@ pub struct DecodeCtx {
     pub proto: Option<super::ProtoMatch>,
 }
 
+/// What an extension needs to print itself as `iptables -L` does.
+#[derive(Debug, Clone, Copy)]
+pub struct PrintCtx {
+    /// The family.
+    pub family: IpFamily,
+    /// The rule's `-p` protocol number (0 when none), for service names of ports.
+    pub proto: u8,
+    /// `-n`: numbers instead of service, host and network names.
+    pub numeric: bool,
+}
+
 /// An encoding problem (a value that cannot go on the wire).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -214,6 +226,14 @@ pub trait Extension: Any + fmt::Debug + Send + Sync {
     /// Appends its options in iptables-save form, each preceded by a space (the `-m NAME` or
     /// `-j NAME` prefix is printed by the caller from [`save_name`](Self::save_name)).
     fn save(&self, family: IpFamily, out: &mut String);
+
+    /// Appends its options as `iptables -L` prints them (the extension's `print` function in
+    /// iptables 1.8.9: `tcp dpt:22`, `/* comment */`, `reject-with icmp-port-unreachable`),
+    /// each piece preceded by a space. The default is the save form, for extensions whose
+    /// `-L` words iptnl does not know.
+    fn print(&self, ctx: &PrintCtx, out: &mut String) {
+        self.save(ctx.family, out);
+    }
 
     /// The name printed after `-m`/`-j` (`state` for a conntrack match that only tests
     /// states, for example).
@@ -351,6 +371,25 @@ impl PartialEq for Seen {
     fn eq(&self, _: &Self) -> bool {
         true
     }
+}
+
+/// The options column of `iptables -L` for a rule: `[goto] ` is the caller's; then each
+/// match's and the target's `print` words, each piece with its leading space (`tcp dpt:22`
+/// is ` tcp dpt:22`). `numeric` is `-n`.
+pub fn list_options(spec: &super::RuleSpec, numeric: bool) -> String {
+    let ctx = PrintCtx {
+        family: spec.family,
+        proto: spec.proto.map_or(0, |p| p.num),
+        numeric,
+    };
+    let mut out = String::new();
+    for m in &spec.matches {
+        m.print(&ctx, &mut out);
+    }
+    if let Some(super::RuleTarget::Ext(t)) = &spec.target {
+        t.print(&ctx, &mut out);
+    }
+    out
 }
 
 /// Appends ` VALUE` quoted as iptables-save does (`xtables_save_string`): bare when it is
