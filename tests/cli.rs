@@ -560,6 +560,40 @@ const LIST_EXT6: &[&str] = &[
     concat!("-t mangle -A PREROUTING -j MARK --set-mark 0x4000\n-t mangle -A PREROUTING -j CONNMARK --save-mark --nfmask 0xff --ctmask 0xf\n-t raw -A PREROUTING -j CT --notrack", lists!("mangle"), lists!("raw")),
 ];
 
+/// `-L` of the other matches and targets iptnl knows.
+const LIST_EXT_MORE: &[&str] = &[
+    concat!("-A INPUT -m length --length 100\n-A INPUT -m length ! --length 100:200\n-A INPUT -m pkttype --pkt-type broadcast\n-A INPUT -m pkttype ! --pkt-type unicast", lists!()),
+    concat!("-A INPUT -m recent --set --name foo\n-A INPUT -m recent ! --rcheck --seconds 60 --hitcount 3 --rttl --name bar --rsource\n-A INPUT -m recent --update --seconds 5 --reap --rdest --mask 255.255.0.0\n-A INPUT -m recent --remove", lists!()),
+    concat!("-A INPUT -m mac --mac-source 00:11:22:33:44:55\n-A INPUT -m mac ! --mac-source aa:bb:cc:dd:ee:ff\n-A INPUT -m socket --transparent --nowildcard --restore-skmark\n-A INPUT -m helper --helper ftp\n-A INPUT -m helper ! --helper 'a b'", lists!()),
+    concat!("-A INPUT -m hashlimit --hashlimit-upto 5/sec --hashlimit-name a\n-A INPUT -m hashlimit --hashlimit-above 512kb/s --hashlimit-burst 1mb --hashlimit-mode srcip,dstport --hashlimit-name a --hashlimit-srcmask 24\n-A INPUT -m hashlimit --hashlimit-above 10kb/s --hashlimit-name d", lists!()),
+    concat!("-A INPUT -m hashlimit --hashlimit-upto 3/min --hashlimit-rate-match --hashlimit-rate-interval 5 --hashlimit-name b --hashlimit-dstmask 24 --hashlimit-htable-size 100 --hashlimit-htable-max 200 --hashlimit-htable-expire 1000 --hashlimit-htable-gcinterval 500\n-A INPUT -m hashlimit --hashlimit-upto 100/hour --hashlimit-burst 7 --hashlimit-mode srcip,dstip,srcport --hashlimit-name c", lists!()),
+    concat!("-A INPUT -m connlimit --connlimit-above 5\n-A INPUT -m connlimit --connlimit-upto 5 --connlimit-mask 24 --connlimit-daddr\n-A INPUT -m connlimit ! --connlimit-upto 5", lists!()),
+    concat!("-A INPUT -m ttl --ttl-eq 5\n-A INPUT -m ttl ! --ttl-eq 5\n-A INPUT -m ttl --ttl-lt 5\n-A INPUT -m ttl --ttl-gt 5\n-A INPUT -m dscp --dscp 10\n-A INPUT -m dscp ! --dscp-class AF41", lists!()),
+    concat!("-A INPUT -m tos --tos 0x10\n-A INPUT -m tos ! --tos Minimize-Delay\n-A INPUT -m tos --tos 0x10/0x3f\n-A INPUT -m tos --tos 0x0/0x3f\n-A INPUT -m tos --tos 0x7/0x3f", lists!()),
+    concat!("-A INPUT -p esp -m esp --espspi 5\n-A INPUT -p esp -m esp ! --espspi 5:10\n-A INPUT -p esp -m esp\n-A INPUT -p ah -m ah --ahspi 7\n-A INPUT -p ah -m ah ! --ahspi 7:9\n-A INPUT -p ah -m ah", lists!()),
+    concat!("-t raw -A PREROUTING -m rpfilter\n-t raw -A PREROUTING -m rpfilter --loose --validmark --accept-local --invert\n-t raw -A PREROUTING -j TRACE", lists!("raw")),
+    concat!("-t mangle -A PREROUTING -m socket\n-t mangle -A PREROUTING -j NFLOG\n-t mangle -A PREROUTING -j NFLOG --nflog-group 5 --nflog-prefix 'a b' --nflog-range 100 --nflog-threshold 3\n-t mangle -A PREROUTING -j NFLOG --nflog-size 200 --nflog-prefix x", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80 --on-ip 127.0.0.1 --tproxy-mark 0x1/0x1\n-t mangle -A PREROUTING -p udp -j TPROXY --on-ip 1.2.3.4 --on-port 0 --tproxy-mark 5", lists!("mangle")),
+    concat!("-t mangle -A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu\n-t mangle -A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1400\n-t mangle -A POSTROUTING -p udp -j CHECKSUM --checksum-fill\n-t mangle -A POSTROUTING -j CLASSIFY --set-class 1:10\n-t mangle -A POSTROUTING -j CLASSIFY --set-class ffff:ffff", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j NFQUEUE\n-t mangle -A PREROUTING -j NFQUEUE --queue-num 3\n-t mangle -A PREROUTING -j NFQUEUE --queue-balance 1:4 --queue-bypass --queue-cpu-fanout\n-t mangle -A PREROUTING -j NFQUEUE --queue-num 2 --queue-bypass", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j AUDIT --type accept\n-t mangle -A PREROUTING -j AUDIT --type drop\n-t mangle -A PREROUTING -j AUDIT --type reject\n-t mangle -A PREROUTING -j DSCP --set-dscp 10\n-t mangle -A PREROUTING -j DSCP --set-dscp-class EF", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j TOS --set-tos 0x10\n-t mangle -A PREROUTING -j TOS --set-tos Minimize-Cost\n-t mangle -A PREROUTING -j TOS --set-tos 0x10/0x3f\n-t mangle -A PREROUTING -j TOS --and-tos 0x10\n-t mangle -A PREROUTING -j TOS --or-tos 0x10\n-t mangle -A PREROUTING -j TOS --xor-tos 0x10\n-t mangle -A PREROUTING -j TOS --set-tos 0x05/0xff", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j TTL --ttl-set 5\n-t mangle -A PREROUTING -j TTL --ttl-dec 2\n-t mangle -A PREROUTING -j TTL --ttl-inc 1", lists!("mangle")),
+];
+
+/// ip6tables `-L` of the IPv6 header matches and the other matches and targets.
+const LIST_EXT6_MORE: &[&str] = &[
+    concat!("-A INPUT -m hl --hl-eq 5\n-A INPUT -m hl ! --hl-eq 5\n-A INPUT -m hl --hl-lt 5\n-A INPUT -m hl --hl-gt 5", lists!()),
+    concat!("-A INPUT -m frag --fragid 1:2 --fraglen 3 --fragres --fragfirst --fragmore\n-A INPUT -m frag ! --fragid 5 ! --fraglen 3 --fraglast\n-A INPUT -m frag\n-A INPUT -m frag --fraglen 4", lists!()),
+    concat!("-A INPUT -m hbh ! --hbh-len 3 --hbh-opts 1,2:3\n-A INPUT -m dst --dst-opts 4\n-A INPUT -m hbh\n-A INPUT -m dst --dst-len 5", lists!()),
+    concat!("-A INPUT -m rt --rt-type 0 ! --rt-segsleft 2:3 ! --rt-len 8 --rt-0-res --rt-0-addrs ::1,2001:db8::2 --rt-0-not-strict\n-A INPUT -m rt --rt-segsleft 2\n-A INPUT -m rt", lists!()),
+    concat!("-A INPUT -m ah ! --ahspi 5: ! --ahlen 0 --ahres\n-A INPUT -m ah --ahspi 5 --ahlen 3\n-A INPUT -m ah --ahres\n-A INPUT -m ah\n-A INPUT -m ah --ahlen 3\n-A INPUT -p esp -m esp --espspi 1:4294967295\n-A INPUT -p esp -m esp", lists!()),
+    concat!("-A INPUT -m ipv6header ! --header frag,auth --soft\n-A INPUT -m ipv6header --header hop-by-hop,ipv6-route,ipv6-frag,esp,ah,ipv6-nonxt,ipv6-opts,protocol\n-A INPUT -m ipv6header --header 255", lists!()),
+    concat!("-A INPUT -p mh -m mh ! --mh-type bu:be\n-A INPUT -p mh -m mh --mh-type 5\n-A INPUT -p mh -m mh --mh-type 200\n-A INPUT -p mh -m mh", lists!()),
+    concat!("-A INPUT -m mac --mac-source 00:11:22:33:44:55\n-A INPUT -m connlimit --connlimit-above 5 --connlimit-mask 64\n-A INPUT -m length --length 1:\n-A INPUT -m pkttype --pkt-type multicast\n-A INPUT -m recent --set --mask ffff::\n-A INPUT -m tos --tos Normal-Service\n-A INPUT -m hashlimit --hashlimit-upto 5/sec --hashlimit-name a --hashlimit-srcmask 64", lists!()),
+    concat!("-t mangle -A PREROUTING -j HL --hl-set 5\n-t mangle -A PREROUTING -j HL --hl-dec 2\n-t mangle -A PREROUTING -j HL --hl-inc 1\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80 --on-ip ::1\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80\n-t mangle -A PREROUTING -m rpfilter --invert\n-t mangle -A PREROUTING -j LOG --log-level 1 --log-tcp-options", lists!("mangle")),
+];
+
 /// As go-iptables and kube-proxy run it.
 const GO_IPTABLES: &[&str] = &[
     "--wait -t nat -N KUBE-SERVICES\n--wait -t nat -N KUBE-SERVICES\n--wait -t nat -C PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -I PREROUTING 1 -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -C PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -S PREROUTING",
@@ -669,6 +703,16 @@ fn list_sets_match_iptables_nft() {
 #[test]
 fn ip6tables_list_extensions_match_ip6tables_nft() {
     check(true, LIST_EXT6);
+}
+
+#[test]
+fn list_more_extensions_match_iptables_nft() {
+    check(false, LIST_EXT_MORE);
+}
+
+#[test]
+fn ip6tables_list_more_extensions_match_ip6tables_nft() {
+    check(true, LIST_EXT6_MORE);
 }
 
 #[test]

@@ -269,6 +269,17 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
         }
         Err(e) => return Err(usage_err(family, parse_msg(&e))),
     };
+    // libxt_NFLOG warns when it parses --nflog-range (and ignores the value).
+    if args.iter().any(|a| a == "--nflog-range")
+        && cmd
+            .rules
+            .iter()
+            .any(|r| matches!(&r.target, Some(RuleTarget::Ext(t)) if t.save_name() == "NFLOG"))
+    {
+        eprintln!(
+            "warn: --nflog-range has never worked and is no longer supported, please use --nflog-size instead"
+        );
+    }
     // -4 in ip6tables, -6 in iptables: only the `Try' line.
     if cmd.family_switch.is_some_and(|f| f != family) {
         let n = name(family);
