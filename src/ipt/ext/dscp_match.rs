@@ -302,6 +302,7 @@ impl Extension for Tos {
             }
             return;
         }
+        // iptables 1.8.9 prints no space between "match" and a number (`tos match0x10/0xff`).
         out.push_str(" tos match");
         out.push_str(inv);
         match tos_symbol(self.value, self.mask).filter(|_| !ctx.numeric) {

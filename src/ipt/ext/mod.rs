@@ -427,3 +427,59 @@ pub fn save_inv(out: &mut String, inv: bool) {
         out.push_str(" !");
     }
 }
+
+#[cfg(test)]
+mod print_tests {
+    use super::list_options;
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    fn listed(f: IpFamily, spec: &str, numeric: bool) -> String {
+        list_options(&parse_rule_str(f, spec).unwrap()[0], numeric)
+    }
+
+    #[test]
+    fn options_column_words() {
+        let v4 = IpFamily::V4;
+        assert_eq!(
+            listed(
+                v4,
+                "-p tcp --dport 22 -m comment --comment \"a b\" -j ACCEPT",
+                true
+            ),
+            " tcp dpt:22 /* a b */"
+        );
+        assert_eq!(
+            listed(v4, "-p tcp ! --sport 1:1024 --syn -j REJECT", true),
+            " tcp spts:!1:1024 flags:0x17/0x02 reject-with icmp-port-unreachable"
+        );
+        assert_eq!(
+            listed(
+                v4,
+                "-m mark --mark 0x1/0xff -j MARK --or-mark 0x4000",
+                false
+            ),
+            " mark match 0x1/0xff MARK or 0x4000"
+        );
+        assert_eq!(
+            listed(v4, "-j LOG --log-prefix x --log-uid", false),
+            " LOG level warn uid prefix \"x\""
+        );
+        assert_eq!(
+            listed(v4, "-j LOG --log-prefix x", true),
+            " LOG flags 0 level 4 prefix \"x\""
+        );
+        assert_eq!(
+            listed(
+                v4,
+                "-p udp -j MASQUERADE --to-ports 1000-2000 --random-fully",
+                true
+            ),
+            " masq ports: 1000-2000 random-fully"
+        );
+        assert_eq!(
+            listed(IpFamily::V6, "-p ipv6-icmp --icmpv6-type 1/3", true),
+            " ipv6-icmptype 1 code 3"
+        );
+        assert_eq!(listed(v4, "-j ACCEPT", true), "");
+    }
+}

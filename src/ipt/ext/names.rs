@@ -76,25 +76,31 @@ pub fn port_name(port: u16, proto: &str) -> Option<&'static str> {
     super::ports::service_name(port, proto)
 }
 
-/// The name of id `id` in a colon-separated database (`/etc/passwd`, `/etc/group`: name
-/// in field 0, id in field 2), as `getpwuid`/`getgrgid` find it in files.
-fn id_name(path: &str, id: u32) -> Option<String> {
-    let text = std::fs::read_to_string(path).ok()?;
-    text.lines().find_map(|l| {
-        let f: Vec<&str> = l.split(':').collect();
-        (f.len() > 2 && f[2].parse::<u32>().ok() == Some(id) && !f[0].is_empty())
-            .then(|| f[0].to_owned())
-    })
+/// `(id, name)` of a colon-separated database (`/etc/passwd`, `/etc/group`: name in field
+/// 0, id in field 2), in file order.
+fn id_db(path: &str) -> Vec<(u32, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            let id = f.get(2)?.parse::<u32>().ok()?;
+            (!f[0].is_empty()).then(|| (id, f[0].to_owned()))
+        })
+        .collect()
 }
 
-/// The user name of a uid (`/etc/passwd`).
-pub fn user_name(uid: u32) -> Option<String> {
-    id_name("/etc/passwd", uid)
+/// The user name of a uid (`/etc/passwd`, as `getpwuid` finds it in files).
+pub fn user_name(uid: u32) -> Option<&'static str> {
+    static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
+    let db = CACHE.get_or_init(|| id_db("/etc/passwd"));
+    db.iter().find(|(i, _)| *i == uid).map(|(_, n)| n.as_str())
 }
 
-/// The group name of a gid (`/etc/group`).
-pub fn group_name(gid: u32) -> Option<String> {
-    id_name("/etc/group", gid)
+/// The group name of a gid (`/etc/group`, as `getgrgid` finds it in files).
+pub fn group_name(gid: u32) -> Option<&'static str> {
+    static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
+    let db = CACHE.get_or_init(|| id_db("/etc/group"));
+    db.iter().find(|(i, _)| *i == gid).map(|(_, n)| n.as_str())
 }
 
 /// The address as iptables prints it: numeric (glibc's forms).

@@ -216,11 +216,11 @@ impl Extension for Owner {
             out.push_str(label);
             true
         };
-        let id = |out: &mut String, r: [u32; 2], name: fn(u32) -> Option<String>| {
+        let id = |out: &mut String, r: [u32; 2], name: fn(u32) -> Option<&'static str>| {
             if r[0] == r[1] && !ctx.numeric {
                 if let Some(n) = name(r[0]) {
                     out.push(' ');
-                    out.push_str(&n);
+                    out.push_str(n);
                     return;
                 }
             }
