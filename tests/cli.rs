@@ -461,7 +461,7 @@ const LIST_EXT: &[&str] = &[
     concat!("-A OUTPUT -m owner --uid-owner 0\n-A OUTPUT -m owner ! --uid-owner 1000-2000 --gid-owner 5 ! --socket-exists\n-A OUTPUT -m owner --uid-owner 0 --gid-owner 0 --suppl-groups\n-A OUTPUT -m owner --uid-owner 65534 ! --gid-owner 0-10 -j REJECT", lists!()),
     concat!("-A INPUT -m iprange --src-range 10.0.0.1-10.0.0.9\n-A INPUT -m iprange ! --dst-range 127.0.0.1-127.0.0.2 ! --src-range 1.1.1.1-1.1.1.1", lists!()),
     concat!("-A INPUT -p tcp -m multiport --sports 1:1024,443 -m comment --comment c -j REJECT --reject-with tcp-reset\n-A INPUT -s 127.0.0.1 -d 127.0.0.0/8 -p tcp --dport 22 -m conntrack --ctstate NEW -j LOG --log-prefix \"ssh \"", lists!()),
-    concat!("-A INPUT -s 127.0.0.1\n-A INPUT -d 169.254.0.0/16\n-A INPUT -s 0.0.0.0/8\n-A INPUT -s 10.0.0.0/255.0.255.0\n-A INPUT ! -s 127.0.0.0/24 ! -d 127.0.0.2", lists!()),
+    concat!("-A INPUT -s 127.0.0.1\n-A INPUT -d 169.254.0.0/16\n-A INPUT -s 0.0.0.0/8\n-A INPUT -s 10.0.0.0/255.0.255.0\n-A INPUT ! -s 127.0.0.0/24 ! -d 10.9.8.7", lists!()),
     concat!("-N X\n-A INPUT -p tcp --dport 22 -g X\n-A INPUT -m comment --comment go -g X\n-A X -p udp --sport 53 -j RETURN", lists!()),
     "-A INPUT -p tcp --dport 22 -j ACCEPT\n-A INPUT -m comment --comment two -j DROP\n-L INPUT 1\n-L INPUT 2 -n -v\n-L INPUT 1 --line-numbers\n-L INPUT 2 -v -x",
     "-N W\n-v -A W -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -I W -p udp -m multiport --dports 53,67 -j REJECT\n-v -C W -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -D W -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -R W 1 -m conntrack --ctstate NEW -j LOG",
@@ -558,6 +558,7 @@ const LIST_EXT6: &[&str] = &[
     concat!("-A INPUT -s ::1 -d ::/0\n-A INPUT ! -s fe80::/10 -d 2001:db8::1/128 -m mark --mark 0x1/0x1 -m limit --limit 1/sec\n-A OUTPUT -m owner --uid-owner 0 -m addrtype --dst-type LOCAL -m statistic --mode nth --every 4 --packet 3\n-A OUTPUT -m statistic --mode nth --every 4", lists!()),
     concat!("-t nat -A PREROUTING -p tcp -j DNAT --to-destination [2001:db8::1]:80\n-t nat -A PREROUTING -j DNAT --to-destination 2001:db8::1-2001:db8::5\n-t nat -A POSTROUTING -j SNAT --to-source 2001:db8::1 --persistent\n-t nat -A POSTROUTING -p udp -j MASQUERADE --to-ports 1000-2000 --random-fully\n-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 8080", lists!("nat")),
     concat!("-t mangle -A PREROUTING -j MARK --set-mark 0x4000\n-t mangle -A PREROUTING -j CONNMARK --save-mark --nfmask 0xff --ctmask 0xf\n-t raw -A PREROUTING -j CT --notrack", lists!("mangle"), lists!("raw")),
+    "-N W\n-v -A W -s ::1 -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -I W -p ipv6-icmp --icmpv6-type echo-request -j REJECT\n-v -D W 1\n-v -C W -s ::1 -p tcp --dport 22 -m comment --comment x -j ACCEPT",
 ];
 
 /// `-L` of the other matches and targets iptnl knows.
@@ -811,5 +812,48 @@ fn permission_denied_matches_iptables_nft() {
             assert_eq!(want.2, 4, "{want:?}");
             assert_eq!(run(&ours), want, "{args:?}");
         }
+    });
+}
+
+/// The library's `stats` (go-iptables' `Stats`) gives the options column as go-iptables
+/// reads it from `iptables -L CHAIN -n -v -x`: the `-L` words, blanks collapsed.
+#[test]
+fn stats_options_match_iptables_nft_listing() {
+    if !common::have("iptables-nft") {
+        eprintln!("iptables-nft is not installed: skipped");
+        return;
+    }
+    common::in_netns(|| {
+        for r in [
+            "-N X",
+            "-A INPUT -p tcp --dport 22 -m comment --comment \"a  b\" -j ACCEPT",
+            "-A INPUT -p udp -m multiport --dports 53,5353 -m conntrack --ctstate NEW -j LOG --log-prefix x",
+            "-A INPUT -m mark ! --mark 0x1/0xff -j REJECT",
+            // (with a target: without one, the fields shift by one)
+            "-A INPUT -m statistic --mode random --probability 0.25 -j DROP",
+            "-A INPUT -p tcp ! --syn -g X",
+        ] {
+            let args = iptnl::ipt::split_args(r).unwrap();
+            let a: Vec<&str> = args.iter().map(String::as_str).collect();
+            assert!(common::run_status("iptables-nft", &a, None).status.success(), "{r}");
+        }
+        let listing = common::run("iptables-nft", &["-L", "INPUT", "-n", "-v", "-x"]);
+        let want: Vec<String> = listing
+            .lines()
+            .skip(2)
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                f.get(9..).unwrap_or_default().join(" ")
+            })
+            .collect();
+        let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4).unwrap();
+        let got: Vec<String> = ipt
+            .stats("filter", "INPUT")
+            .unwrap()
+            .into_iter()
+            .map(|row| row[9].clone())
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(got[0], "tcp dpt:22 /* a b */");
     });
 }
