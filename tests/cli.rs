@@ -68,9 +68,14 @@ fn step(o: &Output) -> Step {
     )
 }
 
-/// Runs the lines of a sequence with `bin`, in a fresh namespace.
-fn run_seq(bin: &str, lines: &[Vec<String>]) -> Vec<Step> {
+/// Runs the lines of a sequence with `bin`, in a fresh namespace (after the `setup`
+/// commands, e.g. `ipset create`).
+fn run_seq(bin: &str, setup: &[&[&str]], lines: &[Vec<String>]) -> Vec<Step> {
     common::in_netns(|| {
+        for cmd in setup {
+            let o = common::run_status(cmd[0], &cmd[1..], None);
+            assert!(o.status.success(), "setup {cmd:?} failed");
+        }
         lines
             .iter()
             .map(|args| {
@@ -94,8 +99,9 @@ fn parse_seq(seq: &str) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// Runs every sequence through the oracle and through iptnl and returns the differences.
-fn compare(v6: bool, seqs: &[&str]) -> Vec<String> {
+/// Runs every sequence through the oracle and through iptnl, each in a fresh namespace
+/// with the `setup` commands run first, and returns the differences.
+fn compare_with(v6: bool, setup: &[&[&str]], seqs: &[&str]) -> Vec<String> {
     let tools = Tools::new();
     let (oracle, ours) = if v6 {
         ("ip6tables-nft", tools.path("ip6tables"))
@@ -105,8 +111,8 @@ fn compare(v6: bool, seqs: &[&str]) -> Vec<String> {
     let mut diffs = Vec::new();
     for seq in seqs {
         let lines = parse_seq(seq);
-        let want = run_seq(oracle, &lines);
-        let got = run_seq(&ours, &lines);
+        let want = run_seq(oracle, setup, &lines);
+        let got = run_seq(&ours, setup, &lines);
         for (i, (w, g)) in want.iter().zip(&got).enumerate() {
             if w != g {
                 diffs.push(format!(
@@ -128,11 +134,15 @@ fn compare(v6: bool, seqs: &[&str]) -> Vec<String> {
 }
 
 fn check(v6: bool, seqs: &[&str]) {
+    check_with(v6, &[], seqs)
+}
+
+fn check_with(v6: bool, setup: &[&[&str]], seqs: &[&str]) {
     if !common::have(if v6 { "ip6tables-nft" } else { "iptables-nft" }) {
         eprintln!("iptables-nft is not installed: skipped");
         return;
     }
-    let diffs = compare(v6, seqs);
+    let diffs = compare_with(v6, setup, seqs);
     assert!(
         diffs.is_empty(),
         "{} of {} sequences differ:\n{}",
@@ -369,8 +379,7 @@ const USAGE: &[&str] = &[
     "-t nat -P FOO DROP",
 ];
 
-/// `-L` with -n, -v, -x, --line-numbers (rules whose matches iptables prints in its own
-/// words are left out: iptnl prints them as rule-spec options).
+/// `-L` with -n, -v, -x, --line-numbers.
 const LIST_L: &[&str] = &[
     "-L",
     "-L -n",
@@ -399,6 +408,191 @@ const LIST_L: &[&str] = &[
     "-L -j ACCEPT",
     "-A INPUT -i eth0 -j ACCEPT\n-L -v -n",
     "--list INPUT --numeric --verbose --exact --line-numbers",
+];
+
+/// The `-L` forms each sequence of the extension listings ends with: plain, `-n`, `-v -n`,
+/// `-n -x --line-numbers`, `-v -x --line-numbers` (service, host and user names without
+/// `-n`), for the filter table or the given one.
+macro_rules! lists {
+    () => {
+        "\n-L\n-L -n\n-L -v -n\n-L -n -x --line-numbers\n-L -v -x --line-numbers"
+    };
+    ($t:literal) => {
+        concat!(
+            "\n-t ",
+            $t,
+            " -L\n-t ",
+            $t,
+            " -L -n\n-t ",
+            $t,
+            " -L -v -n\n-t ",
+            $t,
+            " -L -n -x --line-numbers\n-t ",
+            $t,
+            " -L -v -x --line-numbers"
+        )
+    };
+}
+
+/// `-L` of rules with matches and targets: the options column in each extension's own
+/// words (`tcp dpt:22`, `/* c */`, `ctstate NEW`, `reject-with ...`), with names (ports,
+/// hosts, networks, users) unless `-n`.
+const LIST_EXT: &[&str] = &[
+    concat!("-A INPUT -p tcp --dport 22 -j ACCEPT\n-A INPUT -p tcp ! --sport 1:1024 ! --syn -j DROP", lists!()),
+    concat!("-A INPUT -p tcp --dport 8080: --tcp-flags ALL NONE\n-A INPUT -p tcp --tcp-option 5 --sport 0:80\n-A INPUT -p tcp ! --tcp-option 5 --dport 1000:1000", lists!()),
+    concat!("-A INPUT -p tcp -m tcp\n-A INPUT -p udp -m udp\n-A INPUT -p tcp ! --dport 80\n-A INPUT -p tcp --tcp-flags SYN,RST,ACK,FIN,PSH,URG SYN,ACK", lists!()),
+    concat!("-A INPUT -p udp --dport 53 -j ACCEPT\n-A INPUT -p udp ! --sport 53:54 --dport 67:68", lists!()),
+    concat!("-A INPUT -m comment --comment \"my comment\" -j ACCEPT\n-A INPUT -m comment --comment 'a \"b\" c'\n-A INPUT -m comment --comment x -m comment --comment y", lists!()),
+    concat!("-A INPUT -p tcp -m multiport --dports 80,443,8000:8080 -j ACCEPT\n-A INPUT -p tcp -m multiport ! --sports 80,443\n-A INPUT -p udp -m multiport --ports 53,5353,9", lists!()),
+    concat!("-A INPUT -p udplite -m multiport --dports 1,2\n-A INPUT -p sctp -m multiport --sports 80", lists!()),
+    concat!("-A INPUT -m statistic --mode random --probability 0.5 -j ACCEPT\n-A INPUT -m statistic --mode random ! --probability 0.25\n-A INPUT -m statistic --mode nth --every 3 --packet 1\n-A INPUT -m statistic --mode nth --every 2 --packet 0", lists!()),
+    concat!("-A INPUT -m mark --mark 0x1/0xff\n-A INPUT -m mark ! --mark 5\n-A INPUT -m connmark --mark 0x10/0xf0\n-A INPUT -m connmark ! --mark 1", lists!()),
+    concat!("-A INPUT -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT\n-A INPUT -m conntrack ! --ctstate NEW,INVALID,UNTRACKED,SNAT,DNAT\n-A INPUT -m state --state NEW\n-A INPUT -m state ! --state ESTABLISHED,RELATED", lists!()),
+    concat!("-A INPUT -m conntrack --ctproto tcp --ctorigsrc 127.0.0.0/8 ! --ctorigdst 127.0.0.1 --ctreplsrc 1.2.3.4 --ctrepldst 0.0.0.0/0", lists!()),
+    concat!("-A INPUT -m conntrack --ctorigsrcport 10 --ctorigdstport 20:30 ! --ctreplsrcport 40 --ctrepldstport 50 --ctstatus ASSURED,CONFIRMED --ctexpire 5:10 --ctdir REPLY\n-A INPUT -m conntrack ! --ctstatus NONE --ctexpire 7 --ctdir ORIGINAL\n-A INPUT -m conntrack --ctstatus EXPECTED,SEEN_REPLY ! --ctproto 17", lists!()),
+    concat!("-A INPUT -m addrtype --dst-type LOCAL\n-A INPUT -m addrtype ! --src-type LOCAL,UNICAST --dst-type BROADCAST --limit-iface-in\n-A OUTPUT -m addrtype --src-type LOCAL --limit-iface-out\n-A INPUT -m addrtype ! --dst-type UNSPEC,ANYCAST,MULTICAST,BLACKHOLE,UNREACHABLE,PROHIBIT,THROW,NAT,XRESOLVE", lists!()),
+    concat!("-A INPUT -m limit --limit 5/sec\n-A INPUT -m limit --limit 3/min --limit-burst 10\n-A INPUT -m limit --limit 2/day\n-A INPUT -m limit --limit 7/s -j ACCEPT\n-A INPUT -m limit --limit 1/hour\n-A INPUT -m limit", lists!()),
+    concat!("-A INPUT -j LOG\n-A INPUT -j LOG --log-prefix x\n-A INPUT -j LOG --log-prefix 'a b' --log-level 7 --log-tcp-sequence --log-tcp-options --log-ip-options --log-uid --log-macdecode\n-A INPUT -j LOG --log-level alert --log-prefix 'q\"'", lists!()),
+    concat!("-A INPUT -j LOG --log-level 0\n-A INPUT -j LOG --log-level 2\n-A INPUT -j LOG --log-level 3 --log-uid\n-A INPUT -j LOG --log-level 5\n-A INPUT -j LOG --log-level 6", lists!()),
+    concat!("-A INPUT -p icmp --icmp-type echo-request -j ACCEPT\n-A INPUT -p icmp ! --icmp-type 3/1\n-A INPUT -p icmp --icmp-type any\n-A INPUT -p icmp --icmp-type 200\n-A INPUT -p icmp --icmp-type 3\n-A INPUT -p icmp -m icmp --icmp-type 8/0\n-A INPUT -p icmp --icmp-type 3/200", lists!()),
+    concat!("-A INPUT -j REJECT\n-A INPUT -p tcp -j REJECT --reject-with tcp-reset\n-A INPUT -j REJECT --reject-with icmp-host-prohibited\n-A INPUT -j REJECT --reject-with icmp-net-unreachable", lists!()),
+    concat!("-A INPUT -j REJECT --reject-with icmp-proto-unreachable\n-A INPUT -j REJECT --reject-with icmp-host-unreachable\n-A INPUT -j REJECT --reject-with icmp-net-prohibited\n-A INPUT -j REJECT --reject-with icmp-admin-prohibited", lists!()),
+    concat!("-A INPUT -m physdev --physdev-in eth0\n-A FORWARD -m physdev ! --physdev-out eth1 --physdev-is-bridged\n-A FORWARD -m physdev ! --physdev-is-in ! --physdev-is-out --physdev-in veth+", lists!()),
+    concat!("-A OUTPUT -m owner --uid-owner 0\n-A OUTPUT -m owner ! --uid-owner 1000-2000 --gid-owner 5 ! --socket-exists\n-A OUTPUT -m owner --uid-owner 0 --gid-owner 0 --suppl-groups\n-A OUTPUT -m owner --uid-owner 65534 ! --gid-owner 0-10 -j REJECT", lists!()),
+    concat!("-A INPUT -m iprange --src-range 10.0.0.1-10.0.0.9\n-A INPUT -m iprange ! --dst-range 127.0.0.1-127.0.0.2 ! --src-range 1.1.1.1-1.1.1.1", lists!()),
+    concat!("-A INPUT -p tcp -m multiport --sports 1:1024,443 -m comment --comment c -j REJECT --reject-with tcp-reset\n-A INPUT -s 127.0.0.1 -d 127.0.0.0/8 -p tcp --dport 22 -m conntrack --ctstate NEW -j LOG --log-prefix \"ssh \"", lists!()),
+    concat!("-A INPUT -s 127.0.0.1\n-A INPUT -d 169.254.0.0/16\n-A INPUT -s 0.0.0.0/8\n-A INPUT -s 10.0.0.0/255.0.255.0\n-A INPUT ! -s 127.0.0.0/24 ! -d 10.9.8.7", lists!()),
+    concat!("-N X\n-A INPUT -p tcp --dport 22 -g X\n-A INPUT -m comment --comment go -g X\n-A X -p udp --sport 53 -j RETURN", lists!()),
+    "-A INPUT -p tcp --dport 22 -j ACCEPT\n-A INPUT -m comment --comment two -j DROP\n-L INPUT 1\n-L INPUT 2 -n -v\n-L INPUT 1 --line-numbers\n-L INPUT 2 -v -x",
+    "-N W\n-v -A W -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -I W -p udp -m multiport --dports 53,67 -j REJECT\n-v -C W -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -D W -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -R W 1 -m conntrack --ctstate NEW -j LOG",
+    concat!("-A INPUT -p tcp -m tcp --dport 22 -m conntrack --ctstate NEW -m limit --limit 10/min -m comment --comment ssh -j LOG --log-prefix \"SSH \" --log-level 6\n-A INPUT -p udp -m udp --dport 5353 -m addrtype --dst-type MULTICAST -m mark ! --mark 0x1 -j ACCEPT", lists!()),
+];
+
+/// `-L` of nat, mangle and raw rules as kube-proxy, CNI portmap, Docker, Calico and flannel
+/// write them, and of the NAT, MARK, CONNMARK and CT targets.
+const LIST_EXT_TABLES: &[&str] = &[
+    concat!("-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1:80\n-t nat -A PREROUTING -j DNAT --to-destination 10.0.0.1\n-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1-10.0.0.5:80-90 --random --persistent", lists!("nat")),
+    concat!("-t nat -A PREROUTING -p udp -j DNAT --to-destination :53\n-t nat -A PREROUTING -p tcp -j DNAT --to-destination 10.0.0.1:80-90/85\n-t nat -A OUTPUT -p tcp -d 127.0.0.1 -j DNAT --to-destination 127.0.0.2", lists!("nat")),
+    concat!("-t nat -A POSTROUTING -j SNAT --to-source 1.2.3.4 --random-fully\n-t nat -A POSTROUTING -p tcp -j SNAT --to-source 1.2.3.4:1000-2000 --random", lists!("nat")),
+    concat!("-t nat -A POSTROUTING -j MASQUERADE\n-t nat -A POSTROUTING -p tcp -j MASQUERADE --to-ports 1000-2000 --random-fully\n-t nat -A POSTROUTING -p udp -j MASQUERADE --to-ports 1000 --random", lists!("nat")),
+    concat!("-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 8080\n-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 8080-8090 --random\n-t nat -A PREROUTING -j REDIRECT", lists!("nat")),
+    concat!(
+        "-t nat -N KUBE-SERVICES\n-t nat -N KUBE-SVC-X\n-t nat -N KUBE-SEP-A\n-t nat -N KUBE-SEP-B\n-t nat -N KUBE-MARK-MASQ\n-t nat -N KUBE-POSTROUTING\n-t nat -N KUBE-NODEPORTS\n",
+        "-t nat -A PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n",
+        "-t nat -A KUBE-SERVICES -d 10.96.0.10/32 -p udp -m comment --comment \"kube-system/kube-dns:dns cluster IP\" -m udp --dport 53 -j KUBE-SVC-X\n",
+        "-t nat -A KUBE-SERVICES -m comment --comment \"kubernetes service nodeports; NOTE: this must be the last rule in this chain\" -m addrtype --dst-type LOCAL -j KUBE-NODEPORTS\n",
+        "-t nat -A KUBE-SVC-X -m comment --comment \"kube-system/kube-dns:dns -> 10.244.0.2:53\" -m statistic --mode random --probability 0.50000000000 -j KUBE-SEP-A\n",
+        "-t nat -A KUBE-SVC-X -m comment --comment \"kube-system/kube-dns:dns -> 10.244.0.3:53\" -j KUBE-SEP-B\n",
+        "-t nat -A KUBE-SEP-A -s 10.244.0.2/32 -m comment --comment kube-system/kube-dns:dns -j KUBE-MARK-MASQ\n",
+        "-t nat -A KUBE-SEP-A -p udp -m comment --comment kube-system/kube-dns:dns -m udp -j DNAT --to-destination 10.244.0.2:53\n",
+        "-t nat -A KUBE-MARK-MASQ -j MARK --or-mark 0x4000\n",
+        "-t nat -A KUBE-POSTROUTING -m mark ! --mark 0x4000/0x4000 -j RETURN\n",
+        "-t nat -A KUBE-POSTROUTING -j MARK --xor-mark 0x4000\n",
+        "-t nat -A KUBE-POSTROUTING -m comment --comment \"kubernetes service traffic requiring SNAT\" -j MASQUERADE --random-fully\n",
+        "-t nat -A POSTROUTING -m comment --comment \"kubernetes postrouting rules\" -j KUBE-POSTROUTING",
+        lists!("nat")
+    ),
+    concat!(
+        "-t nat -N CNI-HOSTPORT-DNAT\n-t nat -N CNI-DN-1\n-t nat -N CNI-HOSTPORT-SETMARK\n-t nat -N CNI-HOSTPORT-MASQ\n",
+        "-t nat -A PREROUTING -m addrtype --dst-type LOCAL -j CNI-HOSTPORT-DNAT\n",
+        "-t nat -A CNI-HOSTPORT-DNAT -p tcp -m comment --comment \"dnat name: \\\"cbr0\\\" id: \\\"abc\\\"\" -m multiport --dports 8080,8443 -j CNI-DN-1\n",
+        "-t nat -A CNI-DN-1 -s 10.22.0.0/16 -p tcp -m tcp --dport 8080 -j CNI-HOSTPORT-SETMARK\n",
+        "-t nat -A CNI-DN-1 -s 127.0.0.1/32 -p tcp -m tcp --dport 8080 -j CNI-HOSTPORT-SETMARK\n",
+        "-t nat -A CNI-DN-1 -p tcp -m tcp --dport 8080 -j DNAT --to-destination 10.22.0.5:80\n",
+        "-t nat -A CNI-HOSTPORT-SETMARK -m comment --comment \"CNI portfwd masquerade mark\" -j MARK --set-xmark 0x2000/0x2000\n",
+        "-t nat -A CNI-HOSTPORT-MASQ -m mark --mark 0x2000/0x2000 -j MASQUERADE",
+        lists!("nat")
+    ),
+    concat!(
+        "-t nat -N DOCKER\n-t nat -A PREROUTING -m addrtype --dst-type LOCAL -j DOCKER\n",
+        "-t nat -A OUTPUT ! -d 127.0.0.0/8 -m addrtype --dst-type LOCAL -j DOCKER\n",
+        "-t nat -A POSTROUTING -s 172.17.0.0/16 ! -o docker0 -j MASQUERADE\n",
+        "-t nat -A POSTROUTING -s 172.17.0.2/32 -d 172.17.0.2/32 -p tcp -m tcp --dport 80 -j MASQUERADE\n",
+        "-t nat -A DOCKER -i docker0 -j RETURN\n",
+        "-t nat -A DOCKER ! -i docker0 -p tcp -m tcp --dport 8080 -j DNAT --to-destination 172.17.0.2:80",
+        lists!("nat")
+    ),
+    concat!(
+        "-N DOCKER\n-N DOCKER-USER\n-A FORWARD -j DOCKER-USER\n",
+        "-A FORWARD -o docker0 -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT\n",
+        "-A DOCKER -d 172.17.0.2/32 ! -i docker0 -o docker0 -p tcp -m tcp --dport 80 -j ACCEPT\n",
+        "-A DOCKER-USER -j RETURN",
+        lists!()
+    ),
+    concat!(
+        "-t nat -N FLANNEL-POSTRTG\n-t nat -A POSTROUTING -m comment --comment \"flanneld masq\" -j FLANNEL-POSTRTG\n",
+        "-t nat -A FLANNEL-POSTRTG -m mark --mark 0x4000/0x4000 -m comment --comment \"flanneld masq\" -j RETURN\n",
+        "-t nat -A FLANNEL-POSTRTG -s 10.244.0.0/24 -d 10.244.0.0/16 -m comment --comment \"flanneld masq\" -j RETURN\n",
+        "-t nat -A FLANNEL-POSTRTG -s 10.244.0.0/16 ! -d 224.0.0.0/4 -m comment --comment \"flanneld masq\" -j MASQUERADE --random-fully",
+        lists!("nat")
+    ),
+    concat!(
+        "-t mangle -N cali-PREROUTING\n-t mangle -A PREROUTING -m comment --comment \"cali:6gwbT8clXdHdC1b1\" -j cali-PREROUTING\n",
+        "-t mangle -A cali-PREROUTING -m comment --comment \"cali:6BJqBjBC7crtA-7-\" -m conntrack --ctstate RELATED,ESTABLISHED -j ACCEPT\n",
+        "-t mangle -A cali-PREROUTING -m comment --comment \"cali:KX7AGNd6rMcDUai6\" -m mark --mark 0x10000/0x10000 -j ACCEPT\n",
+        "-t mangle -A cali-PREROUTING -m comment --comment \"cali:x\" -j MARK --set-xmark 0x0/0x10000\n",
+        "-t mangle -A cali-PREROUTING -m comment --comment \"cali:y\" -m mark --mark 0x40000/0x40000 -j DROP",
+        lists!("mangle")
+    ),
+    concat!("-t mangle -A PREROUTING -j MARK --set-mark 0x4000\n-t mangle -A PREROUTING -j MARK --set-xmark 0x4000/0x4000\n-t mangle -A PREROUTING -j MARK --and-mark 0x4000\n-t mangle -A PREROUTING -j MARK --xor-mark 1\n-t mangle -A PREROUTING -j MARK --set-mark 1/2\n-t mangle -A PREROUTING -j MARK --set-xmark 0x1/0xffffffff", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j CONNMARK --set-mark 1\n-t mangle -A PREROUTING -j CONNMARK --set-xmark 1/3\n-t mangle -A PREROUTING -j CONNMARK --save-mark\n-t mangle -A PREROUTING -j CONNMARK --restore-mark\n-t mangle -A PREROUTING -j CONNMARK --and-mark 3\n-t mangle -A PREROUTING -j CONNMARK --or-mark 3\n-t mangle -A PREROUTING -j CONNMARK --xor-mark 3", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j CONNMARK --save-mark --nfmask 0xff --ctmask 0xf\n-t mangle -A PREROUTING -j CONNMARK --restore-mark --mask 0x1\n-t mangle -A PREROUTING -j CONNMARK --restore-mark --nfmask 0xff --ctmask 0xf\n-t mangle -A PREROUTING -j CONNMARK --save-mark --mask 0xff00\n-t mangle -A PREROUTING -j CONNMARK --set-mark 1 --right-shift-mark 3\n-t mangle -A PREROUTING -j CONNMARK --restore-mark --left-shift-mark 8", lists!("mangle")),
+    concat!("-t raw -A PREROUTING -j CT --notrack\n-t raw -A PREROUTING -j NOTRACK\n-t raw -A PREROUTING -p tcp -j CT --helper ftp\n-t raw -A OUTPUT -p udp --dport 53 -j CT --notrack", lists!("raw")),
+    concat!("-t raw -A PREROUTING -j CT --zone 5 --ctevents new,related --expevents new\n-t raw -A PREROUTING -j CT --zone-orig 3\n-t raw -A PREROUTING -j CT --zone-reply 3\n-t raw -A PREROUTING -j CT --zone mark\n-t raw -A PREROUTING -j CT --zone-orig mark", lists!("raw")),
+    concat!("-t raw -A PREROUTING -j CT --ctevents new,related,destroy,reply,assured,protoinfo,helper,mark,natseqinfo,secmark", lists!("raw")),
+    "-t raw -v -A PREROUTING -j NOTRACK\n-t raw -S\n-t raw -L -n -v",
+];
+
+/// `-L` of the set match and SET target (sets created with `ipset` first).
+const LIST_SETS: &[&str] = &[
+    concat!("-A INPUT -m set --match-set foo src -j ACCEPT\n-A INPUT -m set ! --match-set bar src,dst --return-nomatch ! --update-counters ! --update-subcounters --packets-eq 5 --bytes-gt 10\n-A INPUT -m set --match-set foo dst --packets-lt 3 ! --bytes-eq 4", lists!()),
+    concat!("-A INPUT -j SET --add-set foo src --exist --timeout 5\n-A INPUT -j SET --del-set bar src,dst\n-A INPUT -j SET --add-set foo src --del-set bar dst,src\n-A INPUT -j SET --add-set foo src --timeout 0", lists!()),
+];
+
+/// ip6tables `-L` of rules with matches and targets.
+const LIST_EXT6: &[&str] = &[
+    concat!("-A INPUT -p ipv6-icmp --icmpv6-type echo-request -j ACCEPT\n-A INPUT -p ipv6-icmp ! --icmpv6-type 1/3\n-A INPUT -p ipv6-icmp --icmpv6-type 1\n-A INPUT -p ipv6-icmp --icmpv6-type 200\n-A INPUT -p ipv6-icmp --icmpv6-type 1/200\n-A INPUT -p icmpv6 --icmpv6-type neighbour-solicitation", lists!()),
+    concat!("-A INPUT -j REJECT\n-A INPUT -j REJECT --reject-with icmp6-adm-prohibited\n-A INPUT -j REJECT --reject-with icmp6-no-route\n-A INPUT -j REJECT --reject-with icmp6-addr-unreachable\n-A INPUT -p tcp -j REJECT --reject-with tcp-reset\n-A INPUT -j REJECT --reject-with icmp6-policy-fail\n-A INPUT -j REJECT --reject-with icmp6-reject-route", lists!()),
+    concat!("-A INPUT -m iprange --src-range 2001:db8::1-2001:db8::9\n-A INPUT -m iprange ! --dst-range ::1-::2\n-A INPUT -m conntrack --ctorigsrc 2001:db8::/32 --ctorigdst ::/0 --ctreplsrc ::1 ! --ctrepldst fe80::1/64", lists!()),
+    concat!("-A INPUT -p tcp -s ::1 --dport 22 -j LOG --log-prefix x\n-A INPUT -p udp -m multiport --dports 53,5353 -m comment --comment dns\n-A INPUT -p tcp ! --syn --sport 1024: -m conntrack --ctstate NEW,ESTABLISHED\n-A INPUT -j LOG --log-level 5 --log-ip-options", lists!()),
+    concat!("-A INPUT -s ::1 -d ::/0\n-A INPUT ! -s fe80::/10 -d 2001:db8::1/128 -m mark --mark 0x1/0x1 -m limit --limit 1/sec\n-A OUTPUT -m owner --uid-owner 0 -m addrtype --dst-type LOCAL -m statistic --mode nth --every 4 --packet 3\n-A OUTPUT -m statistic --mode nth --every 4", lists!()),
+    concat!("-t nat -A PREROUTING -p tcp -j DNAT --to-destination [2001:db8::1]:80\n-t nat -A PREROUTING -j DNAT --to-destination 2001:db8::1-2001:db8::5\n-t nat -A POSTROUTING -j SNAT --to-source 2001:db8::1 --persistent\n-t nat -A POSTROUTING -p udp -j MASQUERADE --to-ports 1000-2000 --random-fully\n-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 8080", lists!("nat")),
+    concat!("-t mangle -A PREROUTING -j MARK --set-mark 0x4000\n-t mangle -A PREROUTING -j CONNMARK --save-mark --nfmask 0xff --ctmask 0xf\n-t raw -A PREROUTING -j CT --notrack", lists!("mangle"), lists!("raw")),
+    "-N W\n-v -A W -s ::1 -p tcp --dport 22 -m comment --comment x -j ACCEPT\n-v -I W -p ipv6-icmp --icmpv6-type echo-request -j REJECT\n-v -D W 1\n-v -C W -s ::1 -p tcp --dport 22 -m comment --comment x -j ACCEPT",
+];
+
+/// `-L` of the other matches and targets iptnl knows.
+const LIST_EXT_MORE: &[&str] = &[
+    concat!("-A INPUT -m length --length 100\n-A INPUT -m length ! --length 100:200\n-A INPUT -m pkttype --pkt-type broadcast\n-A INPUT -m pkttype ! --pkt-type unicast", lists!()),
+    concat!("-A INPUT -m recent --set --name foo\n-A INPUT -m recent ! --rcheck --seconds 60 --hitcount 3 --rttl --name bar --rsource\n-A INPUT -m recent --update --seconds 5 --reap --rdest --mask 255.255.0.0\n-A INPUT -m recent --remove", lists!()),
+    concat!("-A INPUT -m mac --mac-source 00:11:22:33:44:55\n-A INPUT -m mac ! --mac-source aa:bb:cc:dd:ee:ff\n-A INPUT -m socket --transparent --nowildcard --restore-skmark\n-A INPUT -m helper --helper ftp\n-A INPUT -m helper ! --helper 'a b'", lists!()),
+    concat!("-A INPUT -m hashlimit --hashlimit-upto 5/sec --hashlimit-name a\n-A INPUT -m hashlimit --hashlimit-above 512kb/s --hashlimit-burst 1mb --hashlimit-mode srcip,dstport --hashlimit-name a --hashlimit-srcmask 24\n-A INPUT -m hashlimit --hashlimit-above 10kb/s --hashlimit-name d", lists!()),
+    concat!("-A INPUT -m hashlimit --hashlimit-upto 3/min --hashlimit-rate-match --hashlimit-rate-interval 5 --hashlimit-name b --hashlimit-dstmask 24 --hashlimit-htable-size 100 --hashlimit-htable-max 200 --hashlimit-htable-expire 1000 --hashlimit-htable-gcinterval 500\n-A INPUT -m hashlimit --hashlimit-upto 100/hour --hashlimit-burst 7 --hashlimit-mode srcip,dstip,srcport --hashlimit-name c", lists!()),
+    concat!("-A INPUT -m connlimit --connlimit-above 5\n-A INPUT -m connlimit --connlimit-upto 5 --connlimit-mask 24 --connlimit-daddr\n-A INPUT -m connlimit ! --connlimit-upto 5", lists!()),
+    concat!("-A INPUT -m ttl --ttl-eq 5\n-A INPUT -m ttl ! --ttl-eq 5\n-A INPUT -m ttl --ttl-lt 5\n-A INPUT -m ttl --ttl-gt 5\n-A INPUT -m dscp --dscp 10\n-A INPUT -m dscp ! --dscp-class AF41", lists!()),
+    concat!("-A INPUT -m tos --tos 0x10\n-A INPUT -m tos ! --tos Minimize-Delay\n-A INPUT -m tos --tos 0x10/0x3f\n-A INPUT -m tos --tos 0x0/0x3f\n-A INPUT -m tos --tos 0x7/0x3f", lists!()),
+    concat!("-A INPUT -p esp -m esp --espspi 5\n-A INPUT -p esp -m esp ! --espspi 5:10\n-A INPUT -p esp -m esp\n-A INPUT -p ah -m ah --ahspi 7\n-A INPUT -p ah -m ah ! --ahspi 7:9\n-A INPUT -p ah -m ah", lists!()),
+    concat!("-t raw -A PREROUTING -m rpfilter\n-t raw -A PREROUTING -m rpfilter --loose --validmark --accept-local --invert\n-t raw -A PREROUTING -j TRACE", lists!("raw")),
+    concat!("-t mangle -A PREROUTING -m socket\n-t mangle -A PREROUTING -j NFLOG\n-t mangle -A PREROUTING -j NFLOG --nflog-group 5 --nflog-prefix 'a b' --nflog-range 100 --nflog-threshold 3\n-t mangle -A PREROUTING -j NFLOG --nflog-size 200 --nflog-prefix x", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80 --on-ip 127.0.0.1 --tproxy-mark 0x1/0x1\n-t mangle -A PREROUTING -p udp -j TPROXY --on-ip 1.2.3.4 --on-port 0 --tproxy-mark 5", lists!("mangle")),
+    concat!("-t mangle -A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu\n-t mangle -A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --set-mss 1400\n-t mangle -A POSTROUTING -p udp -j CHECKSUM --checksum-fill\n-t mangle -A POSTROUTING -j CLASSIFY --set-class 1:10\n-t mangle -A POSTROUTING -j CLASSIFY --set-class ffff:ffff", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j NFQUEUE\n-t mangle -A PREROUTING -j NFQUEUE --queue-num 3\n-t mangle -A PREROUTING -j NFQUEUE --queue-balance 1:4 --queue-bypass --queue-cpu-fanout\n-t mangle -A PREROUTING -j NFQUEUE --queue-num 2 --queue-bypass", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j AUDIT --type accept\n-t mangle -A PREROUTING -j AUDIT --type drop\n-t mangle -A PREROUTING -j AUDIT --type reject\n-t mangle -A PREROUTING -j DSCP --set-dscp 10\n-t mangle -A PREROUTING -j DSCP --set-dscp-class EF", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j TOS --set-tos 0x10\n-t mangle -A PREROUTING -j TOS --set-tos Minimize-Cost\n-t mangle -A PREROUTING -j TOS --set-tos 0x10/0x3f\n-t mangle -A PREROUTING -j TOS --and-tos 0x10\n-t mangle -A PREROUTING -j TOS --or-tos 0x10\n-t mangle -A PREROUTING -j TOS --xor-tos 0x10\n-t mangle -A PREROUTING -j TOS --set-tos 0x05/0xff", lists!("mangle")),
+    concat!("-t mangle -A PREROUTING -j TTL --ttl-set 5\n-t mangle -A PREROUTING -j TTL --ttl-dec 2\n-t mangle -A PREROUTING -j TTL --ttl-inc 1", lists!("mangle")),
+];
+
+/// ip6tables `-L` of the IPv6 header matches and the other matches and targets.
+const LIST_EXT6_MORE: &[&str] = &[
+    concat!("-A INPUT -m hl --hl-eq 5\n-A INPUT -m hl ! --hl-eq 5\n-A INPUT -m hl --hl-lt 5\n-A INPUT -m hl --hl-gt 5", lists!()),
+    concat!("-A INPUT -m frag --fragid 1:2 --fraglen 3 --fragres --fragfirst --fragmore\n-A INPUT -m frag ! --fragid 5 ! --fraglen 3 --fraglast\n-A INPUT -m frag\n-A INPUT -m frag --fraglen 4", lists!()),
+    concat!("-A INPUT -m hbh ! --hbh-len 3 --hbh-opts 1,2:3\n-A INPUT -m dst --dst-opts 4\n-A INPUT -m hbh\n-A INPUT -m dst --dst-len 5", lists!()),
+    concat!("-A INPUT -m rt --rt-type 0 ! --rt-segsleft 2:3 ! --rt-len 8 --rt-0-res --rt-0-addrs ::1,2001:db8::2 --rt-0-not-strict\n-A INPUT -m rt --rt-segsleft 2\n-A INPUT -m rt", lists!()),
+    concat!("-A INPUT -m ah ! --ahspi 5: ! --ahlen 0 --ahres\n-A INPUT -m ah --ahspi 5 --ahlen 3\n-A INPUT -m ah --ahres\n-A INPUT -m ah\n-A INPUT -m ah --ahlen 3\n-A INPUT -p esp -m esp --espspi 1:4294967295\n-A INPUT -p esp -m esp", lists!()),
+    concat!("-A INPUT -m ipv6header ! --header frag,auth --soft\n-A INPUT -m ipv6header --header hop-by-hop,ipv6-route,ipv6-frag,esp,ah,ipv6-nonxt,ipv6-opts,protocol\n-A INPUT -m ipv6header --header 255", lists!()),
+    concat!("-A INPUT -p mh -m mh ! --mh-type bu:be\n-A INPUT -p mh -m mh --mh-type 5\n-A INPUT -p mh -m mh --mh-type 200\n-A INPUT -p mh -m mh", lists!()),
+    concat!("-A INPUT -m mac --mac-source 00:11:22:33:44:55\n-A INPUT -m connlimit --connlimit-above 5 --connlimit-mask 64\n-A INPUT -m length --length 1:\n-A INPUT -m pkttype --pkt-type multicast\n-A INPUT -m recent --set --mask ffff::\n-A INPUT -m tos --tos Normal-Service\n-A INPUT -m hashlimit --hashlimit-upto 5/sec --hashlimit-name a --hashlimit-srcmask 64", lists!()),
+    concat!("-t mangle -A PREROUTING -j HL --hl-set 5\n-t mangle -A PREROUTING -j HL --hl-dec 2\n-t mangle -A PREROUTING -j HL --hl-inc 1\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80 --on-ip ::1\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 80\n-t mangle -A PREROUTING -m rpfilter --invert\n-t mangle -A PREROUTING -j LOG --log-level 1 --log-tcp-options", lists!("mangle")),
 ];
 
 /// As go-iptables and kube-proxy run it.
@@ -479,6 +673,47 @@ fn usage_errors_match_iptables_nft() {
 #[test]
 fn list_matches_iptables_nft() {
     check(false, LIST_L);
+}
+
+#[test]
+fn list_extensions_match_iptables_nft() {
+    check(false, LIST_EXT);
+}
+
+#[test]
+fn list_extensions_in_tables_match_iptables_nft() {
+    check(false, LIST_EXT_TABLES);
+}
+
+#[test]
+fn list_sets_match_iptables_nft() {
+    if !common::have("ipset") {
+        eprintln!("ipset is not installed: skipped");
+        return;
+    }
+    check_with(
+        false,
+        &[
+            &["ipset", "create", "foo", "hash:ip"],
+            &["ipset", "create", "bar", "hash:ip,port"],
+        ],
+        LIST_SETS,
+    );
+}
+
+#[test]
+fn ip6tables_list_extensions_match_ip6tables_nft() {
+    check(true, LIST_EXT6);
+}
+
+#[test]
+fn list_more_extensions_match_iptables_nft() {
+    check(false, LIST_EXT_MORE);
+}
+
+#[test]
+fn ip6tables_list_more_extensions_match_ip6tables_nft() {
+    check(true, LIST_EXT6_MORE);
 }
 
 #[test]
@@ -577,5 +812,48 @@ fn permission_denied_matches_iptables_nft() {
             assert_eq!(want.2, 4, "{want:?}");
             assert_eq!(run(&ours), want, "{args:?}");
         }
+    });
+}
+
+/// The library's `stats` (go-iptables' `Stats`) gives the options column as go-iptables
+/// reads it from `iptables -L CHAIN -n -v -x`: the `-L` words, blanks collapsed.
+#[test]
+fn stats_options_match_iptables_nft_listing() {
+    if !common::have("iptables-nft") {
+        eprintln!("iptables-nft is not installed: skipped");
+        return;
+    }
+    common::in_netns(|| {
+        for r in [
+            "-N X",
+            "-A INPUT -p tcp --dport 22 -m comment --comment \"a  b\" -j ACCEPT",
+            "-A INPUT -p udp -m multiport --dports 53,5353 -m conntrack --ctstate NEW -j LOG --log-prefix x",
+            "-A INPUT -m mark ! --mark 0x1/0xff -j REJECT",
+            // (with a target: without one, the fields shift by one)
+            "-A INPUT -m statistic --mode random --probability 0.25 -j DROP",
+            "-A INPUT -p tcp ! --syn -g X",
+        ] {
+            let args = iptnl::ipt::split_args(r).unwrap();
+            let a: Vec<&str> = args.iter().map(String::as_str).collect();
+            assert!(common::run_status("iptables-nft", &a, None).status.success(), "{r}");
+        }
+        let listing = common::run("iptables-nft", &["-L", "INPUT", "-n", "-v", "-x"]);
+        let want: Vec<String> = listing
+            .lines()
+            .skip(2)
+            .map(|l| {
+                let f: Vec<&str> = l.split_whitespace().collect();
+                f.get(9..).unwrap_or_default().join(" ")
+            })
+            .collect();
+        let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4).unwrap();
+        let got: Vec<String> = ipt
+            .stats("filter", "INPUT")
+            .unwrap()
+            .into_iter()
+            .map(|row| row[9].clone())
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(got[0], "tcp dpt:22 /* a b */");
     });
 }

@@ -79,6 +79,8 @@ pub(crate) fn stats_row(spec: &RuleSpec) -> Vec<String> {
         Some(RuleTarget::Return) => "RETURN".into(),
         Some(RuleTarget::Queue) => "QUEUE".into(),
         Some(RuleTarget::Jump(c)) | Some(RuleTarget::Goto(c)) => c.clone(),
+        // The kernel's name: `-j NOTRACK` is listed as `CT` (its save alias is not used).
+        Some(RuleTarget::Ext(t)) if t.save_name() == "NOTRACK" => "CT".into(),
         Some(RuleTarget::Ext(t)) => t.save_name().to_owned(),
     };
     let prot = match spec.proto {
@@ -104,35 +106,15 @@ pub(crate) fn stats_row(spec: &RuleSpec) -> Vec<String> {
         None => any.to_owned(),
         Some(m) => format!("{}{}", if m.inv { "!" } else { "" }, show_addr(&m.addr)),
     };
-    // The options column: matches and target options. iptables prints each extension in
-    // its own -L words (`tcp dpt:80`); iptnl shows them as rule-spec options.
-    let mut rest = RuleSpec {
-        family: spec.family,
-        matches: spec.matches.clone(),
-        ..RuleSpec::default()
-    };
-    let mut options = rest.to_save_args();
-    match &spec.target {
-        Some(RuleTarget::Goto(_)) => {
-            if !options.is_empty() {
-                options.push(' ');
-            }
-            options.push_str("[goto]");
-        }
-        Some(RuleTarget::Ext(t)) => {
-            let mut s = String::new();
-            t.save(spec.family, &mut s);
-            let s = s.trim();
-            if !s.is_empty() {
-                if !options.is_empty() {
-                    options.push(' ');
-                }
-                options.push_str(s);
-            }
-        }
-        _ => {}
+    // The options column as `iptables -L -n -v -x` prints it (`[goto]`, then each match's
+    // and the target's `-L` words), split on blanks and joined with one space as
+    // go-iptables does.
+    let mut options = String::new();
+    if matches!(spec.target, Some(RuleTarget::Goto(_))) {
+        options.push_str("[goto] ");
     }
-    rest.matches.clear();
+    options.push_str(&crate::ipt::ext::list_options(spec, true));
+    let options = options.split_whitespace().collect::<Vec<_>>().join(" ");
     vec![
         p.to_string(),
         b.to_string(),

@@ -3,7 +3,9 @@
 //! -N -X -E -P`, `-V`, `-h`, with iptables-nft 1.8.9's messages and exit codes (0; 1 for
 //! refused operations, `NAME: Reason.`; 2 for usage errors, with the `Try ...` line; 3 for an
 //! unknown table; 4 for a chain the kernel will not delete). `-L` prints iptables' table,
-//! except that matches and target options are shown as rule-spec options.
+//! the options column in each extension's own words (its `print`, see
+//! [`iptnl::ipt::ext::list_options`]), with service, host, network and user names unless
+//! `-n` (from the files in /etc only; no DNS).
 
 use iptnl::ipt::savefile::SAVE_VERSION;
 use iptnl::ipt::tables::find_table;
@@ -45,7 +47,10 @@ fn usage_err(family: IpFamily, msg: impl std::fmt::Display) -> Fail {
         };
     }
     // Extension option checks end in a newline of their own.
-    let msg = if msg.ends_with("must be specified") || msg.ends_with("doesn't exist.") {
+    let msg = if msg.ends_with("must be specified")
+        || msg.ends_with("doesn't exist.")
+        || (msg.contains("\" also requires \"--") && msg.ends_with("\"."))
+    {
         format!("{msg}\n")
     } else {
         msg
@@ -264,6 +269,17 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
         }
         Err(e) => return Err(usage_err(family, parse_msg(&e))),
     };
+    // libxt_NFLOG warns when it parses --nflog-range (and ignores the value).
+    if args.iter().any(|a| a == "--nflog-range")
+        && cmd
+            .rules
+            .iter()
+            .any(|r| matches!(&r.target, Some(RuleTarget::Ext(t)) if t.save_name() == "NFLOG"))
+    {
+        eprintln!(
+            "warn: --nflog-range has never worked and is no longer supported, please use --nflog-size instead"
+        );
+    }
     // -4 in ip6tables, -6 in iptables: only the `Try' line.
     if cmd.family_switch.is_some_and(|f| f != family) {
         let n = name(family);
@@ -457,8 +473,7 @@ fn kernel_chains(family: IpFamily, table: &str) -> Result<Vec<String>, Fail> {
 }
 
 /// A rule as `iptables -v` prints it after `-A`/`-I`/`-R`/`-C`/`-D`: iptables' one-line
-/// form (`ACCEPT  tcp opt -- in * out *  1.2.3.4  -> 0.0.0.0/0  `); matches and target
-/// options as rule-spec options.
+/// form (`ACCEPT  tcp opt -- in * out *  1.2.3.4  -> 0.0.0.0/0   tcp dpt:22`), numeric.
 fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
     let mut l = String::new();
     let target = target_name(r);
@@ -501,11 +516,7 @@ fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
     if matches!(r.target, Some(RuleTarget::Goto(_))) {
         l.push_str("[goto] ");
     }
-    let opts = options_text(family, r);
-    if !opts.is_empty() {
-        l.push(' ');
-        l.push_str(&opts);
-    }
+    l.push_str(&options_text(family, r, true));
     l.push('\n');
     l
 }
@@ -518,11 +529,14 @@ fn target_name(r: &RuleSpec) -> String {
         Some(RuleTarget::Return) => "RETURN".into(),
         Some(RuleTarget::Queue) => "QUEUE".into(),
         Some(RuleTarget::Jump(c)) | Some(RuleTarget::Goto(c)) => c.clone(),
+        // The kernel's name: `-j NOTRACK` is listed as `CT` (its save alias is not used).
+        Some(RuleTarget::Ext(t)) if t.save_name() == "NOTRACK" => "CT".into(),
         Some(RuleTarget::Ext(t)) => t.save_name().to_owned(),
     }
 }
 
-/// An address column: the `!` (or a space) and the address (`anywhere` unless numeric).
+/// An address column: the `!` (or a space) and the address (`anywhere` for a zero mask,
+/// host or network names unless numeric).
 fn show_addr(family: IpFamily, a: &Option<iptnl::ipt::AddrMatch>, numeric: bool) -> (char, String) {
     let any = match family {
         IpFamily::V4 => "0.0.0.0/0",
@@ -532,41 +546,20 @@ fn show_addr(family: IpFamily, a: &Option<iptnl::ipt::AddrMatch>, numeric: bool)
         None if numeric => (' ', any.to_owned()),
         None => (' ', "anywhere".to_owned()),
         Some(m) => {
-            let full = match family {
-                IpFamily::V4 => 32,
-                IpFamily::V6 => 128,
-            };
-            let s = m.addr.to_string();
             let s = match m.addr.prefix_len() {
-                Some(p) if p == full => s.split('/').next().unwrap_or(&s).to_owned(),
                 Some(0) if !numeric => "anywhere".to_owned(),
-                _ => s,
+                _ => iptnl::ipt::ext::names::addr_mask(m.addr.addr, m.addr.mask, numeric),
             };
             (if m.inv { '!' } else { ' ' }, s)
         }
     }
 }
 
-/// Matches and target options, as rule-spec options.
-fn options_text(family: IpFamily, r: &RuleSpec) -> String {
-    let mut opts = RuleSpec {
-        family: r.family,
-        matches: r.matches.clone(),
-        ..RuleSpec::default()
-    }
-    .to_save_args();
-    if let Some(RuleTarget::Ext(t)) = &r.target {
-        let mut s = String::new();
-        t.save(family, &mut s);
-        let s = s.trim();
-        if !s.is_empty() {
-            if !opts.is_empty() {
-                opts.push(' ');
-            }
-            opts.push_str(s);
-        }
-    }
-    opts
+/// Matches and target options in iptables' `-L` words (each extension's `print`), each
+/// piece with its leading space.
+fn options_text(family: IpFamily, r: &RuleSpec, numeric: bool) -> String {
+    let _ = family;
+    iptnl::ipt::ext::list_options(r, numeric)
 }
 
 /// iptables checks that a jump target exists before it talks to the kernel.
@@ -865,8 +858,7 @@ fn list_header(cmd: &CommandLine) -> String {
     h
 }
 
-/// One rule as `iptables -L` prints it. Matches and target options are shown as rule-spec
-/// options (`-m tcp --dport 22`), not in iptables' `-L` words (`tcp dpt:22`).
+/// One rule as `iptables -L` prints it, options in iptables' `-L` words (`tcp dpt:22`).
 fn list_rule(family: IpFamily, cmd: &CommandLine, n: usize, r: &RuleSpec) -> String {
     let numeric = cmd.numeric;
     let mut l = String::new();
@@ -912,11 +904,7 @@ fn list_rule(family: IpFamily, cmd: &CommandLine, n: usize, r: &RuleSpec) -> Str
     if matches!(r.target, Some(RuleTarget::Goto(_))) {
         l.push_str("[goto] ");
     }
-    let opts = options_text(family, r);
-    if !opts.is_empty() {
-        l.push(' ');
-        l.push_str(&opts);
-    }
+    l.push_str(&options_text(family, r, numeric));
     l
 }
 

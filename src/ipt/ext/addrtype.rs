@@ -186,6 +186,30 @@ impl Extension for Addrtype {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" ADDRTYPE match");
+        for (mask, inv, name) in [
+            (self.source, XT_ADDRTYPE_INVERT_SOURCE, " src-type "),
+            (self.dest, XT_ADDRTYPE_INVERT_DEST, " dst-type "),
+        ] {
+            if mask != 0 {
+                out.push_str(name);
+                if self.flags & inv != 0 {
+                    out.push('!');
+                }
+                let mut words = String::new();
+                save_types(&mut words, mask);
+                out.push_str(words.trim_start());
+            }
+        }
+        if self.flags & XT_ADDRTYPE_LIMIT_IFACE_IN != 0 {
+            out.push_str(" limit-in");
+        }
+        if self.flags & XT_ADDRTYPE_LIMIT_IFACE_OUT != 0 {
+            out.push_str(" limit-out");
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

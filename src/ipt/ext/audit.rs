@@ -81,6 +81,13 @@ impl Extension for Audit {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" AUDIT ");
+        if let Some(t) = TYPES.get(self.kind as usize) {
+            out.push_str(t);
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -72,6 +72,13 @@ impl Extension for Checksum {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" CHECKSUM");
+        if self.operation & XT_CHECKSUM_OP_FILL != 0 {
+            out.push_str(" fill");
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -118,6 +118,14 @@ impl Extension for Classify {
         ));
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(&format!(
+            " CLASSIFY set {:x}:{:x}",
+            self.priority >> 16,
+            self.priority & 0xffff
+        ));
+    }
+
     crate::ext_boilerplate!();
 }
 

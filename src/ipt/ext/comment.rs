@@ -92,6 +92,12 @@ impl Extension for Comment {
         save_string(out, &self.text);
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" /* ");
+        out.push_str(&self.text);
+        out.push_str(" */");
+    }
+
     crate::ext_boilerplate!();
 }
 

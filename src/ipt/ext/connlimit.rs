@@ -166,6 +166,24 @@ impl Extension for Connlimit {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(&format!(
+            " #conn {}/{} {} {}",
+            if self.flags & XT_CONNLIMIT_DADDR != 0 {
+                "dst"
+            } else {
+                "src"
+            },
+            self.mask_len(),
+            if self.flags & XT_CONNLIMIT_INVERT != 0 {
+                "<="
+            } else {
+                ">"
+            },
+            self.limit
+        ));
+    }
+
     crate::ext_boilerplate!();
 }
 

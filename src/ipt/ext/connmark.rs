@@ -143,6 +143,14 @@ impl Extension for Connmark {
         save_mark_mask(out, self.mark, self.mask);
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" connmark match ");
+        if self.invert {
+            out.push('!');
+        }
+        save_mark_mask(out, self.mark, self.mask);
+    }
+
     crate::ext_boilerplate!();
 }
 
@@ -345,6 +353,42 @@ impl Extension for ConnmarkTarget {
                 "left-shift-mark"
             };
             out.push_str(&format!(" --{op} {}", self.shift_bits));
+        }
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let (nf, ct) = (self.nfmask, self.ctmask);
+        match self.mode {
+            XT_CONNMARK_SET => out.push_str(&super::mark::xmark_words("CONNMARK", self.ctmark, ct)),
+            XT_CONNMARK_SAVE => {
+                if nf == u32::MAX && ct == u32::MAX {
+                    out.push_str(" CONNMARK save");
+                } else if nf == ct {
+                    out.push_str(&format!(" CONNMARK save mask 0x{nf:x}"));
+                } else {
+                    out.push_str(&format!(" CONNMARK save nfmask 0x{nf:x} ctmask ~0x{ct:x}"));
+                }
+            }
+            XT_CONNMARK_RESTORE => {
+                if nf == u32::MAX && ct == u32::MAX {
+                    out.push_str(" CONNMARK restore");
+                } else if nf == ct {
+                    out.push_str(&format!(" CONNMARK restore mask 0x{ct:x}"));
+                } else {
+                    out.push_str(&format!(
+                        " CONNMARK restore ctmask 0x{ct:x} nfmask ~0x{nf:x}"
+                    ));
+                }
+            }
+            _ => out.push_str(" ERROR: UNKNOWN CONNMARK MODE"),
+        }
+        if self.mode <= XT_CONNMARK_RESTORE && self.shift_bits != 0 {
+            let op = if self.shift_dir == D_SHIFT_RIGHT {
+                "right-shift-mark"
+            } else {
+                "left-shift-mark"
+            };
+            out.push_str(&format!(" {op} {}", self.shift_bits));
         }
     }
 

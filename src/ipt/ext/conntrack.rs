@@ -381,6 +381,30 @@ fn save_addr(out: &mut String, family: IpFamily, (addr, mask): &([u8; 16], [u8; 
     }
 }
 
+/// An address as `conntrack_dump_addr` lists it: `anywhere` for a zero address unless
+/// numeric, else the address (or its name) and the mask suffix.
+fn print_addr(
+    out: &mut String,
+    family: IpFamily,
+    (addr, mask): &([u8; 16], [u8; 16]),
+    numeric: bool,
+) {
+    let (a, m): (std::net::IpAddr, std::net::IpAddr) = match family {
+        IpFamily::V4 => {
+            let a: [u8; 4] = addr[..4].try_into().unwrap_or([0; 4]);
+            let m: [u8; 4] = mask[..4].try_into().unwrap_or([0; 4]);
+            (Ipv4Addr::from(a).into(), Ipv4Addr::from(m).into())
+        }
+        IpFamily::V6 => (Ipv6Addr::from(*addr).into(), Ipv6Addr::from(*mask).into()),
+    };
+    if !numeric && a.is_unspecified() {
+        out.push_str(" anywhere");
+        return;
+    }
+    out.push(' ');
+    out.push_str(&crate::ipt::ext::names::addr_mask(a, m, numeric));
+}
+
 /// Looks a port up as libxtables' `xtables_getportbyname` (getaddrinfo on the service):
 /// a decimal number or a service name of any protocol.
 fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
@@ -482,6 +506,99 @@ impl Conntrack {
         b.put_u16(offset_of!(I, replsrc_port_high), self.replsrc_port[1]);
         b.put_u16(offset_of!(I, repldst_port_high), self.repldst_port[1]);
         b.into_vec()
+    }
+}
+
+impl Conntrack {
+    /// iptables' `conntrack_dump`: options with prefix `p` (`--` to save, none to list);
+    /// addresses as saved (`list` is `None`) or as listed with or without `-n`.
+    fn dump(&self, family: IpFamily, p: &str, list: Option<bool>, out: &mut String) {
+        let (m, i) = (self.match_flags, self.invert_flags);
+        if m & XT_CONNTRACK_STATE != 0 {
+            save_inv(out, i & XT_CONNTRACK_STATE != 0);
+            out.push(' ');
+            out.push_str(p);
+            out.push_str(if self.alias() { "state" } else { "ctstate" });
+            save_states(out, self.state_mask);
+        }
+        if m & XT_CONNTRACK_PROTO != 0 {
+            save_inv(out, i & XT_CONNTRACK_PROTO != 0);
+            out.push_str(&format!(" {p}ctproto {}", self.l4proto));
+        }
+        for (flag, name, am) in [
+            (XT_CONNTRACK_ORIGSRC, "ctorigsrc", &self.origsrc),
+            (XT_CONNTRACK_ORIGDST, "ctorigdst", &self.origdst),
+            (XT_CONNTRACK_REPLSRC, "ctreplsrc", &self.replsrc),
+            (XT_CONNTRACK_REPLDST, "ctrepldst", &self.repldst),
+        ] {
+            if m & flag != 0 {
+                save_inv(out, i & flag != 0);
+                out.push(' ');
+                out.push_str(p);
+                out.push_str(name);
+                match list {
+                    None => save_addr(out, family, am),
+                    Some(numeric) => print_addr(out, family, am, numeric),
+                }
+            }
+        }
+        for (flag, name, r) in [
+            (
+                XT_CONNTRACK_ORIGSRC_PORT,
+                "ctorigsrcport",
+                self.origsrc_port,
+            ),
+            (
+                XT_CONNTRACK_ORIGDST_PORT,
+                "ctorigdstport",
+                self.origdst_port,
+            ),
+            (
+                XT_CONNTRACK_REPLSRC_PORT,
+                "ctreplsrcport",
+                self.replsrc_port,
+            ),
+            (
+                XT_CONNTRACK_REPLDST_PORT,
+                "ctrepldstport",
+                self.repldst_port,
+            ),
+        ] {
+            if m & flag != 0 {
+                save_inv(out, i & flag != 0);
+                if r[1] == 0 || r[0] == r[1] {
+                    out.push_str(&format!(" {p}{name} {}", r[0]));
+                } else {
+                    out.push_str(&format!(" {p}{name} {}:{}", r[0], r[1]));
+                }
+            }
+        }
+        if m & XT_CONNTRACK_STATUS != 0 {
+            save_inv(out, i & XT_CONNTRACK_STATUS != 0);
+            out.push_str(&format!(" {p}ctstatus"));
+            save_statuses(out, self.status_mask);
+        }
+        if m & XT_CONNTRACK_EXPIRES != 0 {
+            save_inv(out, i & XT_CONNTRACK_EXPIRES != 0);
+            if self.expires[0] == self.expires[1] {
+                out.push_str(&format!(" {p}ctexpire {}", self.expires[0]));
+            } else {
+                out.push_str(&format!(
+                    " {p}ctexpire {}:{}",
+                    self.expires[0], self.expires[1]
+                ));
+            }
+        }
+        if m & XT_CONNTRACK_DIRECTION != 0 {
+            out.push_str(&format!(
+                " {p}ctdir {}",
+                if i & XT_CONNTRACK_DIRECTION != 0 {
+                    "REPLY"
+                } else {
+                    "ORIGINAL"
+                }
+            ));
+        }
     }
 }
 
@@ -633,87 +750,11 @@ impl Extension for Conntrack {
     }
 
     fn save(&self, family: IpFamily, out: &mut String) {
-        let (m, i) = (self.match_flags, self.invert_flags);
-        if m & XT_CONNTRACK_STATE != 0 {
-            save_inv(out, i & XT_CONNTRACK_STATE != 0);
-            out.push_str(if self.alias() {
-                " --state"
-            } else {
-                " --ctstate"
-            });
-            save_states(out, self.state_mask);
-        }
-        if m & XT_CONNTRACK_PROTO != 0 {
-            save_inv(out, i & XT_CONNTRACK_PROTO != 0);
-            out.push_str(&format!(" --ctproto {}", self.l4proto));
-        }
-        for (flag, name, am) in [
-            (XT_CONNTRACK_ORIGSRC, "ctorigsrc", &self.origsrc),
-            (XT_CONNTRACK_ORIGDST, "ctorigdst", &self.origdst),
-            (XT_CONNTRACK_REPLSRC, "ctreplsrc", &self.replsrc),
-            (XT_CONNTRACK_REPLDST, "ctrepldst", &self.repldst),
-        ] {
-            if m & flag != 0 {
-                save_inv(out, i & flag != 0);
-                out.push_str(" --");
-                out.push_str(name);
-                save_addr(out, family, am);
-            }
-        }
-        for (flag, name, r) in [
-            (
-                XT_CONNTRACK_ORIGSRC_PORT,
-                "ctorigsrcport",
-                self.origsrc_port,
-            ),
-            (
-                XT_CONNTRACK_ORIGDST_PORT,
-                "ctorigdstport",
-                self.origdst_port,
-            ),
-            (
-                XT_CONNTRACK_REPLSRC_PORT,
-                "ctreplsrcport",
-                self.replsrc_port,
-            ),
-            (
-                XT_CONNTRACK_REPLDST_PORT,
-                "ctrepldstport",
-                self.repldst_port,
-            ),
-        ] {
-            if m & flag != 0 {
-                save_inv(out, i & flag != 0);
-                if r[1] == 0 || r[0] == r[1] {
-                    out.push_str(&format!(" --{name} {}", r[0]));
-                } else {
-                    out.push_str(&format!(" --{name} {}:{}", r[0], r[1]));
-                }
-            }
-        }
-        if m & XT_CONNTRACK_STATUS != 0 {
-            save_inv(out, i & XT_CONNTRACK_STATUS != 0);
-            out.push_str(" --ctstatus");
-            save_statuses(out, self.status_mask);
-        }
-        if m & XT_CONNTRACK_EXPIRES != 0 {
-            save_inv(out, i & XT_CONNTRACK_EXPIRES != 0);
-            if self.expires[0] == self.expires[1] {
-                out.push_str(&format!(" --ctexpire {}", self.expires[0]));
-            } else {
-                out.push_str(&format!(
-                    " --ctexpire {}:{}",
-                    self.expires[0], self.expires[1]
-                ));
-            }
-        }
-        if m & XT_CONNTRACK_DIRECTION != 0 {
-            out.push_str(if i & XT_CONNTRACK_DIRECTION != 0 {
-                " --ctdir REPLY"
-            } else {
-                " --ctdir ORIGINAL"
-            });
-        }
+        self.dump(family, "--", None, out);
+    }
+
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        self.dump(ctx.family, "", Some(ctx.numeric), out);
     }
 
     fn save_name(&self) -> &str {

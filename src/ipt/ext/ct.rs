@@ -235,6 +235,44 @@ impl Extension for Ct {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        if self.is_alias() {
+            out.push_str(" NOTRACK");
+            return;
+        }
+        out.push_str(" CT");
+        if self.flags & XT_CT_NOTRACK != 0 {
+            out.push_str(" notrack");
+        }
+        if !self.helper.is_empty() {
+            out.push_str(" helper ");
+            out.push_str(&text(&self.helper));
+        }
+        if !self.timeout.is_empty() {
+            out.push_str(" timeout ");
+            out.push_str(&text(&self.timeout));
+        }
+        if self.ct_events != 0 {
+            save_events(out, "ctevents", CT_EVENTS, self.ct_events);
+        }
+        if self.exp_events != 0 {
+            save_events(out, "expevents", EXP_EVENTS, self.exp_events);
+        }
+        let dirs = self.flags & (XT_CT_ZONE_DIR_ORIG | XT_CT_ZONE_DIR_REPL);
+        let dir = if dirs == XT_CT_ZONE_DIR_ORIG {
+            "-orig"
+        } else if dirs == XT_CT_ZONE_DIR_REPL {
+            "-reply"
+        } else {
+            ""
+        };
+        if self.flags & XT_CT_ZONE_MARK != 0 {
+            out.push_str(&format!(" zone{dir} mark"));
+        } else if self.zone != 0 {
+            out.push_str(&format!(" zone{dir} {}", self.zone));
+        }
+    }
+
     fn save_name(&self) -> &str {
         if self.is_alias() {
             "NOTRACK"

@@ -148,6 +148,11 @@ impl Extension for Dscp {
         out.push_str(&format!(" --dscp 0x{:02x}", self.dscp));
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let inv = if self.invert != 0 { "!" } else { "" };
+        out.push_str(&format!(" DSCP match {inv}0x{:02x}", self.dscp));
+    }
+
     crate::ext_boilerplate!();
 }
 
@@ -171,6 +176,14 @@ const TOS_NAMES: &[(&str, u8)] = &[
     ("Minimize-Cost", 0x02),
     ("Normal-Service", 0x00),
 ];
+
+/// `tos_try_print_symbolic`: the TOS name of a value when the mask is 0x3f.
+pub(crate) fn tos_symbol(value: u8, mask: u8) -> Option<&'static str> {
+    if mask != 0x3f {
+        return None;
+    }
+    TOS_NAMES.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
+}
 
 /// Parses a `--tos` value as libxtables' `XTTYPE_TOSMASK` with iptables' rev 1 default:
 /// `value[/mask]` (mask 0xff when omitted) or a TOS name (mask 0x3f).
@@ -272,6 +285,32 @@ impl Extension for Tos {
             out.push_str(&format!(" --tos 0x{:02x}", self.value));
         } else {
             out.push_str(&format!(" --tos 0x{:02x}/0x{:02x}", self.value, self.mask));
+        }
+    }
+
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let inv = if self.invert != 0 { "!" } else { "" };
+        if self.rev == 0 {
+            out.push_str(" tos match ");
+            out.push_str(inv);
+            match tos_symbol(self.value, 0x3f).filter(|_| !ctx.numeric) {
+                Some(n) => {
+                    out.push(' ');
+                    out.push_str(n);
+                }
+                None => out.push_str(&format!("0x{:02x}", self.value)),
+            }
+            return;
+        }
+        // iptables 1.8.9 prints no space between "match" and a number (`tos match0x10/0xff`).
+        out.push_str(" tos match");
+        out.push_str(inv);
+        match tos_symbol(self.value, self.mask).filter(|_| !ctx.numeric) {
+            Some(n) => {
+                out.push(' ');
+                out.push_str(n);
+            }
+            None => out.push_str(&format!("0x{:02x}/0x{:02x}", self.value, self.mask)),
         }
     }
 

@@ -119,6 +119,10 @@ impl Extension for Dscp {
         out.push_str(&format!(" --set-dscp 0x{:02x}", self.dscp));
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(&format!(" DSCP set 0x{:02x}", self.dscp));
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -197,6 +197,44 @@ impl Extension for Spi {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        // libxt_esp prints " esp" and " spi..."; libipt_ah and libip6t_ah print " ah " and
+        // "spi..." and "length..." without a space of their own.
+        let sep = if self.kind == Kind::Esp {
+            out.push_str(" esp");
+            " "
+        } else {
+            out.push_str(" ah ");
+            ""
+        };
+        let inv = self.invflags & IP6T_AH_INV_SPI != 0;
+        if self.spis != [0, u32::MAX] || inv {
+            let i = if inv { "!" } else { "" };
+            if self.spis[0] == self.spis[1] {
+                out.push_str(&format!("{sep}spi:{i}{}", self.spis[0]));
+            } else {
+                out.push_str(&format!("{sep}spis:{i}{}:{}", self.spis[0], self.spis[1]));
+            }
+        }
+        let mask = if self.kind == Kind::Ah6 {
+            let linv = self.invflags & IP6T_AH_INV_LEN != 0;
+            if self.hdrlen != 0 || linv {
+                let i = if linv { "!" } else { "" };
+                out.push_str(&format!("length:{i}{}", self.hdrlen));
+            }
+            if self.hdrres != 0 {
+                out.push_str(" reserved");
+            }
+            IP6T_AH_INV_SPI | IP6T_AH_INV_LEN
+        } else {
+            IP6T_AH_INV_SPI
+        };
+        let unknown = self.invflags & !mask;
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

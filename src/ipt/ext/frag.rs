@@ -150,6 +150,42 @@ impl Extension for Frag {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        // libip6t_frag prints "frag " and the id test without a space of its own.
+        out.push_str(" frag ");
+        let inv = self.invflags & IP6T_FRAG_INV_IDS != 0;
+        if self.ids != [0, u32::MAX] || inv {
+            let i = if inv { "!" } else { "" };
+            if self.ids[0] == self.ids[1] {
+                out.push_str(&format!("id:{i}{}", self.ids[0]));
+            } else {
+                out.push_str(&format!("ids:{i}{}:{}", self.ids[0], self.ids[1]));
+            }
+        }
+        if self.flags & IP6T_FRAG_LEN != 0 {
+            let i = if self.invflags & IP6T_FRAG_INV_LEN != 0 {
+                "!"
+            } else {
+                ""
+            };
+            out.push_str(&format!(" length:{i}{}", self.hdrlen));
+        }
+        for (bit, name) in [
+            (IP6T_FRAG_RES, " reserved"),
+            (IP6T_FRAG_FST, " first"),
+            (IP6T_FRAG_MF, " more"),
+            (IP6T_FRAG_NMF, " last"),
+        ] {
+            if self.flags & bit != 0 {
+                out.push_str(name);
+            }
+        }
+        let unknown = self.invflags & !(IP6T_FRAG_INV_IDS | IP6T_FRAG_INV_LEN);
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -590,6 +590,66 @@ impl Extension for Hashlimit {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        if self.mode & XT_HASHLIMIT_INVERT != 0 {
+            out.push_str(" limit: above");
+        } else {
+            out.push_str(" limit: up to");
+        }
+        let quantum = if self.mode & XT_HASHLIMIT_BYTES != 0 {
+            print_bytes(out, self.avg, self.burst, "")
+        } else {
+            let period = if self.rev == 3 && self.interval != 0 {
+                self.avg.wrapping_mul(self.interval as u64)
+            } else {
+                self.avg
+            };
+            let q = print_rate(out, period, self.rev);
+            out.push_str(&format!(" burst {}", self.burst));
+            q
+        };
+        let mut parts = Vec::new();
+        for (bit, name) in [
+            (XT_HASHLIMIT_HASH_SIP, "srcip"),
+            (XT_HASHLIMIT_HASH_SPT, "srcport"),
+            (XT_HASHLIMIT_HASH_DIP, "dstip"),
+            (XT_HASHLIMIT_HASH_DPT, "dstport"),
+        ] {
+            if self.mode & bit != 0 {
+                parts.push(name);
+            }
+        }
+        if !parts.is_empty() {
+            out.push_str(" mode ");
+            out.push_str(&parts.join("-"));
+        }
+        if self.size != 0 {
+            out.push_str(&format!(" htable-size {}", self.size));
+        }
+        if self.max != 0 {
+            out.push_str(&format!(" htable-max {}", self.max));
+        }
+        if self.gc_interval != GC_INTERVAL {
+            out.push_str(&format!(" htable-gcinterval {}", self.gc_interval));
+        }
+        if self.expire as u64 != quantum {
+            out.push_str(&format!(" htable-expire {}", self.expire));
+        }
+        let dmask = full_mask(self.family);
+        if self.srcmask != dmask {
+            out.push_str(&format!(" srcmask {}", self.srcmask));
+        }
+        if self.dstmask != dmask {
+            out.push_str(&format!(" dstmask {}", self.dstmask));
+        }
+        if self.rev == 3 && self.mode & XT_HASHLIMIT_RATE_MATCH != 0 {
+            out.push_str(" rate-match");
+            if self.interval != 1 {
+                out.push_str(&format!(" rate-interval {}", self.interval));
+            }
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

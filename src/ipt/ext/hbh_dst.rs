@@ -193,6 +193,33 @@ impl Extension for Opts {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push(' ');
+        out.push_str(self.ext());
+        if self.flags & IP6T_OPTS_LEN != 0 {
+            let i = if self.invflags & IP6T_OPTS_INV_LEN != 0 {
+                "!"
+            } else {
+                ""
+            };
+            out.push_str(&format!(" length:{i}{}", self.hdrlen));
+        }
+        if self.flags & IP6T_OPTS_OPTS != 0 {
+            out.push_str(" opts");
+        }
+        for (i, o) in self.opts.iter().take(self.optsnr as usize).enumerate() {
+            out.push(if i == 0 { ' ' } else { ',' });
+            out.push_str(&(o >> 8).to_string());
+            if o & 0xff != 0xff {
+                out.push_str(&format!(":{}", o & 0xff));
+            }
+        }
+        let unknown = self.invflags & !IP6T_OPTS_INV_LEN;
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

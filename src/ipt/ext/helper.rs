@@ -91,6 +91,16 @@ impl Extension for Helper {
         save_string(out, &self.name);
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(if self.invert != 0 {
+            " helper match ! \""
+        } else {
+            " helper match \""
+        });
+        out.push_str(&self.name);
+        out.push('"');
+    }
+
     crate::ext_boilerplate!();
 }
 

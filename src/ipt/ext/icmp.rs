@@ -151,6 +151,13 @@ impl Icmp {
         }
     }
 
+    fn print_unknown(&self, out: &mut String) {
+        let unknown = self.invflags & !IPT_ICMP_INV;
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
+    }
+
     fn d(&self) -> &'static ExtDesc {
         match self.family {
             IpFamily::V4 => &ICMP,
@@ -271,6 +278,39 @@ impl Extension for Icmp {
         if self.code != [0, 0xff] {
             out.push_str(&format!("/{}", self.code[0]));
         }
+    }
+
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let (label, names) = match self.family {
+            IpFamily::V4 => (" icmp", ICMP_NAMES),
+            IpFamily::V6 => (" ipv6-icmp", ICMPV6_NAMES),
+        };
+        out.push_str(label);
+        let inv = self.invflags & IPT_ICMP_INV != 0;
+        let [lo, hi] = self.code;
+        if !ctx.numeric {
+            if let Some((name, ..)) = names
+                .iter()
+                .find(|(_, t, l, h)| *t == self.icmp_type && *l == lo && *h == hi)
+            {
+                out.push(' ');
+                if inv {
+                    out.push('!');
+                }
+                out.push_str(name);
+                return self.print_unknown(out);
+            }
+        }
+        if inv {
+            out.push_str(" !");
+        }
+        out.push_str(&format!("type {}", self.icmp_type));
+        if lo == hi {
+            out.push_str(&format!(" code {lo}"));
+        } else if lo != 0 || hi != 0xff {
+            out.push_str(&format!(" codes {lo}-{hi}"));
+        }
+        self.print_unknown(out);
     }
 
     crate::ext_boilerplate!();

@@ -139,6 +139,31 @@ impl Extension for IpRange {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        for (flag, inv, name, r) in [
+            (IPRANGE_SRC, IPRANGE_SRC_INV, " source IP range", &self.src),
+            (
+                IPRANGE_DST,
+                IPRANGE_DST_INV,
+                " destination IP range",
+                &self.dst,
+            ),
+        ] {
+            if self.flags & flag == 0 {
+                continue;
+            }
+            out.push_str(name);
+            if self.flags & inv != 0 {
+                out.push_str(" !");
+            }
+            out.push_str(&format!(
+                " {}-{}",
+                fmt_inet(ctx.family, &r[0]),
+                fmt_inet(ctx.family, &r[1])
+            ));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

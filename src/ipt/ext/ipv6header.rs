@@ -185,6 +185,44 @@ impl Extension for Ipv6Header {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        const NAMES: [&str; 8] = [
+            "hop-by-hop",
+            "ipv6-opts",
+            "ipv6-route",
+            "ipv6-frag",
+            "ah",
+            "esp",
+            "ipv6-nonxt",
+            "protocol",
+        ];
+        out.push_str(" ipv6header");
+        if self.matchflags != 0 || self.invflags != 0 {
+            out.push_str(" flags:");
+            if self.invflags != 0 {
+                out.push('!');
+            }
+            if ctx.numeric {
+                out.push_str(&format!("0x{:02X}", self.matchflags));
+            } else {
+                let names: Vec<&str> = CHAIN_FLAGS
+                    .iter()
+                    .zip(NAMES)
+                    .filter(|((_, bit), _)| self.matchflags & bit != 0)
+                    .map(|(_, n)| n)
+                    .collect();
+                if names.is_empty() {
+                    out.push_str("NONE");
+                } else {
+                    out.push_str(&names.join(","));
+                }
+            }
+        }
+        if self.modeflag != 0 {
+            out.push_str(" soft");
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -139,6 +139,19 @@ impl Extension for Length {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(if self.invert != 0 {
+            " length !"
+        } else {
+            " length "
+        });
+        if self.min == self.max {
+            out.push_str(&self.min.to_string());
+        } else {
+            out.push_str(&format!("{}:{}", self.min, self.max));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

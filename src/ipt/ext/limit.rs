@@ -194,6 +194,12 @@ impl Extension for RateLimit {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" limit: avg ");
+        out.push_str(&rate_text(self.avg));
+        out.push_str(&format!(" burst {}", self.burst));
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -8,7 +8,8 @@
 use std::mem::offset_of;
 
 use iptnl_sys::xt::{
-    xt_log_info, XT_LOG_IPOPT, XT_LOG_MACDECODE, XT_LOG_TCPOPT, XT_LOG_TCPSEQ, XT_LOG_UID,
+    xt_log_info, XT_LOG_IPOPT, XT_LOG_MACDECODE, XT_LOG_MASK, XT_LOG_TCPOPT, XT_LOG_TCPSEQ,
+    XT_LOG_UID,
 };
 
 use super::tgutil::{field_bytes, strtoul_full, text, truncate_bytes};
@@ -166,6 +167,33 @@ impl Extension for Log {
                 out.push_str(" --");
                 out.push_str(name);
             }
+        }
+    }
+
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" LOG");
+        if ctx.numeric {
+            out.push_str(&format!(" flags {} level {}", self.logflags, self.level));
+        } else {
+            const NAMES: [&str; 8] = [
+                "emerg", "alert", "crit", "err", "warn", "notice", "info", "debug",
+            ];
+            match NAMES.get(self.level as usize) {
+                Some(n) => out.push_str(&format!(" level {n}")),
+                None => out.push_str(&format!(" UNKNOWN level {}", self.level)),
+            }
+            for (name, bit) in FLAGS {
+                if self.logflags & bit != 0 {
+                    out.push(' ');
+                    out.push_str(name.trim_start_matches("log-"));
+                }
+            }
+            if self.logflags & !XT_LOG_MASK != 0 {
+                out.push_str(" unknown-flags");
+            }
+        }
+        if !self.prefix.is_empty() {
+            out.push_str(&format!(" prefix \"{}\"", text(&self.prefix)));
         }
     }
 

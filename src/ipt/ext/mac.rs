@@ -116,6 +116,18 @@ impl Extension for Mac {
         ));
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" MAC");
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        let a = self.srcaddr;
+        out.push_str(&format!(
+            " {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+            a[0], a[1], a[2], a[3], a[4], a[5]
+        ));
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -119,6 +119,22 @@ pub(crate) fn save_mark_mask(out: &mut String, mark: u32, mask: u32) {
     }
 }
 
+/// ` NAME and|or|xor|set|xset ...`: how libxt_MARK and libxt_CONNMARK list a
+/// `(value, mask)` pair (`mark = (mark & !mask) ^ value`).
+pub(crate) fn xmark_words(name: &str, mark: u32, mask: u32) -> String {
+    if mark == 0 {
+        format!(" {name} and 0x{:x}", !mask)
+    } else if mark == mask {
+        format!(" {name} or 0x{mark:x}")
+    } else if mask == 0 {
+        format!(" {name} xor 0x{mark:x}")
+    } else if mask == u32::MAX {
+        format!(" {name} set 0x{mark:x}")
+    } else {
+        format!(" {name} xset 0x{mark:x}/0x{mask:x}")
+    }
+}
+
 /// `-m mark [!] --mark value[/mask]`, as `struct xt_mark_mtinfo1`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mark {
@@ -193,6 +209,12 @@ impl Extension for Mark {
     fn save(&self, _family: IpFamily, out: &mut String) {
         save_inv(out, self.invert);
         out.push_str(" --mark");
+        save_mark_mask(out, self.mark, self.mask);
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" mark match");
+        save_inv(out, self.invert);
         save_mark_mask(out, self.mark, self.mask);
     }
 
@@ -352,6 +374,10 @@ impl Extension for MarkTarget {
 
     fn save(&self, _family: IpFamily, out: &mut String) {
         out.push_str(&format!(" --set-xmark 0x{:x}/0x{:x}", self.mark, self.mask));
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(&xmark_words("MARK", self.mark, self.mask));
     }
 
     crate::ext_boilerplate!();

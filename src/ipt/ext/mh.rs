@@ -149,6 +149,33 @@ impl Extension for Mh {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" mh");
+        let inv = self.invflags & IP6T_MH_INV_TYPE != 0;
+        if self.types != [0, 0xff] || inv {
+            let name = |t: u8| -> String {
+                MH_NAMES
+                    .iter()
+                    .find(|(_, v)| *v == t)
+                    .filter(|_| !ctx.numeric)
+                    .map_or_else(|| t.to_string(), |(n, _)| (*n).to_owned())
+            };
+            out.push(' ');
+            if inv {
+                out.push('!');
+            }
+            out.push_str(&name(self.types[0]));
+            if self.types[0] != self.types[1] {
+                out.push(':');
+                out.push_str(&name(self.types[1]));
+            }
+        }
+        let unknown = self.invflags & !IP6T_MH_INV_TYPE;
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -18,6 +18,7 @@ pub mod libxt;
 mod matches_headers;
 mod matches_tier1;
 mod matches_tier2;
+pub mod names;
 pub mod ports;
 mod targets;
 pub mod tcp;
@@ -184,6 +185,17 @@ pub struct DecodeCtx {
     pub proto: Option<super::ProtoMatch>,
 }
 
+/// What an extension needs to print itself as `iptables -L` does.
+#[derive(Debug, Clone, Copy)]
+pub struct PrintCtx {
+    /// The family.
+    pub family: IpFamily,
+    /// The rule's `-p` protocol number (0 when none), for service names of ports.
+    pub proto: u8,
+    /// `-n`: numbers instead of service, host and network names.
+    pub numeric: bool,
+}
+
 /// An encoding problem (a value that cannot go on the wire).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -267,6 +279,14 @@ pub trait Extension: Any + fmt::Debug + Send + Sync {
     /// Appends its options in iptables-save form, each preceded by a space (the `-m NAME` or
     /// `-j NAME` prefix is printed by the caller from [`save_name`](Self::save_name)).
     fn save(&self, family: IpFamily, out: &mut String);
+
+    /// Appends its options as `iptables -L` prints them (the extension's `print` function in
+    /// iptables 1.8.9: `tcp dpt:22`, `/* comment */`, `reject-with icmp-port-unreachable`),
+    /// each piece preceded by a space. The default is the save form, for extensions whose
+    /// `-L` words iptnl does not know.
+    fn print(&self, ctx: &PrintCtx, out: &mut String) {
+        self.save(ctx.family, out);
+    }
 
     /// The name printed after `-m`/`-j` (`state` for a conntrack match that only tests
     /// states, for example).
@@ -406,6 +426,25 @@ impl PartialEq for Seen {
     }
 }
 
+/// The options column of `iptables -L` for a rule: `[goto] ` is the caller's; then each
+/// match's and the target's `print` words, each piece with its leading space (`tcp dpt:22`
+/// is ` tcp dpt:22`). `numeric` is `-n`.
+pub fn list_options(spec: &super::RuleSpec, numeric: bool) -> String {
+    let ctx = PrintCtx {
+        family: spec.family,
+        proto: spec.proto.map_or(0, |p| p.num),
+        numeric,
+    };
+    let mut out = String::new();
+    for m in &spec.matches {
+        m.print(&ctx, &mut out);
+    }
+    if let Some(super::RuleTarget::Ext(t)) = &spec.target {
+        t.print(&ctx, &mut out);
+    }
+    out
+}
+
 /// Appends ` VALUE` quoted as iptables-save does (`xtables_save_string`): bare when it is
 /// only letters, digits, `_` and `-`, otherwise in double quotes with `"`, `\` and `'`
 /// escaped.
@@ -439,5 +478,61 @@ pub fn save_string(out: &mut String, value: &str) {
 pub fn save_inv(out: &mut String, inv: bool) {
     if inv {
         out.push_str(" !");
+    }
+}
+
+#[cfg(test)]
+mod print_tests {
+    use super::list_options;
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    fn listed(f: IpFamily, spec: &str, numeric: bool) -> String {
+        list_options(&parse_rule_str(f, spec).unwrap()[0], numeric)
+    }
+
+    #[test]
+    fn options_column_words() {
+        let v4 = IpFamily::V4;
+        assert_eq!(
+            listed(
+                v4,
+                "-p tcp --dport 22 -m comment --comment \"a b\" -j ACCEPT",
+                true
+            ),
+            " tcp dpt:22 /* a b */"
+        );
+        assert_eq!(
+            listed(v4, "-p tcp ! --sport 1:1024 --syn -j REJECT", true),
+            " tcp spts:!1:1024 flags:0x17/0x02 reject-with icmp-port-unreachable"
+        );
+        assert_eq!(
+            listed(
+                v4,
+                "-m mark --mark 0x1/0xff -j MARK --or-mark 0x4000",
+                false
+            ),
+            " mark match 0x1/0xff MARK or 0x4000"
+        );
+        assert_eq!(
+            listed(v4, "-j LOG --log-prefix x --log-uid", false),
+            " LOG level warn uid prefix \"x\""
+        );
+        assert_eq!(
+            listed(v4, "-j LOG --log-prefix x", true),
+            " LOG flags 0 level 4 prefix \"x\""
+        );
+        assert_eq!(
+            listed(
+                v4,
+                "-p udp -j MASQUERADE --to-ports 1000-2000 --random-fully",
+                true
+            ),
+            " masq ports: 1000-2000 random-fully"
+        );
+        assert_eq!(
+            listed(IpFamily::V6, "-p ipv6-icmp --icmpv6-type 1/3", true),
+            " ipv6-icmptype 1 code 3"
+        );
+        assert_eq!(listed(v4, "-j ACCEPT", true), "");
     }
 }

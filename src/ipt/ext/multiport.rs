@@ -226,6 +226,33 @@ impl Extension for Multiport {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let proto = crate::ipt::ext::names::service_proto(ctx.proto);
+        out.push_str(match self.flags {
+            XT_MULTIPORT_SOURCE => " multiport sports ",
+            XT_MULTIPORT_DESTINATION => " multiport dports ",
+            XT_MULTIPORT_EITHER => " multiport ports ",
+            _ => " multiport ERROR ",
+        });
+        if self.invert {
+            out.push_str(" !");
+        }
+        let n = (self.count as usize).min(XT_MULTI_PORTS);
+        let mut i = 0;
+        while i < n {
+            if i > 0 {
+                out.push(',');
+            }
+            crate::ipt::ext::names::push_port(out, self.ports[i], proto, ctx.numeric);
+            if self.pflags[i] != 0 && i + 1 < XT_MULTI_PORTS {
+                i += 1;
+                out.push(':');
+                crate::ipt::ext::names::push_port(out, self.ports[i], proto, ctx.numeric);
+            }
+            i += 1;
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

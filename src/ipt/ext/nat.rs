@@ -481,6 +481,32 @@ impl Extension for Nat {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let (opt, skip_colon) = match self.kind {
+            NatKind::Snat | NatKind::Dnat => (" to:", false),
+            NatKind::Masquerade => (" masq ports: ", true),
+            NatKind::Redirect => (" redir ports ", true),
+        };
+        let range = self.range_string();
+        if !range.is_empty() {
+            let r = match range.strip_prefix(':') {
+                Some(rest) if skip_colon => rest,
+                _ => &range,
+            };
+            out.push_str(opt);
+            out.push_str(r);
+        }
+        for (flag, word) in [
+            (NF_NAT_RANGE_PROTO_RANDOM, " random"),
+            (NF_NAT_RANGE_PROTO_RANDOM_FULLY, " random-fully"),
+            (NF_NAT_RANGE_PERSISTENT, " persistent"),
+        ] {
+            if self.flags & flag != 0 {
+                out.push_str(word);
+            }
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

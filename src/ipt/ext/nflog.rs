@@ -148,6 +148,24 @@ impl Extension for Nflog {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        if !self.prefix.is_empty() {
+            out.push_str(" nflog-prefix");
+            save_string(out, &text(&self.prefix));
+        }
+        if self.group != 0 {
+            out.push_str(&format!(" nflog-group {}", self.group));
+        }
+        if self.flags & XT_NFLOG_F_COPY_LEN != 0 {
+            out.push_str(&format!(" nflog-size {}", self.len));
+        } else if self.len != 0 {
+            out.push_str(&format!(" nflog-range {}", self.len));
+        }
+        if self.threshold != 0 {
+            out.push_str(&format!(" nflog-threshold {}", self.threshold));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

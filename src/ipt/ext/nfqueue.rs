@@ -182,6 +182,21 @@ impl Extension for Nfqueue {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        if self.queues_total > 1 {
+            let last = u32::from(self.queues_total) + u32::from(self.queuenum) - 1;
+            out.push_str(&format!(" NFQUEUE balance {}:{}", self.queuenum, last));
+        } else {
+            out.push_str(&format!(" NFQUEUE num {}", self.queuenum));
+        }
+        if self.flags & NFQ_FLAG_BYPASS != 0 {
+            out.push_str(" bypass");
+        }
+        if self.flags & NFQ_FLAG_CPU_FANOUT != 0 {
+            out.push_str(" cpu-fanout");
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

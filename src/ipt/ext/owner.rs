@@ -203,6 +203,39 @@ impl Extension for Owner {
         item(out, XT_OWNER_SUPPL_GROUPS, "--suppl-groups");
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        use crate::ipt::ext::names::{group_name, user_name};
+        let item = |out: &mut String, bit: u8, label: &str| -> bool {
+            if self.matched & bit == 0 {
+                return false;
+            }
+            if self.invert & bit != 0 {
+                out.push_str(" !");
+            }
+            out.push(' ');
+            out.push_str(label);
+            true
+        };
+        let id = |out: &mut String, r: [u32; 2], name: fn(u32) -> Option<&'static str>| {
+            if r[0] == r[1] && !ctx.numeric {
+                if let Some(n) = name(r[0]) {
+                    out.push(' ');
+                    out.push_str(n);
+                    return;
+                }
+            }
+            save_range(out, r);
+        };
+        item(out, XT_OWNER_SOCKET, "owner socket exists");
+        if item(out, XT_OWNER_UID, "owner UID match") {
+            id(out, self.uid, user_name);
+        }
+        if item(out, XT_OWNER_GID, "owner GID match") {
+            id(out, self.gid, group_name);
+        }
+        item(out, XT_OWNER_SUPPL_GROUPS, "incl. suppl. groups");
+    }
+
     crate::ext_boilerplate!();
 }
 

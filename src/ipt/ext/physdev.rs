@@ -140,6 +140,11 @@ impl Extension for Physdev {
         Ok(())
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" PHYSDEV match");
+        self.save(ctx.family, out);
+    }
+
     fn save(&self, _family: IpFamily, out: &mut String) {
         let inv = |bit: u8| {
             if self.invert & bit != 0 {

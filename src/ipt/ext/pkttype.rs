@@ -109,6 +109,18 @@ impl Extension for PktType {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(if self.invert != 0 {
+            " PKTTYPE != "
+        } else {
+            " PKTTYPE = "
+        });
+        match TYPES.iter().find(|(_, t)| *t == self.pkttype) {
+            Some((n, _)) => out.push_str(n),
+            None => out.push_str(&self.pkttype.to_string()),
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -35,6 +35,43 @@ fn etc_services() -> &'static [(String, String, u16)] {
     })
 }
 
+/// The first service name of `port` for `proto` in `/etc/services` (`getservbyport`).
+pub fn service_name(port: u16, proto: &str) -> Option<&'static str> {
+    etc_services()
+        .iter()
+        .find(|(_, p, n)| *n == port && p == proto)
+        .map(|(name, _, _)| name.as_str())
+}
+
+/// Appends ` NAME:[!]P` or ` NAMEs:[!]LO:HI` as tcp and udp print a port test (`spt`,
+/// `dpt`), nothing for `0:65535` not inverted.
+pub fn print_ports(
+    out: &mut String,
+    name: &str,
+    r: [u16; 2],
+    inv: bool,
+    proto: &str,
+    numeric: bool,
+) {
+    if is_any(r) && !inv {
+        return;
+    }
+    let inv = if inv { "!" } else { "" };
+    out.push(' ');
+    out.push_str(name);
+    if r[0] == r[1] {
+        out.push(':');
+        out.push_str(inv);
+        crate::ipt::ext::names::push_port(out, r[0], Some(proto), numeric);
+    } else {
+        out.push_str("s:");
+        out.push_str(inv);
+        crate::ipt::ext::names::push_port(out, r[0], Some(proto), numeric);
+        out.push(':');
+        crate::ipt::ext::names::push_port(out, r[1], Some(proto), numeric);
+    }
+}
+
 /// Parses one port: a number 0–65535 or a service name of `proto` from `/etc/services`.
 pub fn parse_port(s: &str, proto: &str, option: &str) -> Result<u16, ParseError> {
     let bad = || ParseError::bad(option, format!("invalid port/service `{s}' specified"));

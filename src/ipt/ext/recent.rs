@@ -314,6 +314,47 @@ impl Extension for Recent {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        if self.invert != 0 {
+            out.push_str(" !");
+        }
+        out.push_str(" recent:");
+        for (name, bit) in [
+            (" SET", XT_RECENT_SET),
+            (" CHECK", XT_RECENT_CHECK),
+            (" UPDATE", XT_RECENT_UPDATE),
+            (" REMOVE", XT_RECENT_REMOVE),
+        ] {
+            if self.check_set & bit != 0 {
+                out.push_str(name);
+            }
+        }
+        if self.seconds != 0 {
+            out.push_str(&format!(" seconds: {}", self.seconds as i32));
+        }
+        if self.check_set & XT_RECENT_REAP != 0 {
+            out.push_str(" reap");
+        }
+        if self.hit_count != 0 {
+            out.push_str(&format!(" hit_count: {}", self.hit_count as i32));
+        }
+        if self.check_set & XT_RECENT_TTL != 0 {
+            out.push_str(" TTL-Match");
+        }
+        out.push_str(" name: ");
+        out.push_str(&self.name_str());
+        match self.side {
+            XT_RECENT_SOURCE => out.push_str(" side: source"),
+            XT_RECENT_DEST => out.push_str(" side: dest"),
+            _ => {}
+        }
+        // Rev 0 has no mask (iptables prints it for family "unspecified": nothing).
+        if let Some(m) = &self.mask {
+            out.push_str(" mask: ");
+            out.push_str(&fmt_inet(ctx.family, m));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -132,6 +132,11 @@ impl Extension for Reject {
         out.push_str(self.name().unwrap_or("?"));
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" reject-with ");
+        out.push_str(self.name().unwrap_or("?"));
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -85,6 +85,16 @@ impl Extension for Rpfilter {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" rpfilter");
+        for (name, bit) in FLAGS {
+            if self.flags & bit != 0 {
+                out.push(' ');
+                out.push_str(name);
+            }
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -209,6 +209,43 @@ impl Extension for Rt {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let inv = |bit: u8| if self.invflags & bit != 0 { "!" } else { "" };
+        out.push_str(" rt");
+        if self.flags & IP6T_RT_TYP != 0 {
+            out.push_str(&format!(" type:{}{}", inv(IP6T_RT_INV_TYP), self.rt_type));
+        }
+        if self.segsleft != [0, u32::MAX] || self.invflags & IP6T_RT_INV_SGS != 0 {
+            let i = inv(IP6T_RT_INV_SGS);
+            let [lo, hi] = self.segsleft;
+            if lo == hi {
+                out.push_str(&format!(" segsleft:{i}{lo}"));
+            } else {
+                out.push_str(&format!(" segslefts:{i}{lo}:{hi}"));
+            }
+        }
+        if self.flags & IP6T_RT_LEN != 0 {
+            out.push_str(&format!(" length:{}{}", inv(IP6T_RT_INV_LEN), self.hdrlen));
+        }
+        if self.flags & IP6T_RT_RES != 0 {
+            out.push_str(" reserved");
+        }
+        if self.flags & IP6T_RT_FST != 0 {
+            out.push_str(" 0-addrs");
+        }
+        for (i, a) in self.addrs.iter().enumerate() {
+            out.push(if i == 0 { ' ' } else { ',' });
+            out.push_str(&inet_ntop6(a));
+        }
+        if self.flags & IP6T_RT_FST_NSTRICT != 0 {
+            out.push_str(" 0-not-strict");
+        }
+        let unknown = self.invflags & !(IP6T_RT_INV_TYP | IP6T_RT_INV_SGS | IP6T_RT_INV_LEN);
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

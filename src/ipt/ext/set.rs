@@ -331,13 +331,35 @@ fn parse_counter(s: &str, opt: &str) -> Result<u64, ParseError> {
         .ok_or_else(|| ParseError::bad(opt, format!("Cannot parse {s} as a counter value")))
 }
 
-fn save_counter(out: &mut String, (op, value): (u8, u64), name: &str) {
+fn save_counter(out: &mut String, (op, value): (u8, u64), p: &str, name: &str) {
     match op {
-        IPSET_COUNTER_EQ => out.push_str(&format!(" --{name}-eq {value}")),
-        IPSET_COUNTER_NE => out.push_str(&format!(" ! --{name}-eq {value}")),
-        IPSET_COUNTER_LT => out.push_str(&format!(" --{name}-lt {value}")),
-        IPSET_COUNTER_GT => out.push_str(&format!(" --{name}-gt {value}")),
+        IPSET_COUNTER_EQ => out.push_str(&format!(" {p}{name}-eq {value}")),
+        IPSET_COUNTER_NE => out.push_str(&format!(" ! {p}{name}-eq {value}")),
+        IPSET_COUNTER_LT => out.push_str(&format!(" {p}{name}-lt {value}")),
+        IPSET_COUNTER_GT => out.push_str(&format!(" {p}{name}-gt {value}")),
         _ => {}
+    }
+}
+
+impl SetMatch {
+    /// libxt_set's `set_print_v4_matchinfo`: options with prefix `p` (`--` to save).
+    fn dump(&self, p: &str, out: &mut String) {
+        if self.set.flags & IPSET_INV_MATCH != 0 {
+            out.push_str(" !");
+        }
+        out.push_str(&format!(" {p}match-set"));
+        self.set.save(out);
+        if self.flags & IPSET_FLAG_RETURN_NOMATCH != 0 {
+            out.push_str(&format!(" {p}return-nomatch"));
+        }
+        if self.flags & IPSET_FLAG_SKIP_COUNTER_UPDATE != 0 {
+            out.push_str(&format!(" ! {p}update-counters"));
+        }
+        if self.flags & IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE != 0 {
+            out.push_str(&format!(" ! {p}update-subcounters"));
+        }
+        save_counter(out, self.packets, p, "packets");
+        save_counter(out, self.bytes, p, "bytes");
     }
 }
 
@@ -447,22 +469,11 @@ impl Extension for SetMatch {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.set.flags & IPSET_INV_MATCH != 0 {
-            out.push_str(" !");
-        }
-        out.push_str(" --match-set");
-        self.set.save(out);
-        if self.flags & IPSET_FLAG_RETURN_NOMATCH != 0 {
-            out.push_str(" --return-nomatch");
-        }
-        if self.flags & IPSET_FLAG_SKIP_COUNTER_UPDATE != 0 {
-            out.push_str(" ! --update-counters");
-        }
-        if self.flags & IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE != 0 {
-            out.push_str(" ! --update-subcounters");
-        }
-        save_counter(out, self.packets, "packets");
-        save_counter(out, self.bytes, "bytes");
+        self.dump("--", out);
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        self.dump("", out);
     }
 
     crate::ext_boilerplate!();
@@ -580,6 +591,39 @@ impl Default for SetTarget {
     }
 }
 
+impl SetTarget {
+    /// libxt_SET's `print_target` sequence: options with prefix `p` (`--` to save).
+    fn dump(&self, p: &str, out: &mut String) {
+        if self.add.is_set() {
+            out.push_str(&format!(" {p}add-set"));
+            self.add.save(out);
+        }
+        if self.flags & IPSET_FLAG_EXIST != 0 {
+            out.push_str(&format!(" {p}exist"));
+        }
+        if self.timeout != u32::MAX {
+            out.push_str(&format!(" {p}timeout {}", self.timeout));
+        }
+        if self.del.is_set() {
+            out.push_str(&format!(" {p}del-set"));
+            self.del.save(out);
+        }
+        if self.map.is_set() {
+            out.push_str(&format!(" {p}map-set"));
+            self.map.save(out);
+        }
+        if self.flags & IPSET_FLAG_MAP_SKBMARK != 0 {
+            out.push_str(&format!(" {p}map-mark"));
+        }
+        if self.flags & IPSET_FLAG_MAP_SKBPRIO != 0 {
+            out.push_str(&format!(" {p}map-prio"));
+        }
+        if self.flags & IPSET_FLAG_MAP_SKBQUEUE != 0 {
+            out.push_str(&format!(" {p}map-queue"));
+        }
+    }
+}
+
 impl Extension for SetTarget {
     fn desc(&self) -> &'static ExtDesc {
         &TARGET
@@ -685,33 +729,11 @@ impl Extension for SetTarget {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.add.is_set() {
-            out.push_str(" --add-set");
-            self.add.save(out);
-        }
-        if self.flags & IPSET_FLAG_EXIST != 0 {
-            out.push_str(" --exist");
-        }
-        if self.timeout != u32::MAX {
-            out.push_str(&format!(" --timeout {}", self.timeout));
-        }
-        if self.del.is_set() {
-            out.push_str(" --del-set");
-            self.del.save(out);
-        }
-        if self.map.is_set() {
-            out.push_str(" --map-set");
-            self.map.save(out);
-        }
-        if self.flags & IPSET_FLAG_MAP_SKBMARK != 0 {
-            out.push_str(" --map-mark");
-        }
-        if self.flags & IPSET_FLAG_MAP_SKBPRIO != 0 {
-            out.push_str(" --map-prio");
-        }
-        if self.flags & IPSET_FLAG_MAP_SKBQUEUE != 0 {
-            out.push_str(" --map-queue");
-        }
+        self.dump("--", out);
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        self.dump("", out);
     }
 
     crate::ext_boilerplate!();

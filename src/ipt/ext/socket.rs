@@ -83,6 +83,11 @@ impl Extension for Socket {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" socket");
+        self.save(ctx.family, out);
+    }
+
     crate::ext_boilerplate!();
 }
 

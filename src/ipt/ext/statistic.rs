@@ -87,10 +87,36 @@ impl Statistic {
     fn also(&self, a: &str, b: &str) -> Result<(), ParseError> {
         if self.seen.has(&DESC, a) && !self.seen.has(&DESC, b) {
             return Err(ParseError::Invalid(format!(
-                "statistic: option \"--{a}\" also requires \"--{b}\""
+                "statistic: option \"--{a}\" also requires \"--{b}\".",
             )));
         }
         Ok(())
+    }
+}
+
+impl Statistic {
+    /// iptables' `print_match`: options with `prefix` (`--` to save, none to list; the
+    /// list leaves out `packet 0`).
+    fn dump(&self, p: &str, out: &mut String) {
+        let inv = if self.flags & XT_STATISTIC_INVERT != 0 {
+            " !"
+        } else {
+            ""
+        };
+        if self.mode == XT_STATISTIC_MODE_RANDOM {
+            out.push_str(&format!(
+                " {p}mode random{inv} {p}probability {}",
+                probability_text(self.u0)
+            ));
+        } else {
+            out.push_str(&format!(
+                " {p}mode nth{inv} {p}every {}",
+                self.u0.wrapping_add(1)
+            ));
+            if self.packet != 0 || !p.is_empty() {
+                out.push_str(&format!(" {p}packet {}", self.packet));
+            }
+        }
     }
 }
 
@@ -187,23 +213,12 @@ impl Extension for Statistic {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        let inv = if self.flags & XT_STATISTIC_INVERT != 0 {
-            " !"
-        } else {
-            ""
-        };
-        if self.mode == XT_STATISTIC_MODE_RANDOM {
-            out.push_str(&format!(
-                " --mode random{inv} --probability {}",
-                probability_text(self.u0)
-            ));
-        } else {
-            out.push_str(&format!(
-                " --mode nth{inv} --every {} --packet {}",
-                self.u0.wrapping_add(1),
-                self.packet
-            ));
-        }
+        self.dump("--", out);
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(" statistic");
+        self.dump("", out);
     }
 
     crate::ext_boilerplate!();

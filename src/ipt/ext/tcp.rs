@@ -7,13 +7,14 @@
 use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
-    xt_tcp, XT_TCP_INV_DSTPT, XT_TCP_INV_FLAGS, XT_TCP_INV_OPTION, XT_TCP_INV_SRCPT,
+    xt_tcp, XT_TCP_INV_DSTPT, XT_TCP_INV_FLAGS, XT_TCP_INV_MASK, XT_TCP_INV_OPTION,
+    XT_TCP_INV_SRCPT,
 };
 
-use super::ports::{decode_port_piece, encode_ports, parse_range, save_ports};
+use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use super::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+    OptSpec, ParseCtx, PrintCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::encode::{as_mask_xor, bitwise_mask, cmp, payload, REG};
 use crate::ipt::error::ParseError;
@@ -245,6 +246,35 @@ impl Extension for Tcp {
             save_flags(out, self.flg_mask);
             out.push(' ');
             save_flags(out, self.flg_cmp);
+        }
+    }
+
+    fn print(&self, ctx: &PrintCtx, out: &mut String) {
+        let n = ctx.numeric;
+        out.push_str(" tcp");
+        let inv = |f: u8| self.invflags & f != 0;
+        print_ports(out, "spt", self.spts, inv(XT_TCP_INV_SRCPT), "tcp", n);
+        print_ports(out, "dpt", self.dpts, inv(XT_TCP_INV_DSTPT), "tcp", n);
+        if self.option != 0 || inv(XT_TCP_INV_OPTION) {
+            let i = if inv(XT_TCP_INV_OPTION) { "!" } else { "" };
+            out.push_str(&format!(" option={i}{}", self.option));
+        }
+        if self.flg_mask != 0 || inv(XT_TCP_INV_FLAGS) {
+            out.push_str(" flags:");
+            if inv(XT_TCP_INV_FLAGS) {
+                out.push('!');
+            }
+            if n {
+                out.push_str(&format!("0x{:02X}/0x{:02X}", self.flg_mask, self.flg_cmp));
+            } else {
+                save_flags(out, self.flg_mask);
+                out.push('/');
+                save_flags(out, self.flg_cmp);
+            }
+        }
+        let unknown = self.invflags & !XT_TCP_INV_MASK;
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
         }
     }
 

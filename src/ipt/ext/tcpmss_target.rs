@@ -87,6 +87,14 @@ impl Extension for Tcpmss {
         }
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        if self.mss == XT_TCPMSS_CLAMP_PMTU {
+            out.push_str(" TCPMSS clamp to PMTU");
+        } else {
+            out.push_str(&format!(" TCPMSS set {}", self.mss));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

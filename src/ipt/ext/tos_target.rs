@@ -143,6 +143,29 @@ impl Extension for Tos {
         }
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let (v, m) = (self.value, self.mask);
+        if self.rev0 {
+            out.push_str(&format!(" TOS set 0x{v:02x}"));
+            return;
+        }
+        if ctx.numeric {
+            out.push_str(&format!(" TOS set 0x{v:02x}/0x{m:02x}"));
+        } else if let Some(n) = super::super::matches_headers::dscp_match::tos_symbol(v, m) {
+            // iptables prints the prefix with its own leading space: two spaces.
+            out.push_str("  TOS set");
+            out.push_str(n);
+        } else if v == 0 {
+            out.push_str(&format!(" TOS and 0x{:02x}", !m));
+        } else if v == m {
+            out.push_str(&format!(" TOS or 0x{v:02x}"));
+        } else if m == 0 {
+            out.push_str(&format!(" TOS xor 0x{v:02x}"));
+        } else {
+            out.push_str(&format!(" TOS set 0x{v:02x}/0x{m:02x}"));
+        }
+    }
+
     crate::ext_boilerplate!();
 }
 

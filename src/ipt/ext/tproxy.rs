@@ -153,6 +153,16 @@ impl Extension for Tproxy {
         ));
     }
 
+    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        out.push_str(&format!(
+            " TPROXY redirect {}:{} mark 0x{:x}/0x{:x}",
+            ntop(ctx.family, &self.laddr),
+            self.lport,
+            self.mark_value,
+            self.mark_mask
+        ));
+    }
+
     crate::ext_boilerplate!();
 }
 

@@ -69,6 +69,8 @@ impl Extension for Trace {
 
     fn save(&self, _family: IpFamily, _out: &mut String) {}
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, _out: &mut String) {}
+
     crate::ext_boilerplate!();
 }
 

@@ -220,6 +220,17 @@ impl Extension for HopMatch {
         out.push_str(&format!(" {}", self.value));
     }
 
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let p = if self.v6 { "HL" } else { "TTL" };
+        let op = match self.mode {
+            IPT_TTL_EQ => "==",
+            IPT_TTL_NE => "!=",
+            IPT_TTL_LT => "<",
+            _ => ">",
+        };
+        out.push_str(&format!(" {p} match {p} {op} {}", self.value));
+    }
+
     crate::ext_boilerplate!();
 }
 
@@ -377,6 +388,16 @@ impl Extension for HopTarget {
         let p = if self.v6 { "hl" } else { "ttl" };
         let m = MODE_NAMES.get(self.mode as usize).copied().unwrap_or("set");
         out.push_str(&format!(" --{p}-{m} {}", self.value));
+    }
+
+    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+        let p = if self.v6 { "HL" } else { "TTL" };
+        let words = match MODE_NAMES.get(self.mode as usize).copied() {
+            Some("dec") => "decrement by",
+            Some("inc") => "increment by",
+            _ => "set to",
+        };
+        out.push_str(&format!(" {p} {words} {}", self.value));
     }
 
     crate::ext_boilerplate!();

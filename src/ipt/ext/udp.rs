@@ -5,12 +5,12 @@
 
 use std::mem::offset_of;
 
-use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_SRCPT};
+use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_MASK, XT_UDP_INV_SRCPT};
 
-use super::ports::{decode_port_piece, encode_ports, parse_range, save_ports};
+use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use super::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    ParseCtx, PrintCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
@@ -121,6 +121,18 @@ impl Extension for Udp {
             self.dpts,
             self.invflags & XT_UDP_INV_DSTPT != 0,
         );
+    }
+
+    fn print(&self, ctx: &PrintCtx, out: &mut String) {
+        let n = ctx.numeric;
+        out.push_str(" udp");
+        let inv = |f: u8| self.invflags & f != 0;
+        print_ports(out, "spt", self.spts, inv(XT_UDP_INV_SRCPT), "udp", n);
+        print_ports(out, "dpt", self.dpts, inv(XT_UDP_INV_DSTPT), "udp", n);
+        let unknown = self.invflags & !XT_UDP_INV_MASK;
+        if unknown != 0 {
+            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+        }
     }
 
     crate::ext_boilerplate!();

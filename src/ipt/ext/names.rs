@@ -1,0 +1,203 @@
+//! Names `iptables -L` prints without `-n`: host names (`/etc/hosts`, as glibc's
+//! `getnameinfo` finds them with the `files` source), network names (`/etc/networks`, as
+//! `getnetbyaddr`), service names (`/etc/services`, as `getservbyport`), and the
+//! `xtables_ipaddr_to_anyname` / `xtables_ipmask_to_numeric` forms built from them. DNS is
+//! not asked: in a network namespace without a resolver, iptables falls back to numbers too.
+
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::OnceLock;
+
+use crate::ipt::AddrMask;
+
+fn hosts() -> &'static [(IpAddr, String)] {
+    static CACHE: OnceLock<Vec<(IpAddr, String)>> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        let text = std::fs::read_to_string("/etc/hosts").unwrap_or_default();
+        text.lines()
+            .filter_map(|line| {
+                let mut f = line.split('#').next().unwrap_or("").split_whitespace();
+                let addr = f.next()?.parse::<IpAddr>().ok()?;
+                Some((addr, f.next()?.to_owned()))
+            })
+            .collect()
+    })
+}
+
+/// `inet_network`: dotted parts of 8 bits each, `127.0.0.0` = 0x7f000000, `10` = 10.
+fn inet_network(s: &str) -> Option<u32> {
+    let mut v: u32 = 0;
+    for part in s.split('.') {
+        let n: u32 = if let Some(h) = part.strip_prefix("0x").or_else(|| part.strip_prefix("0X")) {
+            u32::from_str_radix(h, 16).ok()?
+        } else {
+            part.parse().ok()?
+        };
+        if n > 255 {
+            return None;
+        }
+        v = v.checked_shl(8)? | n;
+    }
+    Some(v)
+}
+
+fn networks() -> &'static [(u32, String)] {
+    static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
+    CACHE.get_or_init(|| {
+        let text = std::fs::read_to_string("/etc/networks").unwrap_or_default();
+        text.lines()
+            .filter_map(|line| {
+                let mut f = line.split('#').next().unwrap_or("").split_whitespace();
+                let name = f.next()?;
+                Some((inet_network(f.next()?)?, name.to_owned()))
+            })
+            .collect()
+    })
+}
+
+/// The host name of an address in `/etc/hosts` (the first name of the first line with it).
+pub fn host_name(addr: IpAddr) -> Option<&'static str> {
+    hosts()
+        .iter()
+        .find(|(a, _)| *a == addr)
+        .map(|(_, n)| n.as_str())
+}
+
+/// The network name of an IPv4 address in `/etc/networks`.
+pub fn net_name(addr: Ipv4Addr) -> Option<&'static str> {
+    let n = u32::from(addr);
+    networks()
+        .iter()
+        .find(|(a, _)| *a == n)
+        .map(|(_, name)| name.as_str())
+}
+
+/// The service name of a port for a protocol (`tcp`, `udp`, ...) in `/etc/services`.
+pub fn port_name(port: u16, proto: &str) -> Option<&'static str> {
+    super::ports::service_name(port, proto)
+}
+
+/// `(id, name)` of a colon-separated database (`/etc/passwd`, `/etc/group`: name in field
+/// 0, id in field 2), in file order.
+fn id_db(path: &str) -> Vec<(u32, String)> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split(':').collect();
+            let id = f.get(2)?.parse::<u32>().ok()?;
+            (!f[0].is_empty()).then(|| (id, f[0].to_owned()))
+        })
+        .collect()
+}
+
+/// The user name of a uid (`/etc/passwd`, as `getpwuid` finds it in files).
+pub fn user_name(uid: u32) -> Option<&'static str> {
+    static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
+    let db = CACHE.get_or_init(|| id_db("/etc/passwd"));
+    db.iter().find(|(i, _)| *i == uid).map(|(_, n)| n.as_str())
+}
+
+/// The group name of a gid (`/etc/group`, as `getgrgid` finds it in files).
+pub fn group_name(gid: u32) -> Option<&'static str> {
+    static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
+    let db = CACHE.get_or_init(|| id_db("/etc/group"));
+    db.iter().find(|(i, _)| *i == gid).map(|(_, n)| n.as_str())
+}
+
+/// The address as iptables prints it: numeric (glibc's forms).
+pub fn numeric(addr: IpAddr) -> String {
+    match addr {
+        IpAddr::V4(a) => a.to_string(),
+        IpAddr::V6(a) => super::libxt::ntop6(&a.octets()),
+    }
+}
+
+/// `xtables_ipaddr_to_anyname` / `xtables_ip6addr_to_anyname`: the host name, else (IPv4)
+/// the network name, else the number.
+pub fn anyname(addr: IpAddr) -> String {
+    if let Some(h) = host_name(addr) {
+        return h.to_owned();
+    }
+    if let IpAddr::V4(a) = addr {
+        if let Some(n) = net_name(a) {
+            return n.to_owned();
+        }
+    }
+    numeric(addr)
+}
+
+/// `xtables_ipmask_to_numeric` / `xtables_ip6mask_to_numeric`: empty for a host mask,
+/// `/LEN` for a prefix, `/MASK` otherwise.
+pub fn mask_suffix(mask: IpAddr) -> String {
+    let am = AddrMask { addr: mask, mask };
+    let full = match mask {
+        IpAddr::V4(_) => 32,
+        IpAddr::V6(_) => 128,
+    };
+    match am.prefix_len() {
+        Some(l) if l == full => String::new(),
+        Some(l) => format!("/{l}"),
+        None => format!("/{}", numeric(mask)),
+    }
+}
+
+/// An address and mask: `NAME/MASK` (or numeric with `numeric`), without the `anywhere`
+/// rule (callers decide when that applies).
+pub fn addr_mask(addr: IpAddr, mask: IpAddr, numeric_only: bool) -> String {
+    let a = if numeric_only {
+        numeric(addr)
+    } else {
+        anyname(addr)
+    };
+    a + &mask_suffix(mask)
+}
+
+/// Appends a port or its service name, as the `print_port` of tcp, udp and multiport.
+pub fn push_port(out: &mut String, port: u16, proto: Option<&str>, numeric_only: bool) {
+    use std::fmt::Write;
+    match proto
+        .filter(|_| !numeric_only)
+        .and_then(|p| port_name(port, p))
+    {
+        Some(n) => out.push_str(n),
+        None => {
+            let _ = write!(out, "{port}");
+        }
+    }
+}
+
+/// The protocol name iptables uses to look up services (`proto_to_name` of multiport).
+pub fn service_proto(proto: u8) -> Option<&'static str> {
+    match proto {
+        6 => Some("tcp"),
+        17 => Some("udp"),
+        136 => Some("udplite"),
+        132 => Some("sctp"),
+        33 => Some("dccp"),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn networks_numbers() {
+        assert_eq!(inet_network("127.0.0.0"), Some(0x7f00_0000));
+        assert_eq!(inet_network("10"), Some(10));
+        assert_eq!(inet_network("300"), None);
+    }
+
+    #[test]
+    fn masks() {
+        let v4 = |s: &str| s.parse::<IpAddr>().unwrap();
+        assert_eq!(mask_suffix(v4("255.255.255.255")), "");
+        assert_eq!(mask_suffix(v4("255.255.0.0")), "/16");
+        assert_eq!(mask_suffix(v4("255.0.255.0")), "/255.0.255.0");
+        assert_eq!(mask_suffix(v4("ffff:ffff::")), "/32");
+        assert_eq!(
+            addr_mask(v4("10.0.0.0"), v4("255.0.0.0"), true),
+            "10.0.0.0/8"
+        );
+    }
+}
