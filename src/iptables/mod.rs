@@ -147,7 +147,8 @@ pub struct Stat {
     pub destination: AddrMask,
     /// `! -d`.
     pub destination_inverted: bool,
-    /// Matches and target options (as rule-spec options, not iptables' `-L` words).
+    /// Matches and target options in iptables' `-L` words (`tcp dpt:80 /* web */`), blanks
+    /// collapsed as go-iptables reads them.
     pub options: String,
 }
 
@@ -757,8 +758,8 @@ impl IpTables {
 
     /// The rules of a chain as the fields of `iptables -L CHAIN -n -v -x` (go-iptables'
     /// `Stats`): pkts, bytes, target, prot, opt, in, out, source, destination, options. The
-    /// options column shows matches as rule-spec options (`-m tcp --dport 80`), not in
-    /// iptables' `-L` words (`tcp dpt:80`).
+    /// options column is in iptables' `-L` words (`tcp dpt:80`), as `iptables -L -n -v -x`
+    /// prints it.
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
