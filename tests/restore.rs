@@ -212,7 +212,10 @@ fn failing(input: &str, want_line: usize) {
         };
         assert_eq!(line, want_line, "{err}");
         assert!(
-            err.to_string().starts_with(&format!("line {want_line}")),
+            err.to_string().starts_with(&format!(
+                "line {}",
+                iptnl::nft::error::group_thousands(want_line as u64)
+            )),
             "{err}"
         );
         let after = (common::run("iptables-nft-save", &[]), common::nft_list());
@@ -242,6 +245,35 @@ fn an_invalid_line_anywhere_changes_nothing() {
     // Kernel refusals: a jump to a chain that does not exist.
     failing(&tables("-A PREROUTING -j MISSING\n", "", ""), 4);
     failing(&tables("", "", "-A POSTROUTING -j MISSING\n"), 13);
+}
+
+/// Inputs over 256 KiB are parsed on a second thread beside the planner: errors must still
+/// name the first bad line, whatever side finds it, and change nothing.
+#[test]
+fn a_large_input_fails_at_its_first_bad_line() {
+    let big = |bad_at: usize, bad: &str| {
+        let mut s = String::from("*filter\n:INPUT ACCEPT [0:0]\n:X - [0:0]\n");
+        for i in 0..6_000 {
+            if i == bad_at {
+                s.push_str(bad);
+                s.push('\n');
+            }
+            s.push_str(&format!(
+                "-A X -s 10.{}.{}.1/32 -m comment --comment \"padding to make the input large {i}\" -j ACCEPT\n",
+                i / 256,
+                i % 256
+            ));
+        }
+        s.push_str("COMMIT\n");
+        assert!(s.len() > 256 * 1024, "{}", s.len());
+        s
+    };
+    // Line numbers: 3 header lines, then rule i at line 4 + i (the bad line takes 4 + bad_at).
+    for at in [0, 511, 512, 2_999, 5_999] {
+        failing(&big(at, "-A X --bogus"), 4 + at);
+    }
+    failing(&big(3_000, "-A NOPE -j ACCEPT"), 3_004);
+    failing(&big(4_000, "-A X -j MISSING"), 4_004);
 }
 
 #[test]

@@ -1047,6 +1047,59 @@ fn reads_positions(input: &str) -> bool {
     })
 }
 
+/// Inputs from this size on are parsed on a second thread while the planner encodes (below
+/// it, a thread costs more than it saves).
+const PIPELINE_MIN_BYTES: usize = 256 * 1024;
+
+/// Parsed lines handed from the parsing thread to the planner at a time.
+const PIPELINE_CHUNK: usize = 512;
+
+/// Whether a second thread can run beside this one.
+fn parallel() -> bool {
+    std::thread::available_parallelism().is_ok_and(|n| n.get() > 1)
+}
+
+/// [`parse_stream`] on a second thread, its events handed in order to `sink` on this one:
+/// parsing the text and planning/encoding the batch (about half of a restore's own time each)
+/// overlap. Errors come out exactly as in one thread: the events before a parse error are all
+/// planned first, and a planning error stops the parser.
+fn parse_beside(
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+    mut sink: impl FnMut(Event) -> Result<(), RestoreError>,
+) -> Result<(), RestoreError> {
+    type Chunk = Result<Vec<Event>, RestoreError>;
+    std::thread::scope(|scope| {
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(8);
+        scope.spawn(move || {
+            let mut chunk = Vec::with_capacity(PIPELINE_CHUNK);
+            let parsed = parse_stream(family, input, opts, |ev| {
+                chunk.push(ev);
+                if chunk.len() == PIPELINE_CHUNK {
+                    let full = std::mem::replace(&mut chunk, Vec::with_capacity(PIPELINE_CHUNK));
+                    // The planner stopped (it failed): stop parsing too; this error is never seen.
+                    tx.send(Ok(full))
+                        .map_err(|_| input_err(0, "planner stopped"))?;
+                }
+                Ok(())
+            });
+            if !chunk.is_empty() && tx.send(Ok(chunk)).is_err() {
+                return;
+            }
+            if let Err(e) = parsed {
+                let _ = tx.send(Err(e));
+            }
+        });
+        for msg in rx {
+            for ev in msg? {
+                sink(ev)?;
+            }
+        }
+        Ok(())
+    })
+}
+
 /// Plans one attempt of a restore: the batch (with the generation id it depends on), the
 /// input line of each operation, and the report (without commit time).
 fn plan_once(
@@ -1076,14 +1129,19 @@ fn plan_once(
         table_pending: None,
     };
     let mut tables: Vec<String> = Vec::new();
-    parse_stream(family, input, opts, |ev| match ev {
+    let apply = |ev: Event| match ev {
         Event::Table { name, line } => {
             p.begin_block(&name, line, &existing)?;
             tables.push(name);
             Ok(())
         }
         Event::Item(item) => p.item(tables.last().map_or("", String::as_str), &item),
-    })?;
+    };
+    if input.len() >= PIPELINE_MIN_BYTES && parallel() {
+        parse_beside(family, input, opts, apply)?;
+    } else {
+        parse_stream(family, input, opts, apply)?;
+    }
     let Planner {
         mut batch,
         lines,
