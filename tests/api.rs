@@ -651,7 +651,10 @@ fn thread_ops(
     own
 }
 
-/// 8 threads × 100 operations; `IPTNL_API_STRESS=32x200` sets other numbers.
+/// 32 threads × 200 mixed operations (append_unique, delete_if_exists, insert at 1, new and
+/// delete chain) on two shared chains, half the threads on one shared handle, half with their
+/// own: every call succeeds (conflicts are retried, never surfaced) and the final state is
+/// the serial model's. `IPTNL_API_STRESS=8x100` sets other numbers.
 #[test]
 fn threads_match_the_serial_model() {
     let (threads, ops) = std::env::var("IPTNL_API_STRESS")
@@ -660,7 +663,7 @@ fn threads_match_the_serial_model() {
             let (a, b) = v.split_once('x')?;
             Some((a.parse().ok()?, b.parse().ok()?))
         })
-        .unwrap_or((8usize, 100usize));
+        .unwrap_or((32usize, 200usize));
     in_netns(|| {
         let shared = Arc::new(v4());
         shared.new_chain("filter", "S1").unwrap();

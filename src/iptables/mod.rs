@@ -5,9 +5,9 @@
 //! Every call is one atomic nf_tables batch. Calls that depend on what a chain holds (check,
 //! the unique variants, delete by spec or number, insert at a position after the first,
 //! replace, zero) read that one chain only, send the generation id they read with the batch,
-//! and plan again when the kernel says the ruleset moved meanwhile (with jittered
-//! exponential backoff, for up to [`IpTables::set_conflict_timeout`], 10 s by default, then
-//! [`Error::Conflict`]). Blind writes (append, insert at 1, new chain, flush, policy) read
+//! and plan again when the kernel says the ruleset moved meanwhile (after a jittered pause of
+//! at most about a millisecond, for up to [`IpTables::set_conflict_timeout`], 60 s by default,
+//! then [`Error::Conflict`]). Blind writes (append, insert at 1, new chain, flush, policy) read
 //! nothing. Chains read are cached per generation: while
 //! the generation id (one round trip) has not moved, nothing is dumped again.
 //!
@@ -249,26 +249,31 @@ impl IpTables {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Plans and commits `ops` as one batch, planning again (with jittered exponential
-    /// backoff, the connection released while waiting) when the ruleset changed under a
-    /// read, until the conflict timeout.
+    /// Plans and commits `ops` as one batch, planning again (after a short jittered pause,
+    /// the connection released while waiting) when the ruleset changed under a read, until
+    /// the conflict timeout. The timeout counts the attempts and the pauses, not the time
+    /// spent waiting for this handle while other threads use it.
     pub(crate) fn run(&self, ops: &[Op]) -> Result<Vec<OpResult>, Error> {
-        let start = std::time::Instant::now();
         let timeout = self.conflict_timeout();
+        let mut spent = std::time::Duration::ZERO;
         let mut attempt = 0u32;
         loop {
             {
                 let mut g = self.lock();
+                let t = std::time::Instant::now();
                 let Inner { conn, cache } = &mut *g;
                 if let Some(r) = plan::run_once(conn, cache, self.family, ops)? {
                     return Ok(r);
                 }
+                spent += t.elapsed();
             }
             attempt += 1;
-            if start.elapsed() >= timeout {
+            if spent >= timeout {
                 return Err(Error::Conflict { tries: attempt });
             }
-            std::thread::sleep(plan::jitter(attempt - 1));
+            let pause = plan::jitter(attempt - 1);
+            std::thread::sleep(pause);
+            spent += pause;
         }
     }
 
@@ -277,8 +282,10 @@ impl IpTables {
     }
 
     /// How long a read-dependent operation keeps planning again while other writers change
-    /// the ruleset under it before it fails with [`Error::Conflict`] (default 10 s; zero
-    /// tries once). Nothing is applied by an attempt that conflicted.
+    /// the ruleset under it before it fails with [`Error::Conflict`] (default 60 s; zero
+    /// tries once). The time counts the attempts (each waits in the kernel behind other
+    /// writers' commits) and the pauses between them, not the time a call waits for this
+    /// handle while other threads use it. Nothing is applied by an attempt that conflicted.
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
