@@ -157,13 +157,14 @@ impl MsgWriter {
             self.note_overflow(ty, len);
             return;
         }
-        let pad = nla_align(len) - len;
-        self.buf.reserve(len + pad);
-        let l = (len as u16).to_ne_bytes();
-        let t = ty.to_ne_bytes();
-        self.buf.extend_from_slice(&[l[0], l[1], t[0], t[1]]);
-        self.buf.extend_from_slice(data);
-        self.buf.extend_from_slice(&[0u8; 3][..pad]);
+        // One growth of the buffer (padding zeroed with it), then the header and the payload
+        // copied in place: fewer capacity checks than three appends.
+        let at = self.buf.len();
+        self.buf.resize(at + nla_align(len), 0);
+        let dst = &mut self.buf[at..at + len];
+        dst[..2].copy_from_slice(&(len as u16).to_ne_bytes());
+        dst[2..4].copy_from_slice(&ty.to_ne_bytes());
+        dst[4..].copy_from_slice(data);
     }
 
     /// Appends an attribute with a payload of 4 bytes or less (one copy, no padding logic).
@@ -204,13 +205,13 @@ impl MsgWriter {
             self.note_overflow(ty, len);
             return;
         }
-        let pad = nla_align(len) - len;
-        self.buf.reserve(len + pad);
-        let l = (len as u16).to_ne_bytes();
-        let t = ty.to_ne_bytes();
-        self.buf.extend_from_slice(&[l[0], l[1], t[0], t[1]]);
-        self.buf.extend_from_slice(s.as_bytes());
-        self.buf.extend_from_slice(&[0u8; 4][..pad + 1]);
+        // As `put`: the terminating NUL and the padding come zeroed with the growth.
+        let at = self.buf.len();
+        self.buf.resize(at + nla_align(len), 0);
+        let dst = &mut self.buf[at..at + len - 1];
+        dst[..2].copy_from_slice(&(len as u16).to_ne_bytes());
+        dst[2..4].copy_from_slice(&ty.to_ne_bytes());
+        dst[4..].copy_from_slice(s.as_bytes());
     }
 
     /// Opens a nest: its header is reserved now and its length patched by
