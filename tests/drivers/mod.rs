@@ -52,7 +52,9 @@ impl Tools {
         std::fs::create_dir_all(&dir).unwrap();
         match which {
             Impl::Iptnl => {
-                let o = Command::new(BIN)
+                // IPTNL_BIN: another build of iptnl (e.g. target/release/iptnl) to link.
+                let bin = std::env::var("IPTNL_BIN").unwrap_or_else(|_| BIN.to_owned());
+                let o = Command::new(bin)
                     .arg("install-links")
                     .arg(&dir)
                     .output()
@@ -285,8 +287,11 @@ pub struct GoIptables<'a> {
     pub mode: String,
     /// `Timeout(n)`: `--wait n` when the version supports seconds.
     pub timeout: u32,
-    /// Every argument vector run, for counting and inspection.
+    /// How many iptables processes ran.
     pub runs: std::cell::Cell<usize>,
+    /// Per command (`-A`, `-C`, `-S`, …): how many ran and their total wall time.
+    pub profile:
+        std::cell::RefCell<std::collections::BTreeMap<String, (usize, std::time::Duration)>>,
 }
 
 impl<'a> GoIptables<'a> {
@@ -326,6 +331,7 @@ impl<'a> GoIptables<'a> {
             mode: mode.unwrap_or_else(|| "legacy".to_owned()),
             timeout,
             runs: std::cell::Cell::new(0),
+            profile: Default::default(),
         })
     }
 
@@ -339,12 +345,24 @@ impl<'a> GoIptables<'a> {
             }
         }
         self.runs.set(self.runs.get() + 1);
+        let t0 = std::time::Instant::now();
         let o = Command::new(&self.path)
             .args(&full)
             .env("PATH", &self.tools.path_env)
             .stdin(Stdio::null())
             .output()
             .unwrap();
+        let op = args
+            .iter()
+            .find(|a| a.len() == 2 && a.starts_with('-') && *a != &"-t" && *a != &"-v")
+            .copied()
+            .unwrap_or("?");
+        let code = o.status.code().unwrap_or(-1);
+        let mut p = self.profile.borrow_mut();
+        let e = p.entry(format!("{op} (exit {code})")).or_default();
+        e.0 += 1;
+        e.1 += t0.elapsed();
+        drop(p);
         if o.status.success() {
             Ok(String::from_utf8_lossy(&o.stdout).into_owned())
         } else {

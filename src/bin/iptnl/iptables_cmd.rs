@@ -765,7 +765,15 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 Err(e) => Err(kerr(e)),
             }
         }
-        Command::NewChain { chain } => ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr),
+        Command::NewChain { chain } => {
+            // Refused here, as iptables-nft refuses it from its cache: a batch the kernel
+            // rejects costs an RCU grace period (the abort path), which is what
+            // go-iptables' ClearChain (`-N`, then `-F` on exit 1) would pay on every call.
+            if in_kernel(family, t, chain)? {
+                return Err(op_err(family, "Chain already exists."));
+            }
+            ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr)
+        }
         Command::DeleteChain { chain: None } => {
             let mut out = String::new();
             if cmd.verbose > 0 {
