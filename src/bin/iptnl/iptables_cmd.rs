@@ -442,6 +442,25 @@ fn busy(family: IpFamily, chain: &str) -> Fail {
     }
 }
 
+/// Deletes a built-in (base) chain that is in the kernel, as `iptables-nft -X INPUT` does:
+/// done when it is empty, `CHAIN_DEL failed (Device or resource busy)` when it has rules.
+fn delete_builtin(family: IpFamily, table: &str, chain: &str) -> Result<(), Fail> {
+    let fail = |e: &dyn std::fmt::Display| Fail {
+        code: 4,
+        text: format!("{}: {e}", prefix(family)),
+    };
+    let mut conn = Conn::open().map_err(|e| fail(&e))?;
+    let mut batch = iptnl::nft::Batch::new();
+    batch
+        .del_chain(family.nft(), table, chain)
+        .map_err(|e| fail(&e))?;
+    match batch.commit(&mut conn) {
+        Ok(_) => Ok(()),
+        Err(e) if e.errno() == Some(libc::EBUSY) => Err(busy(family, chain)),
+        Err(e) => Err(fail(&e)),
+    }
+}
+
 fn is_builtin(table: &str, chain: &str) -> bool {
     find_table(table).is_some_and(|t| t.builtin(chain).is_some())
 }
@@ -739,7 +758,15 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 Err(e) => Err(kerr(e)),
             }
         }
-        Command::NewChain { chain } => ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr),
+        Command::NewChain { chain } => {
+            // Refused here, as iptables-nft refuses it from its cache: a batch the kernel
+            // rejects costs an RCU grace period (the abort path), which is what
+            // go-iptables' ClearChain (`-N`, then `-F` on exit 1) would pay on every call.
+            if in_kernel(family, t, chain)? {
+                return Err(op_err(family, "Chain already exists."));
+            }
+            ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr)
+        }
         Command::DeleteChain { chain: None } => {
             let mut out = String::new();
             if cmd.verbose > 0 {
@@ -753,11 +780,12 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
         }
         Command::DeleteChain { chain: Some(chain) } => {
             if is_builtin(t, chain) {
-                return Err(if in_kernel(family, t, chain)? {
-                    busy(family, chain)
-                } else {
-                    op_err(family, NO_CHAIN)
-                });
+                if !in_kernel(family, t, chain)? {
+                    return Err(op_err(family, NO_CHAIN));
+                }
+                // iptables-nft deletes an empty built-in chain (it is created again on
+                // next use); the kernel refuses one with rules (EBUSY).
+                return delete_builtin(family, t, chain).map(|()| String::new());
             }
             let out = if cmd.verbose > 0 {
                 format!("Deleting chain `{chain}'\n")

@@ -3,10 +3,12 @@
 //! `xtables-nft-multi`), by the first argument: `iptnl iptables-save -t nat`.
 //!
 //! Tools: `iptables`, `ip6tables`, `iptables-restore`, `ip6tables-restore`, `iptables-save`,
-//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …) and `demo`.
+//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …), `demo`, and
+//! `install-links DIR`, which creates those names in DIR as symlinks to this binary.
 
 mod demo;
 mod getopt;
+mod install_links;
 mod iptables_cmd;
 mod tools;
 
@@ -20,6 +22,8 @@ enum Tool {
     /// `iptables`/`ip6tables` (the rule command).
     Iptables(IpFamily),
     Demo,
+    /// `install-links [--force] DIR`.
+    InstallLinks,
     /// Hidden: the demo's iptnl loader, run as a child so its peak memory is measured alone.
     DemoLoad,
 }
@@ -33,6 +37,7 @@ fn lookup(name: &str) -> Option<Tool> {
     } else {
         return match name {
             "demo" => Some(Tool::Demo),
+            "install-links" => Some(Tool::InstallLinks),
             demo::LOAD_SUBCOMMAND => Some(Tool::DemoLoad),
             _ => None,
         };
@@ -59,7 +64,11 @@ fn usage() -> String {
          \x20 demo [--rules N] [--ipv6] [--keep-going]\n\
          \x20                                       load a kube-proxy-style ruleset with iptnl and\n\
          \x20                                       iptables-nft/legacy-restore in throwaway\n\
-         \x20                                       network namespaces and compare them\n",
+         \x20                                       network namespaces and compare them\n\
+         \x20 install-links [--force] DIR           create the tool names above (and\n\
+         \x20                                       xtables-nft-multi) in DIR as symlinks to\n\
+         \x20                                       this binary; then put DIR first on PATH:\n\
+         \x20                                       export PATH=DIR:$PATH\n",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -70,6 +79,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
         Tool::Save(f) => tools::save_main(prog, f, args),
         Tool::Iptables(f) => iptables_cmd::main(f, args),
         Tool::Demo => demo::main(args),
+        Tool::InstallLinks => install_links::main(args),
         Tool::DemoLoad => demo::load_main(args),
     }
 }
@@ -121,6 +131,13 @@ mod tests {
         assert_eq!(lookup("ip6tables-nft-save"), Some(Tool::Save(IpFamily::V6)));
         assert_eq!(lookup("iptables-nft"), Some(Tool::Iptables(IpFamily::V4)));
         assert_eq!(lookup("demo"), Some(Tool::Demo));
+        assert_eq!(lookup("install-links"), Some(Tool::InstallLinks));
+        for n in install_links::NAMES {
+            assert!(
+                lookup(n).is_some() || *n == "xtables-nft-multi",
+                "{n} is installed but not a tool name"
+            );
+        }
         assert_eq!(lookup("iptnl"), None);
         assert_eq!(lookup("xtables-nft-multi"), None);
         assert_eq!(lookup("iptables-legacy-restore"), None);
