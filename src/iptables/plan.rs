@@ -318,9 +318,18 @@ impl Planner<'_> {
         Ok(out)
     }
 
+    /// Creates a built-in chain the first time a rule goes into it, as iptables-nft does. An
+    /// existing chain is not sent again: the kernel would record a chain update, which it
+    /// frees only after an RCU grace period that the process then waits for when its socket
+    /// closes (a few milliseconds per `iptables -A`).
     fn ensure(&mut self, table: &str, chain: &str) -> Result<(), Error> {
         if let Some(bc) = builtin(table, chain) {
             if self.ensured.insert(key(table, chain)) {
+                // Asked of the kernel: a view shows a built-in chain as present even before
+                // it is created (as iptables lists it).
+                if self.kernel_has_chain(table, chain)? {
+                    return Ok(());
+                }
                 let f = self.family.nft();
                 self.batch
                     .add_table(&Table::new(f, table))
@@ -567,12 +576,20 @@ impl Planner<'_> {
                     }
                 } else {
                     check_chain_name(c, self.family).map_err(|e| Error::Invalid(e.to_string()))?;
-                    self.batch
-                        .add_table(&Table::new(f, t))
-                        .map_err(nft_err("planning"))?;
-                    self.batch
-                        .add_chain(&Chain::user(f, t, c), false)
-                        .map_err(nft_err("planning"))?;
+                    // Only a missing chain is sent (an existing one would be a chain update
+                    // the kernel frees after an RCU grace period).
+                    let exists = match self.view(t, c) {
+                        Some(v) => v.exists,
+                        None => self.kernel_has_chain(t, c)?,
+                    };
+                    if !exists {
+                        self.batch
+                            .add_table(&Table::new(f, t))
+                            .map_err(nft_err("planning"))?;
+                        self.batch
+                            .add_chain(&Chain::user(f, t, c), false)
+                            .map_err(nft_err("planning"))?;
+                    }
                 }
                 self.batch
                     .flush_chain(f, t, c)
