@@ -157,14 +157,13 @@ impl MsgWriter {
             self.note_overflow(ty, len);
             return;
         }
-        // One growth of the buffer (padding zeroed with it), then the header and the payload
-        // copied in place: fewer capacity checks than three appends.
-        let at = self.buf.len();
-        self.buf.resize(at + nla_align(len), 0);
-        let dst = &mut self.buf[at..at + len];
-        dst[..2].copy_from_slice(&(len as u16).to_ne_bytes());
-        dst[2..4].copy_from_slice(&ty.to_ne_bytes());
-        dst[4..].copy_from_slice(data);
+        let pad = nla_align(len) - len;
+        self.buf.reserve(len + pad);
+        let l = (len as u16).to_ne_bytes();
+        let t = ty.to_ne_bytes();
+        self.buf.extend_from_slice(&[l[0], l[1], t[0], t[1]]);
+        self.buf.extend_from_slice(data);
+        self.buf.extend_from_slice(&[0u8; 3][..pad]);
     }
 
     /// Appends an attribute with a payload of 4 bytes or less (one copy, no padding logic).
