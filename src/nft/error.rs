@@ -254,27 +254,27 @@ fn locate(attrs: &[u8], offset: usize) -> (Option<u16>, Option<ExprAt>) {
     (None, None)
 }
 
-/// Searches a nest for an `NFTA_VERDICT_CHAIN` string, at most a few levels down (a verdict
-/// sits two or three nests below the expression), so a hostile buffer cannot exhaust the stack.
-fn find_chain_name(buf: &[u8]) -> Option<String> {
-    fn walk(buf: &[u8], depth: u32) -> Option<String> {
-        for a in Attrs::new(buf).flatten() {
-            if a.kind() == NFTA_VERDICT_CHAIN {
-                if let Ok(s) = a.str() {
-                    if !s.is_empty() && s.chars().all(|c| !c.is_control()) {
-                        return Some(s.to_owned());
-                    }
-                }
-            }
-            if depth < 4 && a.data().len() >= 4 {
-                if let Some(s) = walk(a.data(), depth + 1) {
-                    return Some(s);
-                }
-            }
-        }
-        None
-    }
-    walk(buf, 0)
+/// The chain name of an `immediate` expression's verdict: the path `NFTA_EXPR_DATA` →
+/// `NFTA_IMMEDIATE_DATA` → `NFTA_DATA_VERDICT` → `NFTA_VERDICT_CHAIN`, followed exactly (these
+/// attributes all have type 2, so a loose search would take the wrong one for a string).
+fn find_chain_name(elem: &[u8]) -> Option<String> {
+    use iptnl_sys::nf_tables::{
+        NFTA_DATA_VERDICT, NFTA_EXPR_DATA, NFTA_IMMEDIATE_DATA, NFTA_VERDICT_CHAIN,
+    };
+    let child = |buf: &'_ [u8], ty: u16| -> Option<Vec<u8>> {
+        Attrs::new(buf)
+            .flatten()
+            .find(|a| a.kind() == ty)
+            .map(|a| a.data().to_vec())
+    };
+    let data = child(elem, NFTA_EXPR_DATA as u16)?;
+    let imm = child(&data, NFTA_IMMEDIATE_DATA as u16)?;
+    let verdict = child(&imm, NFTA_DATA_VERDICT as u16)?;
+    let name = Attrs::new(&verdict)
+        .flatten()
+        .find(|a| a.kind() == NFTA_VERDICT_CHAIN as u16)?;
+    let s = name.str().ok()?;
+    (!s.is_empty() && s.chars().all(|c| !c.is_control())).then(|| s.to_owned())
 }
 
 fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> String {
