@@ -6,7 +6,7 @@
 //! updated from the plan, so a sequence of read-dependent operations by one handle on one
 //! chain dumps that chain once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use iptnl_sys::nf_tables::{NFTA_RULE_CHAIN, NFTA_RULE_TABLE, NFT_MSG_GETRULE, NFT_MSG_NEWRULE};
@@ -23,6 +23,9 @@ pub(crate) type Key = (String, String);
 /// Above this many cached rules, the cache starts over.
 const MAX_RULES: usize = 1 << 20;
 
+/// Canonical forms of a chain's rules and the handles of the rules that have each.
+pub(crate) type CanonIndex = HashMap<Vec<Expr>, Vec<u64>>;
+
 /// The rules of one chain as read (`None`: the chain does not exist).
 pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
 
@@ -32,12 +35,45 @@ pub(crate) struct Cache {
     pub(crate) genid: Option<u32>,
     pub(crate) memo: Memo,
     pub(crate) chains: HashMap<Key, ChainRules>,
+    /// The canonical forms of the rules of cached chains, built by the first check of a chain
+    /// (see [`Cache::canonical_index`]), each with the rules it was built from.
+    canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
 }
 
 impl Cache {
     pub(crate) fn clear(&mut self) {
         self.genid = None;
         self.chains.clear();
+        self.canon.clear();
+    }
+
+    /// The canonical forms of `rules`, the cached rules of chain `k`, each with the handles
+    /// of the rules that have it: built once per cached version of the chain, so that finding
+    /// a rule in an unchanged chain is one hash lookup instead of a comparison with every
+    /// rule. Foreign rules (no canonical form) are left out: no spec equals them.
+    pub(crate) fn canonical_index(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: &Arc<Vec<Rule>>,
+    ) -> Arc<CanonIndex> {
+        if let Some((from, idx)) = self.canon.get(k) {
+            if Arc::ptr_eq(from, rules) {
+                return idx.clone();
+            }
+        }
+        if self.canon.len() >= 1024 {
+            self.canon.clear();
+        }
+        let mut idx = CanonIndex::new();
+        for r in rules.iter() {
+            if let Some(c) = self.memo.canonical(k, family, r) {
+                idx.entry(c).or_default().push(r.handle.unwrap_or(0));
+            }
+        }
+        let idx = Arc::new(idx);
+        self.canon.insert(k.clone(), (rules.clone(), idx.clone()));
+        idx
     }
 
     fn rules(&self) -> usize {
@@ -45,6 +81,52 @@ impl Cache {
             .values()
             .map(|v| v.as_ref().map_or(0, |r| r.len()))
             .sum()
+    }
+
+    /// After a commit of this handle changed chain `k` from `old` to `new` (`added`: the
+    /// indexes in `new` of the rules the commit added; `kept`: the handles of the rules of
+    /// `old` still there, `None` when all are), carries the chain's canonical index over
+    /// instead of building it again from every rule. A replaced rule keeps its handle in
+    /// nf_tables, so what was removed is told by `kept`, not by the handles of `new`.
+    pub(crate) fn carry_index(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        old: &Arc<Vec<Rule>>,
+        new: &Arc<Vec<Rule>>,
+        added: &[usize],
+        kept: Option<&HashSet<u64>>,
+    ) {
+        let Some((from, idx)) = self.canon.remove(k) else {
+            return;
+        };
+        if !Arc::ptr_eq(&from, old) {
+            return;
+        }
+        drop(from);
+        let mut idx = Arc::unwrap_or_clone(idx);
+        if let Some(kept) = kept {
+            for r in old.iter() {
+                let Some(h) = r.handle.filter(|h| !kept.contains(h)) else {
+                    continue;
+                };
+                let Some(c) = self.memo.canonical(k, family, r) else {
+                    continue;
+                };
+                if let Some(hs) = idx.get_mut(&c) {
+                    hs.retain(|x| *x != h);
+                    if hs.is_empty() {
+                        idx.remove(&c);
+                    }
+                }
+            }
+        }
+        for r in added.iter().filter_map(|&i| new.get(i)) {
+            if let Some(c) = self.memo.canonical(k, family, r) {
+                idx.entry(c).or_default().push(r.handle.unwrap_or(0));
+            }
+        }
+        self.canon.insert(k.clone(), (new.clone(), Arc::new(idx)));
     }
 }
 
@@ -60,19 +142,17 @@ pub(crate) struct Memo {
 const MAX_MEMO: usize = 1 << 18;
 
 impl Memo {
-    /// Whether `rule` (of chain `k`) is, canonically, `want`.
-    pub(crate) fn rule_is(
+    /// The canonical form of `rule` (of chain `k`), `None` for a foreign rule.
+    pub(crate) fn canonical(
         &mut self,
         k: &Key,
         family: IpFamily,
         rule: &Rule,
-        want: &[Expr],
-    ) -> bool {
+    ) -> Option<Vec<Expr>> {
         if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {
-            return c.as_deref() == Some(want);
+            return c.clone();
         }
         let c = canonical_of_rule(rule, family);
-        let eq = c.as_deref() == Some(want);
         if self.len >= MAX_MEMO {
             self.map.clear();
             self.len = 0;
@@ -81,8 +161,8 @@ impl Memo {
         self.map
             .entry(k.clone())
             .or_default()
-            .insert(rule.exprs.clone(), c);
-        eq
+            .insert(rule.exprs.clone(), c.clone());
+        c
     }
 }
 
@@ -111,7 +191,7 @@ pub(crate) fn read_chain(
                 return Ok((v.clone(), g));
             }
         } else {
-            cache.chains.clear();
+            cache.clear();
             cache.genid = Some(g);
         }
         let mut rules = Vec::new();
@@ -160,6 +240,7 @@ pub(crate) fn read_chain(
         }
         if cache.rules() + rules.len() > MAX_RULES {
             cache.chains.clear();
+            cache.canon.clear();
         }
         let v = Some(Arc::new(rules));
         cache.chains.insert(k, v.clone());

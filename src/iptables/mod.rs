@@ -244,6 +244,22 @@ impl IpTables {
         self.family
     }
 
+    /// Wall time this handle's connection has spent inside `sendmsg` and `recv` so far (see
+    /// [`KernelTime`](crate::netlink::KernelTime)): the kernel's share of the calls made.
+    /// A call's own time is its wall time minus the `sendmsg` time it added.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let (t, k) = (std::time::Instant::now(), ipt.kernel_time());
+    /// ipt.append("filter", "INPUT", "-j ACCEPT")?;
+    /// let kernel = ipt.kernel_time().since(&k).sendmsg;
+    /// println!("own {:?}, kernel {:?}", t.elapsed() - kernel, kernel);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn kernel_time(&self) -> crate::netlink::KernelTime {
+        self.lock().conn.kernel_time()
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -330,13 +346,11 @@ impl IpTables {
         let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
         let Some(rules) = rules else { return Ok(false) };
         let k = (table.to_owned(), chain.to_owned());
+        let index = cache.canonical_index(&k, self.family, &rules);
         for s in &specs {
             let want =
                 crate::ipt::canonical_exprs(s, table, chain).map_err(|e| Error::Invalid(e.0))?;
-            let found = rules
-                .iter()
-                .any(|r| cache.memo.rule_is(&k, self.family, r, &want));
-            if !found {
+            if !index.contains_key(&want) {
                 return Ok(false);
             }
         }

@@ -223,6 +223,8 @@ struct Planner<'a> {
     touched: HashSet<Key>,
     touched_tables: HashSet<String>,
     current: usize,
+    /// Canonical forms of the rules this plan added, by batch id (computed when searched).
+    new_canon: HashMap<u32, Option<Vec<Expr>>>,
 }
 
 fn key(table: &str, chain: &str) -> Key {
@@ -284,27 +286,38 @@ impl Planner<'_> {
         }
     }
 
-    /// Indexes (in the view) of the rules equal to `spec`.
+    /// Indexes (in the view) of the rules equal to `spec`: the chain's rules as read are
+    /// looked up in its canonical index (one hash lookup), the rules this plan added are
+    /// compared by their canonical forms, computed once each.
     fn find(&mut self, table: &str, chain: &str, spec: &RuleSpec) -> Result<Vec<usize>, Error> {
         let want = canonical_exprs(spec, table, chain).map_err(|e| Error::Invalid(e.0))?;
         let k = key(table, chain);
         let Some(v) = self.views.get(&k) else {
             return Ok(Vec::new());
         };
+        let kernel_hits: HashSet<u64> = match v.kernel.clone() {
+            Some(rules) => self
+                .cache
+                .canonical_index(&k, self.family, &rules)
+                .get(&want)
+                .map(|hs| hs.iter().copied().collect())
+                .unwrap_or_default(),
+            None => HashSet::new(),
+        };
+        let entries = v.entries.clone();
         let mut out = Vec::new();
-        for (i, &e) in v.entries.iter().enumerate() {
+        for (i, e) in entries.into_iter().enumerate() {
             let hit = match e {
-                Entry::Kernel(h) => {
-                    let r = v
-                        .kernel
-                        .as_ref()
-                        .and_then(|rs| rs.get(*v.by_handle.get(&h)?));
-                    r.is_some_and(|r| self.cache.memo.rule_is(&k, self.family, r, &want))
+                Entry::Kernel(h) => kernel_hits.contains(&h),
+                Entry::New { id, .. } => {
+                    if !self.new_canon.contains_key(&id) {
+                        let c = self
+                            .rule_of(&k, e)
+                            .and_then(|r| canonical_of_rule(&r, self.family));
+                        self.new_canon.insert(id, c);
+                    }
+                    self.new_canon.get(&id).and_then(|c| c.as_ref()) == Some(&want)
                 }
-                Entry::New { .. } => self
-                    .rule_of(&k, e)
-                    .and_then(|r| canonical_of_rule(&r, self.family))
-                    .is_some_and(|c| c == want),
             };
             if hit {
                 out.push(i);
@@ -707,6 +720,7 @@ pub(crate) fn run_once(
             touched: HashSet::new(),
             touched_tables: HashSet::new(),
             current: 0,
+            new_canon: HashMap::new(),
         };
         // Read every chain a read-dependent operation needs first, so that all reads belong
         // to one generation as far as possible and blind operations see them.
@@ -783,9 +797,10 @@ fn update_cache(p: &mut Planner<'_>, genid: Option<u32>, done: &nft::Committed) 
         let updated = match p.views.get(&k) {
             Some(v) if !p.touched_tables.contains(&k.0) => {
                 if !v.exists {
-                    Some(None)
+                    Some((None, None, Vec::new()))
                 } else {
                     let mut rules = Vec::with_capacity(v.entries.len());
+                    let mut added = Vec::new();
                     let mut ok = true;
                     for &e in &v.entries {
                         match (p.rule_of(&k, e), e) {
@@ -794,6 +809,7 @@ fn update_cache(p: &mut Planner<'_>, genid: Option<u32>, done: &nft::Committed) 
                                 Some(h) => {
                                     r.handle = Some(h);
                                     r.position = None;
+                                    added.push(rules.len());
                                     rules.push(r);
                                 }
                                 None => ok = false,
@@ -801,13 +817,29 @@ fn update_cache(p: &mut Planner<'_>, genid: Option<u32>, done: &nft::Committed) 
                             (None, _) => ok = false,
                         }
                     }
-                    ok.then(|| Some(Arc::new(rules)))
+                    ok.then(|| (Some(Arc::new(rules)), v.kernel.clone(), added))
                 }
             }
             _ => None,
         };
         match updated {
-            Some(v) => {
+            Some((Some(new), Some(old), added)) => {
+                let kernel: Vec<u64> = p.views.get(&k).map_or_else(Vec::new, |v| {
+                    v.entries
+                        .iter()
+                        .filter_map(|e| match e {
+                            Entry::Kernel(h) => Some(*h),
+                            Entry::New { .. } => None,
+                        })
+                        .collect()
+                });
+                let kept: Option<HashSet<u64>> =
+                    (kernel.len() != old.len()).then(|| kernel.into_iter().collect());
+                p.cache
+                    .carry_index(&k, p.family, &old, &new, &added, kept.as_ref());
+                p.cache.chains.insert(k, Some(new));
+            }
+            Some((v, _, _)) => {
                 p.cache.chains.insert(k, v);
             }
             None => {
