@@ -28,6 +28,7 @@
 
 mod cache;
 mod error;
+mod events;
 mod format;
 mod plan;
 mod transaction;
@@ -258,6 +259,28 @@ impl IpTables {
     /// ```
     pub fn kernel_time(&self) -> crate::netlink::KernelTime {
         self.lock().conn.kernel_time()
+    }
+
+    /// Keeps the chains this handle has read current from the kernel's ruleset events
+    /// (`NFNLGRP_NFTABLES`, on a second socket) instead of reading a chain again whenever
+    /// another writer moved the generation: a check or delete on a big chain after someone
+    /// changed something else costs no dump. Off by default, because while a handle listens
+    /// the kernel builds an event for every change in the namespace, which makes every
+    /// writer's commits there a little slower; when events are lost (a huge restore
+    /// overflowing the buffer), the cache is simply read again.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_follow_events(true);
+    /// assert!(!ipt.exists("nat", "KUBE-SERVICES", "-j KUBE-NODEPORTS")? || true);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn set_follow_events(&self, on: bool) {
+        let mut g = self.lock();
+        g.cache.follow = on;
+        if !on {
+            g.cache.events = None;
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, Inner> {
