@@ -151,52 +151,6 @@ impl Cache {
             .map(|v| v.as_ref().map_or(0, |r| r.len()))
             .sum()
     }
-
-    /// After a commit of this handle changed chain `k` from `old` to `new` (`added`: the
-    /// indexes in `new` of the rules the commit added; `kept`: the handles of the rules of
-    /// `old` still there, `None` when all are), carries the chain's canonical index over
-    /// instead of building it again from every rule. A replaced rule keeps its handle in
-    /// nf_tables, so what was removed is told by `kept`, not by the handles of `new`.
-    pub(crate) fn carry_index(
-        &mut self,
-        k: &Key,
-        family: IpFamily,
-        old: &Arc<Vec<Rule>>,
-        new: &Arc<Vec<Rule>>,
-        added: &[usize],
-        kept: Option<&HashSet<u64>>,
-    ) {
-        let Some((from, idx)) = self.canon.remove(k) else {
-            return;
-        };
-        if !Arc::ptr_eq(&from, old) {
-            return;
-        }
-        drop(from);
-        let mut idx = Arc::unwrap_or_clone(idx);
-        if let Some(kept) = kept {
-            for r in old.iter() {
-                let Some(h) = r.handle.filter(|h| !kept.contains(h)) else {
-                    continue;
-                };
-                let Some(c) = self.memo.canonical(k, family, r) else {
-                    continue;
-                };
-                if let Some(hs) = idx.get_mut(&c) {
-                    hs.retain(|x| *x != h);
-                    if hs.is_empty() {
-                        idx.remove(&c);
-                    }
-                }
-            }
-        }
-        for r in added.iter().filter_map(|&i| new.get(i)) {
-            if let Some(c) = self.memo.canonical(k, family, r) {
-                idx.entry(c).or_default().push(r.handle.unwrap_or(0));
-            }
-        }
-        self.canon.insert(k.clone(), (new.clone(), Arc::new(idx)));
-    }
 }
 
 /// Canonical forms of rules by their expressions (see [`crate::ipt::compare`]), per chain:

@@ -178,9 +178,11 @@ fn replay(cache: &mut Cache, family: IpFamily, batch: &[Ev]) {
                 // A new chain, a renamed one, or a chain updated (policy): what was cached
                 // under this name, or under the old name of a renamed chain, is read again.
                 drop_keys.insert((c.table.clone(), c.name.clone()));
-                if let Some(h) = c.handle {
-                    for (k, ch) in &cache.chain_handles {
-                        if *ch == h && k.0 == c.table && k.1 != c.name {
+                // A chain of that table whose handle is not known could be the one renamed.
+                for k in cache.chains.keys().filter(|k| k.0 == c.table) {
+                    match cache.chain_handles.get(k) {
+                        Some(h) if c.handle != Some(*h) => {}
+                        _ => {
                             drop_keys.insert(k.clone());
                         }
                     }

@@ -794,61 +794,72 @@ fn update_cache(p: &mut Planner<'_>, genid: Option<u32>, done: &nft::Committed) 
         return;
     }
     for k in std::mem::take(&mut p.touched) {
-        let updated = match p.views.get(&k) {
-            Some(v) if !p.touched_tables.contains(&k.0) => {
-                if !v.exists {
-                    Some((None, None, Vec::new()))
-                } else {
-                    let mut rules = Vec::with_capacity(v.entries.len());
-                    let mut added = Vec::new();
-                    let mut ok = true;
-                    for &e in &v.entries {
-                        match (p.rule_of(&k, e), e) {
-                            (Some(r), Entry::Kernel(_)) => rules.push(r),
-                            (Some(mut r), Entry::New { op, .. }) => match done.handle(op) {
-                                Some(h) => {
-                                    r.handle = Some(h);
-                                    r.position = None;
-                                    added.push(rules.len());
-                                    rules.push(r);
-                                }
-                                None => ok = false,
-                            },
-                            (None, _) => ok = false,
-                        }
-                    }
-                    ok.then(|| (Some(Arc::new(rules)), v.kernel.clone(), added))
-                }
-            }
+        if p.touched_tables.contains(&k.0) {
+            continue;
+        }
+        let Some(v) = p.views.get_mut(&k) else {
+            p.cache.forget(&k);
+            continue;
+        };
+        if !v.exists {
+            p.cache.forget(&k);
+            p.cache.chains.insert(k, None);
+            continue;
+        }
+        // The rules as read are moved, not cloned, into the chain's new version: the view's
+        // and the cache's references are dropped first so that the vector is unshared.
+        let entries = v.entries.clone();
+        let by_handle = std::mem::take(&mut v.by_handle);
+        let old = v.kernel.take();
+        let index = match (p.cache.take_chain(&k), &old) {
+            (Some((cached, index)), Some(o)) if Arc::ptr_eq(&cached, o) => index,
             _ => None,
         };
-        match updated {
-            Some((Some(new), Some(old), added)) => {
-                let kernel: Vec<u64> = p.views.get(&k).map_or_else(Vec::new, |v| {
-                    v.entries
-                        .iter()
-                        .filter_map(|e| match e {
-                            Entry::Kernel(h) => Some(*h),
-                            Entry::New { .. } => None,
-                        })
-                        .collect()
-                });
-                let kept: Option<HashSet<u64>> =
-                    (kernel.len() != old.len()).then(|| kernel.into_iter().collect());
-                p.cache
-                    .carry_index(&k, p.family, &old, &new, &added, kept.as_ref());
-                p.cache.chains.insert(k, Some(new));
-            }
-            Some((v, _, _)) => {
-                p.cache.chains.insert(k, v);
-            }
-            None => {
-                p.cache.chains.remove(&k);
+        let mut old_rules: Vec<Option<Rule>> = old
+            .map(|a| Arc::unwrap_or_clone(a).into_iter().map(Some).collect())
+            .unwrap_or_default();
+        let mut rules = Vec::with_capacity(entries.len());
+        let mut added = HashSet::new();
+        let mut ok = true;
+        for e in entries {
+            match e {
+                Entry::Kernel(h) => {
+                    match by_handle
+                        .get(&h)
+                        .and_then(|&i| old_rules.get_mut(i)?.take())
+                    {
+                        Some(r) => rules.push(r),
+                        None => ok = false,
+                    }
+                }
+                Entry::New { op, .. } => match (p.rule_of(&k, e), done.handle(op)) {
+                    (Some(mut r), Some(h)) => {
+                        r.handle = Some(h);
+                        r.position = None;
+                        added.insert(h);
+                        rules.push(r);
+                    }
+                    _ => ok = false,
+                },
             }
         }
+        if !ok {
+            p.cache.forget(&k);
+            continue;
+        }
+        let removed: Vec<Rule> = old_rules.into_iter().flatten().collect();
+        p.cache
+            .put_chain(&k, p.family, rules, index, &removed, &added);
     }
-    for t in &p.touched_tables {
-        p.cache.chains.retain(|k, _| &k.0 != t);
+    let gone: Vec<Key> = p
+        .cache
+        .chains
+        .keys()
+        .filter(|k| p.touched_tables.contains(&k.0))
+        .cloned()
+        .collect();
+    for k in &gone {
+        p.cache.forget(k);
     }
     p.cache.genid = Some(g.wrapping_add(1));
 }
