@@ -6,13 +6,14 @@
 //! updated from the plan, so a sequence of read-dependent operations by one handle on one
 //! chain dumps that chain once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use iptnl_sys::nf_tables::{NFTA_RULE_CHAIN, NFTA_RULE_TABLE, NFT_MSG_GETRULE, NFT_MSG_NEWRULE};
 use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
 use super::error::{from_nft, Error};
+use super::events::Events;
 use crate::ipt::{canonical_of_rule, IpFamily};
 use crate::netlink::{Conn, DUMP_RETRIES};
 use crate::nft::{Expr, Rule};
@@ -23,6 +24,9 @@ pub(crate) type Key = (String, String);
 /// Above this many cached rules, the cache starts over.
 const MAX_RULES: usize = 1 << 20;
 
+/// Canonical forms of a chain's rules and the handles of the rules that have each.
+pub(crate) type CanonIndex = HashMap<Vec<Expr>, Vec<u64>>;
+
 /// The rules of one chain as read (`None`: the chain does not exist).
 pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
 
@@ -32,12 +36,113 @@ pub(crate) struct Cache {
     pub(crate) genid: Option<u32>,
     pub(crate) memo: Memo,
     pub(crate) chains: HashMap<Key, ChainRules>,
+    /// The canonical forms of the rules of cached chains, built by the first check of a chain
+    /// (see [`Cache::canonical_index`]), each with the rules it was built from.
+    canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
+    /// The handles of cached chains, when known (to notice a renamed chain in events).
+    pub(crate) chain_handles: HashMap<Key, u64>,
+    /// Follow the ruleset events instead of forgetting everything when the generation moved.
+    pub(crate) follow: bool,
+    /// The event subscription, opened by the first read while `follow` is set.
+    pub(crate) events: Option<Events>,
 }
 
 impl Cache {
     pub(crate) fn clear(&mut self) {
         self.genid = None;
         self.chains.clear();
+        self.canon.clear();
+        self.chain_handles.clear();
+    }
+
+    /// Forgets one chain (it is read again when needed).
+    pub(crate) fn forget(&mut self, k: &Key) {
+        self.chains.remove(k);
+        self.canon.remove(k);
+        self.chain_handles.remove(k);
+    }
+
+    /// Takes the rules of an existing cached chain out of the cache, with its canonical index
+    /// when it has one (see [`Cache::put_chain`]).
+    pub(crate) fn take_chain(&mut self, k: &Key) -> Option<(Arc<Vec<Rule>>, Option<CanonIndex>)> {
+        let rules = self.chains.remove(k)??;
+        let index = self
+            .canon
+            .remove(k)
+            .filter(|(from, _)| Arc::ptr_eq(from, &rules))
+            .map(|(from, idx)| {
+                drop(from);
+                Arc::unwrap_or_clone(idx)
+            });
+        Some((rules, index))
+    }
+
+    /// Puts back a chain taken with [`Cache::take_chain`] after rules were `removed` and the
+    /// rules with handles `added` were added, carrying its canonical index over.
+    pub(crate) fn put_chain(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: Vec<Rule>,
+        index: Option<CanonIndex>,
+        removed: &[Rule],
+        added: &HashSet<u64>,
+    ) {
+        let rules = Arc::new(rules);
+        if let Some(mut idx) = index {
+            for r in removed {
+                let Some(h) = r.handle else { continue };
+                if let Some(c) = self.memo.canonical(k, family, r) {
+                    if let Some(hs) = idx.get_mut(&c) {
+                        hs.retain(|x| *x != h);
+                        if hs.is_empty() {
+                            idx.remove(&c);
+                        }
+                    }
+                }
+            }
+            if !added.is_empty() {
+                for r in rules.iter() {
+                    let Some(h) = r.handle.filter(|h| added.contains(h)) else {
+                        continue;
+                    };
+                    if let Some(c) = self.memo.canonical(k, family, r) {
+                        idx.entry(c).or_default().push(h);
+                    }
+                }
+            }
+            self.canon.insert(k.clone(), (rules.clone(), Arc::new(idx)));
+        }
+        self.chains.insert(k.clone(), Some(rules));
+    }
+
+    /// The canonical forms of `rules`, the cached rules of chain `k`, each with the handles
+    /// of the rules that have it: built once per cached version of the chain, so that finding
+    /// a rule in an unchanged chain is one hash lookup instead of a comparison with every
+    /// rule. Foreign rules (no canonical form) are left out: no spec equals them.
+    pub(crate) fn canonical_index(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: &Arc<Vec<Rule>>,
+    ) -> Arc<CanonIndex> {
+        if let Some((from, idx)) = self.canon.get(k) {
+            if Arc::ptr_eq(from, rules) {
+                return idx.clone();
+            }
+        }
+        if self.canon.len() >= 1024 {
+            self.canon.clear();
+        }
+        let mut idx = CanonIndex::new();
+        for r in rules.iter() {
+            if let Some(c) = self.memo.canonical(k, family, r) {
+                idx.entry(c).or_default().push(r.handle.unwrap_or(0));
+            }
+        }
+        let idx = Arc::new(idx);
+        self.canon.insert(k.clone(), (rules.clone(), idx.clone()));
+        idx
     }
 
     fn rules(&self) -> usize {
@@ -60,19 +165,17 @@ pub(crate) struct Memo {
 const MAX_MEMO: usize = 1 << 18;
 
 impl Memo {
-    /// Whether `rule` (of chain `k`) is, canonically, `want`.
-    pub(crate) fn rule_is(
+    /// The canonical form of `rule` (of chain `k`), `None` for a foreign rule.
+    pub(crate) fn canonical(
         &mut self,
         k: &Key,
         family: IpFamily,
         rule: &Rule,
-        want: &[Expr],
-    ) -> bool {
+    ) -> Option<Vec<Expr>> {
         if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {
-            return c.as_deref() == Some(want);
+            return c.clone();
         }
         let c = canonical_of_rule(rule, family);
-        let eq = c.as_deref() == Some(want);
         if self.len >= MAX_MEMO {
             self.map.clear();
             self.len = 0;
@@ -81,8 +184,8 @@ impl Memo {
         self.map
             .entry(k.clone())
             .or_default()
-            .insert(rule.exprs.clone(), c);
-        eq
+            .insert(rule.exprs.clone(), c.clone());
+        c
     }
 }
 
@@ -105,14 +208,35 @@ pub(crate) fn read_chain(
             .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))
     };
     for _ in 0..DUMP_RETRIES {
+        if cache.follow && cache.events.is_none() {
+            // Subscribed before the generation is read, and what was cached before is
+            // forgotten: no event of a commit after the generation read is missed.
+            cache.events = Events::open(conn);
+            cache.follow = cache.events.is_some();
+            cache.clear();
+        }
         let g = genid(conn)?;
-        if cache.genid == Some(g) {
-            if let Some(v) = cache.chains.get(&k) {
-                return Ok((v.clone(), g));
+        if cache.genid != Some(g) {
+            let had = cache.genid.is_some();
+            let advanced = match cache.events.take() {
+                Some(mut ev) => {
+                    let ok = had && ev.advance(cache, family, g);
+                    cache.events = Some(ev);
+                    ok
+                }
+                None => false,
+            };
+            if !advanced {
+                cache.clear();
+                if had && cache.events.is_some() {
+                    // The queued events were dropped: read the generation again after that.
+                    continue;
+                }
+                cache.genid = Some(g);
             }
-        } else {
-            cache.chains.clear();
-            cache.genid = Some(g);
+        }
+        if let Some(v) = cache.chains.get(&k) {
+            return Ok((v.clone(), g));
         }
         let mut rules = Vec::new();
         let st = conn.dump(
@@ -158,8 +282,25 @@ pub(crate) fn read_chain(
                 return Ok((None, g));
             }
         }
+        if cache.events.is_some() && !rules.is_empty() {
+            // The chain's handle, to notice in the events if it is renamed.
+            let handle = crate::nft::get_chain(conn, family.nft(), table, chain)
+                .map_err(|e| from_nft(e, "reading a chain"))?
+                .and_then(|c| c.handle);
+            if genid(conn)? != g {
+                continue;
+            }
+            match handle {
+                Some(h) => {
+                    cache.chain_handles.insert(k.clone(), h);
+                }
+                None => continue,
+            }
+        }
         if cache.rules() + rules.len() > MAX_RULES {
             cache.chains.clear();
+            cache.canon.clear();
+            cache.chain_handles.clear();
         }
         let v = Some(Arc::new(rules));
         cache.chains.insert(k, v.clone());

@@ -28,6 +28,7 @@
 
 mod cache;
 mod error;
+mod events;
 mod format;
 mod plan;
 mod transaction;
@@ -245,6 +246,44 @@ impl IpTables {
         self.family
     }
 
+    /// Wall time this handle's connection has spent inside `sendmsg` and `recv` so far (see
+    /// [`KernelTime`](crate::netlink::KernelTime)): the kernel's share of the calls made.
+    /// A call's own time is its wall time minus the `sendmsg` time it added.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let (t, k) = (std::time::Instant::now(), ipt.kernel_time());
+    /// ipt.append("filter", "INPUT", "-j ACCEPT")?;
+    /// let kernel = ipt.kernel_time().since(&k).sendmsg;
+    /// println!("own {:?}, kernel {:?}", t.elapsed() - kernel, kernel);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn kernel_time(&self) -> crate::netlink::KernelTime {
+        self.lock().conn.kernel_time()
+    }
+
+    /// Keeps the chains this handle has read current from the kernel's ruleset events
+    /// (`NFNLGRP_NFTABLES`, on a second socket) instead of reading a chain again whenever
+    /// another writer moved the generation: a check or delete on a big chain after someone
+    /// changed something else costs no dump. Off by default, because while a handle listens
+    /// the kernel builds an event for every change in the namespace, which makes every
+    /// writer's commits there a little slower; when events are lost (a huge restore
+    /// overflowing the buffer), the cache is simply read again.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_follow_events(true);
+    /// assert!(!ipt.exists("nat", "KUBE-SERVICES", "-j KUBE-NODEPORTS")? || true);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn set_follow_events(&self, on: bool) {
+        let mut g = self.lock();
+        g.cache.follow = on;
+        if !on {
+            g.cache.events = None;
+        }
+    }
+
     fn lock(&self) -> MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
@@ -338,13 +377,11 @@ impl IpTables {
         let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
         let Some(rules) = rules else { return Ok(false) };
         let k = (table.to_owned(), chain.to_owned());
+        let index = cache.canonical_index(&k, self.family, &rules);
         for s in &specs {
             let want =
                 crate::ipt::canonical_exprs(s, table, chain).map_err(|e| Error::Invalid(e.0))?;
-            let found = rules
-                .iter()
-                .any(|r| cache.memo.rule_is(&k, self.family, r, &want));
-            if !found {
+            if !index.contains_key(&want) {
                 return Ok(false);
             }
         }

@@ -228,6 +228,8 @@ struct Planner<'a> {
     touched: HashSet<Key>,
     touched_tables: HashSet<String>,
     current: usize,
+    /// Canonical forms of the rules this plan added, by batch id (computed when searched).
+    new_canon: HashMap<u32, Option<Vec<Expr>>>,
 }
 
 fn key(table: &str, chain: &str) -> Key {
@@ -289,27 +291,38 @@ impl Planner<'_> {
         }
     }
 
-    /// Indexes (in the view) of the rules equal to `spec`.
+    /// Indexes (in the view) of the rules equal to `spec`: the chain's rules as read are
+    /// looked up in its canonical index (one hash lookup), the rules this plan added are
+    /// compared by their canonical forms, computed once each.
     fn find(&mut self, table: &str, chain: &str, spec: &RuleSpec) -> Result<Vec<usize>, Error> {
         let want = canonical_exprs(spec, table, chain).map_err(|e| Error::Invalid(e.0))?;
         let k = key(table, chain);
         let Some(v) = self.views.get(&k) else {
             return Ok(Vec::new());
         };
+        let kernel_hits: HashSet<u64> = match v.kernel.clone() {
+            Some(rules) => self
+                .cache
+                .canonical_index(&k, self.family, &rules)
+                .get(&want)
+                .map(|hs| hs.iter().copied().collect())
+                .unwrap_or_default(),
+            None => HashSet::new(),
+        };
+        let entries = v.entries.clone();
         let mut out = Vec::new();
-        for (i, &e) in v.entries.iter().enumerate() {
+        for (i, e) in entries.into_iter().enumerate() {
             let hit = match e {
-                Entry::Kernel(h) => {
-                    let r = v
-                        .kernel
-                        .as_ref()
-                        .and_then(|rs| rs.get(*v.by_handle.get(&h)?));
-                    r.is_some_and(|r| self.cache.memo.rule_is(&k, self.family, r, &want))
+                Entry::Kernel(h) => kernel_hits.contains(&h),
+                Entry::New { id, .. } => {
+                    if !self.new_canon.contains_key(&id) {
+                        let c = self
+                            .rule_of(&k, e)
+                            .and_then(|r| canonical_of_rule(&r, self.family));
+                        self.new_canon.insert(id, c);
+                    }
+                    self.new_canon.get(&id).and_then(|c| c.as_ref()) == Some(&want)
                 }
-                Entry::New { .. } => self
-                    .rule_of(&k, e)
-                    .and_then(|r| canonical_of_rule(&r, self.family))
-                    .is_some_and(|c| c == want),
             };
             if hit {
                 out.push(i);
@@ -750,6 +763,7 @@ pub(crate) fn run_once(
             touched: HashSet::new(),
             touched_tables: HashSet::new(),
             current: 0,
+            new_canon: HashMap::new(),
         };
         // Read every chain a read-dependent operation needs first, so that all reads belong
         // to one generation as far as possible and blind operations see them.
@@ -823,43 +837,72 @@ fn update_cache(p: &mut Planner<'_>, genid: Option<u32>, done: &nft::Committed) 
         return;
     }
     for k in std::mem::take(&mut p.touched) {
-        let updated = match p.views.get(&k) {
-            Some(v) if !p.touched_tables.contains(&k.0) => {
-                if !v.exists {
-                    Some(None)
-                } else {
-                    let mut rules = Vec::with_capacity(v.entries.len());
-                    let mut ok = true;
-                    for &e in &v.entries {
-                        match (p.rule_of(&k, e), e) {
-                            (Some(r), Entry::Kernel(_)) => rules.push(r),
-                            (Some(mut r), Entry::New { op, .. }) => match done.handle(op) {
-                                Some(h) => {
-                                    r.handle = Some(h);
-                                    r.position = None;
-                                    rules.push(r);
-                                }
-                                None => ok = false,
-                            },
-                            (None, _) => ok = false,
-                        }
-                    }
-                    ok.then(|| Some(Arc::new(rules)))
-                }
-            }
+        if p.touched_tables.contains(&k.0) {
+            continue;
+        }
+        let Some(v) = p.views.get_mut(&k) else {
+            p.cache.forget(&k);
+            continue;
+        };
+        if !v.exists {
+            p.cache.forget(&k);
+            p.cache.chains.insert(k, None);
+            continue;
+        }
+        // The rules as read are moved, not cloned, into the chain's new version: the view's
+        // and the cache's references are dropped first so that the vector is unshared.
+        let entries = v.entries.clone();
+        let by_handle = std::mem::take(&mut v.by_handle);
+        let old = v.kernel.take();
+        let index = match (p.cache.take_chain(&k), &old) {
+            (Some((cached, index)), Some(o)) if Arc::ptr_eq(&cached, o) => index,
             _ => None,
         };
-        match updated {
-            Some(v) => {
-                p.cache.chains.insert(k, v);
-            }
-            None => {
-                p.cache.chains.remove(&k);
+        let mut old_rules: Vec<Option<Rule>> = old
+            .map(|a| Arc::unwrap_or_clone(a).into_iter().map(Some).collect())
+            .unwrap_or_default();
+        let mut rules = Vec::with_capacity(entries.len());
+        let mut added = HashSet::new();
+        let mut ok = true;
+        for e in entries {
+            match e {
+                Entry::Kernel(h) => {
+                    match by_handle
+                        .get(&h)
+                        .and_then(|&i| old_rules.get_mut(i)?.take())
+                    {
+                        Some(r) => rules.push(r),
+                        None => ok = false,
+                    }
+                }
+                Entry::New { op, .. } => match (p.rule_of(&k, e), done.handle(op)) {
+                    (Some(mut r), Some(h)) => {
+                        r.handle = Some(h);
+                        r.position = None;
+                        added.insert(h);
+                        rules.push(r);
+                    }
+                    _ => ok = false,
+                },
             }
         }
+        if !ok {
+            p.cache.forget(&k);
+            continue;
+        }
+        let removed: Vec<Rule> = old_rules.into_iter().flatten().collect();
+        p.cache
+            .put_chain(&k, p.family, rules, index, &removed, &added);
     }
-    for t in &p.touched_tables {
-        p.cache.chains.retain(|k, _| &k.0 != t);
+    let gone: Vec<Key> = p
+        .cache
+        .chains
+        .keys()
+        .filter(|k| p.touched_tables.contains(&k.0))
+        .cloned()
+        .collect();
+    for k in &gone {
+        p.cache.forget(k);
     }
     p.cache.genid = Some(g.wrapping_add(1));
 }

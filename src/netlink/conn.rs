@@ -1,6 +1,7 @@
 //! A connection to nf_tables: batches, requests, dumps and the generation id, on one socket.
 
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use iptnl_sys::netlink::{
     NLMSG_DONE, NLMSG_ERROR, NLMSG_NOOP, NLMSG_OVERRUN, NLM_F_ACK, NLM_F_DUMP, NLM_F_DUMP_INTR,
@@ -37,6 +38,50 @@ pub struct DumpStatus {
     pub genid_low: Option<u16>,
 }
 
+/// Wall time a [`Conn`] has spent inside its system calls, cumulative since it was opened
+/// (see [`Conn::kernel_time`]).
+///
+/// nfnetlink handles what it is sent synchronously, inside the sender's `sendmsg`: a batch is
+/// validated and committed there, a request answered there, the first part of a dump built
+/// there. So [`sendmsg`](Self::sendmsg) is the kernel's time for commits and requests, and a
+/// caller's own time is its wall time minus that. Later parts of a dump are built inside
+/// `recvmsg`, counted in [`recv`](Self::recv) together with copying every reply out.
+///
+/// ```
+/// use iptnl::netlink::KernelTime;
+/// let a = KernelTime::default();
+/// assert_eq!(a.since(&a), KernelTime::default());
+/// ```
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct KernelTime {
+    /// Time inside `sendmsg` (batches, requests, dump requests).
+    pub sendmsg: Duration,
+    /// Time inside `recv` (replies, acks, and the continuation of dumps).
+    pub recv: Duration,
+    /// Number of `sendmsg` calls.
+    pub sends: u64,
+}
+
+impl KernelTime {
+    /// The time spent between `earlier` (an earlier reading of the same connection) and this
+    /// reading.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use iptnl::netlink::KernelTime;
+    /// let a = KernelTime { sendmsg: Duration::from_millis(1), ..Default::default() };
+    /// let b = KernelTime { sendmsg: Duration::from_millis(3), sends: 2, ..Default::default() };
+    /// assert_eq!(b.since(&a).sendmsg, Duration::from_millis(2));
+    /// ```
+    pub fn since(&self, earlier: &KernelTime) -> KernelTime {
+        KernelTime {
+            sendmsg: self.sendmsg.saturating_sub(earlier.sendmsg),
+            recv: self.recv.saturating_sub(earlier.recv),
+            sends: self.sends.saturating_sub(earlier.sends),
+        }
+    }
+}
+
 /// A connection to the kernel's nf_tables subsystem.
 ///
 /// It owns one socket, a receive buffer and a sequence counter. It is `Send` but not meant to
@@ -53,6 +98,7 @@ pub struct Conn {
     sock: Socket,
     rx: Vec<u8>,
     seq: u32,
+    time: KernelTime,
 }
 
 impl Conn {
@@ -79,7 +125,40 @@ impl Conn {
             sock,
             rx: Vec::new(),
             seq,
+            time: KernelTime::default(),
         }
+    }
+
+    /// Wall time spent inside `sendmsg` and `recv` by this connection so far (two clock reads
+    /// per system call). Take a reading before and after an operation and subtract with
+    /// [`KernelTime::since`] to split its wall time into the kernel's part and the caller's.
+    ///
+    /// ```no_run
+    /// let mut conn = iptnl::netlink::Conn::open()?;
+    /// let before = conn.kernel_time();
+    /// conn.genid()?;
+    /// println!("{:?} in sendmsg", conn.kernel_time().since(&before).sendmsg);
+    /// # Ok::<(), iptnl::netlink::Error>(())
+    /// ```
+    pub fn kernel_time(&self) -> KernelTime {
+        self.time
+    }
+
+    /// `sendmsg` of `buf`, timed.
+    fn send(sock: &Socket, time: &mut KernelTime, buf: &[u8]) -> Result<(), Error> {
+        let t = Instant::now();
+        let r = sock.send(buf);
+        time.sendmsg += t.elapsed();
+        time.sends += 1;
+        r
+    }
+
+    /// One `recv` into the receive buffer, timed.
+    fn recv(&mut self, wait: bool) -> std::io::Result<bool> {
+        let t = Instant::now();
+        let r = self.sock.recv(&mut self.rx, wait);
+        self.time.recv += t.elapsed();
+        r
     }
 
     /// The underlying socket.
@@ -96,7 +175,7 @@ impl Conn {
     /// Discards replies left over from an earlier exchange.
     fn drain_stale(&mut self) -> Result<(), Error> {
         loop {
-            match self.sock.recv(&mut self.rx, false) {
+            match self.recv(false) {
                 Ok(true) => continue,
                 Ok(false) => return Ok(()),
                 Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => continue,
@@ -124,7 +203,7 @@ impl Conn {
                     // Echoed objects and errors must fit in the receive buffer too.
                     self.sock
                         .ensure_rcvbuf(batch.echo_count().saturating_mul(4096).max(256 * 1024));
-                    self.sock.send(bytes)
+                    Self::send(&self.sock, &mut self.time, bytes)
                 }
                 Err(e) => Err(e),
             }
@@ -146,7 +225,7 @@ impl Conn {
         let mut overrun = false;
         let n = batch.len() as u32;
         loop {
-            match self.sock.recv(&mut self.rx, false) {
+            match self.recv(false) {
                 Ok(true) => {}
                 Ok(false) => break,
                 Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => {
@@ -230,11 +309,9 @@ impl Conn {
         let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_ACK, seq, family, 0);
         attrs(&mut w);
         w.finish(m)?;
-        self.sock.send(w.as_bytes())?;
+        Self::send(&self.sock, &mut self.time, w.as_bytes())?;
         loop {
-            self.sock
-                .recv(&mut self.rx, true)
-                .map_err(|e| Error::io(op, e))?;
+            self.recv(true).map_err(|e| Error::io(op, e))?;
             for m in Messages::new(&self.rx) {
                 let m = m?;
                 if m.seq() != seq {
@@ -306,13 +383,13 @@ impl Conn {
         let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_DUMP, seq, family, 0);
         attrs(&mut w);
         w.finish(m)?;
-        self.sock.send(w.as_bytes())?;
+        Self::send(&self.sock, &mut self.time, w.as_bytes())?;
         let mut status = DumpStatus {
             interrupted: false,
             genid_low: None,
         };
         loop {
-            match self.sock.recv(&mut self.rx, true) {
+            match self.recv(true) {
                 Ok(_) => {}
                 Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => {
                     // Part of the dump was lost: report it as interrupted so it is redone.

@@ -19,7 +19,7 @@ mod writer;
 
 pub use attr::{Attr, AttrTable, Attrs};
 pub use batch::{Batch, OpIndex};
-pub use conn::{Committed, Conn, DumpStatus, DUMP_RETRIES};
+pub use conn::{Committed, Conn, DumpStatus, KernelTime, DUMP_RETRIES};
 pub use error::{DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use socket::ip_set_sockopt;

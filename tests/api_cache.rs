@@ -1,0 +1,204 @@
+//! The handle's cache of chains it has read: its index of canonical rule forms follows the
+//! handle's own writes (added and deleted rules, duplicates) and is dropped when another
+//! writer moves the generation. `iptables-nft -C` is the oracle.
+
+mod common;
+
+use common::{in_netns, run, run_status};
+use iptnl::ipt::IpFamily;
+use iptnl::iptables::IpTables;
+
+/// `iptables-nft -C` on chain C of the filter table.
+fn oracle_has(rule: &[&str]) -> bool {
+    let mut args = vec!["-t", "filter", "-C", "C"];
+    args.extend_from_slice(rule);
+    run_status("iptables-nft", &args, None).status.success()
+}
+
+#[test]
+fn cached_index_follows_own_writes_and_others() {
+    in_netns(|| {
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.new_chain("filter", "C").unwrap();
+        for i in 0..50 {
+            ipt.append("filter", "C", format!("-s 10.0.0.{i} -j ACCEPT"))
+                .unwrap();
+        }
+        let drop9 = ["-s", "10.9.9.9", "-j", "DROP"];
+        let acc3 = ["-s", "10.0.0.3", "-j", "ACCEPT"];
+        // Reads the chain and builds its index.
+        assert!(ipt.exists("filter", "C", acc3).unwrap());
+        assert!(!ipt.exists("filter", "C", drop9).unwrap());
+        // Read-dependent writes keep the cache: the index must follow them.
+        assert!(ipt.append_unique("filter", "C", drop9).unwrap());
+        assert!(ipt.exists("filter", "C", drop9).unwrap());
+        assert!(!ipt.append_unique("filter", "C", drop9).unwrap());
+        ipt.insert("filter", "C", 3, drop9).unwrap();
+        assert_eq!(
+            run("iptables-nft", &["-t", "filter", "-S", "C"])
+                .lines()
+                .filter(|l| l.contains("10.9.9.9"))
+                .count(),
+            2
+        );
+        ipt.delete("filter", "C", drop9).unwrap();
+        assert!(ipt.exists("filter", "C", drop9).unwrap());
+        assert!(oracle_has(&drop9));
+        ipt.delete("filter", "C", drop9).unwrap();
+        assert!(!ipt.exists("filter", "C", drop9).unwrap());
+        assert!(!oracle_has(&drop9));
+        ipt.delete("filter", "C", acc3).unwrap();
+        assert!(!ipt.exists("filter", "C", acc3).unwrap());
+        assert!(!oracle_has(&acc3));
+        assert!(ipt.exists("filter", "C", "-s 10.0.0.4 -j ACCEPT").unwrap());
+        // Another writer: the generation moved, the chain is read again.
+        run(
+            "iptables-nft",
+            &["-t", "filter", "-A", "C", "-s", "10.7.7.7", "-j", "DROP"],
+        );
+        assert!(ipt.exists("filter", "C", "-s 10.7.7.7 -j DROP").unwrap());
+        run(
+            "iptables-nft",
+            &["-t", "filter", "-D", "C", "-s", "10.0.0.4", "-j", "ACCEPT"],
+        );
+        assert!(!ipt.exists("filter", "C", "-s 10.0.0.4 -j ACCEPT").unwrap());
+        // Replace and zero rewrite rules in place: nf_tables keeps the handle of a replaced rule.
+        ipt.replace("filter", "C", 1, "-s 10.8.8.8 -j DROP")
+            .unwrap();
+        assert!(!ipt.exists("filter", "C", "-s 10.0.0.0 -j ACCEPT").unwrap());
+        assert!(ipt.exists("filter", "C", "-s 10.8.8.8 -j DROP").unwrap());
+        ipt.zero("filter", "C", None).unwrap();
+        assert!(ipt.exists("filter", "C", "-s 10.8.8.8 -j DROP").unwrap());
+        assert!(ipt.exists("filter", "C", "-s 10.0.0.49 -j ACCEPT").unwrap());
+        assert!(!oracle_has(&["-s", "10.0.0.0", "-j", "ACCEPT"]));
+    });
+}
+
+/// `iptables-nft -S C` (or `None` when the chain does not exist).
+fn oracle_list() -> Option<Vec<String>> {
+    let out = run_status("iptables-nft", &["-t", "filter", "-S", "C"], None);
+    out.status.success().then(|| {
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_owned)
+            .collect()
+    })
+}
+
+#[test]
+fn following_events_keeps_the_cache_exact_without_dumps() {
+    in_netns(|| {
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.set_follow_events(true);
+        let other = IpTables::new(IpFamily::V4).unwrap();
+        ipt.new_chain("filter", "C").unwrap();
+        ipt.new_chain("filter", "D").unwrap();
+        for i in 0..20 {
+            ipt.append("filter", "C", format!("-s 10.0.0.{i} -j ACCEPT"))
+                .unwrap();
+        }
+        let ipt_list = || ipt.list("filter", "C").ok();
+        assert_eq!(ipt_list(), oracle_list());
+        // Served from the cache, then kept current from events: one round trip (GETGEN).
+        let sends = |f: &dyn Fn()| {
+            let k0 = ipt.kernel_time();
+            f();
+            ipt.kernel_time().since(&k0).sends
+        };
+        let mut x: u64 = 7;
+        let mut next = |n: u64| {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) % n.max(1)
+        };
+        for step in 0..80u32 {
+            let len = oracle_list().map_or(0, |l| l.len().saturating_sub(1)) as u64;
+            let a = format!("10.1.{}.{}", step / 200, step % 200 + 1);
+            let kind = next(9);
+            let mut one_trip = false;
+            match kind {
+                0 => {
+                    run(
+                        "iptables-nft",
+                        &["-t", "filter", "-A", "C", "-s", &a, "-j", "DROP"],
+                    );
+                    one_trip = true;
+                }
+                1 => {
+                    run(
+                        "iptables-nft",
+                        &["-t", "filter", "-I", "C", "1", "-s", &a, "-j", "DROP"],
+                    );
+                }
+                2 if len > 1 => {
+                    let n = (next(len) + 2).to_string();
+                    run(
+                        "iptables-nft",
+                        &["-t", "filter", "-I", "C", &n, "-s", &a, "-j", "RETURN"],
+                    );
+                }
+                3 if len > 0 => {
+                    let n = (next(len) + 1).to_string();
+                    run("iptables-nft", &["-t", "filter", "-D", "C", &n]);
+                }
+                4 if len > 0 => {
+                    let n = (next(len) + 1).to_string();
+                    run(
+                        "iptables-nft",
+                        &["-t", "filter", "-R", "C", &n, "-s", &a, "-j", "ACCEPT"],
+                    );
+                }
+                5 => {
+                    run(
+                        "iptables-nft",
+                        &["-t", "filter", "-A", "D", "-s", &a, "-j", "DROP"],
+                    );
+                    one_trip = true;
+                }
+                6 => {
+                    let mut tx = other.transaction();
+                    tx.append("filter", "C", format!("-d {a} -j ACCEPT"))
+                        .append("filter", "C", format!("-d {a} -j DROP"))
+                        .append("filter", "D", format!("-d {a} -j DROP"));
+                    if len > 0 {
+                        tx.delete_by_number("filter", "C", next(len) as u32 + 1);
+                    }
+                    tx.commit().unwrap();
+                }
+                7 if step % 20 == 7 => {
+                    run("iptables-nft", &["-t", "filter", "-F", "C"]);
+                }
+                8 if step % 10 == 8 => {
+                    run("iptables-nft", &["-t", "filter", "-E", "C", "X"]);
+                    assert!(ipt.list("filter", "C").unwrap_err().is_not_found());
+                    run("iptables-nft", &["-t", "filter", "-E", "X", "C"]);
+                }
+                _ => {
+                    // Our own writes, blind and read-dependent.
+                    ipt.append("filter", "C", format!("-s {a} -j RETURN"))
+                        .unwrap();
+                    if len > 2 {
+                        ipt.delete_by_number("filter", "C", 2).unwrap();
+                    }
+                }
+            }
+            let n = sends(&|| {
+                assert_eq!(ipt_list(), oracle_list(), "step {step} (kind {kind})");
+            });
+            if one_trip {
+                assert_eq!(n, 1, "step {step} (kind {kind}) needed a dump");
+            }
+        }
+        // Checks and deletes by spec see the replayed rules.
+        run(
+            "iptables-nft",
+            &["-t", "filter", "-A", "C", "-s", "10.9.9.9", "-j", "DROP"],
+        );
+        assert!(ipt.exists("filter", "C", "-s 10.9.9.9 -j DROP").unwrap());
+        ipt.delete("filter", "C", "-s 10.9.9.9 -j DROP").unwrap();
+        assert!(!oracle_has(&["-s", "10.9.9.9", "-j", "DROP"]));
+        assert_eq!(ipt_list(), oracle_list());
+    });
+}
