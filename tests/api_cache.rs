@@ -202,3 +202,34 @@ fn following_events_keeps_the_cache_exact_without_dumps() {
         assert_eq!(ipt_list(), oracle_list());
     });
 }
+
+/// Counters move with traffic, not with the generation: listings with counters are read again
+/// every time, never served from the cache.
+#[test]
+fn counters_are_read_fresh_when_the_generation_has_not_moved() {
+    in_netns(|| {
+        let up = run_status("ip", &["link", "set", "lo", "up"], None);
+        if !up.status.success() {
+            eprintln!("skipping: `ip link set lo up' failed");
+            return;
+        }
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.append("filter", "OUTPUT", "-o lo -p udp --dport 9 -j ACCEPT")
+            .unwrap();
+        let packets = |ipt: &IpTables| ipt.structured_stats("filter", "OUTPUT").unwrap()[0].packets;
+        assert_eq!(packets(&ipt), 0);
+        let before = ipt.list_with_counters("filter", "OUTPUT").unwrap();
+        let sock = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        for _ in 0..3 {
+            sock.send_to(b"x", "127.0.0.1:9").unwrap();
+        }
+        // Same generation, new counters: what iptables-nft prints.
+        assert_eq!(packets(&ipt), 3);
+        let after = ipt.list_with_counters("filter", "OUTPUT").unwrap();
+        assert_ne!(after, before);
+        assert!(after[1].contains(" -c 3 "), "{after:?}");
+        let oracle = run("iptables-nft", &["-t", "filter", "-v", "-S", "OUTPUT"]);
+        assert!(oracle.contains("-c 3 "), "{oracle}");
+        assert_eq!(ipt.stats("filter", "OUTPUT").unwrap()[0][0], "3");
+    });
+}

@@ -631,19 +631,26 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn rules(&self, table: &str, chain: &str) -> Result<Vec<RuleSpec>, Error> {
-        let (_, rules) = self.read_listing(table, chain)?;
+        let (_, rules) = self.read_listing(table, chain, false)?;
         Ok(rules.into_iter().flatten().collect())
     }
 
     /// The chain (for its policy and counters) and its rules, decoded (`None`: foreign).
     #[allow(clippy::type_complexity)]
+    /// The chain's rules as specs (and the chain itself when it is built-in). With `counters`
+    /// the rules are read again even when the generation has not moved: packet and byte
+    /// counters change without a new generation.
     fn read_listing(
         &self,
         table: &str,
         chain: &str,
+        counters: bool,
     ) -> Result<(Option<nft::Chain>, Vec<Option<RuleSpec>>), Error> {
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
+        if counters {
+            cache.forget(&(table.to_owned(), chain.to_owned()));
+        }
         let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
         let is_builtin = builtin(table, chain).is_some();
         if rules.is_none() && !is_builtin {
@@ -664,7 +671,7 @@ impl IpTables {
     }
 
     fn list_impl(&self, table: &str, chain: &str, counters: bool) -> Result<Vec<String>, Error> {
-        let (ch, rules) = self.read_listing(table, chain)?;
+        let (ch, rules) = self.read_listing(table, chain, counters)?;
         let is_builtin = builtin(table, chain).is_some();
         let mut out = vec![format::chain_line(chain, is_builtin, ch.as_ref(), counters)];
         for r in rules.iter().flatten() {
@@ -707,7 +714,7 @@ impl IpTables {
     /// ```
     pub fn list_by_number(&self, table: &str, chain: &str, n: u32) -> Result<String, Error> {
         check_rulenum(n)?;
-        let (_, rules) = self.read_listing(table, chain)?;
+        let (_, rules) = self.read_listing(table, chain, false)?;
         match rules.get(n as usize - 1) {
             Some(Some(r)) => Ok(format::rule_line(r, chain, false)),
             Some(None) => Err(Error::Invalid(format!(
@@ -811,7 +818,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn stats(&self, table: &str, chain: &str) -> Result<Vec<Vec<String>>, Error> {
-        let (_, rules) = self.read_listing(table, chain)?;
+        let (_, rules) = self.read_listing(table, chain, true)?;
         Ok(rules.iter().flatten().map(format::stats_row).collect())
     }
 
@@ -823,7 +830,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn structured_stats(&self, table: &str, chain: &str) -> Result<Vec<Stat>, Error> {
-        let (_, rules) = self.read_listing(table, chain)?;
+        let (_, rules) = self.read_listing(table, chain, true)?;
         let any = match self.family {
             IpFamily::V4 => AddrMask::parse(IpFamily::V4, "0.0.0.0/0", "-s"),
             IpFamily::V6 => AddrMask::parse(IpFamily::V6, "::/0", "-s"),
