@@ -267,12 +267,12 @@ fn find_chain_name(elem: &[u8]) -> Option<String> {
             .find(|a| a.kind() == ty)
             .map(|a| a.data().to_vec())
     };
-    let data = child(elem, NFTA_EXPR_DATA as u16)?;
-    let imm = child(&data, NFTA_IMMEDIATE_DATA as u16)?;
-    let verdict = child(&imm, NFTA_DATA_VERDICT as u16)?;
+    let data = child(elem, NFTA_EXPR_DATA)?;
+    let imm = child(&data, NFTA_IMMEDIATE_DATA)?;
+    let verdict = child(&imm, NFTA_DATA_VERDICT)?;
     let name = Attrs::new(&verdict)
         .flatten()
-        .find(|a| a.kind() == NFTA_VERDICT_CHAIN as u16)?;
+        .find(|a| a.kind() == NFTA_VERDICT_CHAIN)?;
     let s = name.str().ok()?;
     (!s.is_empty() && s.chars().all(|c| !c.is_control())).then(|| s.to_owned())
 }
