@@ -183,13 +183,33 @@ fn report_restore_error(prog: &str, input: &str, e: &RestoreError) -> i32 {
                 .is_some_and(|l| l.contains("jump target chain"))
             {
                 let first = &lines[0];
-                let what = first
-                    .strip_prefix("line ")
-                    .and_then(|r| r.split_once(": "))
-                    .map_or(first.as_str(), |(_, rest)| rest);
+                // iptables' own words: "Chain 'X' does not exist", at the line of the table's
+                // COMMIT (iptables-nft-restore finds the missing target when it commits).
+                let chain = first
+                    .split_once("jump target chain ")
+                    .and_then(|(_, r)| r.split_once(" does not exist"))
+                    .map(|(c, _)| c);
+                let what = match chain {
+                    Some(c) => format!("Chain '{c}' does not exist"),
+                    None => first
+                        .strip_prefix("line ")
+                        .and_then(|r| r.split_once(": "))
+                        .map_or(first.as_str(), |(_, rest)| rest)
+                        .to_owned(),
+                };
+                let at = if chain.is_some() {
+                    input
+                        .lines()
+                        .enumerate()
+                        .skip(*first_line)
+                        .find(|(_, l)| l.trim() == "COMMIT")
+                        .map_or(*first_line, |(i, _)| i + 1)
+                } else {
+                    *first_line
+                };
                 let _ = writeln!(
                     err,
-                    "{}: {what}\nError occurred at line: {first_line}\nTry `{prog} -h' or '{prog} --help' for more information.",
+                    "{}: {what}\nError occurred at line: {at}\nTry `{prog} -h' or '{prog} --help' for more information.",
                     xt_prefix(prog)
                 );
                 return 2;
