@@ -32,7 +32,7 @@ use drivers::{
 #[derive(Default, Debug)]
 struct Transcript {
     steps: Vec<String>,
-    /// Known differences: compared, reported, asserted only with `IPTNL_STRICT=1`.
+    /// Values compared and asserted like the others unless `IPTNL_LENIENT` is set.
     soft: Vec<String>,
 }
 
