@@ -386,9 +386,10 @@ impl Turn {
 
 /// ADD for every container, then DEL for every container, in a fresh namespace, one
 /// container per turn.
-fn scripted_run(which: Impl, n: usize, turn: Turn) -> RunResult {
+fn scripted_run(which: Impl, n: usize, background: usize, turn: Turn) -> RunResult {
     let tools = Tools::new(which);
     common::in_netns(move || {
+        load_background(background);
         let containers: Vec<Container> = (0..n).map(container).collect();
         let mut processes = 0;
         let (mut add_profile, mut del_profile) = (Profile::new(), Profile::new());
@@ -429,8 +430,28 @@ fn scripted_run(which: Impl, n: usize, turn: Turn) -> RunResult {
     })
 }
 
+/// A node's kube-proxy rules (about `rules` of them, nat and filter), loaded untimed before
+/// the run, identical on both sides: on a Kubernetes node portmap never runs alone.
+fn load_background(rules: usize) {
+    if rules == 0 {
+        return;
+    }
+    let (text, _) = iptnl::workload::kube_proxy(&iptnl::workload::KubeProxyOptions {
+        rules: Some(rules),
+        ..Default::default()
+    });
+    let mut conn = iptnl::netlink::Conn::open().unwrap();
+    iptnl::ipt::restore::restore(
+        &mut conn,
+        iptnl::ipt::IpFamily::V4,
+        &text,
+        &iptnl::ipt::restore::RestoreOptions::default(),
+    )
+    .unwrap();
+}
+
 /// Both runs, interleaved container by container (the oracle first in each round).
-fn both(n: usize) -> (RunResult, RunResult) {
+fn both(n: usize, background: usize) -> (RunResult, RunResult) {
     let (to_oracle, oracle_rx) = mpsc::channel();
     let (to_ours, ours_rx) = mpsc::channel();
     to_oracle.send(()).unwrap();
@@ -439,6 +460,7 @@ fn both(n: usize) -> (RunResult, RunResult) {
             scripted_run(
                 Impl::Oracle,
                 n,
+                background,
                 Turn {
                     wait: oracle_rx,
                     pass: to_ours,
@@ -449,6 +471,7 @@ fn both(n: usize) -> (RunResult, RunResult) {
             scripted_run(
                 Impl::Iptnl,
                 n,
+                background,
                 Turn {
                     wait: ours_rx,
                     pass: to_oracle,
@@ -474,7 +497,11 @@ fn portmap_add_del_iptnl_vs_iptables_nft() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(20);
-    let (oracle, ours) = both(n);
+    let background: usize = std::env::var("IPTNL_PORTMAP_BACKGROUND")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1_000);
+    let (oracle, ours) = both(n, background);
 
     // The same commands ran, and they left the same rulesets.
     assert_eq!(oracle.processes, ours.processes, "process count");
@@ -504,7 +531,7 @@ fn portmap_add_del_iptnl_vs_iptables_nft() {
     let total = |r: &RunResult| (r.add + r.del).as_secs_f64();
     let (o, i) = (total(&oracle), total(&ours));
     eprintln!(
-        "portmap, {n} containers, {} iptables processes each:\n  iptables-nft: ADD {:.2} s, DEL {:.2} s, total {o:.2} s\n  iptnl:        ADD {:.2} s, DEL {:.2} s, total {i:.2} s\n  iptables-nft / iptnl = {:.2}",
+        "portmap, {n} containers, {} iptables processes each, beside {background} kube-proxy rules:\n  iptables-nft: ADD {:.2} s, DEL {:.2} s, total {o:.2} s\n  iptnl:        ADD {:.2} s, DEL {:.2} s, total {i:.2} s\n  iptables-nft / iptnl = {:.2}",
         ours.processes,
         oracle.add.as_secs_f64(),
         oracle.del.as_secs_f64(),

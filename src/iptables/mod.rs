@@ -737,17 +737,75 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn list_table(&self, table: &str) -> Result<Vec<String>, Error> {
-        let names = self.list_chains(table)?;
-        let mut heads = Vec::new();
-        let mut body = Vec::new();
-        for name in &names {
-            let mut lines = match self.list_impl(table, name, false) {
-                Ok(l) => l,
-                Err(e) if e.is_not_found() => continue,
-                Err(e) => return Err(e),
+        self.list_table_impl(table, false)
+    }
+
+    /// [`list_table`](Self::list_table) with packet and byte counters, as `iptables -S -v`
+    /// prints them (`-c PACKETS BYTES`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// print!("{}", ipt.list_table_with_counters("filter")?.join("\n"));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_table_with_counters(&self, table: &str) -> Result<Vec<String>, Error> {
+        self.list_table_impl(table, true)
+    }
+
+    /// One consistent read of the whole table (its chains, then its rules: in one dump when
+    /// the table is small, chain by chain otherwise), printed as `iptables -S` does.
+    fn list_table_impl(&self, table: &str, counters: bool) -> Result<Vec<String>, Error> {
+        let (chains, rules) = {
+            let mut g = self.lock();
+            let (c, r, _) = crate::nft::list_chains_and_rules(
+                &mut g.conn,
+                Some(self.family.nft()),
+                Some(table),
+            )
+            .map_err(|e| from_nft(e, "listing a table"))?;
+            (c, r)
+        };
+        let spec = find_table(table);
+        if spec.is_none() && chains.is_empty() {
+            return Err(Error::NotFound {
+                what: What::Table,
+                table: table.into(),
+                chain: String::new(),
+                message: format!("table {table} does not exist"),
+            });
+        }
+        let by_name: std::collections::HashMap<&str, &nft::Chain> =
+            chains.iter().map(|c| (c.name.as_str(), c)).collect();
+        let mut by_chain: std::collections::HashMap<&str, Vec<&nft::Rule>> =
+            std::collections::HashMap::new();
+        for r in &rules {
+            by_chain.entry(r.chain.as_str()).or_default().push(r);
+        }
+        let mut names: Vec<&str> = spec
+            .map(|t| t.chains.iter().map(|c| c.name).collect())
+            .unwrap_or_default();
+        let mut user: Vec<&str> = chains
+            .iter()
+            .filter(|c| c.hook.is_none())
+            .map(|c| c.name.as_str())
+            .collect();
+        user.sort_unstable();
+        names.extend(user);
+        let mut heads = Vec::with_capacity(names.len());
+        let mut body = Vec::with_capacity(rules.len());
+        for name in names {
+            let is_builtin = builtin(table, name).is_some();
+            let ch = if is_builtin {
+                by_name.get(name).copied()
+            } else {
+                None
             };
-            heads.push(lines.remove(0));
-            body.extend(lines);
+            heads.push(format::chain_line(name, is_builtin, ch, counters));
+            for r in by_chain.get(name).into_iter().flatten() {
+                if let Ok(spec) = decode_rule(r, self.family) {
+                    body.push(format::rule_line(&spec, name, counters));
+                }
+            }
         }
         heads.extend(body);
         Ok(heads)

@@ -1079,22 +1079,13 @@ fn list_rules(
             })
         }
         None => {
-            let mut heads = Vec::new();
-            let mut body = Vec::new();
-            for ch in ipt.list_chains(t).map_err(kerr)? {
-                let mut l = match one(&ch) {
-                    Ok(l) => l,
-                    Err(Error::NotFound { .. }) => continue,
-                    Err(e) => return Err(kerr(e)),
-                };
-                if l.is_empty() {
-                    continue;
-                }
-                heads.push(l.remove(0));
-                body.extend(l);
-            }
-            heads.extend(body);
-            Ok(lines(heads))
+            // One consistent read of the table, not a read per chain.
+            let all = if counters {
+                ipt.list_table_with_counters(t)
+            } else {
+                ipt.list_table(t)
+            };
+            Ok(lines(all.map_err(kerr)?))
         }
     }
 }
