@@ -209,6 +209,20 @@ fn excl_error(a: &str, b: &str) -> ParseError {
     ))
 }
 
+impl ConnmarkTarget {
+    /// The revision-2 shift option with prefix `p` (`--` to save, empty for -L).
+    fn dump_shift(&self, p: &str, out: &mut String) {
+        if self.mode <= XT_CONNMARK_RESTORE && self.shift_bits != 0 {
+            let op = if self.shift_dir == D_SHIFT_RIGHT {
+                "right-shift-mark"
+            } else {
+                "left-shift-mark"
+            };
+            out.push_str(&format!(" {p}{op} {}", self.shift_bits));
+        }
+    }
+}
+
 impl Extension for ConnmarkTarget {
     fn desc(&self) -> &'static ExtDesc {
         &TARGET
@@ -346,14 +360,7 @@ impl Extension for ConnmarkTarget {
             )),
             _ => out.push_str(" ERROR: UNKNOWN CONNMARK MODE"),
         }
-        if self.mode <= XT_CONNMARK_RESTORE && self.shift_bits != 0 {
-            let op = if self.shift_dir == D_SHIFT_RIGHT {
-                "right-shift-mark"
-            } else {
-                "left-shift-mark"
-            };
-            out.push_str(&format!(" --{op} {}", self.shift_bits));
-        }
+        self.dump_shift("--", out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
@@ -382,14 +389,7 @@ impl Extension for ConnmarkTarget {
             }
             _ => out.push_str(" ERROR: UNKNOWN CONNMARK MODE"),
         }
-        if self.mode <= XT_CONNMARK_RESTORE && self.shift_bits != 0 {
-            let op = if self.shift_dir == D_SHIFT_RIGHT {
-                "right-shift-mark"
-            } else {
-                "left-shift-mark"
-            };
-            out.push_str(&format!(" {op} {}", self.shift_bits));
-        }
+        self.dump_shift("", out);
     }
 
     crate::ext_boilerplate!();

@@ -107,6 +107,40 @@ impl Ct {
     fn is_alias(&self) -> bool {
         self.flags & XT_CT_NOTRACK_ALIAS != 0
     }
+
+    /// libxt_CT's options with prefix `p` (`--` to save, empty for -L).
+    fn dump(&self, p: &str, out: &mut String) {
+        if self.flags & XT_CT_NOTRACK != 0 {
+            out.push_str(&format!(" {p}notrack"));
+        }
+        if !self.helper.is_empty() {
+            out.push_str(&format!(" {p}helper "));
+            out.push_str(&text(&self.helper));
+        }
+        if !self.timeout.is_empty() {
+            out.push_str(&format!(" {p}timeout "));
+            out.push_str(&text(&self.timeout));
+        }
+        if self.ct_events != 0 {
+            save_events(out, &format!("{p}ctevents"), CT_EVENTS, self.ct_events);
+        }
+        if self.exp_events != 0 {
+            save_events(out, &format!("{p}expevents"), EXP_EVENTS, self.exp_events);
+        }
+        let dirs = self.flags & (XT_CT_ZONE_DIR_ORIG | XT_CT_ZONE_DIR_REPL);
+        let dir = if dirs == XT_CT_ZONE_DIR_ORIG {
+            "-orig"
+        } else if dirs == XT_CT_ZONE_DIR_REPL {
+            "-reply"
+        } else {
+            ""
+        };
+        if self.flags & XT_CT_ZONE_MARK != 0 {
+            out.push_str(&format!(" {p}zone{dir} mark"));
+        } else if self.zone != 0 {
+            out.push_str(&format!(" {p}zone{dir} {}", self.zone));
+        }
+    }
 }
 
 fn parse_events(table: &[(&str, u32)], s: &str, option: &str) -> Result<u32, ParseError> {
@@ -198,40 +232,8 @@ impl Extension for Ct {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.is_alias() {
-            return;
-        }
-        if self.flags & XT_CT_NOTRACK != 0 {
-            out.push_str(" --notrack");
-        }
-        if !self.helper.is_empty() {
-            out.push_str(" --helper ");
-            out.push_str(&text(&self.helper));
-        }
-        if !self.timeout.is_empty() {
-            out.push_str(" --timeout ");
-            out.push_str(&text(&self.timeout));
-        }
-        if self.ct_events != 0 {
-            save_events(out, "--ctevents", CT_EVENTS, self.ct_events);
-        }
-        if self.exp_events != 0 {
-            save_events(out, "--expevents", EXP_EVENTS, self.exp_events);
-        }
-        if self.flags & XT_CT_ZONE_MARK != 0 || self.zone != 0 {
-            out.push_str(" --zone");
-            let dirs = self.flags & (XT_CT_ZONE_DIR_ORIG | XT_CT_ZONE_DIR_REPL);
-            if dirs == XT_CT_ZONE_DIR_ORIG {
-                out.push_str("-orig");
-            }
-            if dirs == XT_CT_ZONE_DIR_REPL {
-                out.push_str("-reply");
-            }
-            if self.flags & XT_CT_ZONE_MARK != 0 {
-                out.push_str(" mark");
-            } else {
-                out.push_str(&format!(" {}", self.zone));
-            }
+        if !self.is_alias() {
+            self.dump("--", out);
         }
     }
 
@@ -241,36 +243,7 @@ impl Extension for Ct {
             return;
         }
         out.push_str(" CT");
-        if self.flags & XT_CT_NOTRACK != 0 {
-            out.push_str(" notrack");
-        }
-        if !self.helper.is_empty() {
-            out.push_str(" helper ");
-            out.push_str(&text(&self.helper));
-        }
-        if !self.timeout.is_empty() {
-            out.push_str(" timeout ");
-            out.push_str(&text(&self.timeout));
-        }
-        if self.ct_events != 0 {
-            save_events(out, "ctevents", CT_EVENTS, self.ct_events);
-        }
-        if self.exp_events != 0 {
-            save_events(out, "expevents", EXP_EVENTS, self.exp_events);
-        }
-        let dirs = self.flags & (XT_CT_ZONE_DIR_ORIG | XT_CT_ZONE_DIR_REPL);
-        let dir = if dirs == XT_CT_ZONE_DIR_ORIG {
-            "-orig"
-        } else if dirs == XT_CT_ZONE_DIR_REPL {
-            "-reply"
-        } else {
-            ""
-        };
-        if self.flags & XT_CT_ZONE_MARK != 0 {
-            out.push_str(&format!(" zone{dir} mark"));
-        } else if self.zone != 0 {
-            out.push_str(&format!(" zone{dir} {}", self.zone));
-        }
+        self.dump("", out);
     }
 
     fn save_name(&self) -> &str {

@@ -12,7 +12,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
-use super::hdr_util::{parse_range_u32, save_u32_range, uint_value};
+use super::hdr_util::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
@@ -208,14 +208,7 @@ impl Extension for Spi {
             ""
         };
         let inv = self.invflags & IP6T_AH_INV_SPI != 0;
-        if self.spis != [0, u32::MAX] || inv {
-            let i = if inv { "!" } else { "" };
-            if self.spis[0] == self.spis[1] {
-                out.push_str(&format!("{sep}spi:{i}{}", self.spis[0]));
-            } else {
-                out.push_str(&format!("{sep}spis:{i}{}:{}", self.spis[0], self.spis[1]));
-            }
-        }
+        print_u32_range(out, &format!("{sep}spi"), inv, self.spis);
         let mask = if self.kind == Kind::Ah6 {
             let linv = self.invflags & IP6T_AH_INV_LEN != 0;
             if self.hdrlen != 0 || linv {

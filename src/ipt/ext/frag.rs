@@ -11,7 +11,7 @@ use iptnl_sys::xt::{
     IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
 };
 
-use super::hdr_util::{parse_range_u32, save_u32_range, uint_value};
+use super::hdr_util::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
@@ -38,6 +38,14 @@ pub static DESC: ExtDesc = ExtDesc {
     decode_xt: Some(decode_xt),
     decode_native: None,
 };
+
+/// The flag bits with their save option and their `-L` word, in print order.
+const FLAG_WORDS: [(u8, &str, &str); 4] = [
+    (IP6T_FRAG_RES, "fragres", "reserved"),
+    (IP6T_FRAG_FST, "fragfirst", "first"),
+    (IP6T_FRAG_MF, "fragmore", "more"),
+    (IP6T_FRAG_NMF, "fraglast", "last"),
+];
 
 /// `-m frag`, as `struct ip6t_frag`.
 #[derive(Debug, Clone, PartialEq)]
@@ -137,15 +145,10 @@ impl Extension for Frag {
             }
             out.push_str(&format!(" --fraglen {}", self.hdrlen));
         }
-        for (bit, name) in [
-            (IP6T_FRAG_RES, "fragres"),
-            (IP6T_FRAG_FST, "fragfirst"),
-            (IP6T_FRAG_MF, "fragmore"),
-            (IP6T_FRAG_NMF, "fraglast"),
-        ] {
+        for (bit, option, _) in FLAG_WORDS {
             if self.flags & bit != 0 {
                 out.push_str(" --");
-                out.push_str(name);
+                out.push_str(option);
             }
         }
     }
@@ -154,14 +157,7 @@ impl Extension for Frag {
         // libip6t_frag prints "frag " and the id test without a space of its own.
         out.push_str(" frag ");
         let inv = self.invflags & IP6T_FRAG_INV_IDS != 0;
-        if self.ids != [0, u32::MAX] || inv {
-            let i = if inv { "!" } else { "" };
-            if self.ids[0] == self.ids[1] {
-                out.push_str(&format!("id:{i}{}", self.ids[0]));
-            } else {
-                out.push_str(&format!("ids:{i}{}:{}", self.ids[0], self.ids[1]));
-            }
-        }
+        print_u32_range(out, "id", inv, self.ids);
         if self.flags & IP6T_FRAG_LEN != 0 {
             let i = if self.invflags & IP6T_FRAG_INV_LEN != 0 {
                 "!"
@@ -170,14 +166,10 @@ impl Extension for Frag {
             };
             out.push_str(&format!(" length:{i}{}", self.hdrlen));
         }
-        for (bit, name) in [
-            (IP6T_FRAG_RES, " reserved"),
-            (IP6T_FRAG_FST, " first"),
-            (IP6T_FRAG_MF, " more"),
-            (IP6T_FRAG_NMF, " last"),
-        ] {
+        for (bit, _, word) in FLAG_WORDS {
             if self.flags & bit != 0 {
-                out.push_str(name);
+                out.push(' ');
+                out.push_str(word);
             }
         }
         let unknown = self.invflags & !(IP6T_FRAG_INV_IDS | IP6T_FRAG_INV_LEN);

@@ -356,6 +356,52 @@ impl Hashlimit {
     }
 }
 
+impl Hashlimit {
+    /// The `--hashlimit-mode` names of the hashed fields, in iptables' order.
+    fn mode_names(&self) -> Vec<&'static str> {
+        [
+            (XT_HASHLIMIT_HASH_SIP, "srcip"),
+            (XT_HASHLIMIT_HASH_SPT, "srcport"),
+            (XT_HASHLIMIT_HASH_DIP, "dstip"),
+            (XT_HASHLIMIT_HASH_DPT, "dstport"),
+        ]
+        .into_iter()
+        .filter(|(bit, _)| self.mode & bit != 0)
+        .map(|(_, name)| name)
+        .collect()
+    }
+
+    /// The table options after the mode, with prefix `p` (`--hashlimit-` to save, empty for
+    /// -L); `quantum` is the default expiry the rate printer returned.
+    fn dump_htable(&self, p: &str, quantum: u64, out: &mut String) {
+        if self.size != 0 {
+            out.push_str(&format!(" {p}htable-size {}", self.size));
+        }
+        if self.max != 0 {
+            out.push_str(&format!(" {p}htable-max {}", self.max));
+        }
+        if self.gc_interval != GC_INTERVAL {
+            out.push_str(&format!(" {p}htable-gcinterval {}", self.gc_interval));
+        }
+        if self.expire as u64 != quantum {
+            out.push_str(&format!(" {p}htable-expire {}", self.expire));
+        }
+        let dmask = full_mask(self.family);
+        if self.srcmask != dmask {
+            out.push_str(&format!(" {p}srcmask {}", self.srcmask));
+        }
+        if self.dstmask != dmask {
+            out.push_str(&format!(" {p}dstmask {}", self.dstmask));
+        }
+        if self.rev == 3 && self.mode & XT_HASHLIMIT_RATE_MATCH != 0 {
+            out.push_str(&format!(" {p}rate-match"));
+            if self.interval != 1 {
+                out.push_str(&format!(" {p}rate-interval {}", self.interval));
+            }
+        }
+    }
+}
+
 impl Extension for Hashlimit {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -540,54 +586,13 @@ impl Extension for Hashlimit {
             out.push_str(&format!(" --hashlimit-burst {}", self.burst));
             q
         };
-        let hashed = XT_HASHLIMIT_HASH_SIP
-            | XT_HASHLIMIT_HASH_SPT
-            | XT_HASHLIMIT_HASH_DIP
-            | XT_HASHLIMIT_HASH_DPT;
-        if self.mode & hashed != 0 {
+        let parts = self.mode_names();
+        if !parts.is_empty() {
             out.push_str(" --hashlimit-mode ");
-            let mut parts = Vec::new();
-            for (bit, name) in [
-                (XT_HASHLIMIT_HASH_SIP, "srcip"),
-                (XT_HASHLIMIT_HASH_SPT, "srcport"),
-                (XT_HASHLIMIT_HASH_DIP, "dstip"),
-                (XT_HASHLIMIT_HASH_DPT, "dstport"),
-            ] {
-                if self.mode & bit != 0 {
-                    parts.push(name);
-                }
-            }
             out.push_str(&parts.join(","));
         }
         out.push_str(&format!(" --hashlimit-name {}", self.name));
-        if self.size != 0 {
-            out.push_str(&format!(" --hashlimit-htable-size {}", self.size));
-        }
-        if self.max != 0 {
-            out.push_str(&format!(" --hashlimit-htable-max {}", self.max));
-        }
-        if self.gc_interval != GC_INTERVAL {
-            out.push_str(&format!(
-                " --hashlimit-htable-gcinterval {}",
-                self.gc_interval
-            ));
-        }
-        if self.expire as u64 != quantum {
-            out.push_str(&format!(" --hashlimit-htable-expire {}", self.expire));
-        }
-        let dmask = full_mask(self.family);
-        if self.srcmask != dmask {
-            out.push_str(&format!(" --hashlimit-srcmask {}", self.srcmask));
-        }
-        if self.dstmask != dmask {
-            out.push_str(&format!(" --hashlimit-dstmask {}", self.dstmask));
-        }
-        if self.rev == 3 && self.mode & XT_HASHLIMIT_RATE_MATCH != 0 {
-            out.push_str(" --hashlimit-rate-match");
-            if self.interval != 1 {
-                out.push_str(&format!(" --hashlimit-rate-interval {}", self.interval));
-            }
-        }
+        self.dump_htable("--hashlimit-", quantum, out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
@@ -608,46 +613,12 @@ impl Extension for Hashlimit {
             out.push_str(&format!(" burst {}", self.burst));
             q
         };
-        let mut parts = Vec::new();
-        for (bit, name) in [
-            (XT_HASHLIMIT_HASH_SIP, "srcip"),
-            (XT_HASHLIMIT_HASH_SPT, "srcport"),
-            (XT_HASHLIMIT_HASH_DIP, "dstip"),
-            (XT_HASHLIMIT_HASH_DPT, "dstport"),
-        ] {
-            if self.mode & bit != 0 {
-                parts.push(name);
-            }
-        }
+        let parts = self.mode_names();
         if !parts.is_empty() {
             out.push_str(" mode ");
             out.push_str(&parts.join("-"));
         }
-        if self.size != 0 {
-            out.push_str(&format!(" htable-size {}", self.size));
-        }
-        if self.max != 0 {
-            out.push_str(&format!(" htable-max {}", self.max));
-        }
-        if self.gc_interval != GC_INTERVAL {
-            out.push_str(&format!(" htable-gcinterval {}", self.gc_interval));
-        }
-        if self.expire as u64 != quantum {
-            out.push_str(&format!(" htable-expire {}", self.expire));
-        }
-        let dmask = full_mask(self.family);
-        if self.srcmask != dmask {
-            out.push_str(&format!(" srcmask {}", self.srcmask));
-        }
-        if self.dstmask != dmask {
-            out.push_str(&format!(" dstmask {}", self.dstmask));
-        }
-        if self.rev == 3 && self.mode & XT_HASHLIMIT_RATE_MATCH != 0 {
-            out.push_str(" rate-match");
-            if self.interval != 1 {
-                out.push_str(&format!(" rate-interval {}", self.interval));
-            }
-        }
+        self.dump_htable("", quantum, out);
     }
 
     crate::ext_boilerplate!();

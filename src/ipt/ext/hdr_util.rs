@@ -84,6 +84,20 @@ pub fn save_u32_range(out: &mut String, r: [u32; 2]) {
     }
 }
 
+/// Appends the `-L` form of a range test (`print_ids`/`print_spis`/`print_nums` of
+/// frag/ah/esp/rt): `word:[!]N` or `words:[!]N:M`; nothing for an uninverted full range.
+pub fn print_u32_range(out: &mut String, word: &str, inv: bool, r: [u32; 2]) {
+    if r == [0, u32::MAX] && !inv {
+        return;
+    }
+    let i = if inv { "!" } else { "" };
+    if r[0] == r[1] {
+        out.push_str(&format!("{word}:{i}{}", r[0]));
+    } else {
+        out.push_str(&format!("{word}s:{i}{}:{}", r[0], r[1]));
+    }
+}
+
 /// The prefix length of a contiguous mask, `None` for a non-contiguous one.
 fn mask_to_cidr(bytes: &[u8]) -> Option<u8> {
     let mut len = 0u8;

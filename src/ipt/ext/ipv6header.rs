@@ -110,6 +110,15 @@ fn proto_to_name(proto: u8) -> String {
         .unwrap_or_default()
 }
 
+/// libip6t_ipv6header's `print_header` list: the names joined by commas, or `NONE`.
+fn push_names<S: std::borrow::Borrow<str>>(out: &mut String, names: &[S]) {
+    if names.is_empty() {
+        out.push_str("NONE");
+    } else {
+        out.push_str(&names.join(","));
+    }
+}
+
 impl Extension for Ipv6Header {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -175,11 +184,7 @@ impl Extension for Ipv6Header {
             .filter(|(_, bit)| self.matchflags & bit != 0)
             .map(|(p, _)| proto_to_name(*p))
             .collect();
-        if names.is_empty() {
-            out.push_str("NONE");
-        } else {
-            out.push_str(&names.join(","));
-        }
+        push_names(out, &names);
         if self.modeflag != 0 {
             out.push_str(" --soft");
         }
@@ -211,11 +216,7 @@ impl Extension for Ipv6Header {
                     .filter(|((_, bit), _)| self.matchflags & bit != 0)
                     .map(|(_, n)| n)
                     .collect();
-                if names.is_empty() {
-                    out.push_str("NONE");
-                } else {
-                    out.push_str(&names.join(","));
-                }
+                push_names(out, &names);
             }
         }
         if self.modeflag != 0 {

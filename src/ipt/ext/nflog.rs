@@ -59,6 +59,27 @@ pub struct Nflog {
     seen: Seen,
 }
 
+impl Nflog {
+    /// libxt_NFLOG's `nflog_print`: options with prefix `p` (`--` to save, empty for -L).
+    fn dump(&self, p: &str, out: &mut String) {
+        if !self.prefix.is_empty() {
+            out.push_str(&format!(" {p}nflog-prefix"));
+            save_string(out, &text(&self.prefix));
+        }
+        if self.group != 0 {
+            out.push_str(&format!(" {p}nflog-group {}", self.group));
+        }
+        if self.flags & XT_NFLOG_F_COPY_LEN != 0 {
+            out.push_str(&format!(" {p}nflog-size {}", self.len));
+        } else if self.len != 0 {
+            out.push_str(&format!(" {p}nflog-range {}", self.len));
+        }
+        if self.threshold != 0 {
+            out.push_str(&format!(" {p}nflog-threshold {}", self.threshold));
+        }
+    }
+}
+
 impl Extension for Nflog {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -131,39 +152,11 @@ impl Extension for Nflog {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if !self.prefix.is_empty() {
-            out.push_str(" --nflog-prefix");
-            save_string(out, &text(&self.prefix));
-        }
-        if self.group != 0 {
-            out.push_str(&format!(" --nflog-group {}", self.group));
-        }
-        if self.flags & XT_NFLOG_F_COPY_LEN != 0 {
-            out.push_str(&format!(" --nflog-size {}", self.len));
-        } else if self.len != 0 {
-            out.push_str(&format!(" --nflog-range {}", self.len));
-        }
-        if self.threshold != 0 {
-            out.push_str(&format!(" --nflog-threshold {}", self.threshold));
-        }
+        self.dump("--", out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
-        if !self.prefix.is_empty() {
-            out.push_str(" nflog-prefix");
-            save_string(out, &text(&self.prefix));
-        }
-        if self.group != 0 {
-            out.push_str(&format!(" nflog-group {}", self.group));
-        }
-        if self.flags & XT_NFLOG_F_COPY_LEN != 0 {
-            out.push_str(&format!(" nflog-size {}", self.len));
-        } else if self.len != 0 {
-            out.push_str(&format!(" nflog-range {}", self.len));
-        }
-        if self.threshold != 0 {
-            out.push_str(&format!(" nflog-threshold {}", self.threshold));
-        }
+        self.dump("", out);
     }
 
     crate::ext_boilerplate!();

@@ -109,6 +109,24 @@ fn parse_balance(s: &str) -> Result<(u16, u16), ParseError> {
     Ok((vals[0], vals[1]))
 }
 
+impl Nfqueue {
+    /// The queue options with prefix `p` (`--queue-` to save, empty for -L after "NFQUEUE").
+    fn dump(&self, p: &str, out: &mut String) {
+        if self.queues_total > 1 {
+            let last = u32::from(self.queues_total) + u32::from(self.queuenum) - 1;
+            out.push_str(&format!(" {p}balance {}:{}", self.queuenum, last));
+        } else {
+            out.push_str(&format!(" {p}num {}", self.queuenum));
+        }
+        if self.flags & NFQ_FLAG_BYPASS != 0 {
+            out.push_str(&format!(" {p}bypass"));
+        }
+        if self.flags & NFQ_FLAG_CPU_FANOUT != 0 {
+            out.push_str(&format!(" {p}cpu-fanout"));
+        }
+    }
+}
+
 impl Extension for Nfqueue {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -168,33 +186,12 @@ impl Extension for Nfqueue {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.queues_total > 1 {
-            let last = u32::from(self.queues_total) + u32::from(self.queuenum) - 1;
-            out.push_str(&format!(" --queue-balance {}:{}", self.queuenum, last));
-        } else {
-            out.push_str(&format!(" --queue-num {}", self.queuenum));
-        }
-        if self.flags & NFQ_FLAG_BYPASS != 0 {
-            out.push_str(" --queue-bypass");
-        }
-        if self.flags & NFQ_FLAG_CPU_FANOUT != 0 {
-            out.push_str(" --queue-cpu-fanout");
-        }
+        self.dump("--queue-", out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
-        if self.queues_total > 1 {
-            let last = u32::from(self.queues_total) + u32::from(self.queuenum) - 1;
-            out.push_str(&format!(" NFQUEUE balance {}:{}", self.queuenum, last));
-        } else {
-            out.push_str(&format!(" NFQUEUE num {}", self.queuenum));
-        }
-        if self.flags & NFQ_FLAG_BYPASS != 0 {
-            out.push_str(" bypass");
-        }
-        if self.flags & NFQ_FLAG_CPU_FANOUT != 0 {
-            out.push_str(" cpu-fanout");
-        }
+        out.push_str(" NFQUEUE");
+        self.dump("", out);
     }
 
     crate::ext_boilerplate!();

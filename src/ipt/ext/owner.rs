@@ -116,6 +116,19 @@ impl Owner {
         b.put_u8(offset_of!(xt_owner_match_info, invert), self.invert);
         b.into_vec()
     }
+
+    /// Appends `[ !] label` when the test `bit` is on; tells whether it was.
+    fn item(&self, out: &mut String, bit: u8, label: &str) -> bool {
+        if self.matched & bit == 0 {
+            return false;
+        }
+        if self.invert & bit != 0 {
+            out.push_str(" !");
+        }
+        out.push(' ');
+        out.push_str(label);
+        true
+    }
 }
 
 fn save_range(out: &mut String, r: [u32; 2]) {
@@ -182,40 +195,18 @@ impl Extension for Owner {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        let item = |out: &mut String, bit: u8, label: &str| -> bool {
-            if self.matched & bit == 0 {
-                return false;
-            }
-            if self.invert & bit != 0 {
-                out.push_str(" !");
-            }
-            out.push(' ');
-            out.push_str(label);
-            true
-        };
-        item(out, XT_OWNER_SOCKET, "--socket-exists");
-        if item(out, XT_OWNER_UID, "--uid-owner") {
+        self.item(out, XT_OWNER_SOCKET, "--socket-exists");
+        if self.item(out, XT_OWNER_UID, "--uid-owner") {
             save_range(out, self.uid);
         }
-        if item(out, XT_OWNER_GID, "--gid-owner") {
+        if self.item(out, XT_OWNER_GID, "--gid-owner") {
             save_range(out, self.gid);
         }
-        item(out, XT_OWNER_SUPPL_GROUPS, "--suppl-groups");
+        self.item(out, XT_OWNER_SUPPL_GROUPS, "--suppl-groups");
     }
 
     fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
         use crate::ipt::ext::names::{group_name, user_name};
-        let item = |out: &mut String, bit: u8, label: &str| -> bool {
-            if self.matched & bit == 0 {
-                return false;
-            }
-            if self.invert & bit != 0 {
-                out.push_str(" !");
-            }
-            out.push(' ');
-            out.push_str(label);
-            true
-        };
         let id = |out: &mut String, r: [u32; 2], name: fn(u32) -> Option<&'static str>| {
             if r[0] == r[1] && !ctx.numeric {
                 if let Some(n) = name(r[0]) {
@@ -226,14 +217,14 @@ impl Extension for Owner {
             }
             save_range(out, r);
         };
-        item(out, XT_OWNER_SOCKET, "owner socket exists");
-        if item(out, XT_OWNER_UID, "owner UID match") {
+        self.item(out, XT_OWNER_SOCKET, "owner socket exists");
+        if self.item(out, XT_OWNER_UID, "owner UID match") {
             id(out, self.uid, user_name);
         }
-        if item(out, XT_OWNER_GID, "owner GID match") {
+        if self.item(out, XT_OWNER_GID, "owner GID match") {
             id(out, self.gid, group_name);
         }
-        item(out, XT_OWNER_SUPPL_GROUPS, "incl. suppl. groups");
+        self.item(out, XT_OWNER_SUPPL_GROUPS, "incl. suppl. groups");
     }
 
     crate::ext_boilerplate!();

@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
     IP6T_RT_INV_TYP, IP6T_RT_LEN, IP6T_RT_RES, IP6T_RT_SGS, IP6T_RT_TYP,
 };
 
-use super::hdr_util::{inet_ntop6, parse_range_u32, save_u32_range, uint_value};
+use super::hdr_util::{inet_ntop6, parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
@@ -76,6 +76,20 @@ impl Default for Rt {
 impl Rt {
     fn type0_given(&self) -> bool {
         self.seen.has(&DESC, "rt-type") && self.rt_type == 0 && self.invflags & IP6T_RT_INV_TYP == 0
+    }
+
+    /// The type-0 address options with prefix `p` (`--rt-` to save, empty for -L).
+    fn dump_addrs(&self, p: &str, out: &mut String) {
+        if self.flags & IP6T_RT_FST != 0 {
+            out.push_str(&format!(" {p}0-addrs"));
+        }
+        for (i, a) in self.addrs.iter().enumerate() {
+            out.push(if i == 0 { ' ' } else { ',' });
+            out.push_str(&inet_ntop6(a));
+        }
+        if self.flags & IP6T_RT_FST_NSTRICT != 0 {
+            out.push_str(&format!(" {p}0-not-strict"));
+        }
     }
 }
 
@@ -197,16 +211,7 @@ impl Extension for Rt {
         if self.flags & IP6T_RT_RES != 0 {
             out.push_str(" --rt-0-res");
         }
-        if self.flags & IP6T_RT_FST != 0 {
-            out.push_str(" --rt-0-addrs");
-        }
-        for (i, a) in self.addrs.iter().enumerate() {
-            out.push(if i == 0 { ' ' } else { ',' });
-            out.push_str(&inet_ntop6(a));
-        }
-        if self.flags & IP6T_RT_FST_NSTRICT != 0 {
-            out.push_str(" --rt-0-not-strict");
-        }
+        self.dump_addrs("--rt-", out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
@@ -215,31 +220,15 @@ impl Extension for Rt {
         if self.flags & IP6T_RT_TYP != 0 {
             out.push_str(&format!(" type:{}{}", inv(IP6T_RT_INV_TYP), self.rt_type));
         }
-        if self.segsleft != [0, u32::MAX] || self.invflags & IP6T_RT_INV_SGS != 0 {
-            let i = inv(IP6T_RT_INV_SGS);
-            let [lo, hi] = self.segsleft;
-            if lo == hi {
-                out.push_str(&format!(" segsleft:{i}{lo}"));
-            } else {
-                out.push_str(&format!(" segslefts:{i}{lo}:{hi}"));
-            }
-        }
+        let sinv = self.invflags & IP6T_RT_INV_SGS != 0;
+        print_u32_range(out, " segsleft", sinv, self.segsleft);
         if self.flags & IP6T_RT_LEN != 0 {
             out.push_str(&format!(" length:{}{}", inv(IP6T_RT_INV_LEN), self.hdrlen));
         }
         if self.flags & IP6T_RT_RES != 0 {
             out.push_str(" reserved");
         }
-        if self.flags & IP6T_RT_FST != 0 {
-            out.push_str(" 0-addrs");
-        }
-        for (i, a) in self.addrs.iter().enumerate() {
-            out.push(if i == 0 { ' ' } else { ',' });
-            out.push_str(&inet_ntop6(a));
-        }
-        if self.flags & IP6T_RT_FST_NSTRICT != 0 {
-            out.push_str(" 0-not-strict");
-        }
+        self.dump_addrs("", out);
         let unknown = self.invflags & !(IP6T_RT_INV_TYP | IP6T_RT_INV_SGS | IP6T_RT_INV_LEN);
         if unknown != 0 {
             out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
