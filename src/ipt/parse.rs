@@ -472,6 +472,12 @@ impl Parser {
             'i' | 'o' => {
                 self.once(c)?;
                 let v = Self::value(shown, inline, args, &mut i)?;
+                if v.is_empty() {
+                    // iptables' words (xtables_parse_interface).
+                    return Err(ParseError::Invalid(
+                        "Empty interface is likely to be undesired".into(),
+                    ));
+                }
                 if v.len() >= 16 {
                     return Err(ParseError::bad(
                         shown,
@@ -631,5 +637,13 @@ mod builtin_tests {
         }
         assert_eq!(builtin_long_exact("dport"), None);
         assert_eq!(builtin_long_exact("appen"), None);
+    }
+
+    #[test]
+    fn an_empty_interface_is_refused_as_iptables_does() {
+        for opt in ["-i", "-o"] {
+            let e = crate::ipt::parse_rule(IpFamily::V4, &[opt, "", "-j", "ACCEPT"]).unwrap_err();
+            assert_eq!(e.to_string(), "Empty interface is likely to be undesired");
+        }
     }
 }
