@@ -193,7 +193,7 @@ fn input_form(r: &Rule) -> Rule {
     for e in &mut r.exprs {
         match e {
             Expr::Exthdr(x) => *x = x.input_form(),
-            Expr::Dynset(d) => *d = d.input_form(),
+            Expr::Dynset(d) => **d = d.input_form(),
             _ => {}
         }
     }
@@ -764,7 +764,7 @@ fn dynset_ops_maps_and_expressions() {
         let dynsets: Vec<Dynset> = all_exprs(&rules)
             .into_iter()
             .filter_map(|e| match e {
-                Expr::Dynset(d) => Some(d),
+                Expr::Dynset(d) => Some(*d),
                 _ => None,
             })
             .collect();

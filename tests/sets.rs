@@ -137,7 +137,7 @@ fn set<'a>(snap: &'a Snapshot, name: &str) -> &'a (Set, Vec<SetElem>) {
 fn keys(elems: &[SetElem]) -> Vec<Vec<u8>> {
     let mut v: Vec<Vec<u8>> = elems
         .iter()
-        .filter_map(|e| e.key.map(|k| k.as_bytes().to_vec()))
+        .filter_map(|e| e.key.as_ref().map(|k| k.as_bytes().to_vec()))
         .collect();
     v.sort();
     v
@@ -207,9 +207,12 @@ fn check_decoded(snap: &Snapshot) {
     assert_eq!(s.desc.as_ref().unwrap().concat, vec![4, 2]);
     let r = e
         .iter()
-        .find(|e| e.key.unwrap().as_bytes() == [10, 0, 0, 0, 0, 80, 0, 0])
+        .find(|e| e.key.as_ref().unwrap().as_bytes() == [10, 0, 0, 0, 0, 80, 0, 0])
         .unwrap();
-    assert_eq!(r.key_end.unwrap().as_bytes(), &[10, 0, 0, 255, 0, 90, 0, 0]);
+    assert_eq!(
+        r.key_end.as_ref().unwrap().as_bytes(),
+        &[10, 0, 0, 255, 0, 90, 0, 0]
+    );
 
     let (s, e) = set(snap, "tmo");
     assert!(s.has_timeout());

@@ -226,8 +226,10 @@ impl IpFamily {
 /// The mask and xor of a `bitwise reg 1 = (reg 1 & mask) ^ xor`, if `b` is one.
 pub fn as_mask_xor(b: &Bitwise) -> Option<(crate::nft::Value, crate::nft::Value)> {
     use crate::nft::expr::bitwise::BitwiseOp;
-    match b.op {
-        BitwiseOp::MaskXor { mask, xor } if b.sreg == REG && b.dreg == REG => Some((mask, xor)),
+    match &b.op {
+        BitwiseOp::MaskXor { mask, xor } if b.sreg == REG && b.dreg == REG => {
+            Some((mask.clone(), xor.clone()))
+        }
         _ => None,
     }
 }

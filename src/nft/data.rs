@@ -8,18 +8,31 @@ use iptnl_sys::nf_tables::*;
 
 use crate::netlink::{Attr, DecodeError, MsgWriter};
 
-/// A data value of up to 64 bytes (`NFT_DATA_VALUE_MAXLEN`), stored inline.
+/// A data value of up to 64 bytes (`NFT_DATA_VALUE_MAXLEN`). Values of up to 22 bytes
+/// (addresses, ports, interface names, marks: nearly all) are stored inline; longer ones
+/// (concatenations) on the heap. This keeps an [`Expr`](super::expr::Expr) small: encoding
+/// 100k rules reads every expression once, and memory traffic is most of that cost.
 ///
 /// ```
 /// use iptnl::nft::Value;
 /// let v = Value::new(&[10, 0, 0, 1]).unwrap();
 /// assert_eq!(v.as_bytes(), &[10, 0, 0, 1]);
 /// assert_eq!(v.to_string(), "0x0100000a");
+/// assert_eq!(Value::new(&[7; 40]).unwrap().as_bytes(), &[7; 40]);
+/// assert!(Value::new(&[0; 65]).is_none());
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Value {
-    len: u8,
-    buf: [u8; NFT_DATA_VALUE_MAXLEN],
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Value(Repr);
+
+/// Inline capacity of a [`Value`].
+const INLINE: usize = 22;
+
+/// Canonical: a value of up to `INLINE` bytes is always `Inline`, with zeroes after `len`, so
+/// that the derived equality and hash compare the bytes.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum Repr {
+    Inline { len: u8, buf: [u8; INLINE] },
+    Heap(Box<[u8]>),
 }
 
 impl Value {
@@ -28,12 +41,15 @@ impl Value {
         if bytes.len() > NFT_DATA_VALUE_MAXLEN {
             return None;
         }
-        let mut buf = [0u8; NFT_DATA_VALUE_MAXLEN];
+        if bytes.len() > INLINE {
+            return Some(Value(Repr::Heap(bytes.into())));
+        }
+        let mut buf = [0u8; INLINE];
         buf[..bytes.len()].copy_from_slice(bytes);
-        Some(Value {
+        Some(Value(Repr::Inline {
             len: bytes.len() as u8,
             buf,
-        })
+        }))
     }
 
     /// A 4-byte big-endian value.
@@ -53,17 +69,20 @@ impl Value {
 
     /// The bytes.
     pub fn as_bytes(&self) -> &[u8] {
-        &self.buf[..self.len as usize]
+        match &self.0 {
+            Repr::Inline { len, buf } => &buf[..*len as usize],
+            Repr::Heap(b) => b,
+        }
     }
 
     /// Number of bytes.
     pub fn len(&self) -> usize {
-        self.len as usize
+        self.as_bytes().len()
     }
 
     /// Whether it holds no byte.
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.len() == 0
     }
 
     /// Writes `NFTA_DATA_VALUE` inside a nest of type `ty`.

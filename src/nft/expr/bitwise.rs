@@ -22,7 +22,7 @@ const NFT_BITWISE_XOR: u32 = 5;
 const NFTA_BITWISE_SREG2: u16 = NFTA_BITWISE_DATA + 1;
 
 /// The second operand of a direct AND, OR or XOR.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum BitwiseOperand {
     /// A second register (`NFTA_BITWISE_SREG2`).
     Reg(u32),
@@ -40,7 +40,7 @@ impl fmt::Display for BitwiseOperand {
 }
 
 /// The operation (`NFTA_BITWISE_OP`) and its arguments.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum BitwiseOp {
     /// `NFT_BITWISE_MASK_XOR`: `dreg = (sreg & mask) ^ xor`, both `len` bytes.
     MaskXor {
@@ -84,7 +84,7 @@ impl BitwiseOp {
 /// let b = Bitwise::mask_xor(1, 1, Value::ne32(0xffff), Value::ne32(0));
 /// assert_eq!(b.to_string(), "bitwise reg 1 = ( reg 1 & 0x0000ffff ) ^ 0x00000000");
 /// ```
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Bitwise {
     /// Source register.
     pub sreg: u32,
@@ -151,7 +151,7 @@ impl ExprKind for Bitwise {
             value(NFTA_BITWISE_DATA)?,
         );
         // An attribute present but not a plain value reads as Some(None): not understood.
-        if [mask, xor, data].iter().any(|v| matches!(v, Some(None))) {
+        if [&mask, &xor, &data].iter().any(|v| matches!(v, Some(None))) {
             return Ok(None);
         }
         let sreg2 = match t.get(NFTA_BITWISE_SREG2).map(|a| a.be32()) {

@@ -247,6 +247,29 @@ impl fmt::Display for Dynset {
     }
 }
 
+/// A [`Dynset`] as [`Expr::Dynset`](super::Expr::Dynset) stores it: boxed, because it is
+/// the largest expression (a set name, a timeout and nested expressions) and rare in iptables
+/// rules, so that every other expression stays small.
+pub type DynsetBox = Box<Dynset>;
+
+impl ExprKind for DynsetBox {
+    const NAME: &'static str = Dynset::NAME;
+
+    fn encode(&self, w: &mut MsgWriter) {
+        (**self).encode(w)
+    }
+
+    fn decode(data: Attrs<'_>) -> Result<Option<Self>, DecodeError> {
+        Ok(Dynset::decode(data)?.map(Box::new))
+    }
+}
+
+impl From<Dynset> for super::Expr {
+    fn from(d: Dynset) -> super::Expr {
+        super::Expr::Dynset(Box::new(d))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
