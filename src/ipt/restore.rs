@@ -1052,7 +1052,7 @@ fn reads_positions(input: &str) -> bool {
 const PIPELINE_MIN_BYTES: usize = 256 * 1024;
 
 /// Parsed lines handed from the parsing thread to the planner at a time.
-const PIPELINE_CHUNK: usize = 512;
+const PIPELINE_CHUNK: usize = 256;
 
 /// Whether a second thread can run beside this one.
 fn parallel() -> bool {
@@ -1071,7 +1071,7 @@ fn parse_beside(
 ) -> Result<(), RestoreError> {
     type Chunk = Result<Vec<Event>, RestoreError>;
     std::thread::scope(|scope| {
-        let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(8);
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Chunk>(2);
         scope.spawn(move || {
             let mut chunk = Vec::with_capacity(PIPELINE_CHUNK);
             let parsed = parse_stream(family, input, opts, |ev| {
