@@ -2,7 +2,9 @@
 //! the report: used by `benches/restore.rs` to measure peak RSS in a child process.
 //!
 //! `restore_file FILE [--noflush] [--save]` (with `--save`, saves the ruleset instead and
-//! prints its size).
+//! prints its size). `RESTORE_FILE_PLAN_ONLY=1` plans without committing and prints the time
+//! and peak memory; `RESTORE_FILE_THEN=DELTA` restores DELTA with `--noflush` right after, on
+//! the same connection, and prints its wall and commit times.
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -55,14 +57,39 @@ fn main() {
     }
     let t = std::time::Instant::now();
     match iptnl::ipt::restore::restore(&mut conn, iptnl::ipt::IpFamily::V4, &input, &opts) {
-        Ok(r) => println!(
-            "rules_added={} ops={} batch_bytes={} ms={:.1} commit_ms={:.1}",
-            r.rules_added,
-            r.ops,
-            r.batch_bytes,
-            t.elapsed().as_secs_f64() * 1e3,
-            r.commit_time.as_secs_f64() * 1e3
-        ),
+        Ok(r) => {
+            println!(
+                "rules_added={} ops={} batch_bytes={} ms={:.1} commit_ms={:.1}",
+                r.rules_added,
+                r.ops,
+                r.batch_bytes,
+                t.elapsed().as_secs_f64() * 1e3,
+                r.commit_time.as_secs_f64() * 1e3
+            );
+            // RESTORE_FILE_THEN=DELTA: a --noflush restore of DELTA right after, on the same
+            // connection (what benches/restore.rs times), reported the same way.
+            if let Some(delta) = std::env::var_os("RESTORE_FILE_THEN") {
+                let delta = std::fs::read_to_string(delta).expect("read the delta file");
+                let noflush = iptnl::ipt::restore::RestoreOptions {
+                    noflush: true,
+                    ..Default::default()
+                };
+                let t = std::time::Instant::now();
+                let r = iptnl::ipt::restore::restore(
+                    &mut conn,
+                    iptnl::ipt::IpFamily::V4,
+                    &delta,
+                    &noflush,
+                )
+                .expect("delta");
+                println!(
+                    "delta: rules_added={} ms={:.2} commit_ms={:.2}",
+                    r.rules_added,
+                    t.elapsed().as_secs_f64() * 1e3,
+                    r.commit_time.as_secs_f64() * 1e3
+                );
+            }
+        }
         Err(e) => {
             eprintln!("restore failed: {e}");
             std::process::exit(1);
