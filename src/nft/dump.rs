@@ -248,27 +248,49 @@ fn render_chains(
     let mut rules = Vec::new();
     for ch in chains {
         rules.clear();
-        let st = conn.dump(
-            "listing rules",
-            nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
-            ch.family.raw(),
-            |w| {
-                w.put_str(NFTA_RULE_TABLE, &ch.table);
-                w.put_str(NFTA_RULE_CHAIN, &ch.name);
-            },
-            |m| {
-                if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
-                    rules.push(Rule::decode(m)?);
-                }
-                Ok(())
-            },
-        )?;
-        if st.interrupted || st.genid_low.is_some_and(|g| g != before as u16) {
+        if !dump_rules_into(
+            conn,
+            ch.family,
+            &ch.table,
+            Some(&ch.name),
+            before,
+            &mut rules,
+        )? {
             return Ok(false);
         }
         render(ch, &rules, out);
     }
     Ok(true)
+}
+
+/// Dumps the rules of `table` (of one chain, when given) and appends them to `out`; `false`
+/// when the dump was interrupted or saw another generation than `before`.
+fn dump_rules_into(
+    conn: &mut Conn,
+    family: Family,
+    table: &str,
+    chain: Option<&str>,
+    before: u32,
+    out: &mut Vec<Rule>,
+) -> Result<bool, Error> {
+    let st = conn.dump(
+        "listing rules",
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
+        family.raw(),
+        |w| {
+            w.put_str(NFTA_RULE_TABLE, table);
+            if let Some(c) = chain {
+                w.put_str(NFTA_RULE_CHAIN, c);
+            }
+        },
+        |m| {
+            if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                out.push(Rule::decode(m)?);
+            }
+            Ok(())
+        },
+    )?;
+    Ok(!st.interrupted && st.genid_low.is_none_or(|g| g == before as u16))
 }
 
 /// Up to this many chains, the rules of a table are read in one dump rather than chain by
@@ -289,50 +311,25 @@ fn rules_chain_by_chain(
         // A table of few chains is read in one dump (its quadratic resume cost is small
         // there, and one round trip per chain is not): a node's portmap or Docker rules, or
         // `iptables -S` of a small table, in one request instead of hundreds.
-        if let (true, None, Some(f), Some(t)) = (
-            consistent && chains.len() <= ONE_DUMP_CHAINS,
-            chain,
-            family,
-            table,
-        ) {
-            let st = conn.dump(
-                "listing rules",
-                nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
-                f.raw(),
-                |w| w.put_str(NFTA_RULE_TABLE, t),
-                |m| {
-                    if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
-                        out.push(Rule::decode(m)?);
-                    }
-                    Ok(())
-                },
-            )?;
-            consistent = !st.interrupted && st.genid_low.is_none_or(|g| g == before as u16);
-            if consistent && conn.genid()? == before {
-                return Ok((chains, out, before));
+        match (family, table, chain) {
+            (Some(f), Some(t), None) if consistent && chains.len() <= ONE_DUMP_CHAINS => {
+                consistent = dump_rules_into(conn, f, t, None, before, &mut out)?;
             }
-            continue;
-        }
-        for ch in chains.iter().filter(|c| chain.is_none_or(|n| n == c.name)) {
-            if !consistent {
-                break;
-            }
-            let st = conn.dump(
-                "listing rules",
-                nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
-                ch.family.raw(),
-                |w| {
-                    w.put_str(NFTA_RULE_TABLE, &ch.table);
-                    w.put_str(NFTA_RULE_CHAIN, &ch.name);
-                },
-                |m| {
-                    if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
-                        out.push(Rule::decode(m)?);
+            _ => {
+                for ch in chains.iter().filter(|c| chain.is_none_or(|n| n == c.name)) {
+                    if !consistent {
+                        break;
                     }
-                    Ok(())
-                },
-            )?;
-            consistent = !st.interrupted && st.genid_low.is_none_or(|g| g == before as u16);
+                    consistent = dump_rules_into(
+                        conn,
+                        ch.family,
+                        &ch.table,
+                        Some(&ch.name),
+                        before,
+                        &mut out,
+                    )?;
+                }
+            }
         }
         if consistent && conn.genid()? == before {
             return Ok((chains, out, before));
