@@ -185,6 +185,32 @@ fn spec_err(e: ParseError) -> Error {
     Error::InvalidSpec(e)
 }
 
+/// The chains of `table` in the order iptables lists them: every built-in chain of an
+/// iptables table (created yet or not), then the user chains sorted by name. A table that is
+/// not an iptables table and does not exist is [`Error::NotFound`].
+fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>, Error> {
+    let spec = find_table(table);
+    if spec.is_none() && chains.is_empty() {
+        return Err(Error::NotFound {
+            what: What::Table,
+            table: table.into(),
+            chain: String::new(),
+            message: format!("table {table} does not exist"),
+        });
+    }
+    let mut names: Vec<&str> = spec
+        .map(|t| t.chains.iter().map(|c| c.name).collect())
+        .unwrap_or_default();
+    let mut user: Vec<&str> = chains
+        .iter()
+        .filter(|c| c.hook.is_none())
+        .map(|c| c.name.as_str())
+        .collect();
+    user.sort_unstable();
+    names.extend(user);
+    Ok(names)
+}
+
 fn check_rulenum(n: u32) -> Result<(), Error> {
     if n == 0 {
         return Err(Error::Invalid("rule numbers start at 1".into()));
@@ -765,15 +791,7 @@ impl IpTables {
             .map_err(|e| from_nft(e, "listing a table"))?;
             (c, r)
         };
-        let spec = find_table(table);
-        if spec.is_none() && chains.is_empty() {
-            return Err(Error::NotFound {
-                what: What::Table,
-                table: table.into(),
-                chain: String::new(),
-                message: format!("table {table} does not exist"),
-            });
-        }
+        let names = chain_names(table, &chains)?;
         let by_name: std::collections::HashMap<&str, &nft::Chain> =
             chains.iter().map(|c| (c.name.as_str(), c)).collect();
         let mut by_chain: std::collections::HashMap<&str, Vec<&nft::Rule>> =
@@ -781,16 +799,6 @@ impl IpTables {
         for r in &rules {
             by_chain.entry(r.chain.as_str()).or_default().push(r);
         }
-        let mut names: Vec<&str> = spec
-            .map(|t| t.chains.iter().map(|c| c.name).collect())
-            .unwrap_or_default();
-        let mut user: Vec<&str> = chains
-            .iter()
-            .filter(|c| c.hook.is_none())
-            .map(|c| c.name.as_str())
-            .collect();
-        user.sort_unstable();
-        names.extend(user);
         let mut heads = Vec::with_capacity(names.len());
         let mut body = Vec::with_capacity(rules.len());
         for name in names {
@@ -825,26 +833,10 @@ impl IpTables {
         let mut g = self.lock();
         let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
             .map_err(|e| from_nft(e, "listing chains"))?;
-        let spec = find_table(table);
-        if spec.is_none() && chains.is_empty() {
-            return Err(Error::NotFound {
-                what: What::Table,
-                table: table.into(),
-                chain: String::new(),
-                message: format!("table {table} does not exist"),
-            });
-        }
-        let mut out: Vec<String> = spec
-            .map(|t| t.chains.iter().map(|c| c.name.to_owned()).collect())
-            .unwrap_or_default();
-        let mut user: Vec<String> = chains
+        Ok(chain_names(table, &chains)?
             .into_iter()
-            .filter(|c| c.hook.is_none())
-            .map(|c| c.name)
-            .collect();
-        user.sort();
-        out.extend(user);
-        Ok(out)
+            .map(str::to_owned)
+            .collect())
     }
 
     /// Whether the chain exists. Built-in chains of iptables tables always exist, as
