@@ -261,18 +261,13 @@ fn find_chain_name(elem: &[u8]) -> Option<String> {
     use iptnl_sys::nf_tables::{
         NFTA_DATA_VERDICT, NFTA_EXPR_DATA, NFTA_IMMEDIATE_DATA, NFTA_VERDICT_CHAIN,
     };
-    let child = |buf: &'_ [u8], ty: u16| -> Option<Vec<u8>> {
-        Attrs::new(buf)
-            .flatten()
-            .find(|a| a.kind() == ty)
-            .map(|a| a.data().to_vec())
-    };
+    fn child(buf: &[u8], ty: u16) -> Option<crate::netlink::Attr<'_>> {
+        Attrs::new(buf).flatten().find(|a| a.kind() == ty)
+    }
     let data = child(elem, NFTA_EXPR_DATA)?;
-    let imm = child(&data, NFTA_IMMEDIATE_DATA)?;
-    let verdict = child(&imm, NFTA_DATA_VERDICT)?;
-    let name = Attrs::new(&verdict)
-        .flatten()
-        .find(|a| a.kind() == NFTA_VERDICT_CHAIN)?;
+    let imm = child(data.data(), NFTA_IMMEDIATE_DATA)?;
+    let verdict = child(imm.data(), NFTA_DATA_VERDICT)?;
+    let name = child(verdict.data(), NFTA_VERDICT_CHAIN)?;
     let s = name.str().ok()?;
     (!s.is_empty() && s.chars().all(|c| !c.is_control())).then(|| s.to_owned())
 }
