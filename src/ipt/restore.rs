@@ -287,14 +287,14 @@ fn parse_stream(
             (None, t)
         };
         let args = super::args::split_args_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
-        let cl = parse_command(family, &args).map_err(|e| input_err(line, describe_parse(&e)))?;
+        let mut cl =
+            parse_command(family, &args).map_err(|e| input_err(line, describe_parse(&e)))?;
         if cl.table_given {
             return Err(input_err(
                 line,
                 "the -t option cannot be used in restore input (the table is given by `*TABLE')",
             ));
         }
-        let mut cl = cl;
         let cmd = match cl.commands.len() {
             1 => cl.commands.swap_remove(0),
             _ => return Err(input_err(line, "one command per line")),
