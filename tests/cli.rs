@@ -6,47 +6,25 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::Output;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 const BIN: &str = env!("CARGO_BIN_EXE_iptnl");
 
-/// A temporary directory holding symlinks to the iptnl binary under tool names.
-struct Tools {
-    dir: PathBuf,
-}
+/// Symlinks to the iptnl binary under tool names.
+type Tools = common::ToolLinks;
 
-impl Tools {
-    fn new() -> Tools {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "iptnl-cli-cmd-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        for name in [
+/// The tool names these tests run, linked to the iptnl binary.
+fn tools() -> Tools {
+    Tools::new(
+        "iptnl-cli-cmd",
+        &[
             "iptables",
             "ip6tables",
             "iptables-nft",
             "ip6tables-nft",
             "xtables-nft-multi",
-        ] {
-            let _ = std::os::unix::fs::symlink(BIN, dir.join(name));
-        }
-        Tools { dir }
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.dir.join(name).to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Tools {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+        ],
+    )
 }
 
 /// The version in messages: iptables-nft 1.8.9 says `v1.8.9 (nf_tables)`, iptnl
@@ -102,7 +80,7 @@ fn parse_seq(seq: &str) -> Vec<Vec<String>> {
 /// Runs every sequence through the oracle and through iptnl, each in a fresh namespace
 /// with the `setup` commands run first, and returns the differences.
 fn compare_with(v6: bool, setup: &[&[&str]], seqs: &[&str]) -> Vec<String> {
-    let tools = Tools::new();
+    let tools = tools();
     let (oracle, ours) = if v6 {
         ("ip6tables-nft", tools.path("ip6tables"))
     } else {
@@ -734,7 +712,7 @@ fn ip6tables_matches_ip6tables_nft() {
 /// `-V` as go-iptables reads it: `v(\d+)\.(\d+)\.(\d+)` and `(nf_tables)`.
 #[test]
 fn version_line_for_go_iptables() {
-    let tools = Tools::new();
+    let tools = tools();
     let o = common::run_status(&tools.path("iptables"), &["--version"], None);
     let s = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(o.status.success());
@@ -748,7 +726,7 @@ fn version_line_for_go_iptables() {
 /// `xtables-nft-multi iptables` (and the ip6tables forms).
 #[test]
 fn multi_call_names() {
-    let tools = Tools::new();
+    let tools = tools();
     common::in_netns(|| {
         let ok = |bin: &str, args: &[&str]| {
             let o = common::run_status(bin, args, None);
@@ -792,7 +770,7 @@ fn permission_denied_matches_iptables_nft() {
         eprintln!("setpriv or iptables-nft missing: skipped");
         return;
     }
-    let tools = Tools::new();
+    let tools = tools();
     let ours = tools.path("iptables");
     common::in_netns(|| {
         for args in [&["-S"][..], &["-A", "INPUT", "-j", "ACCEPT"][..]] {

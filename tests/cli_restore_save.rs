@@ -4,29 +4,20 @@
 
 mod common;
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use iptnl::workload::{kube_proxy, KubeProxyOptions};
 
 const BIN: &str = env!("CARGO_BIN_EXE_iptnl");
 
-/// A temporary directory holding symlinks to the iptnl binary under tool names.
-struct Tools {
-    dir: PathBuf,
-}
+/// Symlinks to the iptnl binary under tool names.
+type Tools = common::ToolLinks;
 
-impl Tools {
-    fn new() -> Tools {
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "iptnl-cli-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        for name in [
+/// The tool names these tests run, linked to the iptnl binary.
+fn tools() -> Tools {
+    Tools::new(
+        "iptnl-cli",
+        &[
             "iptables-restore",
             "ip6tables-restore",
             "iptables-save",
@@ -36,27 +27,8 @@ impl Tools {
             "xtables-nft-multi",
             "iptables",
             "not-a-tool",
-        ] {
-            let _ = std::os::unix::fs::symlink(BIN, dir.join(name));
-        }
-        Tools { dir }
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.dir.join(name).to_string_lossy().into_owned()
-    }
-
-    fn file(&self, name: &str, content: &str) -> String {
-        let p = self.dir.join(name);
-        std::fs::write(&p, content).unwrap();
-        p.to_string_lossy().into_owned()
-    }
-}
-
-impl Drop for Tools {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
+        ],
+    )
 }
 
 fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
@@ -162,7 +134,7 @@ fn both(
 
 #[test]
 fn save_matches_the_oracle() {
-    let t = Tools::new();
+    let t = tools();
     for v6 in [false, true] {
         let (rbin, ours) = if v6 {
             ("ip6tables-nft-restore", t.path("ip6tables-save"))
@@ -218,7 +190,7 @@ fn save_matches_the_oracle() {
 
 #[test]
 fn save_errors_match_the_oracle() {
-    let t = Tools::new();
+    let t = tools();
     let ours = t.path("iptables-nft-save");
     common::in_netns(|| {
         for args in [
@@ -243,7 +215,7 @@ fn save_errors_match_the_oracle() {
 
 #[test]
 fn restore_from_file_and_stdin() {
-    let t = Tools::new();
+    let t = tools();
     let ours = t.path("iptables-restore");
     // The raw table of MISC, then a kube-proxy ruleset (mangle, filter, nat).
     let raw = MISC.split("*mangle").next().unwrap();
@@ -278,7 +250,7 @@ fn restore_from_file_and_stdin() {
 
 #[test]
 fn restore_noflush_test_and_table() {
-    let t = Tools::new();
+    let t = tools();
     let ours = t.path("iptables-restore");
     let delta = "*filter
 :DOCKER - [0:0]
@@ -329,7 +301,7 @@ COMMIT
 
 #[test]
 fn multi_call_forms() {
-    let t = Tools::new();
+    let t = tools();
     let input = MISC;
     let multi = t.path("xtables-nft-multi");
     for (bin, pre) in [
@@ -405,7 +377,7 @@ fn unify(s: &str, prog: &str) -> String {
 
 #[test]
 fn restore_errors_match_the_oracle() {
-    let t = Tools::new();
+    let t = tools();
     let ours = t.path("iptables-nft-restore");
     // (input, whole stderr identical after unifying names)
     let cases: &[(&str, bool)] = &[

@@ -166,22 +166,7 @@ fn noflush_edge_cases_match_the_oracle() {
 }
 
 fn workload(rules: usize, ipv6: bool) -> Option<String> {
-    let base = std::env::var_os("IPTNL_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").into());
-    let gen = base.join("workloads/gen_kubeproxy.py");
-    if !gen.exists() {
-        eprintln!("skipping: {} not found", gen.display());
-        return None;
-    }
-    let mut cmd = std::process::Command::new("python3");
-    cmd.arg(gen).arg("--rules").arg(rules.to_string());
-    if ipv6 {
-        cmd.arg("--ipv6");
-    }
-    let out = cmd.output().unwrap();
-    assert!(out.status.success());
-    Some(String::from_utf8(out.stdout).unwrap())
+    common::shared_workload(rules, ipv6)
 }
 
 #[test]

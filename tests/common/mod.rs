@@ -114,3 +114,66 @@ pub fn dump_rules_raw(conn: &mut iptnl::netlink::Conn, family: iptnl::nft::Famil
     assert!(!st.interrupted, "dump interrupted");
     out
 }
+
+/// A temporary directory of symlinks to the iptnl binary under tool names (`iptables`,
+/// `iptables-restore`, …), removed when dropped.
+pub struct ToolLinks {
+    /// The directory.
+    pub dir: std::path::PathBuf,
+}
+
+impl ToolLinks {
+    /// Links each of `names` to the iptnl binary in a new directory named after `prefix`.
+    pub fn new(prefix: &str, names: &[&str]) -> ToolLinks {
+        static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "{prefix}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in names {
+            let _ = std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_iptnl"), dir.join(name));
+        }
+        ToolLinks { dir }
+    }
+
+    /// The path of one of the links.
+    pub fn path(&self, name: &str) -> String {
+        self.dir.join(name).to_string_lossy().into_owned()
+    }
+
+    /// Writes a file in the directory and returns its path.
+    pub fn file(&self, name: &str, content: &str) -> String {
+        let p = self.dir.join(name);
+        std::fs::write(&p, content).unwrap();
+        p.to_string_lossy().into_owned()
+    }
+}
+
+impl Drop for ToolLinks {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The shared kube-proxy workload (`../shared/workloads/gen_kubeproxy.py`, or under
+/// `IPTNL_SHARED`) with about `rules` rules; `None` (and a note) when the generator is absent.
+pub fn shared_workload(rules: usize, ipv6: bool) -> Option<String> {
+    let base = std::env::var_os("IPTNL_SHARED")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").into());
+    let gen = base.join("workloads/gen_kubeproxy.py");
+    if !gen.exists() {
+        eprintln!("skipping: {} not found", gen.display());
+        return None;
+    }
+    let mut cmd = Command::new("python3");
+    cmd.arg(gen).arg("--rules").arg(rules.to_string());
+    if ipv6 {
+        cmd.arg("--ipv6");
+    }
+    let out = cmd.output().unwrap();
+    assert!(out.status.success());
+    Some(String::from_utf8(out.stdout).unwrap())
+}
