@@ -2,7 +2,9 @@
 //! iptables-nft / ip6tables-nft 1.8.9: sequences of commands, each sequence run once through
 //! the oracle and once through iptnl, each in its own fresh network namespace; every step
 //! must give the same stdout, the same stderr (after replacing the program version) and the
-//! same exit code.
+//! same exit code. iptnl runs every sequence twice: each command by itself, and each handed
+//! to an `iptnl serve` running in the sequence's namespace (one server, one kept-open handle
+//! and cache for the whole sequence).
 
 mod common;
 
@@ -47,20 +49,28 @@ fn step(o: &Output) -> Step {
 }
 
 /// Runs the lines of a sequence with `bin`, in a fresh namespace (after the `setup`
-/// commands, e.g. `ipset create`).
-fn run_seq(bin: &str, setup: &[&[&str]], lines: &[Vec<String>]) -> Vec<Step> {
+/// commands, e.g. `ipset create`); with `served`, an `iptnl serve` runs in that namespace
+/// and must have served every line.
+fn run_seq(bin: &str, setup: &[&[&str]], lines: &[Vec<String>], served: bool) -> Vec<Step> {
     common::in_netns(|| {
         for cmd in setup {
             let o = common::run_status(cmd[0], &cmd[1..], None);
             assert!(o.status.success(), "setup {cmd:?} failed");
         }
-        lines
+        let server = served.then(|| common::Server::start(BIN));
+        let steps = lines
             .iter()
             .map(|args| {
                 let a: Vec<&str> = args.iter().map(String::as_str).collect();
                 step(&common::run_status(bin, &a, None))
             })
-            .collect()
+            .collect();
+        if let Some(server) = server {
+            let log = server.wait_log("iptnl serve: ", lines.len());
+            let served = log.lines().filter(|l| l.contains("(exit ")).count();
+            assert_eq!(served, lines.len(), "not every line was served:\n{log}");
+        }
+        steps
     })
 }
 
@@ -89,22 +99,26 @@ fn compare_with(v6: bool, setup: &[&[&str]], seqs: &[&str]) -> Vec<String> {
     let mut diffs = Vec::new();
     for seq in seqs {
         let lines = parse_seq(seq);
-        let want = run_seq(oracle, setup, &lines);
-        let got = run_seq(&ours, setup, &lines);
-        for (i, (w, g)) in want.iter().zip(&got).enumerate() {
-            if w != g {
-                diffs.push(format!(
-                    "sequence {seq:?}\n  step {}: {:?}\n  oracle: rc={} out={:?} err={:?}\n  iptnl:  rc={} out={:?} err={:?}",
-                    i + 1,
-                    lines[i],
-                    w.2,
-                    w.0,
-                    w.1,
-                    g.2,
-                    g.0,
-                    g.1
-                ));
-                break;
+        let want = run_seq(oracle, setup, &lines, false);
+        // iptnl run by itself, and the same commands handed to `iptnl serve`.
+        for served in [false, true] {
+            let got = run_seq(&ours, setup, &lines, served);
+            let who = if served { "iptnl (served)" } else { "iptnl" };
+            for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+                if w != g {
+                    diffs.push(format!(
+                        "sequence {seq:?}\n  step {}: {:?}\n  oracle: rc={} out={:?} err={:?}\n  {who}:  rc={} out={:?} err={:?}",
+                        i + 1,
+                        lines[i],
+                        w.2,
+                        w.0,
+                        w.1,
+                        g.2,
+                        g.0,
+                        g.1
+                    ));
+                    break;
+                }
             }
         }
     }
@@ -789,6 +803,13 @@ fn permission_denied_matches_iptables_nft() {
             let want = run("iptables-nft");
             assert_eq!(want.2, 4, "{want:?}");
             assert_eq!(run(&ours), want, "{args:?}");
+            // A root `iptnl serve` declines the other user, who runs the command itself
+            // and gets the same refusal from the kernel.
+            let server = common::Server::start(BIN);
+            assert_eq!(run(&ours), want, "{args:?} with a server");
+            let log = server.wait_log("declined: user 65534 is not served", 1);
+            assert!(log.contains("declined: user 65534 is not served"), "{log}");
+            assert!(!log.contains("(exit "), "{log}");
         }
     });
 }

@@ -288,6 +288,21 @@ impl IpTables {
         self.lock().conn.kernel_time()
     }
 
+    /// Runs `f` on this handle's netlink connection, under the handle's lock: for nf_tables
+    /// reads and writes the handle has no method for (`iptnl::nft` calls), without opening
+    /// a second socket. The handle's cache notices any change made there by the generation,
+    /// as it notices other writers'.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let fam = ipt.family().nft();
+    /// let input = ipt.with_conn(|c| iptnl::nft::get_chain(c, fam, "filter", "INPUT"))?;
+    /// println!("INPUT is {}in the kernel", if input.is_some() { "" } else { "not " });
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_conn<R>(&self, f: impl FnOnce(&mut Conn) -> R) -> R {
+        f(&mut self.lock().conn)
+    }
     /// Keeps the chains this handle has read current from the kernel's ruleset events
     /// (`NFNLGRP_NFTABLES`, on a second socket) instead of reading a chain again whenever
     /// another writer moved the generation: a check or delete on a big chain after someone

@@ -22,6 +22,6 @@ pub use batch::{Batch, OpIndex};
 pub use conn::{Committed, Conn, DumpStatus, KernelTime, DUMP_RETRIES};
 pub use error::{DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
-pub use socket::ip_set_sockopt;
+pub use socket::{effective_uid, ip_set_sockopt, peer_credentials, PeerCredentials};
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

@@ -348,6 +348,64 @@ pub fn unshare_net_namespace() -> io::Result<()> {
     cvt(unsafe { libc::unshare(libc::CLONE_NEWNET) }).map(|_| ())
 }
 
+/// The process at the other end of a connected unix socket, as the kernel recorded it when
+/// the connection was made (`SO_PEERCRED`): process id, user id and group id, translated
+/// into the caller's namespaces. `iptnl serve` uses it to serve only its own user and root.
+///
+/// ```no_run
+/// let (a, _b) = std::os::unix::net::UnixStream::pair()?;
+/// let peer = iptnl::netlink::peer_credentials(&a)?;
+/// assert_eq!(peer.pid, std::process::id() as i32);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn peer_credentials(sock: &impl std::os::fd::AsFd) -> io::Result<PeerCredentials> {
+    use std::os::fd::AsRawFd as _;
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: `cred` and `len` are valid for writes and `len` holds the size of `cred`; the
+    // descriptor is borrowed and open.
+    cvt(unsafe {
+        libc::getsockopt(
+            sock.as_fd().as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    })?;
+    Ok(PeerCredentials {
+        pid: cred.pid,
+        uid: cred.uid,
+        gid: cred.gid,
+    })
+}
+
+/// A unix socket peer's identity (see [`peer_credentials`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PeerCredentials {
+    /// Process id (0 when the peer is in a pid namespace the caller cannot see).
+    pub pid: i32,
+    /// User id (the overflow id, usually 65534, when unmapped in the caller's user namespace).
+    pub uid: u32,
+    /// Group id.
+    pub gid: u32,
+}
+
+/// The calling process's effective user id.
+///
+/// ```
+/// let root = iptnl::netlink::effective_uid() == 0;
+/// println!("running as {}", if root { "root" } else { "another user" });
+/// ```
+pub fn effective_uid() -> u32 {
+    // SAFETY: geteuid(2) takes no arguments and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
 /// Sends one ipset `SO_IP_SET` request (`getsockopt(SOL_IP, SO_IP_SET)` on a raw IPv4
 /// socket, as iptables' `libxt_set` does): `req` holds the request struct (an
 /// `iptnl_sys::xt::ip_set_req_*` as bytes) and receives the kernel's answer in place.

@@ -177,3 +177,93 @@ pub fn shared_workload(rules: usize, ipv6: bool) -> Option<String> {
     assert!(out.status.success());
     Some(String::from_utf8(out.stdout).unwrap())
 }
+
+/// `iptnl serve --verbose`, started in the calling thread's network namespace (the child
+/// inherits it) and stopped when dropped. Its log (one line per command served) is kept.
+pub struct Server {
+    child: std::process::Child,
+    log: std::sync::Arc<std::sync::Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts the server `bin` (the iptnl binary) and waits until it listens.
+    pub fn start(bin: &str) -> Server {
+        use std::io::BufRead;
+        let mut child = Command::new(bin)
+            .args(["serve", "--verbose"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {bin} serve: {e}"));
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        if !first.contains("listening") {
+            let _ = child.kill();
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "iptnl serve did not start: {first:?} {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let log = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+        let stderr = child.stderr.take().unwrap();
+        let l = log.clone();
+        let reader = std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                let mut g = l.lock().unwrap();
+                g.push_str(&line);
+                g.push('\n');
+            }
+        });
+        Server {
+            child,
+            log,
+            reader: Some(reader),
+        }
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+
+    /// Waits (up to 5 s) until the log holds `n` lines that contain `needle`; returns the
+    /// log. The server logs a command just after answering it.
+    pub fn wait_log(&self, needle: &str, n: usize) -> String {
+        let t = std::time::Instant::now();
+        loop {
+            let log = self.log();
+            if log.lines().filter(|l| l.contains(needle)).count() >= n
+                || t.elapsed() > std::time::Duration::from_secs(5)
+            {
+                return log;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+
+    /// Stops the server and returns its whole log.
+    pub fn stop(mut self) -> String {
+        self.kill();
+        self.log()
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if let Some(r) = self.reader.take() {
+            let _ = r.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -11,8 +11,9 @@ use iptnl::ipt::savefile::SAVE_VERSION;
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::{parse_command, Command, CommandLine, IpFamily, ParseError, RuleSpec, RuleTarget};
 use iptnl::iptables::{Error, IpTables, What};
-use iptnl::netlink::Conn;
 use iptnl::nft::Policy;
+
+use crate::output::Output;
 
 const HELP: &str = include_str!("iptables_help.txt");
 
@@ -205,27 +206,57 @@ fn without_counters(args: &[String]) -> Option<Vec<String>> {
     Some(out)
 }
 
-/// iptables / ip6tables.
-pub fn main(family: IpFamily, args: &[String]) -> i32 {
-    match run(family, args) {
-        Ok(out) => {
-            if !out.is_empty() {
-                use std::io::Write;
-                let mut o = std::io::stdout().lock();
-                let _ = o.write_all(out.as_bytes()).and_then(|_| o.flush());
-            }
-            0
+/// The kernel handles commands run on, one per family, opened on first use. A command
+/// line run in its own process uses a fresh session; `iptnl serve` keeps one for all the
+/// commands it runs, so its netlink sockets (and its cache) live on between commands.
+#[derive(Debug, Default)]
+pub struct Session {
+    v4: Option<IpTables>,
+    v6: Option<IpTables>,
+}
+
+impl Session {
+    /// The handle for `family`, opened now if this session has none yet.
+    fn handle(&mut self, family: IpFamily) -> Result<&IpTables, Error> {
+        let slot = match family {
+            IpFamily::V4 => &mut self.v4,
+            IpFamily::V6 => &mut self.v6,
+        };
+        if slot.is_none() {
+            *slot = Some(IpTables::new(family)?);
         }
-        Err(f) => {
-            if !f.text.is_empty() {
-                eprintln!("{}", f.text);
-            }
-            f.code
-        }
+        Ok(slot.as_ref().expect("set above"))
     }
 }
 
-fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
+/// iptables / ip6tables, run in this process.
+pub fn main(family: IpFamily, args: &[String]) -> i32 {
+    execute(family, args, &mut Session::default()).print()
+}
+
+/// Runs one `iptables`/`ip6tables` command line on the session's handles and returns what
+/// it prints and its exit code.
+pub fn execute(family: IpFamily, args: &[String], session: &mut Session) -> Output {
+    let mut o = Output::default();
+    o.code = match run(family, args, session, &mut o) {
+        Ok(()) => 0,
+        Err(f) => {
+            if !f.text.is_empty() {
+                o.err(&f.text);
+                o.err("\n");
+            }
+            f.code
+        }
+    };
+    o
+}
+
+fn run(
+    family: IpFamily,
+    args: &[String],
+    session: &mut Session,
+    o: &mut Output,
+) -> Result<(), Fail> {
     // -h / -V win over everything else on the line, as in iptables (parsed in order),
     // unless they are the value of the option before them (`--comment -V`).
     for (i, a) in args.iter().enumerate() {
@@ -233,8 +264,14 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
             continue;
         }
         match a.as_str() {
-            "-h" | "--help" => return Ok(help(family)),
-            "-V" | "--version" => return Ok(version(family)),
+            "-h" | "--help" => {
+                o.out(&help(family));
+                return Ok(());
+            }
+            "-V" | "--version" => {
+                o.out(&version(family));
+                return Ok(());
+            }
             _ => {}
         }
     }
@@ -276,9 +313,7 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
             .iter()
             .any(|r| matches!(&r.target, Some(RuleTarget::Ext(t)) if t.save_name() == "NFLOG"))
     {
-        eprintln!(
-            "warn: --nflog-range has never worked and is no longer supported, please use --nflog-size instead"
-        );
+        o.err("warn: --nflog-range has never worked and is no longer supported, please use --nflog-size instead\n");
     }
     // -4 in ip6tables, -6 in iptables: only the `Try' line.
     if cmd.family_switch.is_some_and(|f| f != family) {
@@ -289,7 +324,7 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
         });
     }
     if cmd.wait_interval.is_some() {
-        eprintln!("Ignoring deprecated --wait-interval option.");
+        o.err("Ignoring deprecated --wait-interval option.\n");
         if cmd.wait.is_none() {
             return Err(usage_err(
                 family,
@@ -317,29 +352,29 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
     }
     // Other spellings (abbreviated long options) of -V and -h.
     match cmd.commands.as_slice() {
-        [Command::Version] => return Ok(version(family)),
-        [Command::Help] => return Ok(help(family)),
+        [Command::Version] => {
+            o.out(&version(family));
+            return Ok(());
+        }
+        [Command::Help] => {
+            o.out(&help(family));
+            return Ok(());
+        }
         _ => {}
     }
     if cmd.table == "nat" && cmd.rules.iter().any(|r| r.target == Some(RuleTarget::Drop)) {
         return Err(usage_err(family, NAT_DROP));
     }
-    let ipt = IpTables::new(family).map_err(|e| kernel_err(family, &e))?;
+    let ipt = session.handle(family).map_err(|e| kernel_err(family, &e))?;
     if cmd.verbose > 0 {
-        if let [c] = cmd.commands.as_slice() {
-            if matches!(c, Command::Append { .. }) {
-                use std::io::Write;
-                let mut o = std::io::stdout().lock();
-                for r in &cmd.rules {
-                    let _ = o.write_all(print_rule_line(family, r).as_bytes());
-                }
-                let _ = o.flush();
+        if let [Command::Append { .. }] = cmd.commands.as_slice() {
+            for r in &cmd.rules {
+                o.out(&print_rule_line(family, r));
             }
         }
     }
-    let mut out = String::new();
     for c in &cmd.commands {
-        out.push_str(&exec(family, &ipt, &cmd, c)?);
+        o.out(&exec(family, ipt, &cmd, c)?);
     }
     // With -v, the rules of a rule command are printed: before it runs for -A (iptables-nft
     // prints them before the kernel refuses a missing chain), once it succeeded otherwise.
@@ -349,10 +384,10 @@ fn run(family: IpFamily, args: &[String]) -> Result<String, Fail> {
         && !matches!(cmd.commands[0], Command::Append { .. })
     {
         for r in &cmd.rules {
-            out.push_str(&print_rule_line(family, r));
+            o.out(&print_rule_line(family, r));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Options that iptables refuses with a command (its `commands_v_options` table), for the
@@ -442,22 +477,25 @@ fn busy(family: IpFamily, chain: &str) -> Fail {
     }
 }
 
-/// Deletes a built-in (base) chain that is in the kernel, as `iptables-nft -X INPUT` does:
-/// done when it is empty, `CHAIN_DEL failed (Device or resource busy)` when it has rules.
-fn delete_builtin(family: IpFamily, table: &str, chain: &str) -> Result<(), Fail> {
-    let fail = |e: &dyn std::fmt::Display| Fail {
+/// An nf_tables call on the handle's connection failed: exit 4 with the error.
+fn nft_fail(family: IpFamily, e: &dyn std::fmt::Display) -> Fail {
+    Fail {
         code: 4,
         text: format!("{}: {e}", prefix(family)),
-    };
-    let mut conn = Conn::open().map_err(|e| fail(&e))?;
+    }
+}
+
+/// Deletes a built-in (base) chain that is in the kernel, as `iptables-nft -X INPUT` does:
+/// done when it is empty, `CHAIN_DEL failed (Device or resource busy)` when it has rules.
+fn delete_builtin(family: IpFamily, ipt: &IpTables, table: &str, chain: &str) -> Result<(), Fail> {
     let mut batch = iptnl::nft::Batch::new();
     batch
         .del_chain(family.nft(), table, chain)
-        .map_err(|e| fail(&e))?;
-    match batch.commit(&mut conn) {
+        .map_err(|e| nft_fail(family, &e))?;
+    match ipt.with_conn(|conn| batch.commit(conn)) {
         Ok(_) => Ok(()),
         Err(e) if e.errno() == Some(libc::EBUSY) => Err(busy(family, chain)),
-        Err(e) => Err(fail(&e)),
+        Err(e) => Err(nft_fail(family, &e)),
     }
 }
 
@@ -466,29 +504,17 @@ fn is_builtin(table: &str, chain: &str) -> bool {
 }
 
 /// Whether the chain is in the kernel (a built-in chain is created on first use).
-fn in_kernel(family: IpFamily, table: &str, chain: &str) -> Result<bool, Fail> {
-    let mut conn = Conn::open().map_err(|e| Fail {
-        code: 4,
-        text: format!("{}: {e}", prefix(family)),
-    })?;
-    iptnl::nft::get_chain(&mut conn, family.nft(), table, chain)
+fn in_kernel(family: IpFamily, ipt: &IpTables, table: &str, chain: &str) -> Result<bool, Fail> {
+    ipt.with_conn(|conn| iptnl::nft::get_chain(conn, family.nft(), table, chain))
         .map(|c| c.is_some())
-        .map_err(|e| Fail {
-            code: 4,
-            text: format!("{}: {e}", prefix(family)),
-        })
+        .map_err(|e| nft_fail(family, &e))
 }
 
 /// The names of the table's chains in the kernel.
-fn kernel_chains(family: IpFamily, table: &str) -> Result<Vec<String>, Fail> {
-    let fail = |e: String| Fail {
-        code: 4,
-        text: format!("{}: {e}", prefix(family)),
-    };
-    let mut conn = Conn::open().map_err(|e| fail(e.to_string()))?;
-    iptnl::nft::list_chains(&mut conn, Some(family.nft()), Some(table))
+fn kernel_chains(family: IpFamily, ipt: &IpTables, table: &str) -> Result<Vec<String>, Fail> {
+    ipt.with_conn(|conn| iptnl::nft::list_chains(conn, Some(family.nft()), Some(table)))
         .map(|(v, _)| v.into_iter().map(|c| c.name).collect())
-        .map_err(|e| fail(e.to_string()))
+        .map_err(|e| nft_fail(family, &e))
 }
 
 /// A rule as `iptables -v` prints it after `-A`/`-I`/`-R`/`-C`/`-D`: iptables' one-line
@@ -675,7 +701,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             chain,
             rulenum: Some(n),
         } => {
-            if is_builtin(t, chain) && !in_kernel(family, t, chain)? {
+            if is_builtin(t, chain) && !in_kernel(family, ipt, t, chain)? {
                 return Err(op_err(family, NO_CHAIN));
             }
             ipt.delete_by_number(t, chain, *n)
@@ -715,7 +741,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             chain: None,
             rulenum: _,
         } => {
-            let present = kernel_chains(family, t)?;
+            let present = kernel_chains(family, ipt, t)?;
             // The chains in the kernel (iptables-nft sometimes creates all built-in chains
             // of a table where iptnl creates only those used: -P, -F, -L -Z).
             let mut out = String::new();
@@ -739,7 +765,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             rulenum,
         } => {
             let present = if is_builtin(t, chain) {
-                in_kernel(family, t, chain)?
+                in_kernel(family, ipt, t, chain)?
             } else {
                 ipt.chain_exists(t, chain).map_err(kerr)?
             };
@@ -762,7 +788,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             // Refused here, as iptables-nft refuses it from its cache: a batch the kernel
             // rejects costs an RCU grace period (the abort path), which is what
             // go-iptables' ClearChain (`-N`, then `-F` on exit 1) would pay on every call.
-            if in_kernel(family, t, chain)? {
+            if in_kernel(family, ipt, t, chain)? {
                 return Err(op_err(family, "Chain already exists."));
             }
             ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr)
@@ -780,12 +806,12 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
         }
         Command::DeleteChain { chain: Some(chain) } => {
             if is_builtin(t, chain) {
-                if !in_kernel(family, t, chain)? {
+                if !in_kernel(family, ipt, t, chain)? {
                     return Err(op_err(family, NO_CHAIN));
                 }
                 // iptables-nft deletes an empty built-in chain (it is created again on
                 // next use); the kernel refuses one with rules (EBUSY).
-                return delete_builtin(family, t, chain).map(|()| String::new());
+                return delete_builtin(family, ipt, t, chain).map(|()| String::new());
             }
             let out = if cmd.verbose > 0 {
                 format!("Deleting chain `{chain}'\n")
@@ -1119,8 +1145,15 @@ mod tests {
     #[test]
     fn help_only_as_an_option() {
         let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        let r = run(IpFamily::V4, &s(&["-h", "-A", "INPUT"])).ok().unwrap();
-        assert!(r.starts_with("iptables v1.8.11"));
+        let o = execute(
+            IpFamily::V4,
+            &s(&["-h", "-A", "INPUT"]),
+            &mut Session::default(),
+        );
+        assert_eq!(o.code, 0);
+        assert!(o
+            .text(crate::output::Stream::Out)
+            .starts_with("iptables v1.8.11"));
         assert!(takes_value("--comment"));
         assert!(takes_value("-s"));
         assert!(!takes_value("--line-numbers"));

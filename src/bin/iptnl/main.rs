@@ -10,6 +10,8 @@ mod demo;
 mod getopt;
 mod install_links;
 mod iptables_cmd;
+mod output;
+mod serve;
 mod tools;
 
 use iptnl::ipt::IpFamily;
@@ -24,6 +26,8 @@ enum Tool {
     Demo,
     /// `install-links [--force] DIR`.
     InstallLinks,
+    /// `serve [--verbose]`: run `iptables` commands for short-lived clients.
+    Serve,
     /// Hidden: the demo's iptnl loader, run as a child so its peak memory is measured alone.
     DemoLoad,
 }
@@ -38,6 +42,7 @@ fn lookup(name: &str) -> Option<Tool> {
         return match name {
             "demo" => Some(Tool::Demo),
             "install-links" => Some(Tool::InstallLinks),
+            "serve" => Some(Tool::Serve),
             demo::LOAD_SUBCOMMAND => Some(Tool::DemoLoad),
             _ => None,
         };
@@ -68,7 +73,10 @@ fn usage() -> String {
          \x20 install-links [--force] DIR           create the tool names above (and\n\
          \x20                                       xtables-nft-multi) in DIR as symlinks to\n\
          \x20                                       this binary; then put DIR first on PATH:\n\
-         \x20                                       export PATH=DIR:$PATH\n",
+         \x20                                       export PATH=DIR:$PATH\n\
+         \x20 serve [--verbose]                     run the iptables commands of this network\n\
+         \x20                                       namespace for the processes called by\n\
+         \x20                                       those names (see `iptnl serve --help')\n",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -77,7 +85,8 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
     match tool {
         Tool::Restore(f) => tools::restore_main(prog, f, args),
         Tool::Save(f) => tools::save_main(prog, f, args),
-        Tool::Iptables(f) => iptables_cmd::main(f, args),
+        Tool::Iptables(f) => serve::forward(f, args).unwrap_or_else(|| iptables_cmd::main(f, args)),
+        Tool::Serve => serve::main(args),
         Tool::Demo => demo::main(args),
         Tool::InstallLinks => install_links::main(args),
         Tool::DemoLoad => demo::load_main(args),
@@ -132,6 +141,7 @@ mod tests {
         assert_eq!(lookup("iptables-nft"), Some(Tool::Iptables(IpFamily::V4)));
         assert_eq!(lookup("demo"), Some(Tool::Demo));
         assert_eq!(lookup("install-links"), Some(Tool::InstallLinks));
+        assert_eq!(lookup("serve"), Some(Tool::Serve));
         for n in install_links::NAMES {
             assert!(
                 lookup(n).is_some() || *n == "xtables-nft-multi",

@@ -1,0 +1,501 @@
+//! `iptnl serve`: a resident iptnl that runs `iptables`/`ip6tables` commands for the
+//! short-lived processes called by those names.
+//!
+//! Why: a process that closes a netfilter socket after a commit that deleted anything waits
+//! for an RCU grace period in the kernel (the `NETLINK_URELEASE` notifier flushes nf_tables'
+//! destroy list with `synchronize_rcu`), 10–15 ms on an idle machine. That is most of the
+//! time of an `iptables -D`/`-F`/`-X`, for iptables-nft and for iptnl alike. The server's
+//! sockets stay open, so nobody waits for that; its handle also keeps the cache of what it
+//! read for the next command.
+//!
+//! How: the server listens on the abstract unix socket `@iptnl` (abstract names belong to
+//! the network namespace, so each namespace has its own server and a client reaches only the
+//! one of the namespace it runs in). When the `iptables` name starts, it connects there; when
+//! nobody listens, or the server declines (another user, another iptnl version), it runs the
+//! command itself, exactly as without a server. Commands run one at a time, in arrival order,
+//! as the xtables lock would order them, and print exactly what they print when run
+//! directly (the client writes the server's output chunks to its own stdout and stderr, in
+//! order, and exits with the command's code).
+//!
+//! Who may use it: root and the server's own user (`SO_PEERCRED`); anybody else is declined
+//! and runs the command directly, where the kernel decides.
+//!
+//! The wire format (all integers little-endian):
+//! - request: `IPTNL-SERVE/1`, the client's version (u32 length and bytes), the argument
+//!   count (u32), each argument (u32 length and bytes); the first argument is the tool
+//!   (`iptables` or `ip6tables`);
+//! - reply: `IPTNL-SERVE/1`, then `0` (u8) for "running", sent as soon as the request is
+//!   read and accepted, and once the command ran, its exit code (i32), the number of output
+//!   chunks (u32), each as stream (u8: 1 stdout, 2 stderr), length (u32) and bytes; or `1`
+//!   (u8) for "declined", with a reason (u32 length and bytes).
+//!
+//! A client that sees the connection end before "running" knows the command did not run
+//! (the server was stopping, say) and runs it itself; after "running", it cannot know, and
+//! says so (exit 4).
+
+use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::os::linux::net::SocketAddrExt;
+use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use iptnl::ipt::IpFamily;
+
+use crate::iptables_cmd::{self, Session};
+use crate::output::{Output, Stream};
+
+/// The abstract socket name (shown as `@iptnl`), one per network namespace.
+pub const SOCKET_NAME: &str = "iptnl";
+
+/// The protocol tag that starts every request and reply.
+const MAGIC: &[u8] = b"IPTNL-SERVE/1";
+
+/// Limits on a request: argument count and total argument bytes.
+const MAX_ARGS: u32 = 65_536;
+const MAX_REQUEST_BYTES: u64 = 4 << 20;
+
+/// How long the server waits for a client's request.
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The environment variable that makes the `iptables` name run commands itself even when a
+/// server listens.
+pub const DIRECT_ENV: &str = "IPTNL_DIRECT";
+
+/// A request: the tool and its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Request {
+    version: String,
+    tool: String,
+    args: Vec<String>,
+}
+
+fn address() -> io::Result<SocketAddr> {
+    SocketAddr::from_abstract_name(SOCKET_NAME.as_bytes())
+}
+
+fn put_bytes(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
+    let len = u32::try_from(b.len())
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a field over 4 GiB"))?;
+    w.write_all(&len.to_le_bytes())?;
+    w.write_all(b)
+}
+
+fn get_u32(r: &mut impl Read) -> io::Result<u32> {
+    let mut b = [0; 4];
+    r.read_exact(&mut b)?;
+    Ok(u32::from_le_bytes(b))
+}
+
+fn get_u8(r: &mut impl Read) -> io::Result<u8> {
+    let mut b = [0; 1];
+    r.read_exact(&mut b)?;
+    Ok(b[0])
+}
+
+fn bad(what: &str) -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidData, what.to_owned())
+}
+
+/// Reads a length-prefixed field of at most `limit` bytes.
+fn get_bytes(r: &mut impl Read, limit: u64) -> io::Result<Vec<u8>> {
+    let len = u64::from(get_u32(r)?);
+    if len > limit {
+        return Err(bad("a field longer than the limit"));
+    }
+    let mut v = Vec::new();
+    r.take(len).read_to_end(&mut v)?;
+    if v.len() as u64 != len {
+        return Err(io::ErrorKind::UnexpectedEof.into());
+    }
+    Ok(v)
+}
+
+fn get_string(r: &mut impl Read, limit: u64) -> io::Result<String> {
+    String::from_utf8(get_bytes(r, limit)?).map_err(|_| bad("a field that is not UTF-8"))
+}
+
+fn expect_magic(r: &mut impl Read) -> io::Result<()> {
+    let mut m = [0; MAGIC.len()];
+    r.read_exact(&mut m)?;
+    if m != MAGIC {
+        return Err(bad("not an iptnl serve message"));
+    }
+    Ok(())
+}
+
+fn write_request(w: &mut impl Write, req: &Request) -> io::Result<()> {
+    w.write_all(MAGIC)?;
+    put_bytes(w, req.version.as_bytes())?;
+    let n = u32::try_from(req.args.len() + 1)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "too many arguments"))?;
+    w.write_all(&n.to_le_bytes())?;
+    put_bytes(w, req.tool.as_bytes())?;
+    for a in &req.args {
+        put_bytes(w, a.as_bytes())?;
+    }
+    w.flush()
+}
+
+fn read_request(r: &mut impl Read) -> io::Result<Request> {
+    expect_magic(r)?;
+    let version = get_string(r, 256)?;
+    let n = get_u32(r)?;
+    if n == 0 || n > MAX_ARGS {
+        return Err(bad("an argument count out of range"));
+    }
+    let mut left = MAX_REQUEST_BYTES;
+    let mut words = Vec::new();
+    for _ in 0..n {
+        let w = get_string(r, left)?;
+        left -= w.len() as u64;
+        words.push(w);
+    }
+    let tool = words.remove(0);
+    Ok(Request {
+        version,
+        tool,
+        args: words,
+    })
+}
+
+/// Writes the head of a reply: "running" or "declined", flushed.
+fn write_head(w: &mut impl Write, declined: Option<&str>) -> io::Result<()> {
+    w.write_all(MAGIC)?;
+    match declined {
+        None => w.write_all(&[0])?,
+        Some(why) => {
+            w.write_all(&[1])?;
+            put_bytes(w, why.as_bytes())?;
+        }
+    }
+    w.flush()
+}
+
+/// Writes the rest of a "running" reply: the command's exit code and output.
+fn write_output(w: &mut impl Write, out: &Output) -> io::Result<()> {
+    w.write_all(&out.code.to_le_bytes())?;
+    let n = u32::try_from(out.chunks.len()).map_err(|_| bad("too many chunks"))?;
+    w.write_all(&n.to_le_bytes())?;
+    for (stream, text) in &out.chunks {
+        w.write_all(&[match stream {
+            Stream::Out => 1,
+            Stream::Err => 2,
+        }])?;
+        put_bytes(w, text)?;
+    }
+    w.flush()
+}
+
+/// Reads the head of a reply: `Ok(None)` for "running", `Ok(Some(reason))` for "declined".
+fn read_head(r: &mut impl Read) -> io::Result<Option<String>> {
+    expect_magic(r)?;
+    match get_u8(r)? {
+        0 => Ok(None),
+        1 => Ok(Some(get_string(r, 1 << 16)?)),
+        _ => Err(bad("an unknown reply")),
+    }
+}
+
+/// Reads the rest of a "running" reply.
+fn read_output(r: &mut impl Read) -> io::Result<Output> {
+    let mut code = [0; 4];
+    r.read_exact(&mut code)?;
+    let mut out = Output {
+        code: i32::from_le_bytes(code),
+        ..Output::default()
+    };
+    for _ in 0..get_u32(r)? {
+        let stream = match get_u8(r)? {
+            1 => Stream::Out,
+            2 => Stream::Err,
+            _ => return Err(bad("an unknown output stream")),
+        };
+        let text = get_bytes(r, u64::from(u32::MAX))?;
+        out.write(stream, &text);
+    }
+    Ok(out)
+}
+
+/// The family a tool name stands for (the server runs the rule command only).
+fn tool_family(tool: &str) -> Option<IpFamily> {
+    match tool {
+        "iptables" => Some(IpFamily::V4),
+        "ip6tables" => Some(IpFamily::V6),
+        _ => None,
+    }
+}
+
+/// Client side: runs `iptables`/`ip6tables` (per `family`) with `args` through the server of
+/// this network namespace and returns the exit code, after printing what the command printed.
+/// `None` when no server listens, [`DIRECT_ENV`] is set, or the server declined: then the
+/// caller runs the command itself.
+pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
+    if std::env::var_os(DIRECT_ENV).is_some_and(|v| !v.is_empty() && v != "0") {
+        return None;
+    }
+    let stream = UnixStream::connect_addr(&address().ok()?).ok()?;
+    let req = Request {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        tool: match family {
+            IpFamily::V4 => "iptables",
+            IpFamily::V6 => "ip6tables",
+        }
+        .to_owned(),
+        args: args.to_vec(),
+    };
+    // A request that did not arrive whole is never run, nor one the server did not start:
+    // run those here.
+    write_request(&mut BufWriter::new(&stream), &req).ok()?;
+    let mut r = BufReader::new(&stream);
+    if read_head(&mut r).ok()?.is_some() {
+        return None;
+    }
+    match read_output(&mut r) {
+        Ok(out) => Some(out.print()),
+        Err(e) => {
+            eprintln!(
+                "iptnl: the server (iptnl serve, @{SOCKET_NAME}) stopped answering ({e}) while \
+                 running the command; it may or may not have been applied"
+            );
+            Some(4)
+        }
+    }
+}
+
+/// The server's shared state.
+struct Server {
+    session: Mutex<Session>,
+    uid: u32,
+    verbose: bool,
+}
+
+impl Server {
+    /// Whether to run a request: its family, or why not.
+    fn accept(&self, stream: &UnixStream, req: &Request) -> Result<IpFamily, String> {
+        if req.version != env!("CARGO_PKG_VERSION") {
+            return Err(format!(
+                "client version {} differs from the server's {}",
+                req.version,
+                env!("CARGO_PKG_VERSION")
+            ));
+        }
+        match iptnl::netlink::peer_credentials(stream) {
+            Ok(p) if p.uid == 0 || p.uid == self.uid => {}
+            Ok(p) => return Err(format!("user {} is not served", p.uid)),
+            Err(e) => return Err(format!("unknown peer ({e})")),
+        }
+        tool_family(&req.tool).ok_or_else(|| format!("`{}' is not served", req.tool))
+    }
+
+    /// Runs an accepted request, one at a time.
+    fn run(&self, family: IpFamily, args: &[String]) -> Output {
+        let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            iptables_cmd::execute(family, args, &mut session)
+        }));
+        run.unwrap_or_else(|_| {
+            // Start again from fresh handles; the kernel state is whatever was committed.
+            *session = Session::default();
+            let mut out = Output::default();
+            out.err(
+                "iptnl serve: internal error while running the command (see the server's log)\n",
+            );
+            out.code = 4;
+            out
+        })
+    }
+
+    /// Serves one connection: one request, one reply.
+    fn serve(&self, stream: UnixStream) {
+        let t = Instant::now();
+        let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
+        let req = match read_request(&mut BufReader::new(&stream)) {
+            Ok(r) => r,
+            Err(e) => {
+                if self.verbose {
+                    eprintln!("iptnl serve: a bad request: {e}");
+                }
+                return;
+            }
+        };
+        let mut w = BufWriter::new(&stream);
+        let (what, sent) = match self.accept(&stream, &req) {
+            Err(why) => {
+                let sent = write_head(&mut w, Some(&why));
+                (format!("declined: {why}"), sent)
+            }
+            // The client learns that the command runs before it does.
+            Ok(family) => match write_head(&mut w, None) {
+                Err(e) => ("not run".to_owned(), Err(e)),
+                Ok(()) => {
+                    let out = self.run(family, &req.args);
+                    (format!("exit {}", out.code), write_output(&mut w, &out))
+                }
+            },
+        };
+        if self.verbose {
+            let sent = match sent {
+                Ok(()) => String::new(),
+                Err(e) => format!(", reply lost: {e}"),
+            };
+            eprintln!(
+                "iptnl serve: {} {} ({what}, {:.3} ms{sent})",
+                req.tool,
+                req.args.join(" "),
+                t.elapsed().as_secs_f64() * 1e3
+            );
+        }
+    }
+}
+
+const USAGE: &str = "Usage: iptnl serve [--verbose]\n\
+\n\
+Runs iptables and ip6tables commands for the processes started under those names (links to\n\
+iptnl) in this network namespace: they hand their command over the abstract unix socket\n\
+@iptnl instead of opening netlink sockets of their own, which spares each of them the\n\
+kernel's RCU wait when its netlink socket closes after a delete (10-15 ms per command).\n\
+Without a server, the commands run by themselves as before; IPTNL_DIRECT=1 makes them do\n\
+so even when one listens. Only root and the server's own user are served.\n\
+\n\
+  -v, --verbose   log every command served, with its exit code and time, on stderr\n";
+
+/// `iptnl serve [--verbose]`.
+pub fn main(args: &[String]) -> i32 {
+    let mut verbose = false;
+    for a in args {
+        match a.as_str() {
+            "-v" | "--verbose" => verbose = true,
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return 0;
+            }
+            other => {
+                eprintln!("iptnl serve: unknown option `{other}'\n\n{USAGE}");
+                return 2;
+            }
+        }
+    }
+    let listener = match address().and_then(|a| UnixListener::bind_addr(&a)) {
+        Ok(l) => l,
+        Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
+            eprintln!(
+                "iptnl serve: another server already listens on @{SOCKET_NAME} in this network namespace"
+            );
+            return 1;
+        }
+        Err(e) => {
+            eprintln!("iptnl serve: cannot listen on @{SOCKET_NAME}: {e}");
+            return 1;
+        }
+    };
+    let server = Server {
+        session: Mutex::new(Session::default()),
+        uid: iptnl::netlink::effective_uid(),
+        verbose,
+    };
+    println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
+    let _ = io::stdout().flush();
+    // A few threads wait in accept() on the one socket (the kernel wakes one per
+    // connection): no thread is started per command, and a client slow to send its request
+    // holds up only one of them. Commands still run one at a time (the session's lock).
+    std::thread::scope(|scope| {
+        for _ in 0..ACCEPT_THREADS {
+            let (server, listener) = (&server, &listener);
+            scope.spawn(move || accept_loop(server, listener));
+        }
+    });
+    0
+}
+
+/// How many threads accept connections.
+const ACCEPT_THREADS: usize = 4;
+
+fn accept_loop(server: &Server, listener: &UnixListener) {
+    loop {
+        match listener.accept() {
+            Ok((stream, _)) => server.serve(stream),
+            Err(e) => {
+                // Out of descriptors and the like: the client runs its command itself.
+                eprintln!("iptnl serve: accept: {e}");
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_and_replies_round_trip() {
+        let req = Request {
+            version: "1.2.3".into(),
+            tool: "iptables".into(),
+            args: vec!["-t".into(), "nat".into(), "-S".into(), "".into()],
+        };
+        let mut buf = Vec::new();
+        write_request(&mut buf, &req).unwrap();
+        assert_eq!(read_request(&mut buf.as_slice()).unwrap(), req);
+
+        let mut out = Output::default();
+        out.err("warn\n");
+        out.out("-P INPUT ACCEPT\n");
+        out.code = 1;
+        let mut buf = Vec::new();
+        write_head(&mut buf, None).unwrap();
+        write_output(&mut buf, &out).unwrap();
+        let mut r = buf.as_slice();
+        assert_eq!(read_head(&mut r).unwrap(), None);
+        assert_eq!(read_output(&mut r).unwrap(), out);
+        assert!(r.is_empty());
+        let mut buf = Vec::new();
+        write_head(&mut buf, Some("why")).unwrap();
+        assert_eq!(read_head(&mut buf.as_slice()).unwrap(), Some("why".into()));
+        // A reply cut anywhere is an error.
+        let mut buf = Vec::new();
+        write_head(&mut buf, None).unwrap();
+        write_output(&mut buf, &out).unwrap();
+        for n in 0..buf.len() {
+            let mut r = &buf[..n];
+            assert!(
+                read_head(&mut r).and_then(|_| read_output(&mut r)).is_err(),
+                "{n}"
+            );
+        }
+    }
+
+    #[test]
+    fn bad_requests_are_errors_not_panics() {
+        let mut good = Vec::new();
+        write_request(
+            &mut good,
+            &Request {
+                version: "1".into(),
+                tool: "iptables".into(),
+                args: vec!["-S".into()],
+            },
+        )
+        .unwrap();
+        // Every truncation, and every single-byte change, of a good request.
+        for n in 0..good.len() {
+            assert!(read_request(&mut &good[..n]).is_err(), "{n}");
+            for b in [0u8, 0xff, b'A'] {
+                let mut bad = good.clone();
+                bad[n] = b;
+                let _ = read_request(&mut bad.as_slice());
+            }
+        }
+        let mut huge = MAGIC.to_vec();
+        huge.extend_from_slice(&1u32.to_le_bytes());
+        huge.push(b'1');
+        huge.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert!(read_request(&mut huge.as_slice()).is_err());
+        let mut huge = MAGIC.to_vec();
+        huge.extend_from_slice(&1u32.to_le_bytes());
+        huge.push(b'1');
+        huge.extend_from_slice(&1u32.to_le_bytes());
+        huge.extend_from_slice(&u32::MAX.to_le_bytes());
+        assert!(read_request(&mut huge.as_slice()).is_err());
+    }
+}
