@@ -233,3 +233,114 @@ fn counters_are_read_fresh_when_the_generation_has_not_moved() {
         assert_eq!(ipt.stats("filter", "OUTPUT").unwrap()[0][0], "3");
     });
 }
+
+/// A handle that lists whole tables (`list_table`, as `iptnl serve` answers `iptables -S`)
+/// keeps them cached and updates them with its own writes, blind ones included; after every
+/// few steps of a pseudo-random mix of its own writes, another handle's and iptables-nft's,
+/// its listing equals iptables-nft's `-S` of the table. With and without following events.
+#[test]
+fn cached_table_listings_follow_every_writer() {
+    if !common::have("iptables-nft") {
+        eprintln!("iptables-nft is not installed: skipped");
+        return;
+    }
+    for follow in [false, true] {
+        in_netns(|| {
+            let ipt = IpTables::new(IpFamily::V4).unwrap();
+            ipt.set_follow_events(follow);
+            let other = IpTables::new(IpFamily::V4).unwrap();
+            let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+            let mut next = |n: u64| {
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                (seed >> 33) % n
+            };
+            for step in 0..400 {
+                let who = next(4); // 0, 1: the cached handle; 2: another handle; 3: iptables-nft
+                let table = ["filter", "nat"][next(2) as usize];
+                let chain = format!("C{}", next(5));
+                let builtin = if table == "filter" {
+                    "INPUT"
+                } else {
+                    "PREROUTING"
+                };
+                let rule = format!("-s 10.0.{}.{} -j ACCEPT", next(3), next(4));
+                let args: Vec<String> = match next(9) {
+                    0 => vec!["-N".into(), chain.clone()],
+                    1 | 2 => {
+                        let mut v = vec!["-A".into(), chain.clone()];
+                        v.extend(rule.split(' ').map(String::from));
+                        v
+                    }
+                    3 => {
+                        let mut v = vec!["-I".into(), builtin.into(), "1".into()];
+                        v.extend(rule.split(' ').map(String::from));
+                        v
+                    }
+                    4 => {
+                        let mut v = vec!["-D".into(), chain.clone()];
+                        v.extend(rule.split(' ').map(String::from));
+                        v
+                    }
+                    5 => vec!["-F".into(), chain.clone()],
+                    6 => vec!["-X".into(), chain.clone()],
+                    7 => vec!["-E".into(), chain.clone(), format!("C{}", next(5))],
+                    _ => vec![
+                        "-P".into(),
+                        if table == "filter" {
+                            "FORWARD"
+                        } else {
+                            "OUTPUT"
+                        }
+                        .into(),
+                        ["ACCEPT", "DROP"][next(2) as usize].into(),
+                    ],
+                };
+                let a: Vec<&str> = args.iter().map(String::as_str).collect();
+                if who == 3 {
+                    let mut v = vec!["-t", table];
+                    v.extend_from_slice(&a);
+                    let _ = run_status("iptables-nft", &v, None);
+                } else {
+                    let h = if who == 2 { &other } else { &ipt };
+                    let rest = a[2..].join(" ");
+                    let (c, r) = (a[1], rest.as_str());
+                    let _ = match a[0] {
+                        "-N" => h.new_chain(table, c),
+                        "-A" => h.append(table, c, r).map(|_| ()),
+                        "-I" => h.insert(table, c, 1, r).map(|_| ()),
+                        "-D" => h.delete(table, c, r),
+                        "-F" => h.clear_chain(table, c),
+                        "-X" => h.delete_chain(table, c),
+                        "-E" => h.rename_chain(table, c, a[2]),
+                        _ => h.set_policy(
+                            table,
+                            c,
+                            if a[2] == "DROP" {
+                                iptnl::nft::Policy::Drop
+                            } else {
+                                iptnl::nft::Policy::Accept
+                            },
+                        ),
+                    };
+                }
+                // Not after every step: writes by several writers between two listings.
+                if next(2) == 0 {
+                    continue;
+                }
+                for t in ["filter", "nat"] {
+                    let got = ipt.list_table(t).unwrap();
+                    let want: Vec<String> = run("iptables-nft", &["-t", t, "-S"])
+                        .lines()
+                        .map(String::from)
+                        .collect();
+                    assert_eq!(
+                        got, want,
+                        "follow={follow}, step {step} ({who}: -t {table} {a:?}), table {t}"
+                    );
+                }
+            }
+        });
+    }
+}

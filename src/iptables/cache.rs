@@ -16,7 +16,7 @@ use super::error::{from_nft, Error};
 use super::events::Events;
 use crate::ipt::{canonical_of_rule, IpFamily};
 use crate::netlink::{Conn, DUMP_RETRIES};
-use crate::nft::{Expr, Rule};
+use crate::nft::{Chain, Expr, Rule};
 
 /// A (table, chain) pair.
 pub(crate) type Key = (String, String);
@@ -30,6 +30,9 @@ pub(crate) type CanonIndex = HashMap<Vec<Expr>, Vec<u64>>;
 /// The rules of one chain as read (`None`: the chain does not exist).
 pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
 
+/// A chain's rules as lines, with the rules they were rendered from.
+type Rendered = (Arc<Vec<Rule>>, Arc<Vec<String>>);
+
 /// Chains' rules at generation `genid`.
 #[derive(Debug, Default)]
 pub(crate) struct Cache {
@@ -41,6 +44,14 @@ pub(crate) struct Cache {
     canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
     /// The handles of cached chains, when known (to notice a renamed chain in events).
     pub(crate) chain_handles: HashMap<Key, u64>,
+    /// The chains of tables read whole (see [`read_table`]); with the rules of each in
+    /// `chains`, a listing of the table needs no dump.
+    pub(crate) tables: HashMap<String, Arc<Vec<Chain>>>,
+    /// Cached chains' rules as `iptables -S` lines, each with the rules they were rendered
+    /// from (see [`Cache::rendered`]).
+    rendered: HashMap<Key, Rendered>,
+    /// How many lines `rendered` holds.
+    rendered_lines: usize,
     /// Follow the ruleset events instead of forgetting everything when the generation moved.
     pub(crate) follow: bool,
     /// The event subscription, opened by the first read while `follow` is set.
@@ -53,6 +64,15 @@ impl Cache {
         self.chains.clear();
         self.canon.clear();
         self.chain_handles.clear();
+        self.tables.clear();
+        self.rendered.clear();
+        self.rendered_lines = 0;
+    }
+
+    /// Forgets which chains a table has (after a commit or an event that added, deleted,
+    /// renamed or changed one of them).
+    pub(crate) fn forget_table(&mut self, table: &str) {
+        self.tables.remove(table);
     }
 
     /// Forgets one chain (it is read again when needed).
@@ -60,11 +80,46 @@ impl Cache {
         self.chains.remove(k);
         self.canon.remove(k);
         self.chain_handles.remove(k);
+        self.forget_rendered(k);
+    }
+
+    fn forget_rendered(&mut self, k: &Key) {
+        if let Some((_, lines)) = self.rendered.remove(k) {
+            self.rendered_lines -= lines.len();
+        }
+    }
+
+    /// The `iptables -S` lines of `rules`, the cached rules of chain `k`, rendered with
+    /// `render` once per cached version of the chain: a table listed again after a change
+    /// renders only the chains that changed. Lines beyond a budget are not kept.
+    pub(crate) fn rendered(
+        &mut self,
+        k: &Key,
+        rules: &Arc<Vec<Rule>>,
+        render: impl FnOnce(&[Rule]) -> Vec<String>,
+    ) -> Arc<Vec<String>> {
+        /// At most this many lines are kept.
+        const MAX_LINES: usize = 1 << 18;
+        if let Some((from, lines)) = self.rendered.get(k) {
+            if Arc::ptr_eq(from, rules) {
+                return lines.clone();
+            }
+        }
+        self.forget_rendered(k);
+        let lines = Arc::new(render(rules));
+        if self.rendered_lines + lines.len() <= MAX_LINES {
+            self.rendered_lines += lines.len();
+            self.rendered
+                .insert(k.clone(), (rules.clone(), lines.clone()));
+        }
+        lines
     }
 
     /// Takes the rules of an existing cached chain out of the cache, with its canonical index
     /// when it has one (see [`Cache::put_chain`]).
     pub(crate) fn take_chain(&mut self, k: &Key) -> Option<(Arc<Vec<Rule>>, Option<CanonIndex>)> {
+        // The rendered lines hold the rules too: dropped, so the rules can be unshared.
+        self.forget_rendered(k);
         let rules = self.chains.remove(k)??;
         let index = self
             .canon
@@ -189,6 +244,171 @@ impl Memo {
     }
 }
 
+/// Brings the cache to the kernel's current generation `g` (one round trip): what it holds
+/// afterwards is valid at `g` (advanced by the queued events when following them, else
+/// forgotten when the generation moved). `None` when it must be asked again: the queued
+/// events were dropped.
+fn sync(conn: &mut Conn, cache: &mut Cache, family: IpFamily) -> Result<Option<u32>, Error> {
+    if cache.follow && cache.events.is_none() {
+        // Subscribed before the generation is read, and what was cached before is
+        // forgotten: no event of a commit after the generation read is missed.
+        cache.events = Events::open(conn);
+        cache.follow = cache.events.is_some();
+        cache.clear();
+    }
+    let g = conn
+        .genid()
+        .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))?;
+    if cache.genid != Some(g) {
+        let had = cache.genid.is_some();
+        let advanced = match cache.events.take() {
+            Some(mut ev) => {
+                let ok = had && ev.advance(cache, family, g);
+                cache.events = Some(ev);
+                ok
+            }
+            None => false,
+        };
+        if !advanced {
+            cache.clear();
+            if had && cache.events.is_some() {
+                // The queued events were dropped: read the generation again after that.
+                return Ok(None);
+            }
+            cache.genid = Some(g);
+        }
+    }
+    Ok(Some(g))
+}
+
+/// A whole table as of one generation: its chains and the rules of each.
+#[derive(Debug)]
+pub(crate) struct TableRead {
+    /// The chains in the kernel, as dumped.
+    pub(crate) chains: Arc<Vec<Chain>>,
+    /// The rules of each chain, by name.
+    pub(crate) rules: HashMap<String, Arc<Vec<Rule>>>,
+}
+
+/// The chains of `table` and the rules of each, at the current generation: from the cache
+/// when it holds them all (a handle that keeps listing a table it changes itself, such as
+/// `iptnl serve` answering `iptables -S`, reads the generation only), else from one
+/// consistent read of the table, which is then cached.
+pub(crate) fn read_table(
+    conn: &mut Conn,
+    cache: &mut Cache,
+    family: IpFamily,
+    table: &str,
+) -> Result<TableRead, Error> {
+    /// Up to this many chains missing from the cache are read one by one; more, and the
+    /// whole table is read in one go.
+    const FEW: usize = 16;
+    for _ in 0..DUMP_RETRIES {
+        let Some(g) = sync(conn, cache, family)? else {
+            continue;
+        };
+        let known = match cache.tables.get(table) {
+            Some(c) => Some(c.clone()),
+            None if cache.chains.keys().any(|k| k.0 == table) => {
+                // Rules are cached but the chain list changed (a chain added, deleted or
+                // renamed): the chain list alone is read again.
+                let (c, at) = crate::nft::list_chains(conn, Some(family.nft()), Some(table))
+                    .map_err(|e| from_nft(e, "listing chains"))?;
+                if at != g {
+                    continue;
+                }
+                let c = Arc::new(c);
+                cache.tables.insert(table.to_owned(), c.clone());
+                Some(c)
+            }
+            None => None,
+        };
+        if let Some(chains) = known {
+            let missing = chains
+                .iter()
+                .filter(|c| {
+                    !matches!(
+                        cache.chains.get(&(table.to_owned(), c.name.clone())),
+                        Some(Some(_))
+                    )
+                })
+                .count();
+            if missing <= FEW {
+                let mut rules = HashMap::with_capacity(chains.len());
+                let mut moved = false;
+                for c in chains.iter() {
+                    let k = (table.to_owned(), c.name.clone());
+                    if let Some(Some(r)) = cache.chains.get(&k) {
+                        rules.insert(c.name.clone(), r.clone());
+                        continue;
+                    }
+                    let (r, at) = read_chain(conn, cache, family, table, &c.name)?;
+                    match r {
+                        Some(r) if at == g => {
+                            rules.insert(c.name.clone(), r);
+                        }
+                        // Changed meanwhile: the next round starts over.
+                        _ => {
+                            moved = true;
+                            break;
+                        }
+                    }
+                }
+                if !moved {
+                    return Ok(TableRead { chains, rules });
+                }
+                continue;
+            }
+        }
+        let (chains, all, read_at) =
+            crate::nft::list_chains_and_rules(conn, Some(family.nft()), Some(table))
+                .map_err(|e| from_nft(e, "listing a table"))?;
+        if read_at != g {
+            // Changed meanwhile: the next round forgets what the cache holds.
+            continue;
+        }
+        let mut rules: HashMap<String, Vec<Rule>> = chains
+            .iter()
+            .map(|c| (c.name.clone(), Vec::new()))
+            .collect();
+        for r in all {
+            if let Some(v) = rules.get_mut(&r.chain) {
+                v.push(r);
+            }
+        }
+        let n: usize = rules.values().map(Vec::len).sum();
+        let keep = cache.rules() + n <= MAX_RULES;
+        let mut out = HashMap::with_capacity(rules.len());
+        for (name, v) in rules {
+            let k = (table.to_owned(), name.clone());
+            let v = match cache.chains.get(&k) {
+                // Cached at this generation already: the same rules, kept with their index.
+                Some(Some(have)) => have.clone(),
+                _ => Arc::new(v),
+            };
+            if keep {
+                cache.chains.insert(k, Some(v.clone()));
+            }
+            out.insert(name, v);
+        }
+        let chains = Arc::new(chains);
+        if keep {
+            for c in chains.iter() {
+                if let Some(h) = c.handle {
+                    cache
+                        .chain_handles
+                        .insert((table.to_owned(), c.name.clone()), h);
+                }
+            }
+            cache.tables.insert(table.to_owned(), chains.clone());
+        }
+        return Ok(TableRead { chains, rules: out });
+    }
+    Err(Error::Conflict {
+        tries: DUMP_RETRIES,
+    })
+}
+
 /// The rules of one chain (`None` when it or its table does not exist) and the generation
 /// they belong to, from the cache when the generation has not moved.
 ///
@@ -208,33 +428,9 @@ pub(crate) fn read_chain(
             .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))
     };
     for _ in 0..DUMP_RETRIES {
-        if cache.follow && cache.events.is_none() {
-            // Subscribed before the generation is read, and what was cached before is
-            // forgotten: no event of a commit after the generation read is missed.
-            cache.events = Events::open(conn);
-            cache.follow = cache.events.is_some();
-            cache.clear();
-        }
-        let g = genid(conn)?;
-        if cache.genid != Some(g) {
-            let had = cache.genid.is_some();
-            let advanced = match cache.events.take() {
-                Some(mut ev) => {
-                    let ok = had && ev.advance(cache, family, g);
-                    cache.events = Some(ev);
-                    ok
-                }
-                None => false,
-            };
-            if !advanced {
-                cache.clear();
-                if had && cache.events.is_some() {
-                    // The queued events were dropped: read the generation again after that.
-                    continue;
-                }
-                cache.genid = Some(g);
-            }
-        }
+        let Some(g) = sync(conn, cache, family)? else {
+            continue;
+        };
         if let Some(v) = cache.chains.get(&k) {
             return Ok((v.clone(), g));
         }
@@ -298,9 +494,9 @@ pub(crate) fn read_chain(
             }
         }
         if cache.rules() + rules.len() > MAX_RULES {
-            cache.chains.clear();
-            cache.canon.clear();
-            cache.chain_handles.clear();
+            let g = cache.genid;
+            cache.clear();
+            cache.genid = g;
         }
         let v = Some(Arc::new(rules));
         cache.chains.insert(k, v.clone());

@@ -175,6 +175,7 @@ fn replay(cache: &mut Cache, family: IpFamily, batch: &[Ev]) {
                 }
             }
             Ev::NewChain(c) if c.family == f => {
+                cache.forget_table(&c.table);
                 // A new chain, a renamed one, or a chain updated (policy): what was cached
                 // under this name, or under the old name of a renamed chain, is read again.
                 drop_keys.insert((c.table.clone(), c.name.clone()));
@@ -189,9 +190,11 @@ fn replay(cache: &mut Cache, family: IpFamily, batch: &[Ev]) {
                 }
             }
             Ev::DelChain(c) if c.family == f => {
+                cache.forget_table(&c.table);
                 drop_keys.insert((c.table.clone(), c.name.clone()));
             }
             Ev::DelTable(t) if t.family == f => {
+                cache.forget_table(&t.name);
                 drop_tables.insert(t.name.clone());
             }
             _ => {}

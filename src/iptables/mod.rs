@@ -796,42 +796,66 @@ impl IpTables {
     /// One consistent read of the whole table (its chains, then its rules: in one dump when
     /// the table is small, chain by chain otherwise), printed as `iptables -S` does.
     fn list_table_impl(&self, table: &str, counters: bool) -> Result<Vec<String>, Error> {
-        let (chains, rules) = {
-            let mut g = self.lock();
-            let (c, r, _) = crate::nft::list_chains_and_rules(
+        let family = self.family;
+        let render = |name: &str, rules: &[nft::Rule]| -> Vec<String> {
+            rules
+                .iter()
+                .filter_map(|r| decode_rule(r, family).ok())
+                .map(|spec| format::rule_line(&spec, name, counters))
+                .collect()
+        };
+        let heads = |chains: &[nft::Chain]| -> Result<Vec<String>, Error> {
+            let names = chain_names(table, chains)?;
+            Ok(names
+                .iter()
+                .map(|&name| {
+                    let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+                    format::chain_line(name, ch.is_some(), ch.flatten(), counters)
+                })
+                .collect())
+        };
+        let mut g = self.lock();
+        if counters {
+            // Counters move with traffic, not with the generation: always read.
+            let (chains, all, _) = crate::nft::list_chains_and_rules(
                 &mut g.conn,
                 Some(self.family.nft()),
                 Some(table),
             )
             .map_err(|e| from_nft(e, "listing a table"))?;
-            (c, r)
-        };
-        let names = chain_names(table, &chains)?;
-        let by_name: std::collections::HashMap<&str, &nft::Chain> =
-            chains.iter().map(|c| (c.name.as_str(), c)).collect();
-        let mut by_chain: std::collections::HashMap<&str, Vec<&nft::Rule>> =
-            std::collections::HashMap::new();
-        for r in &rules {
-            by_chain.entry(r.chain.as_str()).or_default().push(r);
-        }
-        let mut heads = Vec::with_capacity(names.len());
-        let mut body = Vec::with_capacity(rules.len());
-        for name in names {
-            let is_builtin = builtin(table, name).is_some();
-            let ch = if is_builtin {
-                by_name.get(name).copied()
-            } else {
-                None
-            };
-            heads.push(format::chain_line(name, is_builtin, ch, counters));
-            for r in by_chain.get(name).into_iter().flatten() {
-                if let Ok(spec) = decode_rule(r, self.family) {
-                    body.push(format::rule_line(&spec, name, counters));
+            drop(g);
+            let mut lines = heads(&chains)?;
+            let mut by_chain: std::collections::HashMap<&str, Vec<&nft::Rule>> =
+                std::collections::HashMap::new();
+            for r in &all {
+                by_chain.entry(r.chain.as_str()).or_default().push(r);
+            }
+            for name in chain_names(table, &chains)? {
+                for r in by_chain.get(name).into_iter().flatten() {
+                    if let Ok(spec) = decode_rule(r, family) {
+                        lines.push(format::rule_line(&spec, name, counters));
+                    }
                 }
             }
+            return Ok(lines);
         }
-        heads.extend(body);
-        Ok(heads)
+        // From the cache when the handle holds the table at the current generation (it
+        // updates what it changes itself), and each chain rendered once per version.
+        let Inner { conn, cache } = &mut *g;
+        let t = cache::read_table(conn, cache, family, table)?;
+        let mut lines = heads(&t.chains)?;
+        for name in chain_names(table, &t.chains)? {
+            if let Some(rules) = t.rules.get(name) {
+                let k = (table.to_owned(), name.to_owned());
+                lines.extend(
+                    cache
+                        .rendered(&k, rules, |r| render(name, r))
+                        .iter()
+                        .cloned(),
+                );
+            }
+        }
+        Ok(lines)
     }
 
     /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:

@@ -227,6 +227,8 @@ struct Planner<'a> {
     ensured: HashSet<Key>,
     touched: HashSet<Key>,
     touched_tables: HashSet<String>,
+    /// Tables whose chain list or chains' policies this plan changes.
+    chain_tables: HashSet<String>,
     current: usize,
     /// Canonical forms of the rules this plan added, by batch id (computed when searched).
     new_canon: HashMap<u32, Option<Vec<Expr>>>,
@@ -350,6 +352,7 @@ impl Planner<'_> {
                 self.batch
                     .add_chain(&ensure_chain(bc, self.family, table), false)
                     .map_err(nft_err("planning"))?;
+                self.chain_tables.insert(table.to_owned());
             }
         }
         Ok(())
@@ -569,6 +572,7 @@ impl Planner<'_> {
                 self.batch
                     .add_chain(&Chain::user(f, t, c), true)
                     .map_err(nft_err("planning"))?;
+                self.chain_tables.insert(table.clone());
                 if let Some(v) = self.view(t, c) {
                     v.exists = true;
                     v.entries.clear();
@@ -602,6 +606,7 @@ impl Planner<'_> {
                         self.batch
                             .add_chain(&Chain::user(f, t, c), false)
                             .map_err(nft_err("planning"))?;
+                        self.chain_tables.insert(table.clone());
                     }
                 }
                 self.batch
@@ -639,6 +644,7 @@ impl Planner<'_> {
                         .map_err(nft_err("planning"))?;
                 }
                 self.batch.del_chain(f, t, c).map_err(nft_err("planning"))?;
+                self.chain_tables.insert(table.clone());
                 if let Some(v) = self.view(t, c) {
                     v.exists = false;
                     v.entries.clear();
@@ -657,6 +663,7 @@ impl Planner<'_> {
                 self.batch
                     .add_chain(&bc.to_chain(self.family, t, *policy, None), false)
                     .map_err(nft_err("planning"))?;
+                self.chain_tables.insert(table.clone());
                 self.ensured.insert(key(t, c));
                 Ok(Pending::Done)
             }
@@ -716,6 +723,7 @@ impl Planner<'_> {
                             self.batch
                                 .add_chain(&bc.to_chain(self.family, t, p, Some((0, 0))), false)
                                 .map_err(nft_err("planning"))?;
+                            self.chain_tables.insert(table.clone());
                         }
                     }
                 }
@@ -762,6 +770,7 @@ pub(crate) fn run_once(
             ensured: HashSet::new(),
             touched: HashSet::new(),
             touched_tables: HashSet::new(),
+            chain_tables: HashSet::new(),
             current: 0,
             new_canon: HashMap::new(),
         };
@@ -830,11 +839,28 @@ fn resolve(p: Pending, done: Option<&nft::Committed>) -> OpResult {
 /// differs from what was cached only in the chains this batch touched: those are updated from
 /// the plan (rules added are taken from the batch, with the handles the kernel echoed) or
 /// dropped.
+///
+/// A blind batch (one that read nothing, so carried no generation) is treated the same when
+/// the generation is now exactly one past the cache's: that one commit was this batch, and it
+/// applied to what the cache holds. Otherwise (another writer came between) all is forgotten.
 fn update_cache(p: &mut Planner<'_>, genid: Option<u32>, done: &nft::Committed) {
-    let Some(g) = genid else { return };
+    let g = match (genid, p.cache.genid) {
+        (Some(g), _) => g,
+        (None, Some(cached)) => match p.conn.genid() {
+            Ok(now) if now == cached.wrapping_add(1) => cached,
+            _ => {
+                p.cache.clear();
+                return;
+            }
+        },
+        (None, None) => return,
+    };
     if p.cache.genid != Some(g) {
         p.cache.clear();
         return;
+    }
+    for t in p.chain_tables.iter().chain(&p.touched_tables) {
+        p.cache.forget_table(t);
     }
     for k in std::mem::take(&mut p.touched) {
         if p.touched_tables.contains(&k.0) {
