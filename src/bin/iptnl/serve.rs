@@ -6,15 +6,17 @@
 //! destroy list with `synchronize_rcu`), 10–15 ms on an idle machine. That is most of the
 //! time of an `iptables -D`/`-F`/`-X`, for iptables-nft and for iptnl alike. The server's
 //! sockets stay open, so nobody waits for that; its handle also keeps the cache of what it
-//! read for the next command.
+//! read for the next command (`iptables -S` of a table it holds costs a generation read).
+//!
+//! Next (the roadmap's group commit): commands that arrive together could be planned into one
+//! batch and committed once; the protocol already separates "running" from the result.
 //!
 //! How: the server listens on the abstract unix socket `@iptnl` (abstract names belong to
 //! the network namespace, so each namespace has its own server and a client reaches only the
 //! one of the namespace it runs in). When the `iptables` name starts, it connects there; when
 //! nobody listens, or the server declines (another user, another iptnl version), it runs the
-//! command itself, exactly as without a server. Commands run one at a time, in arrival order,
-//! as the xtables lock would order them, and print exactly what they print when run
-//! directly (the client writes the server's output chunks to its own stdout and stderr, in
+//! command itself, exactly as without a server. Commands run one at a time, as the xtables
+//! lock would serialize them, and print exactly what they print when run directly (the client writes the server's output chunks to its own stdout and stderr, in
 //! order, and exits with the command's code).
 //!
 //! Who may use it: root and the server's own user (`SO_PEERCRED`); anybody else is declined
