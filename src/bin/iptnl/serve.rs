@@ -19,8 +19,9 @@
 //! lock would serialize them, and print exactly what they print when run directly (the client writes the server's output chunks to its own stdout and stderr, in
 //! order, and exits with the command's code).
 //!
-//! Who may use it: root and the server's own user (`SO_PEERCRED`); anybody else is declined
-//! and runs the command directly, where the kernel decides.
+//! Who may use it: root and the server's own user (`SO_PEERCRED`). Anybody else is declined as
+//! soon as it connects, before its request is read, and runs the command directly, where the
+//! kernel decides.
 //!
 //! The wire format (all integers little-endian):
 //! - request: `IPTNL-SERVE/1`, the client's version (u32 length and bytes), the argument
@@ -272,19 +273,23 @@ struct Server {
 }
 
 impl Server {
+    /// Whether the peer may be served: root or the server's own user.
+    fn allowed(&self, stream: &UnixStream) -> Result<(), String> {
+        match iptnl::netlink::peer_credentials(stream) {
+            Ok(p) if p.uid == 0 || p.uid == self.uid => Ok(()),
+            Ok(p) => Err(format!("user {} is not served", p.uid)),
+            Err(e) => Err(format!("unknown peer ({e})")),
+        }
+    }
+
     /// Whether to run a request: its family, or why not.
-    fn accept(&self, stream: &UnixStream, req: &Request) -> Result<IpFamily, String> {
+    fn accept(&self, req: &Request) -> Result<IpFamily, String> {
         if req.version != env!("CARGO_PKG_VERSION") {
             return Err(format!(
                 "client version {} differs from the server's {}",
                 req.version,
                 env!("CARGO_PKG_VERSION")
             ));
-        }
-        match iptnl::netlink::peer_credentials(stream) {
-            Ok(p) if p.uid == 0 || p.uid == self.uid => {}
-            Ok(p) => return Err(format!("user {} is not served", p.uid)),
-            Err(e) => return Err(format!("unknown peer ({e})")),
         }
         tool_family(&req.tool).ok_or_else(|| format!("`{}' is not served", req.tool))
     }
@@ -310,6 +315,16 @@ impl Server {
     /// Serves one connection: one request, one reply.
     fn serve(&self, stream: UnixStream) {
         let t = Instant::now();
+        // Other users are declined before their request is read: they cannot hold up a
+        // thread (and run their command themselves).
+        if let Err(why) = self.allowed(&stream) {
+            let sent = write_head(&mut BufWriter::new(&stream), Some(&why));
+            if self.verbose {
+                let sent = sent.err().map(|e| format!(" (reply lost: {e})"));
+                eprintln!("iptnl serve: declined: {why}{}", sent.unwrap_or_default());
+            }
+            return;
+        }
         let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
         let req = match read_request(&mut BufReader::new(&stream)) {
             Ok(r) => r,
@@ -321,7 +336,7 @@ impl Server {
             }
         };
         let mut w = BufWriter::new(&stream);
-        let (what, sent) = match self.accept(&stream, &req) {
+        let (what, sent) = match self.accept(&req) {
             Err(why) => {
                 let sent = write_head(&mut w, Some(&why));
                 (format!("declined: {why}"), sent)
