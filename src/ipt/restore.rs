@@ -1430,8 +1430,8 @@ pub fn restore(
 /// it is read in pieces while the batch is planned, and read again when a concurrent change
 /// makes the restore plan again (or to quote the lines the kernel refused); the file position
 /// is left as it was. If the file changes during the restore (size or modification time),
-/// nothing is applied and [`RestoreError::Read`] says so. Anything else (a pipe, a terminal)
-/// is read whole first.
+/// nothing is applied and [`RestoreError::Read`] says so. Anything else (a pipe, a terminal,
+/// a file that reports a size of 0) is read whole first.
 ///
 /// ```no_run
 /// use iptnl::ipt::restore::{restore_file, RestoreOptions};
@@ -1449,7 +1449,9 @@ pub fn restore_file(
     opts: &RestoreOptions,
 ) -> Result<RestoreReport, RestoreError> {
     let meta = file.metadata().map_err(RestoreError::Read)?;
-    if meta.is_file() {
+    // A regular file of size 0 may still have content (procfs, some FUSE file systems): it
+    // is read whole like a pipe.
+    if meta.is_file() && meta.len() > 0 {
         let start = std::io::Seek::stream_position(&mut &*file).map_err(RestoreError::Read)?;
         let input = InputFile::new(file, start, &meta);
         return restore_source(conn, family, Source::File(&input), opts);

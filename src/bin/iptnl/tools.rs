@@ -290,7 +290,7 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
         }
     };
     let read = source.and_then(|mut f| {
-        if f.metadata().is_ok_and(|m| m.is_file()) {
+        if f.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
             let start = f.stream_position()?;
             file = Some((f, start));
             Ok(())
