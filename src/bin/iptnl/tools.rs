@@ -276,27 +276,25 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     let mut file: Option<(std::fs::File, u64)> = None;
     let mut buf = Vec::new();
     let (source, name) = match parsed.operands.as_slice() {
-        [] => (
-            std::io::stdin()
-                .as_fd()
-                .try_clone_to_owned()
-                .map(std::fs::File::from),
-            None,
-        ),
-        [path] => (std::fs::File::open(path), Some(path)),
+        // A closed stdin (no descriptor to clone) reads as empty, as std's stdin does.
+        [] => match std::io::stdin().as_fd().try_clone_to_owned() {
+            Ok(fd) => (Ok(Some(std::fs::File::from(fd))), None),
+            Err(_) => (std::io::stdin().read_to_end(&mut buf).map(|_| None), None),
+        },
+        [path] => (std::fs::File::open(path).map(Some), Some(path)),
         _ => {
             eprintln!("Unknown arguments found on commandline");
             return 1;
         }
     };
-    let read = source.and_then(|mut f| {
-        if f.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
+    let read = source.and_then(|f| match f {
+        Some(mut f) if f.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) => {
             let start = f.stream_position()?;
             file = Some((f, start));
             Ok(())
-        } else {
-            f.read_to_end(&mut buf).map(drop)
         }
+        Some(mut f) => f.read_to_end(&mut buf).map(drop),
+        None => Ok(()),
     });
     if let Err(e) = read {
         match name {
@@ -305,8 +303,7 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
         }
         return 1;
     }
-    let input = buf;
-    let input = String::from_utf8_lossy(&input);
+    let input = String::from_utf8_lossy(&buf);
     let mut conn = match Conn::open() {
         Ok(c) => c,
         Err(e) => {
