@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 
-use iptnl::ipt::restore::{restore, RestoreOptions};
+use iptnl::ipt::restore::{restore, restore_file, RestoreOptions};
 use iptnl::ipt::IpFamily;
 use iptnl::netlink::Conn;
 
@@ -107,9 +107,19 @@ fn noflush_restore_races_twenty_iptables_writers() {
             ..Default::default()
         };
         let mut retries = Vec::new();
+        // Every other restore reads its input from a file, in pieces, again on each retry.
+        let dir = std::env::temp_dir().join(format!("iptnl-race-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
         for i in 0..RESTORES {
-            let r = restore(&mut conn, IpFamily::V4, &delta(i), &opts)
-                .unwrap_or_else(|e| panic!("restore {i}: {e}"));
+            let r = if i % 2 == 1 {
+                let path = dir.join(format!("delta{i}.rules"));
+                std::fs::write(&path, delta(i)).unwrap();
+                let file = std::fs::File::open(&path).unwrap();
+                restore_file(&mut conn, IpFamily::V4, &file, &opts)
+            } else {
+                restore(&mut conn, IpFamily::V4, &delta(i), &opts)
+            }
+            .unwrap_or_else(|e| panic!("restore {i}: {e}"));
             retries.push(r.retries);
             std::thread::sleep(std::time::Duration::from_millis(15));
         }
@@ -121,8 +131,9 @@ fn noflush_restore_races_twenty_iptables_writers() {
                 String::from_utf8_lossy(&o.stderr)
             );
         }
+        let _ = std::fs::remove_dir_all(&dir);
         eprintln!(
-            "restore retries after generation-id conflicts: {retries:?} (total {})",
+            "restore retries after generation-id conflicts (odd: from a file): {retries:?} (total {})",
             retries.iter().sum::<u32>()
         );
 

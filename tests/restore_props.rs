@@ -85,7 +85,7 @@ fn any_restore_input_plans_or_fails_with_a_line() {
                         prop_assert!(!msg.is_empty());
                     }
                     Err(RestoreError::Kernel { .. }) | Err(RestoreError::Conflict { .. }) => {}
-                    Err(RestoreError::Nft(e)) => {
+                    Err(e @ (RestoreError::Nft(_) | RestoreError::Read(_))) => {
                         prop_assert!(false, "unexpected error {e} for {input:?}")
                     }
                 }

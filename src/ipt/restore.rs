@@ -11,6 +11,7 @@
 //! concurrent change makes the kernel refuse it and the restore is planned again.
 
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 
 use super::command::{parse_command, Command};
 use super::compare::{canonical_exprs, canonical_of_rule};
@@ -83,6 +84,10 @@ pub enum RestoreError {
     /// Reading the ruleset failed.
     #[error(transparent)]
     Nft(#[from] nft::Error),
+    /// Reading the input file failed, or the file changed while it was restored (its text is
+    /// read again for each attempt; see [`restore_file`]). Nothing was applied.
+    #[error("reading the input: {0}")]
+    Read(std::io::Error),
 }
 
 fn input_err(line: usize, msg: impl Into<String>) -> RestoreError {
@@ -123,6 +128,153 @@ fn parse_counters(s: &str) -> Option<(u64, u64)> {
     Some((p.parse().ok()?, b.parse().ok()?))
 }
 
+/// Bytes of a regular file read at a time (a piece grows only for a longer line).
+const PIECE: usize = 1 << 20;
+
+/// A regular file being restored: read in pieces for each pass over the input, never held
+/// whole, and checked for changes between passes.
+#[derive(Debug)]
+struct InputFile<'a> {
+    file: &'a std::fs::File,
+    /// Where the input starts and ends in the file.
+    start: u64,
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+}
+
+impl<'a> InputFile<'a> {
+    fn new(file: &'a std::fs::File, start: u64, meta: &std::fs::Metadata) -> InputFile<'a> {
+        InputFile {
+            file,
+            start: start.min(meta.len()),
+            len: meta.len(),
+            modified: meta.modified().ok(),
+        }
+    }
+
+    /// An error unless the file still has the size and modification time it had at first.
+    fn unchanged(&self) -> Result<(), RestoreError> {
+        let meta = self.file.metadata().map_err(RestoreError::Read)?;
+        if meta.len() != self.len || meta.modified().ok() != self.modified {
+            return Err(changed());
+        }
+        Ok(())
+    }
+
+    /// Calls `f` with consecutive pieces of the file's text, each ending with a newline (but
+    /// the last), invalid UTF-8 replaced as `String::from_utf8_lossy` does.
+    fn for_each_piece(
+        &self,
+        mut f: impl FnMut(&str) -> Result<(), RestoreError>,
+    ) -> Result<(), RestoreError> {
+        use std::os::unix::fs::FileExt;
+        self.unchanged()?;
+        let size = usize::try_from(self.len - self.start).unwrap_or(PIECE);
+        let mut buf = vec![0u8; PIECE.min(size).max(1)];
+        // File offset of buf[0], and how much of buf holds file bytes.
+        let mut off = self.start;
+        let mut filled = 0usize;
+        loop {
+            let left = self.len - off - filled as u64;
+            if filled == buf.len() && left > 0 {
+                // A line longer than the buffer.
+                buf.resize(buf.len() * 2, 0);
+            }
+            let want = (buf.len() - filled).min(usize::try_from(left).unwrap_or(usize::MAX));
+            let n = if want == 0 {
+                0
+            } else {
+                match self
+                    .file
+                    .read_at(&mut buf[filled..filled + want], off + filled as u64)
+                {
+                    Ok(0) => return Err(changed()),
+                    Ok(n) => n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(RestoreError::Read(e)),
+                }
+            };
+            filled += n;
+            let end = off + filled as u64 == self.len;
+            let cut = if end {
+                filled
+            } else {
+                match buf[..filled].iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    None => continue,
+                }
+            };
+            f(&String::from_utf8_lossy(&buf[..cut]))?;
+            if end {
+                break;
+            }
+            buf.copy_within(cut..filled, 0);
+            off += cut as u64;
+            filled -= cut;
+        }
+        self.unchanged()
+    }
+}
+
+fn changed() -> RestoreError {
+    RestoreError::Read(std::io::Error::other(
+        "the file changed while it was being restored",
+    ))
+}
+
+/// The input of a restore: text in memory, or a regular file read again for each pass.
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    Text(&'a str),
+    File(&'a InputFile<'a>),
+}
+
+impl Source<'_> {
+    /// Size of the input in bytes.
+    fn len(&self) -> usize {
+        match self {
+            Source::Text(t) => t.len(),
+            Source::File(f) => usize::try_from(f.len - f.start).unwrap_or(usize::MAX),
+        }
+    }
+
+    /// Calls `f` with each line (numbered from 1) as `str::lines` splits it.
+    fn for_each_line(
+        &self,
+        mut f: impl FnMut(usize, &str) -> Result<(), RestoreError>,
+    ) -> Result<(), RestoreError> {
+        let mut n = 0;
+        let mut piece = |text: &str| {
+            for l in text.lines() {
+                n += 1;
+                f(n, l)?;
+            }
+            Ok(())
+        };
+        match self {
+            Source::Text(t) => piece(t),
+            Source::File(file) => file.for_each_piece(piece),
+        }
+    }
+
+    /// The text of lines `wanted` (numbered from 1; a missing line is absent from the map).
+    fn lines_text(&self, wanted: &[usize]) -> Result<HashMap<usize, String>, RestoreError> {
+        let mut sorted = wanted.to_vec();
+        sorted.sort_unstable();
+        let mut out = HashMap::new();
+        if sorted.is_empty() {
+            return Ok(out);
+        }
+        self.for_each_line(|n, l| {
+            if sorted.binary_search(&n).is_ok() {
+                out.insert(n, l.to_owned());
+            }
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
 /// What the parser reports, line by line, for the tables being restored.
 #[derive(Debug)]
 enum Event {
@@ -140,7 +292,7 @@ fn parse_input(
     opts: &RestoreOptions,
 ) -> Result<Vec<Block>, RestoreError> {
     let mut blocks: Vec<Block> = Vec::new();
-    parse_stream(family, input, opts, |ev| {
+    parse_stream(family, Source::Text(input), opts, |ev| {
         match ev {
             Event::Table { name, line } => blocks.push(Block {
                 table: name,
@@ -163,20 +315,19 @@ fn parse_input(
 /// proportional to the batch, not to the parsed input).
 fn parse_stream(
     family: IpFamily,
-    input: &str,
+    input: Source<'_>,
     opts: &RestoreOptions,
     mut sink: impl FnMut(Event) -> Result<(), RestoreError>,
 ) -> Result<(), RestoreError> {
     let selected = |table: &str| opts.table.as_deref().is_none_or(|only| only == table);
     let mut open: Option<Block> = None;
     let mut last = 0;
-    for (idx, raw) in input.lines().enumerate() {
-        let line = idx + 1;
+    input.for_each_line(|line, raw| {
         last = line;
         let l = raw.trim_end_matches('\r');
         let t = l.trim_start();
         if t.is_empty() || t.starts_with('#') {
-            continue;
+            return Ok(());
         }
         if let Some(name) = t.strip_prefix('*') {
             if let Some(b) = &open {
@@ -203,14 +354,14 @@ fn parse_stream(
                 line,
                 items: Vec::new(),
             });
-            continue;
+            return Ok(());
         }
         if t == "COMMIT" {
             match open.take() {
                 Some(_) => {}
                 None => return Err(input_err(line, "COMMIT without a table")),
             }
-            continue;
+            return Ok(());
         }
         let Some(block) = open.as_mut() else {
             return Err(input_err(
@@ -272,7 +423,7 @@ fn parse_stream(
                     counters,
                 }))?;
             }
-            continue;
+            return Ok(());
         }
         let (counters, rest) = if t.starts_with('[') {
             let (c, rest) = t.split_once(' ').unwrap_or((t, ""));
@@ -324,7 +475,8 @@ fn parse_stream(
         if selected(&block.table) {
             sink(Event::Item(Item::Cmd { line, cmd, rules }))?;
         }
-    }
+        Ok(())
+    })?;
     if let Some(b) = open {
         return Err(input_err(
             last.max(b.line),
@@ -392,50 +544,115 @@ impl ChainState {
     }
 }
 
-/// The planner's chain states of one table: a name index into a vector, so that a lookup of
-/// a known chain hashes its name once and allocates nothing.
+/// The planner's chain states of one table, in the order they were first named.
+///
+/// The names sit in one string rather than one allocation each: a kube-proxy ruleset has
+/// tens of thousands of chains, and freeing that many small blocks at the end of a restore
+/// leaves the allocator a backlog (glibc consolidates them on a later allocation) that cost
+/// the next restore on the same thread several milliseconds. A name is found by its hash:
+/// one hash per lookup, no allocation for a known chain.
 #[derive(Debug, Default)]
 struct ChainMap {
-    index: HashMap<String, usize>,
-    /// By index; `None` once removed.
-    states: Vec<Option<ChainState>>,
+    hasher: std::hash::RandomState,
+    /// The first slot of each name hash (the hash is the key: not hashed again).
+    heads: HashMap<u64, usize, std::hash::BuildHasherDefault<HashKey>>,
+    slots: Vec<Slot>,
+    /// The names of all slots, one after another.
+    names: String,
+}
+
+/// One chain of a [`ChainMap`].
+#[derive(Debug)]
+struct Slot {
+    /// The next slot whose name has the same hash.
+    next: Option<usize>,
+    /// The name, in `ChainMap::names`.
+    name: std::ops::Range<usize>,
+    /// `None` once removed.
+    state: Option<ChainState>,
+}
+
+/// A hasher for keys that are already hashes.
+#[derive(Debug, Default)]
+struct HashKey(u64);
+
+impl std::hash::Hasher for HashKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
 }
 
 impl ChainMap {
+    fn name(&self, slot: &Slot) -> &str {
+        self.names.get(slot.name.clone()).unwrap_or("")
+    }
+
+    /// The slot named `chain` and the hash of the name.
+    fn find(&self, chain: &str) -> (Option<usize>, u64) {
+        let h = self.hasher.hash_one(chain);
+        let mut at = self.heads.get(&h).copied();
+        while let Some(i) = at {
+            if self.name(&self.slots[i]) == chain {
+                return (Some(i), h);
+            }
+            at = self.slots[i].next;
+        }
+        (None, h)
+    }
+
     fn get(&self, chain: &str) -> Option<&ChainState> {
-        self.index.get(chain).and_then(|&i| self.states[i].as_ref())
+        self.find(chain)
+            .0
+            .and_then(|i| self.slots[i].state.as_ref())
     }
 
     /// The state of `chain`, a default one added if it has none.
     fn state(&mut self, chain: &str) -> &mut ChainState {
-        let i = match self.index.get(chain) {
-            Some(&i) => i,
-            None => {
-                self.states.push(None);
-                self.index.insert(chain.to_owned(), self.states.len() - 1);
-                self.states.len() - 1
+        let i = match self.find(chain) {
+            (Some(i), _) => i,
+            (None, h) => {
+                let start = self.names.len();
+                self.names.push_str(chain);
+                let i = self.slots.len();
+                let next = self.heads.insert(h, i);
+                self.slots.push(Slot {
+                    next,
+                    name: start..self.names.len(),
+                    state: None,
+                });
+                i
             }
         };
-        self.states[i].get_or_insert_with(ChainState::default)
+        self.slots[i].state.get_or_insert_with(ChainState::default)
     }
 
     fn remove(&mut self, chain: &str) -> Option<ChainState> {
-        let i = self.index.remove(chain)?;
-        self.states[i].take()
+        let i = self.find(chain).0?;
+        self.slots[i].state.take()
     }
 
-    fn insert(&mut self, chain: String, st: ChainState) {
-        *self.state(&chain) = st;
+    fn insert(&mut self, chain: &str, st: ChainState) {
+        *self.state(chain) = st;
     }
 
-    fn iter(&self) -> impl Iterator<Item = (&String, &ChainState)> {
-        self.index
+    fn iter(&self) -> impl Iterator<Item = (&str, &ChainState)> {
+        self.slots
             .iter()
-            .filter_map(|(c, &i)| Some((c, self.states[i].as_ref()?)))
+            .filter_map(|s| Some((self.name(s), s.state.as_ref()?)))
     }
 
     fn values_mut(&mut self) -> impl Iterator<Item = &mut ChainState> {
-        self.states.iter_mut().flatten()
+        self.slots.iter_mut().filter_map(|s| s.state.as_mut())
     }
 }
 
@@ -473,7 +690,8 @@ struct Planner<'a> {
     family: IpFamily,
     opts: &'a RestoreOptions,
     batch: Batch,
-    lines: Vec<usize>,
+    /// The input line of each operation (u32: a 4 GiB input has fewer lines).
+    lines: Vec<u32>,
     /// Chain states by table, then chain (looked up without allocating a key).
     chains: TableMap,
     genid: Option<u32>,
@@ -492,9 +710,9 @@ struct Planner<'a> {
 impl Planner<'_> {
     /// Attributes the operations added since the last call to input line `line`.
     fn push_line(&mut self, line: usize) {
-        while self.lines.len() < self.batch.len() {
-            self.lines.push(line);
-        }
+        let line = u32::try_from(line).unwrap_or(u32::MAX);
+        self.lines
+            .resize(self.batch.len().max(self.lines.len()), line);
     }
 
     fn state(&mut self, table: &str, chain: &str) -> &mut ChainState {
@@ -896,12 +1114,13 @@ impl Planner<'_> {
                     .filter(|c| c.hook.is_none())
                     .map(|c| c.name)
                     .collect();
+                let mut seen: std::collections::HashSet<String> = names.iter().cloned().collect();
                 for (c, st) in self.chains.get(table).into_iter().flat_map(ChainMap::iter) {
                     if st.exists == Some(true)
                         && Self::builtin(table, c).is_none()
-                        && !names.contains(c)
+                        && seen.insert(c.to_owned())
                     {
-                        names.push(c.clone());
+                        names.push(c.to_owned());
                     }
                 }
                 for c in names {
@@ -920,7 +1139,7 @@ impl Planner<'_> {
                     Some(h) if self.opts.noflush => {
                         self.batch.rename_chain(f, table, h, new)?;
                         let st = self.chains.get_mut(table).and_then(|m| m.remove(old)).unwrap_or_default();
-                        self.chains.table(table).insert(new.clone(), st);
+                        self.chains.table(table).insert(new, st);
                     }
                     _ => return Err(input_err(line, format!("-E {old} {new}: only a chain that exists before the restore can be renamed (with --noflush)"))),
                 }
@@ -965,9 +1184,11 @@ impl Planner<'_> {
                 };
                 if chain.is_none() {
                     if let Some(m) = self.chains.get(table) {
+                        let mut seen: std::collections::HashSet<String> =
+                            targets.iter().cloned().collect();
                         for (c, st) in m.iter() {
-                            if st.exists == Some(true) && !targets.contains(c) {
-                                targets.push(c.clone());
+                            if st.exists == Some(true) && seen.insert(c.to_owned()) {
+                                targets.push(c.to_owned());
                             }
                         }
                         targets.retain(|c| m.get(c).is_none_or(|st| st.exists != Some(false)));
@@ -1020,7 +1241,7 @@ impl Planner<'_> {
 /// Whether a line of `input` may read the rules of a chain (`-I`, `-D`, `-R`, `-C`, `-Z`, or
 /// anything not known to be a blind write): a cheap textual scan, conservative (an unknown
 /// line counts as reading).
-fn reads_positions(input: &str) -> bool {
+fn reads_positions(input: Source<'_>) -> Result<bool, RestoreError> {
     const BLIND: &[&str] = &[
         "-A ",
         "--append ",
@@ -1035,7 +1256,7 @@ fn reads_positions(input: &str) -> bool {
         "-E ",
         "--rename-chain ",
     ];
-    input.lines().any(|l| {
+    let reads = |l: &str| {
         let mut t = l.trim();
         if t.starts_with('[') {
             t = t.split_once(' ').map_or("", |(_, rest)| rest.trim_start());
@@ -1044,7 +1265,18 @@ fn reads_positions(input: &str) -> bool {
             || t.starts_with(['#', '*', ':'])
             || t == "COMMIT"
             || BLIND.iter().any(|p| t.starts_with(p)))
-    })
+    };
+    match input {
+        Source::Text(t) => Ok(t.lines().any(reads)),
+        Source::File(_) => {
+            let mut any = false;
+            input.for_each_line(|_, l| {
+                any = any || reads(l);
+                Ok(())
+            })?;
+            Ok(any)
+        }
+    }
 }
 
 /// Inputs from this size on are parsed on a second thread while the planner encodes (below
@@ -1065,7 +1297,7 @@ fn parallel() -> bool {
 /// planned first, and a planning error stops the parser.
 fn parse_beside(
     family: IpFamily,
-    input: &str,
+    input: Source<'_>,
     opts: &RestoreOptions,
     mut sink: impl FnMut(Event) -> Result<(), RestoreError>,
 ) -> Result<(), RestoreError> {
@@ -1105,9 +1337,9 @@ fn parse_beside(
 fn plan_once(
     conn: &mut Conn,
     family: IpFamily,
-    input: &str,
+    input: Source<'_>,
     opts: &RestoreOptions,
-) -> Result<(Batch, Vec<usize>, RestoreReport), RestoreError> {
+) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
     let (existing, tables_gen) = if opts.noflush {
         (Vec::new(), None)
     } else {
@@ -1125,7 +1357,7 @@ fn plan_once(
         genid: tables_gen,
         rules_added: 0,
         scratch: Rule::new(family.nft(), "", ""),
-        track_entries: reads_positions(input),
+        track_entries: reads_positions(input)?,
         table_pending: None,
     };
     let mut tables: Vec<String> = Vec::new();
@@ -1169,7 +1401,7 @@ pub fn plan_restore(
     input: &str,
     opts: &RestoreOptions,
 ) -> Result<(Batch, RestoreReport), RestoreError> {
-    let (batch, _, report) = plan_once(conn, family, input, opts)?;
+    let (batch, _, report) = plan_once(conn, family, Source::Text(input), opts)?;
     Ok((batch, report))
 }
 
@@ -1188,6 +1420,51 @@ pub fn restore(
     conn: &mut Conn,
     family: IpFamily,
     input: &str,
+    opts: &RestoreOptions,
+) -> Result<RestoreReport, RestoreError> {
+    restore_source(conn, family, Source::Text(input), opts)
+}
+
+/// Restores the iptables-restore text in `file` (from its current position to its end), as
+/// [`restore`] does, without holding the whole text in memory when `file` is a regular file:
+/// it is read in pieces while the batch is planned, and read again when a concurrent change
+/// makes the restore plan again (or to quote the lines the kernel refused); the file position
+/// is left as it was. If the file changes during the restore (size or modification time),
+/// nothing is applied and [`RestoreError::Read`] says so. Anything else (a pipe, a terminal,
+/// a file that reports a size of 0) is read whole first.
+///
+/// ```no_run
+/// use iptnl::ipt::restore::{restore_file, RestoreOptions};
+/// use iptnl::ipt::IpFamily;
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let file = std::fs::File::open("rules.v4")?;
+/// let report = restore_file(&mut conn, IpFamily::V4, &file, &RestoreOptions::default())?;
+/// println!("{} rules", report.rules_added);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn restore_file(
+    conn: &mut Conn,
+    family: IpFamily,
+    file: &std::fs::File,
+    opts: &RestoreOptions,
+) -> Result<RestoreReport, RestoreError> {
+    let meta = file.metadata().map_err(RestoreError::Read)?;
+    // A regular file of size 0 may still have content (procfs, some FUSE file systems): it
+    // is read whole like a pipe.
+    if meta.is_file() && meta.len() > 0 {
+        let start = std::io::Seek::stream_position(&mut &*file).map_err(RestoreError::Read)?;
+        let input = InputFile::new(file, start, &meta);
+        return restore_source(conn, family, Source::File(&input), opts);
+    }
+    let mut buf = Vec::new();
+    std::io::Read::read_to_end(&mut &*file, &mut buf).map_err(RestoreError::Read)?;
+    restore(conn, family, &String::from_utf8_lossy(&buf), opts)
+}
+
+fn restore_source(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: Source<'_>,
     opts: &RestoreOptions,
 ) -> Result<RestoreReport, RestoreError> {
     // Under a stream of concurrent commits (20 `iptables-nft -A` processes) 8 tries were not
@@ -1213,15 +1490,16 @@ pub fn restore(
                 continue;
             }
             Err(nft::Error::Rejected { failures }) => {
-                let src: Vec<&str> = input.lines().collect();
+                drop(batch);
+                let line_of = |i: usize| lines.get(i).map_or(0, |&l| l as usize);
+                let wanted: Vec<usize> = failures.iter().map(|f| line_of(f.index)).collect();
+                // Without the text (the file changed since), the lines are still named.
+                let src = input.lines_text(&wanted).unwrap_or_default();
                 let out: Vec<String> = failures
                     .iter()
                     .map(|f| {
-                        let line = lines.get(f.index).copied().unwrap_or(0);
-                        let text = src
-                            .get(line.wrapping_sub(1))
-                            .map(|s| s.trim())
-                            .unwrap_or("");
+                        let line = line_of(f.index);
+                        let text = src.get(&line).map(|s| s.trim()).unwrap_or("");
                         let shown: String = if text.chars().count() > 80 {
                             text.chars().take(77).chain("...".chars()).collect()
                         } else {
@@ -1234,10 +1512,7 @@ pub fn restore(
                         )
                     })
                     .collect();
-                let first_line = failures
-                    .first()
-                    .and_then(|f| lines.get(f.index).copied())
-                    .unwrap_or(0);
+                let first_line = failures.first().map_or(0, |f| line_of(f.index));
                 return Err(RestoreError::Kernel {
                     lines: out,
                     first_line,
@@ -1255,6 +1530,85 @@ mod tests {
 
     fn parse(s: &str) -> Result<Vec<Block>, RestoreError> {
         parse_input(IpFamily::V4, s, &RestoreOptions::default())
+    }
+
+    /// A file read in pieces gives the lines `str::lines` gives for its whole text: across
+    /// piece boundaries, with a line longer than a piece, CRLF, invalid UTF-8, no final
+    /// newline, and from a start offset; a change of the file is an error.
+    #[test]
+    fn file_pieces_give_the_lines_of_the_whole_text() {
+        use std::io::Write;
+        let mut bytes = Vec::new();
+        for i in 0..40_000 {
+            bytes
+                .extend_from_slice(format!("-A C{i} -j ACCEPT{}\n", "x".repeat(i % 97)).as_bytes());
+            if i == 20_000 {
+                bytes.extend(std::iter::repeat_n(b'y', PIECE + PIECE / 2));
+                bytes.extend_from_slice(b"\r\n\xff\xfe bad\n\n");
+            }
+        }
+        bytes.extend_from_slice(b"last line without newline");
+        let path = std::env::temp_dir().join(format!("iptnl-pieces-{}", std::process::id()));
+        std::fs::File::create(&path)
+            .unwrap()
+            .write_all(&bytes)
+            .unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let meta = file.metadata().unwrap();
+        for start in [0usize, 7] {
+            let text = String::from_utf8_lossy(&bytes[start..]);
+            let want: Vec<&str> = text.lines().collect();
+            let input = InputFile::new(&file, start as u64, &meta);
+            let mut got: Vec<String> = Vec::new();
+            Source::File(&input)
+                .for_each_line(|n, l| {
+                    assert_eq!(n, got.len() + 1);
+                    got.push(l.to_owned());
+                    Ok(())
+                })
+                .unwrap();
+            assert_eq!(got.len(), want.len());
+            assert!(got.iter().zip(&want).all(|(a, b)| a == b));
+            let quoted = Source::File(&input).lines_text(&[3, 20_002]).unwrap();
+            assert_eq!(quoted[&3], want[2]);
+            assert_eq!(quoted[&20_002], want[20_001]);
+        }
+        let input = InputFile::new(&file, 0, &meta);
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .unwrap()
+            .write_all(b"\n-A X\n")
+            .unwrap();
+        let e = Source::File(&input)
+            .for_each_line(|_, _| Ok(()))
+            .unwrap_err();
+        assert!(e.to_string().contains("the file changed"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    /// Chain states are found by name, in the order first named, through removal and re-adding.
+    #[test]
+    fn chain_map_finds_states_by_name() {
+        let mut m = ChainMap::default();
+        for i in 0..1000 {
+            m.state(&format!("KUBE-SEP-{i}")).exists = Some(i % 2 == 0);
+        }
+        assert_eq!(m.get("KUBE-SEP-10").and_then(|s| s.exists), Some(true));
+        assert_eq!(m.get("KUBE-SEP-11").and_then(|s| s.exists), Some(false));
+        assert!(m.get("KUBE-SEP-1000").is_none());
+        assert!(m.get("").is_none());
+        let removed = m.remove("KUBE-SEP-10").unwrap();
+        assert_eq!(removed.exists, Some(true));
+        assert!(m.get("KUBE-SEP-10").is_none() && m.remove("KUBE-SEP-10").is_none());
+        m.insert("NEW", removed);
+        assert_eq!(m.state("KUBE-SEP-10").exists, None);
+        let names: Vec<&str> = m.iter().map(|(n, _)| n).collect();
+        assert_eq!(names.len(), 1001);
+        assert_eq!(names[..3], ["KUBE-SEP-0", "KUBE-SEP-1", "KUBE-SEP-2"]);
+        assert_eq!(names[10], "KUBE-SEP-10");
+        assert_eq!(names[1000], "NEW");
+        assert_eq!(m.values_mut().count(), 1001);
     }
 
     #[test]

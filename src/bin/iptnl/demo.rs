@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use iptnl::ipt::restore::{restore, RestoreOptions};
+use iptnl::ipt::restore::{restore, restore_file, RestoreOptions};
 use iptnl::ipt::savefile::{save, SaveOptions};
 use iptnl::ipt::{canonical_exprs, canonical_of_rule, parse_command, IpFamily};
 use iptnl::netlink::Conn;
@@ -748,15 +748,16 @@ pub fn load_main(args: &[String]) -> i32 {
     } else {
         IpFamily::V4
     };
-    let input = match std::fs::read_to_string(file) {
-        Ok(s) => s,
+    // Read in pieces, as `iptnl iptables-restore FILE` does (the text is never held whole).
+    let input = match std::fs::File::open(file) {
+        Ok(f) => f,
         Err(e) => {
             eprintln!("iptnl: cannot read {file}: {e}");
             return 1;
         }
     };
     let res = Conn::open().map_err(|e| e.to_string()).and_then(|mut c| {
-        restore(&mut c, family, &input, &RestoreOptions::default()).map_err(|e| e.to_string())
+        restore_file(&mut c, family, &input, &RestoreOptions::default()).map_err(|e| e.to_string())
     });
     match res {
         Ok(r) => {

@@ -1,9 +1,10 @@
 //! The restore and save tools: options, messages and exit codes as iptables-nft-restore and
 //! iptables-nft-save 1.8.9 have them, around `iptnl::ipt::restore` and `iptnl::ipt::savefile`.
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
+use std::os::fd::AsFd;
 
-use iptnl::ipt::restore::{restore, RestoreError, RestoreOptions};
+use iptnl::ipt::restore::{restore, restore_file, RestoreError, RestoreOptions};
 use iptnl::ipt::savefile::{self, save, SaveError, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::IpFamily;
@@ -269,28 +270,40 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             _ => {}
         }
     }
-    let input = match parsed.operands.as_slice() {
-        [] => {
-            let mut buf = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
-                eprintln!("{prog}: reading standard input: {}", strerror(&e));
-                return 1;
-            }
-            buf
-        }
-        [file] => match std::fs::read(file) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!("Can't open {file}: {}", strerror(&e));
-                return 1;
-            }
+    // A regular file (named, or redirected to stdin) is read in pieces while the batch is
+    // planned (and again on a retry), never whole: the text is a quarter of the batch's size
+    // and would add to the peak. A pipe is read whole.
+    let mut file: Option<(std::fs::File, u64)> = None;
+    let mut buf = Vec::new();
+    let (source, name) = match parsed.operands.as_slice() {
+        // A closed stdin (no descriptor to clone) reads as empty, as std's stdin does.
+        [] => match std::io::stdin().as_fd().try_clone_to_owned() {
+            Ok(fd) => (Ok(Some(std::fs::File::from(fd))), None),
+            Err(_) => (std::io::stdin().read_to_end(&mut buf).map(|_| None), None),
         },
+        [path] => (std::fs::File::open(path).map(Some), Some(path)),
         _ => {
             eprintln!("Unknown arguments found on commandline");
             return 1;
         }
     };
-    let input = String::from_utf8_lossy(&input);
+    let read = source.and_then(|f| match f {
+        Some(mut f) if f.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) => {
+            let start = f.stream_position()?;
+            file = Some((f, start));
+            Ok(())
+        }
+        Some(mut f) => f.read_to_end(&mut buf).map(drop),
+        None => Ok(()),
+    });
+    if let Err(e) = read {
+        match name {
+            Some(path) => eprintln!("Can't open {path}: {}", strerror(&e)),
+            None => eprintln!("{prog}: reading standard input: {}", strerror(&e)),
+        }
+        return 1;
+    }
+    let input = String::from_utf8_lossy(&buf);
     let mut conn = match Conn::open() {
         Ok(c) => c,
         Err(e) => {
@@ -298,7 +311,11 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             return 1;
         }
     };
-    match restore(&mut conn, family, &input, &opts) {
+    let res = match &file {
+        Some((f, _)) => restore_file(&mut conn, family, f, &opts),
+        None => restore(&mut conn, family, &input, &opts),
+    };
+    match res {
         Ok(r) => {
             if verbose {
                 eprintln!(
@@ -316,7 +333,17 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             }
             0
         }
-        Err(e) => report_restore_error(prog, &input, &e),
+        Err(e) => match file {
+            // The error quotes input lines: the file is read whole now, the batch is gone.
+            Some((mut f, start)) => {
+                let mut text = Vec::new();
+                let _ = f
+                    .seek(std::io::SeekFrom::Start(start))
+                    .and_then(|_| f.read_to_end(&mut text));
+                report_restore_error(prog, &String::from_utf8_lossy(&text), &e)
+            }
+            None => report_restore_error(prog, &input, &e),
+        },
     }
 }
 
