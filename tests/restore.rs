@@ -254,7 +254,9 @@ fn a_large_input_fails_at_its_first_bad_line() {
         s
     };
     // Line numbers: 3 header lines, then rule i at line 4 + i (the bad line takes 4 + bad_at).
-    for at in [0, 511, 512, 2_999, 5_999] {
+    // Around the edges of the 1,024-line chunks handed between the threads (the first chunk
+    // also holds the two chain lines).
+    for at in [0, 511, 512, 1_021, 1_022, 1_023, 1_024, 2_046, 2_999, 5_999] {
         failing(&big(at, "-A X --bogus"), 4 + at);
     }
     failing(&big(3_000, "-A NOPE -j ACCEPT"), 3_004);
