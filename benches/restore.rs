@@ -252,6 +252,8 @@ fn main() {
 
     // (a) iptnl full restore.
     let mut t_iptnl = Vec::new();
+    let mut t_iptnl_commit = Vec::new();
+    let mut t_iptnl_rest = Vec::new();
     let mut batch_bytes = 0;
     g.bench_function("iptnl_restore", |b| {
         b.iter_custom(|iters| {
@@ -267,6 +269,8 @@ fn main() {
                 batch_bytes = r.batch_bytes;
                 total += d;
                 t_iptnl.push(d);
+                t_iptnl_commit.push(r.commit_time);
+                t_iptnl_rest.push(d.saturating_sub(r.commit_time));
             }
             total
         })
@@ -475,6 +479,8 @@ fn main() {
     });
 
     let m_iptnl = median(&mut t_iptnl);
+    let m_iptnl_commit = median(&mut t_iptnl_commit);
+    let m_iptnl_rest = median(&mut t_iptnl_rest);
     let m_kernel = median(&mut t_kernel);
     let m_nft = median(&mut t_nft);
     let m_legacy = median(&mut t_legacy);
@@ -495,6 +501,13 @@ fn main() {
         ms(m_nft),
         ms(m_legacy),
         ms(m_translated)
+    );
+    // The same restores split (medians of each part): their commit (sendmsg to the last
+    // ack) and the rest.
+    println!(
+        "iptnl restore split: commit {:.0} ms, the rest (read, parse, plan, encode) {:.0} ms",
+        ms(m_iptnl_commit),
+        ms(m_iptnl_rest)
     );
     println!(
         "noflush delta: iptnl wall {:.2} ms (commit {:.2} ms, own {:.2} ms) | iptables-nft-restore --noflush {:.1} ms",
