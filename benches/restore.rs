@@ -4,7 +4,9 @@
 //! generator is found via `IPTNL_SHARED` or `../shared` next to the repository; without it
 //! the bench says so and exits). Every measurement runs in a fresh network namespace with
 //! the same setup (empty for a full restore; the whole workload loaded by iptnl for
-//! `--noflush` deltas), and the real tools are spawned from inside that namespace.
+//! `--noflush` deltas), and the real tools are spawned from inside that namespace. Each run
+//! starts once the machine is idle: the kernel tears the previous run's namespace (and its
+//! 200k rules) down on a worker for about a second afterwards.
 //!
 //! Groups (criterion, `restore/…`):
 //! - `iptnl_restore`: `iptnl::ipt::restore::restore` of the whole file, wall time;
@@ -53,7 +55,40 @@ fn have(bin: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Busy and total CPU time of the machine so far (`/proc/stat`, in clock ticks).
+fn cpu_ticks() -> Option<(u64, u64)> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    let v: Vec<u64> = stat
+        .lines()
+        .next()?
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    let total: u64 = v.iter().sum();
+    // idle + iowait
+    let idle = v.get(3)? + v.get(4).copied().unwrap_or(0);
+    Some((total - idle, total))
+}
+
+/// Waits until the machine is idle (under 10% busy over 100 ms; at most 10 s): the kernel
+/// tears down the previous run's namespace, with its 200k rules, on a worker for about a
+/// second after the run, and a timed run must not share the CPUs with that.
+fn settle() {
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(10) {
+        let Some((b0, t0)) = cpu_ticks() else { return };
+        std::thread::sleep(Duration::from_millis(100));
+        let Some((b1, t1)) = cpu_ticks() else { return };
+        if t1 > t0 && (b1 - b0) * 10 < t1 - t0 {
+            return;
+        }
+    }
+}
+
+/// Runs `f` in a fresh network namespace, once the machine is idle (see [`settle`]).
 fn in_netns<T: Send>(f: impl FnOnce() -> T + Send) -> T {
+    settle();
     iptnl::netns::run_in_fresh_netns(f)
         .unwrap_or_else(|e| panic!("cannot create a network namespace ({e}): run as root"))
 }

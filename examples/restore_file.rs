@@ -45,18 +45,35 @@ fn main() {
                 .join(" ")
         };
         eprintln!("after reading the input: {}", rss());
-        let t = std::time::Instant::now();
-        let (batch, r) =
-            iptnl::ipt::restore::plan_restore(&mut conn, iptnl::ipt::IpFamily::V4, &input, &opts)
-                .expect("plan");
-        let planned = t.elapsed();
-        eprintln!(
-            "after planning ({:.1} ms): {} batch_bytes={} ops={}",
-            planned.as_secs_f64() * 1e3,
-            rss(),
-            r.batch_bytes,
-            batch.len()
-        );
+        // RESTORE_FILE_PLAN_ONLY=N plans N times, each on a new thread, as a long-lived agent
+        // (or the bench) would, to show the cost of what earlier restores left in the heap.
+        let times: usize = std::env::var("RESTORE_FILE_PLAN_ONLY")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(1)
+            .max(1);
+        for _ in 0..times {
+            std::thread::scope(|s| {
+                s.spawn(|| {
+                    let t = std::time::Instant::now();
+                    let (batch, r) = iptnl::ipt::restore::plan_restore(
+                        &mut conn,
+                        iptnl::ipt::IpFamily::V4,
+                        &input,
+                        &opts,
+                    )
+                    .expect("plan");
+                    let planned = t.elapsed();
+                    eprintln!(
+                        "after planning ({:.1} ms): {} batch_bytes={} ops={}",
+                        planned.as_secs_f64() * 1e3,
+                        rss(),
+                        r.batch_bytes,
+                        batch.len()
+                    );
+                });
+            });
+        }
         return;
     }
     let file = std::fs::File::open(path).expect("open the input file");
