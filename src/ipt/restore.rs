@@ -698,10 +698,15 @@ struct Planner<'a> {
     rules_added: usize,
     /// The rule being encoded (its buffers are reused from line to line).
     scratch: Rule,
-    /// Whether appended rules are recorded in their chain's entries: only when the input has a
-    /// command that reads positions or rules (see [`reads_positions`]); a plain ruleset of
-    /// tens of thousands of chains saves a vector per chain.
+    /// Whether appended rules are recorded in their chain's entries: only once the input has
+    /// shown a command that reads positions or rules (anything but `-A -N -P -X -F -E`); a
+    /// plain ruleset of tens of thousands of chains saves a vector per chain.
     track_entries: bool,
+    /// Rules were appended without being recorded.
+    untracked: bool,
+    /// A reading command came after unrecorded appends: the input is planned again, recording
+    /// from the start (see [`plan_once`]).
+    restart: bool,
     /// The `*table` line whose table is added with the block's first line (an empty block
     /// adds nothing, as with iptables-nft-restore).
     table_pending: Option<usize>,
@@ -931,6 +936,20 @@ impl Planner<'_> {
         Ok(())
     }
 
+    /// Whether a command only writes, without reading rules or positions: `-A -N -P -X -F
+    /// -E`.
+    fn blind(cmd: &Command) -> bool {
+        matches!(
+            cmd,
+            Command::Append { .. }
+                | Command::NewChain { .. }
+                | Command::Policy { .. }
+                | Command::DeleteChain { .. }
+                | Command::Flush { .. }
+                | Command::RenameChain { .. }
+        )
+    }
+
     fn known_missing(&mut self, table: &str, chain: &str) -> bool {
         !self.opts.noflush && self.state(table, chain).exists != Some(true)
     }
@@ -945,6 +964,13 @@ impl Planner<'_> {
         let f = self.family.nft();
         let missing =
             |c: &str| input_err(line, format!("chain {c} does not exist in table {table}"));
+        if !self.track_entries && !Self::blind(cmd) {
+            if self.untracked {
+                self.restart = true;
+                return Err(input_err(line, "planned again, recording rule positions"));
+            }
+            self.track_entries = true;
+        }
         match cmd {
             Command::Append { chain } => {
                 self.ensure_builtin(table, chain)?;
@@ -955,6 +981,8 @@ impl Planner<'_> {
                     let e = self.add_rule(line, table, chain, s, Position::Append)?;
                     if self.track_entries {
                         self.state(table, chain).added(e, false);
+                    } else {
+                        self.untracked = true;
                     }
                 }
             }
@@ -1238,47 +1266,6 @@ impl Planner<'_> {
     }
 }
 
-/// Whether a line of `input` may read the rules of a chain (`-I`, `-D`, `-R`, `-C`, `-Z`, or
-/// anything not known to be a blind write): a cheap textual scan, conservative (an unknown
-/// line counts as reading).
-fn reads_positions(input: Source<'_>) -> Result<bool, RestoreError> {
-    const BLIND: &[&str] = &[
-        "-A ",
-        "--append ",
-        "-N ",
-        "--new-chain ",
-        "-P ",
-        "--policy ",
-        "-X",
-        "--delete-chain",
-        "-F",
-        "--flush",
-        "-E ",
-        "--rename-chain ",
-    ];
-    let reads = |l: &str| {
-        let mut t = l.trim();
-        if t.starts_with('[') {
-            t = t.split_once(' ').map_or("", |(_, rest)| rest.trim_start());
-        }
-        !(t.is_empty()
-            || t.starts_with(['#', '*', ':'])
-            || t == "COMMIT"
-            || BLIND.iter().any(|p| t.starts_with(p)))
-    };
-    match input {
-        Source::Text(t) => Ok(t.lines().any(reads)),
-        Source::File(_) => {
-            let mut any = false;
-            input.for_each_line(|_, l| {
-                any = any || reads(l);
-                Ok(())
-            })?;
-            Ok(any)
-        }
-    }
-}
-
 /// Inputs from this size on are parsed on a second thread while the planner encodes (below
 /// it, a thread costs more than it saves).
 const PIPELINE_MIN_BYTES: usize = 256 * 1024;
@@ -1373,33 +1360,48 @@ fn plan_once(
         (t.into_iter().map(|t| t.name).collect::<Vec<_>>(), Some(g))
     };
     let capacity = input.len() * 3 + 4096;
-    let mut p = Planner {
-        conn: &mut *conn,
-        family,
-        opts,
-        batch: Batch::with_capacity(capacity),
-        lines: Vec::new(),
-        chains: TableMap::default(),
-        genid: tables_gen,
-        rules_added: 0,
-        scratch: Rule::new(family.nft(), "", ""),
-        track_entries: reads_positions(input)?,
-        table_pending: None,
-    };
-    let mut tables: Vec<String> = Vec::new();
-    let mut apply = |ev: &Event| match ev {
-        Event::Table { name, line } => {
-            p.begin_block(name, *line, &existing)?;
-            tables.push(name.clone());
-            Ok(())
+    // Appends are not recorded until a command that reads positions shows up; if one comes
+    // after appends, the input is planned a second time, recording from the start (a cheap
+    // textual scan for such commands used to come first, and cost more than this on big
+    // inputs, which rarely have them).
+    let mut track = false;
+    let (p, tables) = loop {
+        let mut p = Planner {
+            conn: &mut *conn,
+            family,
+            opts,
+            batch: Batch::with_capacity(capacity),
+            lines: Vec::new(),
+            chains: TableMap::default(),
+            genid: tables_gen,
+            rules_added: 0,
+            scratch: Rule::new(family.nft(), "", ""),
+            track_entries: track,
+            untracked: false,
+            restart: false,
+            table_pending: None,
+        };
+        let mut tables: Vec<String> = Vec::new();
+        let mut apply = |ev: &Event| match ev {
+            Event::Table { name, line } => {
+                p.begin_block(name, *line, &existing)?;
+                tables.push(name.clone());
+                Ok(())
+            }
+            Event::Item(item) => p.item(tables.last().map_or("", String::as_str), item),
+        };
+        let planned = if input.len() >= PIPELINE_MIN_BYTES && parallel() {
+            parse_beside(family, input, opts, apply)
+        } else {
+            parse_stream(family, input, opts, |ev| apply(&ev))
+        };
+        if p.restart && !track {
+            track = true;
+            continue;
         }
-        Event::Item(item) => p.item(tables.last().map_or("", String::as_str), item),
+        planned?;
+        break (p, tables);
     };
-    if input.len() >= PIPELINE_MIN_BYTES && parallel() {
-        parse_beside(family, input, opts, apply)?;
-    } else {
-        parse_stream(family, input, opts, |ev| apply(&ev))?;
-    }
     let Planner {
         mut batch,
         lines,
