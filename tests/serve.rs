@@ -81,6 +81,8 @@ fn commands_run_by_themselves_when_the_server_is_gone() {
     common::in_netns(|| {
         let server = common::Server::start(BIN);
         common::run(&ipt, &["-N", "A"]);
+        // The server logs a command just after answering it: wait for the line, then stop.
+        server.wait_log("(exit ", 1);
         let log = server.stop();
         assert_eq!(served_lines(&log), 1, "{log}");
         common::run(&ipt, &["-N", "B"]);
