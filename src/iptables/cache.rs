@@ -324,28 +324,22 @@ pub(crate) fn read_table(
             None => None,
         };
         if let Some(chains) = known {
-            let missing = chains
-                .iter()
-                .filter(|c| {
-                    !matches!(
-                        cache.chains.get(&(table.to_owned(), c.name.clone())),
-                        Some(Some(_))
-                    )
-                })
-                .count();
-            if missing <= FEW {
-                let mut rules = HashMap::with_capacity(chains.len());
-                let mut moved = false;
-                for c in chains.iter() {
-                    let k = (table.to_owned(), c.name.clone());
-                    if let Some(Some(r)) = cache.chains.get(&k) {
+            let mut rules = HashMap::with_capacity(chains.len());
+            let mut missing = Vec::new();
+            for c in chains.iter() {
+                match cache.chains.get(&(table.to_owned(), c.name.clone())) {
+                    Some(Some(r)) => {
                         rules.insert(c.name.clone(), r.clone());
-                        continue;
                     }
-                    let (r, at) = read_chain(conn, cache, family, table, &c.name)?;
-                    match r {
-                        Some(r) if at == g => {
-                            rules.insert(c.name.clone(), r);
+                    _ => missing.push(c.name.as_str()),
+                }
+            }
+            if missing.len() <= FEW {
+                let mut moved = false;
+                for name in missing {
+                    match read_chain(conn, cache, family, table, name)? {
+                        (Some(r), at) if at == g => {
+                            rules.insert(name.to_owned(), r);
                         }
                         // Changed meanwhile: the next round starts over.
                         _ => {

@@ -211,6 +211,28 @@ fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>
     Ok(names)
 }
 
+/// A table as `iptables -S` prints it: the chain lines (with policies, and counters when
+/// asked), then each chain's rule lines from `body`, chains in iptables' order.
+fn table_listing(
+    table: &str,
+    chains: &[nft::Chain],
+    counters: bool,
+    mut body: impl FnMut(&str) -> Vec<String>,
+) -> Result<Vec<String>, Error> {
+    let names = chain_names(table, chains)?;
+    let mut lines: Vec<String> = names
+        .iter()
+        .map(|&name| {
+            let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+            format::chain_line(name, ch.is_some(), ch.flatten(), counters)
+        })
+        .collect();
+    for name in names {
+        lines.extend(body(name));
+    }
+    Ok(lines)
+}
+
 fn check_rulenum(n: u32) -> Result<(), Error> {
     if n == 0 {
         return Err(Error::Invalid("rule numbers start at 1".into()));
@@ -804,16 +826,6 @@ impl IpTables {
                 .map(|spec| format::rule_line(&spec, name, counters))
                 .collect()
         };
-        let heads = |chains: &[nft::Chain]| -> Result<Vec<String>, Error> {
-            let names = chain_names(table, chains)?;
-            Ok(names
-                .iter()
-                .map(|&name| {
-                    let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
-                    format::chain_line(name, ch.is_some(), ch.flatten(), counters)
-                })
-                .collect())
-        };
         let mut g = self.lock();
         if counters {
             // Counters move with traffic, not with the generation: always read.
@@ -824,38 +836,28 @@ impl IpTables {
             )
             .map_err(|e| from_nft(e, "listing a table"))?;
             drop(g);
-            let mut lines = heads(&chains)?;
-            let mut by_chain: std::collections::HashMap<&str, Vec<&nft::Rule>> =
+            let mut by_chain: std::collections::HashMap<String, Vec<nft::Rule>> =
                 std::collections::HashMap::new();
-            for r in &all {
-                by_chain.entry(r.chain.as_str()).or_default().push(r);
+            for r in all {
+                by_chain.entry(r.chain.clone()).or_default().push(r);
             }
-            for name in chain_names(table, &chains)? {
-                for r in by_chain.get(name).into_iter().flatten() {
-                    if let Ok(spec) = decode_rule(r, family) {
-                        lines.push(format::rule_line(&spec, name, counters));
-                    }
-                }
-            }
-            return Ok(lines);
+            return table_listing(table, &chains, counters, |name| {
+                by_chain
+                    .get(name)
+                    .map_or_else(Vec::new, |v| render(name, v))
+            });
         }
         // From the cache when the handle holds the table at the current generation (it
         // updates what it changes itself), and each chain rendered once per version.
         let Inner { conn, cache } = &mut *g;
         let t = cache::read_table(conn, cache, family, table)?;
-        let mut lines = heads(&t.chains)?;
-        for name in chain_names(table, &t.chains)? {
-            if let Some(rules) = t.rules.get(name) {
+        table_listing(table, &t.chains, counters, |name| match t.rules.get(name) {
+            Some(rules) => {
                 let k = (table.to_owned(), name.to_owned());
-                lines.extend(
-                    cache
-                        .rendered(&k, rules, |r| render(name, r))
-                        .iter()
-                        .cloned(),
-                );
+                cache.rendered(&k, rules, |r| render(name, r)).to_vec()
             }
-        }
-        Ok(lines)
+            None => Vec::new(),
+        })
     }
 
     /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:
