@@ -24,7 +24,7 @@ struct Fail {
 }
 
 /// The program name iptables-nft uses in messages (whatever it was called as).
-fn name(family: IpFamily) -> &'static str {
+pub fn name(family: IpFamily) -> &'static str {
     match family {
         IpFamily::V4 => "iptables",
         IpFamily::V6 => "ip6tables",
@@ -459,10 +459,7 @@ fn kernel_err(family: IpFamily, e: &Error) -> Fail {
         Error::ChainInUse { chain, .. } | Error::NotEmpty { chain, .. } => busy(family, chain),
         Error::NotFound { .. } => op_err(family, NO_CHAIN),
         Error::AlreadyExists { .. } => op_err(family, "Chain already exists."),
-        other => Fail {
-            code: 4,
-            text: format!("{}: {other}", prefix(family)),
-        },
+        other => nft_fail(family, other),
     }
 }
 
@@ -477,7 +474,7 @@ fn busy(family: IpFamily, chain: &str) -> Fail {
     }
 }
 
-/// An nf_tables call on the handle's connection failed: exit 4 with the error.
+/// A kernel-side failure without words of iptables' own: exit 4 with the error.
 fn nft_fail(family: IpFamily, e: &dyn std::fmt::Display) -> Fail {
     Fail {
         code: 4,

@@ -221,11 +221,9 @@ fn read_output(r: &mut impl Read) -> io::Result<Output> {
 
 /// The family a tool name stands for (the server runs the rule command only).
 fn tool_family(tool: &str) -> Option<IpFamily> {
-    match tool {
-        "iptables" => Some(IpFamily::V4),
-        "ip6tables" => Some(IpFamily::V6),
-        _ => None,
-    }
+    [IpFamily::V4, IpFamily::V6]
+        .into_iter()
+        .find(|&f| iptables_cmd::name(f) == tool)
 }
 
 /// Client side: runs `iptables`/`ip6tables` (per `family`) with `args` through the server of
@@ -239,11 +237,7 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
     let stream = UnixStream::connect_addr(&address().ok()?).ok()?;
     let req = Request {
         version: env!("CARGO_PKG_VERSION").to_owned(),
-        tool: match family {
-            IpFamily::V4 => "iptables",
-            IpFamily::V6 => "ip6tables",
-        }
-        .to_owned(),
+        tool: iptables_cmd::name(family).to_owned(),
         args: args.to_vec(),
     };
     // A request that did not arrive whole is never run, nor one the server did not start:
