@@ -234,6 +234,16 @@ fn an_invalid_line_anywhere_changes_nothing() {
 
 /// Inputs over 256 KiB are parsed on a second thread beside the planner: errors must still
 /// name the first bad line, whatever side finds it, and change nothing.
+/// Rule `i` of the padding that makes an input large (over 256 KiB, parsed on a second
+/// thread) in chain `chain`.
+fn padding_rule(chain: &str, i: usize) -> String {
+    format!(
+        "-A {chain} -s 10.{}.{}.1/32 -m comment --comment \"padding to make the input large {i}\" -j ACCEPT\n",
+        i / 256,
+        i % 256
+    )
+}
+
 #[test]
 fn a_large_input_fails_at_its_first_bad_line() {
     let big = |bad_at: usize, bad: &str| {
@@ -243,11 +253,7 @@ fn a_large_input_fails_at_its_first_bad_line() {
                 s.push_str(bad);
                 s.push('\n');
             }
-            s.push_str(&format!(
-                "-A X -s 10.{}.{}.1/32 -m comment --comment \"padding to make the input large {i}\" -j ACCEPT\n",
-                i / 256,
-                i % 256
-            ));
+            s.push_str(&padding_rule("X", i));
         }
         s.push_str("COMMIT\n");
         assert!(s.len() > 256 * 1024, "{}", s.len());
@@ -296,11 +302,7 @@ fn appends_then_reads_in_one_input_match_the_oracle() {
     differential(IpFamily::V4, None, &format!("{head}{tail}"), false);
     let mut big = head.to_owned();
     for i in 0..3_000 {
-        big.push_str(&format!(
-            "-A D -s 10.{}.{}.1/32 -m comment --comment \"padding to make the input large {i}\" -j ACCEPT\n",
-            i / 256,
-            i % 256
-        ));
+        big.push_str(&padding_rule("D", i));
     }
     big.push_str(tail);
     assert!(big.len() > 256 * 1024);

@@ -19,6 +19,14 @@ fn served_lines(log: &str) -> usize {
     log.lines().filter(|l| l.contains("(exit ")).count()
 }
 
+/// Waits until the server has logged `n` commands it ran (it logs each just after
+/// answering), asserts it ran exactly `n`, and returns its log.
+fn served(server: &common::Server, n: usize) -> String {
+    let log = server.wait_log("(exit ", n);
+    assert_eq!(served_lines(&log), n, "{log}");
+    log
+}
+
 /// A command in another namespace never reaches this namespace's server: it runs there,
 /// by itself, and changes that namespace only.
 #[test]
@@ -41,8 +49,7 @@ fn each_namespace_has_its_own_server() {
             here.contains("-N SERVED") && !here.contains("DIRECT"),
             "{here}"
         );
-        let log = server.wait_log("(exit ", 2);
-        assert_eq!(served_lines(&log), 2, "{log}");
+        let log = served(&server, 2);
         assert!(!log.contains("DIRECT"), "{log}");
     });
 }
@@ -67,8 +74,7 @@ fn one_server_per_namespace_and_direct_mode() {
             .unwrap();
         assert!(o.status.success(), "{o:?}");
         common::run(&ipt, &["-C", "INPUT", "-j", "ACCEPT"]);
-        let log = server.wait_log("(exit ", 1);
-        assert_eq!(served_lines(&log), 1, "{log}");
+        let log = served(&server, 1);
         assert!(log.contains("-C INPUT -j ACCEPT"), "{log}");
     });
 }
@@ -82,7 +88,7 @@ fn commands_run_by_themselves_when_the_server_is_gone() {
         let server = common::Server::start(BIN);
         common::run(&ipt, &["-N", "A"]);
         // The server logs a command just after answering it: wait for the line, then stop.
-        server.wait_log("(exit ", 1);
+        served(&server, 1);
         let log = server.stop();
         assert_eq!(served_lines(&log), 1, "{log}");
         common::run(&ipt, &["-N", "B"]);
@@ -128,8 +134,7 @@ fn bad_requests_leave_the_server_serving() {
             "{reply:?}"
         );
         common::run(&ipt, &["-N", "STILL"]);
-        let log = server.wait_log("(exit ", 1);
-        assert_eq!(served_lines(&log), 1, "{log}");
+        let log = served(&server, 1);
         assert!(log.contains("a bad request"), "{log}");
     });
 }
