@@ -308,6 +308,9 @@ const LISTING: &[&str] = &[
 /// Usage errors, tables, flags, -V and -h.
 const USAGE: &[&str] = &[
     "''",
+    // Blanks in chain and target names are refused (isspace in iptables' parse_chain and
+    // parse_target).
+    "-N 'hello world'\n-A INPUT -j 'hello world'\n-A INPUT -g 'a\tb'",
     "--bogus",
     "-A INPUT --bogus",
     "-Q",

@@ -249,6 +249,10 @@ pub fn check_chain_name(name: &str, family: IpFamily) -> Result<(), ParseError> 
             "chain name may not clash with target name".into(),
         ));
     }
+    // iptables' parse_chain refuses any C isspace() character.
+    if name.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
+        return Err(ParseError::Invalid(format!("Invalid chain name `{name}'")));
+    }
     Ok(())
 }
 

@@ -472,6 +472,9 @@ impl Parser {
             'i' | 'o' => {
                 self.once(c)?;
                 let v = Self::value(shown, inline, args, &mut i)?;
+                // iptables sees a C string: a NUL (possible in a restore line) ends the name,
+                // and the kernel attribute could not carry it either.
+                let v = v.split('\0').next().unwrap_or_default();
                 if v.is_empty() {
                     // iptables' words (xtables_parse_interface).
                     return Err(ParseError::Invalid(
@@ -537,6 +540,10 @@ impl Parser {
                         shown,
                         format!("Invalid target name `{v}' (28 chars max)"),
                     ));
+                }
+                // iptables' parse_target refuses any C isspace() character.
+                if v.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
+                    return Err(ParseError::bad(shown, format!("Invalid target name `{v}'")));
                 }
                 if c == 'g' {
                     self.spec.target = Some(RuleTarget::Goto(v.to_owned()));
@@ -644,6 +651,27 @@ mod builtin_tests {
         for opt in ["-i", "-o"] {
             let e = crate::ipt::parse_rule(IpFamily::V4, &[opt, "", "-j", "ACCEPT"]).unwrap_err();
             assert_eq!(e.to_string(), "Empty interface is likely to be undesired");
+            // A NUL ends the name, as in iptables' C strings.
+            let e = crate::ipt::parse_rule(IpFamily::V4, &[opt, "\0", "-j", "ACCEPT"]).unwrap_err();
+            assert_eq!(e.to_string(), "Empty interface is likely to be undesired");
+            let r =
+                crate::ipt::parse_rule(IpFamily::V4, &[opt, "eth0\0x", "-j", "ACCEPT"]).unwrap();
+            assert_eq!(r[0].to_save_args(), format!("{opt} eth0 -j ACCEPT"));
         }
+    }
+
+    #[test]
+    fn a_target_or_chain_with_a_blank_is_refused_as_iptables_does() {
+        for opt in ["-j", "-g"] {
+            for name in ["hello world", "a\tb", "a\x0bb"] {
+                let e = crate::ipt::parse_rule(IpFamily::V4, &[opt, name]).unwrap_err();
+                assert_eq!(
+                    e.to_string(),
+                    format!("{opt}: Invalid target name `{name}'")
+                );
+            }
+        }
+        let e = crate::ipt::command::check_chain_name("hello world", IpFamily::V4).unwrap_err();
+        assert_eq!(e.to_string(), "Invalid chain name `hello world'");
     }
 }
