@@ -114,7 +114,14 @@ proptest! {
                 // printed bare, as iptables-save prints it, and such a line cannot be read back
                 // by any restore: the save format's limit, not the parser's.
                 let jump_with_quote = matches!(&s.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if c.contains(['"', '\'', '\\']));
-                if !jump_with_quote {
+                // Likewise an interface name with a blank, a quote or a backslash in it
+                // (`-o 'a b'`): iptables-nft accepts it (with a warning for the blank) and
+                // iptables-nft-save prints it bare (`-o a b`), which no restore reads back.
+                let iface_unquotable = [&s.in_iface, &s.out_iface]
+                    .into_iter()
+                    .flatten()
+                    .any(|i| i.name.contains([' ', '\t', '\n', '"', '\'', '\\']));
+                if !jump_with_quote && !iface_unquotable {
                     let again = parse_rule_str(fam, &line).unwrap_or_else(|e| panic!("{line:?} does not parse back: {e}"));
                     prop_assert_eq!(again.len(), 1);
                     prop_assert_eq!(again[0].to_save_args(), line.clone());
