@@ -260,7 +260,6 @@ impl Parser {
     /// Letters of the rule options seen (everything that is not a command or a flag).
     pub(crate) fn rule_option_letters(&self) -> Vec<char> {
         self.seen_letters()
-            .into_iter()
             .filter(|c| "sdpiofjgmc".contains(*c))
             .collect()
     }

@@ -143,10 +143,38 @@ pub(crate) struct Parser {
     /// Extensions in load order (matches and the target), as getopt sees their options.
     loaded: Vec<Loaded>,
     proto_used: bool,
-    seen: Vec<char>,
+    seen: Letters,
     /// The option being parsed as written in messages (`--dport`, `-s`), reused from option
     /// to option.
     shown: String,
+}
+
+/// The letters of the builtin options seen, in order, each once: a few bytes in place (a
+/// vector was two allocations per parsed line). Option letters are ASCII, and fewer than 32.
+#[derive(Debug, Default, Clone)]
+struct Letters {
+    order: [u8; 32],
+    len: u8,
+}
+
+impl Letters {
+    fn contains(&self, c: char) -> bool {
+        self.iter().any(|x| x == c)
+    }
+
+    fn push(&mut self, c: char) {
+        let n = usize::from(self.len);
+        if c.is_ascii() && n < self.order.len() {
+            self.order[n] = c as u8;
+            self.len += 1;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = char> + '_ {
+        self.order[..usize::from(self.len)]
+            .iter()
+            .map(|&b| char::from(b))
+    }
 }
 
 enum Resolved {
@@ -169,7 +197,7 @@ impl Parser {
             dst_inv: false,
             loaded: Vec::new(),
             proto_used: false,
-            seen: Vec::new(),
+            seen: Letters::default(),
             shown: String::new(),
         }
     }
@@ -397,17 +425,15 @@ impl Parser {
         }
     }
 
-    /// Letters of the builtin options seen so far.
-    pub(crate) fn seen_letters(&self) -> Vec<char> {
-        let mut v = self.seen.clone();
-        if !self.loaded.is_empty() {
-            v.push('m');
-        }
-        v
+    /// Letters of the builtin options seen so far (`m` last if an extension was loaded).
+    pub(crate) fn seen_letters(&self) -> impl Iterator<Item = char> + '_ {
+        self.seen
+            .iter()
+            .chain((!self.loaded.is_empty()).then_some('m'))
     }
 
     fn once(&mut self, c: char) -> Result<(), ParseError> {
-        if self.seen.contains(&c) {
+        if self.seen.contains(c) {
             return Err(ParseError::Invalid(format!(
                 "multiple -{c} flags not allowed"
             )));
@@ -530,7 +556,7 @@ impl Parser {
                 });
             }
             'j' | 'g' => {
-                if self.seen.contains(&'j') || self.seen.contains(&'g') {
+                if self.seen.contains('j') || self.seen.contains('g') {
                     return Err(ParseError::Invalid("multiple -j flags not allowed".into()));
                 }
                 self.seen.push(c);
