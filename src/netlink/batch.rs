@@ -124,6 +124,21 @@ impl Batch {
         Ok(self.offsets.len() - 1)
     }
 
+    /// Makes room for at least `additional` more bytes without moving the buffer.
+    pub fn reserve(&mut self, additional: usize) {
+        self.w.reserve(additional);
+    }
+
+    /// Bytes the buffer holds before it has to grow (and move).
+    pub fn capacity(&self) -> usize {
+        self.w.capacity()
+    }
+
+    /// Address of the buffer, bytes written and capacity (for [`Prefault`](super::Prefault)).
+    pub(crate) fn buffer_window(&self) -> (usize, usize, usize) {
+        self.w.window()
+    }
+
     /// Number of operations (messages between BEGIN and END).
     pub fn len(&self) -> usize {
         self.offsets.len()

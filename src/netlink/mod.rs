@@ -14,6 +14,7 @@ mod batch;
 mod conn;
 mod error;
 mod message;
+mod prefault;
 mod socket;
 mod writer;
 
@@ -22,6 +23,7 @@ pub use batch::{Batch, OpIndex};
 pub use conn::{Committed, Conn, DumpStatus, KernelTime, DUMP_RETRIES};
 pub use error::{DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
+pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
 pub use socket::{effective_uid, ip_set_sockopt, peer_credentials, PeerCredentials};
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

@@ -437,3 +437,16 @@ pub fn ip_set_sockopt(req: &mut [u8]) -> io::Result<usize> {
     cvt(ret)?;
     Ok(len as usize)
 }
+
+/// Faults in the pages of `len` bytes at address `addr` as if they were written
+/// (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 on), without changing their contents. A range
+/// that is not (or no longer) mapped fails with `ENOMEM`; an older kernel with `EINVAL`.
+/// Used to move the page faults of a big batch buffer to a thread that has time for them.
+pub fn populate_write(addr: usize, len: usize) -> io::Result<()> {
+    // SAFETY: MADV_POPULATE_WRITE only populates page tables (allocating zeroed pages where
+    // none are present, or breaking copy-on-write); it never changes what any mapped byte
+    // holds, so no memory the program can observe is modified, whatever the range. An
+    // address range that is not mapped is refused by the kernel with ENOMEM.
+    cvt(unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) })
+        .map(|_| ())
+}

@@ -85,6 +85,25 @@ impl MsgWriter {
         self.buf.is_empty()
     }
 
+    /// Makes room for at least `additional` more bytes without moving the buffer.
+    pub fn reserve(&mut self, additional: usize) {
+        self.buf.reserve(additional);
+    }
+
+    /// Bytes the buffer holds before it has to grow (and move).
+    pub fn capacity(&self) -> usize {
+        self.buf.capacity()
+    }
+
+    /// Address of the buffer, bytes written and capacity.
+    pub(crate) fn window(&self) -> (usize, usize, usize) {
+        (
+            self.buf.as_ptr() as usize,
+            self.buf.len(),
+            self.buf.capacity(),
+        )
+    }
+
     /// Drops everything written, keeping the allocation.
     pub fn clear(&mut self) {
         self.buf.clear();

@@ -121,6 +121,12 @@ impl Batch {
         &self.inner
     }
 
+    /// Tells `ahead` where this batch is written, so that another thread can fault its next
+    /// pages in (see [`netlink::Prefault`]).
+    pub fn publish_to(&mut self, ahead: &netlink::Prefault) {
+        ahead.publish(&mut self.inner);
+    }
+
     /// A new batch-local id, for [`Position::AfterId`] or chain ids.
     pub fn new_id(&mut self) -> u32 {
         self.next_id += 1;
