@@ -280,8 +280,10 @@ impl Parser {
             }
             shown.clear();
             let (resolved, inline) = if let Some(long) = a.strip_prefix("--") {
-                let (name, inline) = match long.split_once('=') {
-                    Some((n, v)) => (n, Some(v)),
+                // A byte search: `split_once('=')` went through the generic char searcher,
+                // slower on words this short.
+                let (name, inline) = match long.bytes().position(|b| b == b'=') {
+                    Some(k) => (&long[..k], Some(&long[k + 1..])),
                     None => (long, None),
                 };
                 let mut r = self.resolve_long(name)?;
