@@ -11,9 +11,10 @@
 //! Groups (criterion, `restore/…`):
 //! - `iptnl_restore`: `iptnl::ipt::restore::restore` of the whole file (from a fresh copy of
 //!   its text, made untimed just before), wall time;
-//!   Each run is followed by the kernel alone for iptnl's own batch, in another fresh
-//!   namespace: the batch is planned with `plan_restore` (not timed) and only `batch.commit`
-//!   is timed (printed as "kernel alone"; the pairs share the machine's state of the moment);
+//!   Each run is paired with the kernel alone for iptnl's own batch, in another fresh
+//!   namespace (first or second in turn): the batch is planned with `plan_restore` (not
+//!   timed) and only `batch.commit` is timed (printed as "kernel alone"; the pairs share the
+//!   machine's state of the moment). 20 pairs;
 //! - `iptables_nft_restore`, `iptables_legacy_restore`, `nft_f_translated` (`nft -f` of the
 //!   `iptables-restore-translate -f FILE` output): the tools on the same file, wall time;
 //! - `iptnl_noflush_delta`, `iptables_nft_noflush_delta`: a 10-rule `--noflush` delta (six
@@ -287,50 +288,68 @@ fn main() {
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_millis(1));
 
-    // (a) iptnl full restore, and (b) the kernel alone for iptnl's batch, in alternation:
-    // each restore is followed by a commit of the same batch, planned untimed, in another
-    // fresh namespace, so that both see the same state of this shared machine (measured
-    // one group after the other, the two medians drifted apart by up to 7%).
+    // (a) iptnl full restore, and (b) the kernel alone for iptnl's batch, in pairs: each
+    // restore goes with a commit of the same batch, planned untimed, in another fresh
+    // namespace, so that both see the same state of this shared machine (measured one group
+    // after the other, the two medians drifted apart by up to 7%). 20 pairs: a commit of
+    // this size varies by ±15% from run to run here.
     let mut t_iptnl = Vec::new();
     let mut t_iptnl_commit = Vec::new();
     let mut t_iptnl_rest = Vec::new();
     let mut t_kernel = Vec::new();
     let mut batch_bytes = 0;
+    let mut pairs = 0usize;
+    g.sample_size(20);
     g.bench_function("iptnl_restore", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
             for _ in 0..iters {
-                let (d, r) = in_netns(|| {
-                    let mut conn = Conn::open().unwrap();
-                    // A fresh copy of the input (not timed), as an agent restores a text it
-                    // has just generated: on this VM, memory left idle for a second or two
-                    // (the input, during the previous run's commit) is several times slower
-                    // to touch again, with no page fault in the guest.
-                    let text = input.clone();
-                    let t = Instant::now();
-                    let r = restore(&mut conn, IpFamily::V4, &text, &full).unwrap();
-                    (t.elapsed(), r)
-                });
+                let iptnl = || {
+                    in_netns(|| {
+                        let mut conn = Conn::open().unwrap();
+                        // A fresh copy of the input (not timed), as an agent restores a text
+                        // it has just generated: on this VM, memory left idle for a second or
+                        // two (the input, during the previous run's commit) is several times
+                        // slower to touch again, with no page fault in the guest.
+                        let text = input.clone();
+                        let t = Instant::now();
+                        let r = restore(&mut conn, IpFamily::V4, &text, &full).unwrap();
+                        (t.elapsed(), r)
+                    })
+                };
+                let kernel = || {
+                    in_netns(|| {
+                        let mut conn = Conn::open().unwrap();
+                        let text = input.clone();
+                        let (mut batch, _) =
+                            plan_restore(&mut conn, IpFamily::V4, &text, &full).unwrap();
+                        let t = Instant::now();
+                        batch.commit(&mut conn).unwrap();
+                        t.elapsed()
+                    })
+                };
+                // Every other pair the kernel alone goes first, so that neither side is
+                // always the one that follows the other.
+                let ((d, r), k) = if pairs % 2 == 0 {
+                    let a = iptnl();
+                    (a, kernel())
+                } else {
+                    let k = kernel();
+                    (iptnl(), k)
+                };
+                pairs += 1;
                 assert_eq!(r.retries, 0);
                 batch_bytes = r.batch_bytes;
                 total += d;
                 t_iptnl.push(d);
                 t_iptnl_commit.push(r.commit_time);
                 t_iptnl_rest.push(d.saturating_sub(r.commit_time));
-                let k = in_netns(|| {
-                    let mut conn = Conn::open().unwrap();
-                    let text = input.clone();
-                    let (mut batch, _) =
-                        plan_restore(&mut conn, IpFamily::V4, &text, &full).unwrap();
-                    let t = Instant::now();
-                    batch.commit(&mut conn).unwrap();
-                    t.elapsed()
-                });
                 t_kernel.push(k);
             }
             total
         })
     });
+    g.sample_size(10);
 
     // (c) the real tools on the same file.
     let mut t_nft = Vec::new();
@@ -513,6 +532,14 @@ fn main() {
         in_netns(|| peak_rss(Path::new("/usr/sbin/iptables-legacy-restore"), &[&file_s]).0)
     });
 
+    // Per pair (before the medians sort the samples): restore / kernel alone.
+    let mut paired: Vec<f64> = t_iptnl
+        .iter()
+        .zip(&t_kernel)
+        .map(|(a, k)| a.as_secs_f64() / k.as_secs_f64())
+        .collect();
+    paired.sort_by(f64::total_cmp);
+    let paired_median = paired.get(paired.len() / 2).copied().unwrap_or(0.0);
     let m_iptnl = median(&mut t_iptnl);
     let m_iptnl_commit = median(&mut t_iptnl_commit);
     let m_iptnl_rest = median(&mut t_iptnl_rest);
@@ -543,6 +570,12 @@ fn main() {
         "iptnl restore split: commit {:.0} ms, the rest (read, parse, plan, encode) {:.0} ms",
         ms(m_iptnl_commit),
         ms(m_iptnl_rest)
+    );
+    println!(
+        "iptnl restore / kernel alone, pair by pair: median {paired_median:.3} over {} pairs (min {:.3}, max {:.3})",
+        paired.len(),
+        paired.first().copied().unwrap_or(0.0),
+        paired.last().copied().unwrap_or(0.0)
     );
     println!(
         "noflush delta: iptnl wall {:.2} ms (commit {:.2} ms, own {:.2} ms) | iptables-nft-restore --noflush {:.1} ms",
