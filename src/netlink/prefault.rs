@@ -6,7 +6,8 @@
 //! and another thread (the restore's parsing thread, whenever it would otherwise wait for
 //! the planner) fault in the pages just ahead, so the writer finds them ready.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 use super::batch::Batch;
 use super::socket::populate_write;
@@ -39,14 +40,22 @@ const ALIGN: usize = 64 << 10;
 /// ```
 #[derive(Debug, Default)]
 pub struct Prefault {
-    /// Address of the batch buffer.
-    addr: AtomicUsize,
-    /// Bytes written into it when last published.
-    written: AtomicUsize,
-    /// Bytes it can hold without moving.
-    capacity: AtomicUsize,
+    /// The last publication, read as a whole (a lock taken once per published chunk and once
+    /// per step, never contended for long).
+    window: Mutex<Window>,
     /// Set when the kernel refused (before Linux 5.14, or not permitted): no more tries.
     off: AtomicBool,
+}
+
+/// Where the batch is, as last published.
+#[derive(Debug, Default, Clone, Copy)]
+struct Window {
+    /// Address of the batch buffer (0: nothing published).
+    addr: usize,
+    /// Bytes written into it.
+    written: usize,
+    /// Bytes it can hold without moving.
+    capacity: usize,
 }
 
 /// The helper thread's progress in a [`Prefault`].
@@ -62,9 +71,13 @@ impl Prefault {
     pub fn publish(&self, batch: &mut Batch) {
         batch.reserve(2 * AHEAD);
         let (addr, written, capacity) = batch.buffer_window();
-        self.capacity.store(capacity, Ordering::Relaxed);
-        self.written.store(written, Ordering::Relaxed);
-        self.addr.store(addr, Ordering::Release);
+        if let Ok(mut w) = self.window.lock() {
+            *w = Window {
+                addr,
+                written,
+                capacity,
+            };
+        }
     }
 
     /// Faults in up to 256 KiB just ahead of the written end of the batch; false when there
@@ -74,12 +87,17 @@ impl Prefault {
         if self.off.load(Ordering::Relaxed) {
             return false;
         }
-        let addr = self.addr.load(Ordering::Acquire);
+        let Ok(Window {
+            addr,
+            written,
+            capacity,
+        }) = self.window.lock().map(|w| *w)
+        else {
+            return false;
+        };
         if addr == 0 {
             return false;
         }
-        let written = self.written.load(Ordering::Relaxed);
-        let capacity = self.capacity.load(Ordering::Relaxed);
         if cursor.addr != addr {
             *cursor = PrefaultCursor { addr, done: 0 };
         }
@@ -107,5 +125,40 @@ impl Prefault {
                 false
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn steps_stop_ahead_of_the_written_end_and_go_on_after_the_next_publication() {
+        let mut b = Batch::new();
+        let ahead = Prefault::default();
+        let mut c = PrefaultCursor::default();
+        assert!(!ahead.step(&mut c), "nothing published yet");
+        ahead.publish(&mut b);
+        let mut steps = 0;
+        while ahead.step(&mut c) {
+            steps += 1;
+        }
+        if ahead.off.load(Ordering::Relaxed) {
+            // A kernel before 5.14: refused once, then never tried again.
+            assert_eq!(steps, 0);
+            return;
+        }
+        assert!(steps > 0 && steps <= AHEAD / STEP + 1, "{steps} steps");
+        let written = b.buffer_window().1;
+        assert_eq!(c.done, written + AHEAD, "stops exactly AHEAD past the written end");
+        // About 1 MB more written: the next publication opens more room ahead.
+        for _ in 0..1000 {
+            b.push(0, 0, 2, false, |w| w.put(1, &[7u8; 1000])).unwrap();
+        }
+        assert!(!ahead.step(&mut c), "not published yet");
+        ahead.publish(&mut b);
+        assert!(ahead.step(&mut c));
+        // Faulting in changed nothing written.
+        assert!(b.op_bytes(999).unwrap().ends_with(&[7u8; 1000]));
     }
 }
