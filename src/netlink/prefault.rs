@@ -150,7 +150,11 @@ mod tests {
         }
         assert!(steps > 0 && steps <= AHEAD / STEP + 1, "{steps} steps");
         let written = b.buffer_window().1;
-        assert_eq!(c.done, written + AHEAD, "stops exactly AHEAD past the written end");
+        assert_eq!(
+            c.done,
+            written + AHEAD,
+            "stops exactly AHEAD past the written end"
+        );
         // About 1 MB more written: the next publication opens more room ahead.
         for _ in 0..1000 {
             b.push(0, 0, 2, false, |w| w.put(1, &[7u8; 1000])).unwrap();
