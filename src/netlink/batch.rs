@@ -124,7 +124,8 @@ impl Batch {
         Ok(self.offsets.len() - 1)
     }
 
-    /// Makes room for at least `additional` more bytes without moving the buffer.
+    /// Makes room for at least `additional` more bytes (moving the buffer if it must), so
+    /// that writing them later does not move it.
     pub fn reserve(&mut self, additional: usize) {
         self.w.reserve(additional);
     }

@@ -85,7 +85,8 @@ impl MsgWriter {
         self.buf.is_empty()
     }
 
-    /// Makes room for at least `additional` more bytes without moving the buffer.
+    /// Makes room for at least `additional` more bytes (moving the buffer if it must), so
+    /// that writing them later does not move it.
     pub fn reserve(&mut self, additional: usize) {
         self.buf.reserve(additional);
     }
