@@ -270,6 +270,7 @@ fn rule() -> impl Strategy<Value = Rule> {
                 userdata,
                 compat: compat.map(|(proto, flags)| RuleCompat { proto, flags }),
                 position,
+                bound_sets: Vec::new(),
             },
         )
 }

@@ -295,6 +295,10 @@ impl Batch {
         echo: bool,
         id: Option<u32>,
     ) -> Result<OpIndex, Error> {
+        if !r.bound_sets.is_empty() {
+            let r = self.add_bound_sets(r)?;
+            return self.add_rule_with_id(&r, pos, echo, id);
+        }
         let (flags, handle, position, position_id) = match pos {
             Position::Append => (NLM_F_CREATE | NLM_F_APPEND, None, None, None),
             Position::Prepend => (NLM_F_CREATE, None, None, None),
@@ -312,6 +316,34 @@ impl Batch {
             |w| r.encode(w, handle, position, id, position_id),
             || format!("rule in chain {}", r.chain),
         )
+    }
+
+    /// Creates the anonymous sets a rule is bound to (with their elements) and returns the
+    /// rule with its lookups pointed at them by batch-local id.
+    fn add_bound_sets(&mut self, r: &Rule) -> Result<Rule, Error> {
+        let mut out = r.clone();
+        out.bound_sets.clear();
+        for b in &r.bound_sets {
+            let id = self.new_id();
+            let mut set = b.set.clone();
+            set.family = r.family;
+            set.table.clone_from(&r.table);
+            set.name = "__set%d".into();
+            set.handle = None;
+            set.id = Some(id);
+            set.unknown.clear();
+            self.add_set(&set)?;
+            self.add_set_elems(r.family, &r.table, super::SetRef::Id(id), &b.elems)?;
+            for e in &mut out.exprs {
+                if let super::Expr::Lookup(l) = e {
+                    if l.set == b.set.name && l.set_id.is_none() {
+                        l.set.clone_from(&set.name);
+                        l.set_id = Some(id);
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Deletes a rule added earlier in the same batch, by its batch-local id.

@@ -5,7 +5,7 @@ use std::fmt;
 use iptnl_sys::nf_tables::*;
 
 use super::expr::Expr;
-use super::Family;
+use super::{Family, Set, SetElem, SetElems};
 use crate::netlink::{DecodeError, Message, MsgWriter};
 
 /// `NFTA_RULE_COMPAT`: the layer-4 protocol x_tables matches and targets see as `ip.proto`
@@ -46,7 +46,26 @@ pub struct Rule {
     pub compat: Option<RuleCompat>,
     /// Position handle in a dump or event (the rule it follows), when the kernel says.
     pub position: Option<u64>,
+    /// Anonymous sets the rule looks up (`ip saddr { 1.1.1.1, 2.2.2.2 }`), with their
+    /// elements: [`Batch::add_rule`](super::Batch::add_rule) creates each one in the same
+    /// batch, just before the rule, and points the rule's lookups at it. A rule read from
+    /// the kernel has none here (its lookups name the sets the kernel made).
+    pub bound_sets: Vec<BoundSet>,
 }
+
+/// An anonymous set bound to one rule, and its elements.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct BoundSet {
+    /// The set as read (its name is the one the rule's lookups use, e.g. `__set0`).
+    pub set: Set,
+    /// Its elements.
+    pub elems: Vec<SetElem>,
+}
+
+/// The attribute type, in [`Rule::content`], of a bound set: the set's NEWSET message and
+/// then its NEWSETELEM message. Never sent to the kernel (it is above every
+/// `NFTA_RULE_*` type).
+const CONTENT_BOUND_SET: u16 = 0x3f01;
 
 impl Rule {
     /// An empty rule for `chain` in `table`.
@@ -60,6 +79,7 @@ impl Rule {
             userdata: None,
             compat: None,
             position: None,
+            bound_sets: Vec::new(),
         }
     }
 
@@ -121,7 +141,96 @@ impl Rule {
             userdata: t.get(NFTA_RULE_USERDATA).map(|a| a.data().to_vec()),
             compat: None,
             position: t.get(NFTA_RULE_POSITION).map(|a| a.be64()).transpose()?,
+            bound_sets: Vec::new(),
         })
+    }
+
+    /// What the rule is, apart from where it is: its expressions (each in the form the kernel
+    /// accepts on input) and its user data, as the netlink attributes `NFTA_RULE_EXPRESSIONS`
+    /// and `NFTA_RULE_USERDATA` of a NEWRULE message, then each of its
+    /// [`bound_sets`](Self::bound_sets) as its NEWSET and NEWSETELEM messages in an attribute
+    /// of type 0x3f01 (a type no kernel attribute has). [`set_content`](Self::set_content)
+    /// reads them back, so a rule read from the kernel can be carried as bytes and written
+    /// back as it was.
+    ///
+    /// ```
+    /// use iptnl::nft::{Family, Rule, Verdict};
+    /// use iptnl::nft::expr::Immediate;
+    /// let mut r = Rule::new(Family::Ipv4, "filter", "INPUT");
+    /// r.exprs.push(Immediate::verdict(Verdict::Drop).into());
+    /// r.userdata = Some(vec![0, 3, b'h', b'i', 0]);
+    /// let mut back = Rule::new(Family::Ipv4, "filter", "INPUT");
+    /// back.set_content(&r.content()).unwrap();
+    /// assert_eq!((back.exprs, back.userdata), (r.exprs, r.userdata));
+    /// ```
+    pub fn content(&self) -> Vec<u8> {
+        let mut w = MsgWriter::new();
+        Expr::encode_list_input(&self.exprs, &mut w, NFTA_RULE_EXPRESSIONS);
+        if let Some(u) = &self.userdata {
+            w.put(NFTA_RULE_USERDATA, u);
+        }
+        for b in &self.bound_sets {
+            let mut m = MsgWriter::new();
+            let family = b.set.family.raw();
+            let start = m.begin(NFT_MSG_NEWSET, 0, 0, family, 0);
+            b.set.encode(&mut m);
+            let set_ok = m.finish(start);
+            let start = m.begin(NFT_MSG_NEWSETELEM, 0, 0, family, 0);
+            let mut elems = SetElems::new(b.set.family, b.set.table.clone(), b.set.name.clone());
+            elems.elems.clone_from(&b.elems);
+            elems.encode(&mut m);
+            // A set whose elements do not fit one attribute cannot be carried: it is left
+            // out, and writing the rule back then fails on its lookup.
+            if set_ok.is_ok() && m.finish(start).is_ok() && m.len() < usize::from(u16::MAX) - 8 {
+                w.put(CONTENT_BOUND_SET, m.as_bytes());
+            }
+        }
+        w.into_bytes()
+    }
+
+    /// Replaces the expressions and user data with those of `bytes`, as written by
+    /// [`content`](Self::content). Fails on malformed netlink, on any other attribute, and
+    /// on an attribute given twice.
+    pub fn set_content(&mut self, bytes: &[u8]) -> Result<(), DecodeError> {
+        let mut exprs = None;
+        let mut userdata = None;
+        let mut bound = Vec::new();
+        let mut attrs = crate::netlink::Attrs::new(bytes);
+        for a in attrs.by_ref() {
+            let a = a?;
+            match a.kind() {
+                NFTA_RULE_EXPRESSIONS if exprs.is_none() => exprs = Some(Expr::decode_list(a)?),
+                NFTA_RULE_USERDATA if userdata.is_none() => userdata = Some(a.data().to_vec()),
+                CONTENT_BOUND_SET => {
+                    let mut msgs = crate::netlink::Messages::new(a.data());
+                    let missing = DecodeError::Missing {
+                        what: "bound set message",
+                    };
+                    let set = Set::decode(&msgs.next().ok_or(missing.clone())??)?;
+                    let elems = SetElems::decode(&msgs.next().ok_or(missing)??)?;
+                    bound.push(BoundSet {
+                        set,
+                        elems: elems.elems,
+                    });
+                }
+                k => {
+                    return Err(DecodeError::BadValue {
+                        what: "rule content attribute",
+                        value: i64::from(k),
+                    })
+                }
+            }
+        }
+        if !attrs.remaining().is_empty() {
+            return Err(DecodeError::BadValue {
+                what: "trailing bytes after the rule content",
+                value: attrs.remaining().len() as i64,
+            });
+        }
+        self.exprs = exprs.unwrap_or_default();
+        self.userdata = userdata;
+        self.bound_sets = bound;
+        Ok(())
     }
 
     /// The expressions encoded as the contents of `NFTA_RULE_EXPRESSIONS` (for byte-for-byte
