@@ -10,6 +10,7 @@ use super::encode::encode_exprs;
 use super::ext::EncodeError;
 use super::spec::RuleSpec;
 use super::IpFamily;
+use crate::nft::expr::RawExpr;
 use crate::nft::{Expr, Rule};
 
 fn strip_counters(mut v: Vec<Expr>) -> Vec<Expr> {
@@ -33,17 +34,39 @@ pub fn canonical_exprs(
     let first = encode_exprs(spec, spec.family, table, chain)?;
     let mut r = Rule::new(spec.family.nft(), table, chain);
     r.exprs = first;
-    match decode_rule(&r, spec.family) {
-        Ok(d) => Ok(strip_counters(encode_exprs(&d, spec.family, table, chain)?)),
-        Err(_) => Ok(strip_counters(r.exprs)),
+    if let Some(raw) = &spec.raw {
+        r.userdata.clone_from(&raw.userdata);
     }
+    Ok(canonical_of_read(&r, spec.family))
 }
 
-/// The canonical expressions of a rule read from the kernel, or `None` for a foreign rule
-/// (which never equals any rule spec).
+/// The canonical expressions of a rule read from the kernel. A rule without an iptables
+/// form is its own canonical form (its expressions as written, and its user data): only the
+/// same rule carried whole (`-m nft --nft-rule`) equals it, never a rule spec.
 pub fn canonical_of_rule(rule: &Rule, family: IpFamily) -> Option<Vec<Expr>> {
-    let d = decode_rule(rule, family).ok()?;
-    canonical_exprs(&d, &rule.table, &rule.chain).ok()
+    Some(canonical_of_read(rule, family))
+}
+
+fn canonical_of_read(rule: &Rule, family: IpFamily) -> Vec<Expr> {
+    if let Ok(d) = decode_rule(rule, family) {
+        if let Ok(e) = encode_exprs(&d, family, &rule.table, &rule.chain) {
+            return strip_counters(e);
+        }
+    }
+    let mut v: Vec<Expr> = rule
+        .exprs
+        .iter()
+        .filter(|e| !matches!(e, Expr::Counter(_)))
+        .map(|e| e.input_form().unwrap_or_else(|| e.clone()))
+        .collect();
+    if let Some(u) = &rule.userdata {
+        // Not an expression: a marker no kernel expression can be (its name has a blank).
+        v.push(Expr::Raw(RawExpr {
+            name: "rule userdata".into(),
+            data: Some(u.clone()),
+        }));
+    }
+    v
 }
 
 /// Whether a rule read from the kernel is the rule `spec` describes.

@@ -6,9 +6,10 @@ use std::fmt;
 use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME};
 
 use super::addr::AddrMask;
-use super::encode::{as_mask_xor, REG};
+use super::encode::{as_mask_xor, encode_exprs, REG};
 use super::ext::comment::Comment;
 use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind};
+use super::raw::RawRule;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 use crate::nft::expr::meta::MetaOp;
@@ -142,6 +143,81 @@ fn udata_comment(u: &[u8]) -> Option<String> {
         i += 2 + len;
     }
     None
+}
+
+/// Decodes a rule only when its iptables form says all of it: when iptnl's encoding of the
+/// decoded spec gives back the rule's own expressions (counters' values aside) and the rule
+/// carries no user data. A rule that decodes but was encoded otherwise (by `nft`, or by an
+/// iptables-nft release with another layout) is returned as [`Foreign`], so that saving it
+/// as a spec and restoring that never changes it.
+///
+/// ```
+/// use iptnl::ipt::{decode_rule_exact, encode_rule, parse_rule, IpFamily};
+/// let spec = &parse_rule(IpFamily::V4, &["-p", "tcp", "--dport", "22", "-j", "ACCEPT"]).unwrap()[0];
+/// let mut rule = encode_rule(spec, IpFamily::V4, "filter", "INPUT").unwrap();
+/// assert!(decode_rule_exact(&rule, IpFamily::V4).is_ok());
+/// rule.userdata = Some(vec![1, 1, 0]);
+/// assert!(decode_rule_exact(&rule, IpFamily::V4).is_err());
+/// ```
+pub fn decode_rule_exact(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
+    let spec = decode_rule(rule, family)?;
+    if rule.userdata.is_some() {
+        return Err(foreign(rule, "the rule carries user data".into()));
+    }
+    let again = encode_exprs(&spec, family, &rule.table, &rule.chain)
+        .map_err(|e| foreign(rule, format!("its iptables form cannot be encoded: {e}")))?;
+    let same = again.len() == rule.exprs.len()
+        && again.iter().zip(&rule.exprs).all(|(a, k)| match (a, k) {
+            (Expr::Counter(_), Expr::Counter(_)) => true,
+            (a, k) => match k.input_form() {
+                Some(f) => *a == f,
+                None => a == k,
+            },
+        });
+    if !same {
+        return Err(foreign(
+            rule,
+            "its iptables form would be encoded differently".into(),
+        ));
+    }
+    Ok(spec)
+}
+
+/// Every rule as a spec: its iptables form when [`decode_rule_exact`] reads it, otherwise
+/// the rule carried whole (`-m nft --nft-rule HEX`, see [`super::raw`]), its counters those
+/// of its first `counter` expression.
+///
+/// ```
+/// use iptnl::ipt::{decode_rule_or_raw, IpFamily};
+/// use iptnl::nft::expr::{Counter, Immediate, RawExpr};
+/// use iptnl::nft::{Family, Rule, Verdict};
+/// let mut r = Rule::new(Family::Ipv4, "filter", "INPUT");
+/// r.exprs = vec![
+///     RawExpr { name: "osf".into(), data: None }.into(),
+///     Counter { packets: 1, bytes: 60 }.into(),
+///     Immediate::verdict(Verdict::Drop).into(),
+/// ];
+/// let spec = decode_rule_or_raw(&r, IpFamily::V4);
+/// assert!(spec.raw.is_some());
+/// assert_eq!(spec.counters, Some((1, 60)));
+/// assert!(spec.to_save_args().starts_with("-m nft --nft-rule "));
+/// ```
+pub fn decode_rule_or_raw(rule: &Rule, family: IpFamily) -> RuleSpec {
+    match decode_rule_exact(rule, family) {
+        Ok(spec) => spec,
+        Err(_) => raw_spec(rule, family),
+    }
+}
+
+/// The spec that carries `rule` whole.
+pub fn raw_spec(rule: &Rule, family: IpFamily) -> RuleSpec {
+    let raw = RawRule::of(rule);
+    RuleSpec {
+        family,
+        counters: raw.counters(),
+        raw: Some(Box::new(raw)),
+        ..RuleSpec::default()
+    }
 }
 
 /// Decodes an nf_tables rule of an iptables table into a rule spec.

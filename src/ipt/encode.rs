@@ -113,11 +113,7 @@ pub fn encode_rule(
 ) -> Result<Rule, EncodeError> {
     let mut r = Rule::new(family.nft(), table, chain);
     r.exprs = encode_exprs(spec, family, table, chain)?;
-    let (proto, inv) = spec.proto.map(|p| (p.num, p.inv)).unwrap_or((0, false));
-    r.compat = Some(RuleCompat {
-        proto: proto as u32,
-        flags: if inv { NFT_RULE_COMPAT_F_INV } else { 0 },
-    });
+    set_compat_and_userdata(spec, family, &mut r);
     Ok(r)
 }
 
@@ -137,15 +133,28 @@ pub fn encode_rule_into(
     r.chain.push_str(chain);
     r.handle = None;
     r.userdata = None;
+    r.bound_sets.clear();
     r.position = None;
     r.exprs.clear();
     encode_exprs_into(spec, family, table, chain, &mut r.exprs)?;
+    set_compat_and_userdata(spec, family, r);
+    Ok(())
+}
+
+/// `NFTA_RULE_COMPAT` from `-p` (iptables-nft sends it with every rule); a rule carried
+/// whole gets its user data back and the compat its expressions need.
+fn set_compat_and_userdata(spec: &RuleSpec, family: IpFamily, r: &mut Rule) {
+    if let Some(raw) = &spec.raw {
+        r.userdata.clone_from(&raw.userdata);
+        r.bound_sets.clone_from(&raw.bound_sets);
+        r.compat = raw.compat(family);
+        return;
+    }
     let (proto, inv) = spec.proto.map(|p| (p.num, p.inv)).unwrap_or((0, false));
     r.compat = Some(RuleCompat {
         proto: proto as u32,
         flags: if inv { NFT_RULE_COMPAT_F_INV } else { 0 },
     });
-    Ok(())
 }
 
 /// The expressions of a rule spec (see [`encode_rule`]).
@@ -168,6 +177,10 @@ pub fn encode_exprs_into(
     chain: &str,
     out: &mut Vec<Expr>,
 ) -> Result<(), EncodeError> {
+    if let Some(raw) = &spec.raw {
+        out.extend(raw.exprs_with_counters(spec.counters));
+        return Ok(());
+    }
     if let Some(i) = &spec.in_iface {
         iface(NFT_META_IIFNAME, i, out);
     }

@@ -4,6 +4,7 @@ use super::addr::AddrMask;
 use super::error::ParseError;
 use super::ext::{self, Arity, ExtKind, Extension, OptSpec, ParseCtx};
 use super::proto::{implicit_match, proto_number};
+use super::raw;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 
@@ -541,6 +542,9 @@ impl Parser {
             }
             'm' => {
                 let v = Self::value(shown, inline, args, &mut i)?;
+                if v == raw::RAW_MATCH {
+                    return self.raw_rule(args, i);
+                }
                 let desc = ext::find(ExtKind::Match, v, self.family).ok_or_else(|| {
                     ParseError::UnknownExtension {
                         kind: "match",
@@ -618,7 +622,60 @@ impl Parser {
         Ok(i)
     }
 
+    /// `-m nft --nft-rule HEX`: a rule without an iptables form, carried whole.
+    fn raw_rule(&mut self, args: &[&str], mut i: usize) -> Result<usize, ParseError> {
+        let hex = match args.get(i).copied() {
+            Some(a) if a == raw::RAW_OPTION => {
+                i += 1;
+                args.get(i)
+                    .copied()
+                    .ok_or_else(|| ParseError::MissingValue {
+                        option: raw::RAW_OPTION.into(),
+                    })?
+            }
+            Some(a)
+                if a.strip_prefix(raw::RAW_OPTION)
+                    .is_some_and(|r| r.starts_with('=')) =>
+            {
+                &a[raw::RAW_OPTION.len() + 1..]
+            }
+            _ => {
+                return Err(ParseError::Invalid(format!(
+                    "-m {} must be followed by {} HEX",
+                    raw::RAW_MATCH,
+                    raw::RAW_OPTION
+                )))
+            }
+        };
+        if self.spec.raw.is_some() {
+            return Err(ParseError::Invalid(format!(
+                "{} given twice",
+                raw::RAW_OPTION
+            )));
+        }
+        self.spec.raw = Some(Box::new(raw::RawRule::from_hex(hex)?));
+        Ok(i + 1)
+    }
+
     pub(crate) fn finish(mut self) -> Result<Vec<RuleSpec>, ParseError> {
+        if self.spec.raw.is_some() {
+            let others = !self.srcs.is_empty()
+                || !self.dsts.is_empty()
+                || self.spec.in_iface.is_some()
+                || self.spec.out_iface.is_some()
+                || self.spec.proto.is_some()
+                || self.spec.frag.is_some()
+                || self.spec.target.is_some()
+                || !self.loaded.is_empty();
+            if others {
+                return Err(ParseError::Invalid(format!(
+                    "-m {} {} carries a whole rule: no other rule option but -c may stand beside it",
+                    raw::RAW_MATCH,
+                    raw::RAW_OPTION
+                )));
+            }
+            return Ok(vec![self.spec]);
+        }
         let ctx = self.ctx();
         for l in &mut self.loaded {
             l.ext.finish(&ctx)?;

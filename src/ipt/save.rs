@@ -15,6 +15,14 @@ impl RuleSpec {
     /// assert_eq!(r.to_save_args(), "! -s 10.0.0.1/32 -i eth+ -j DROP");
     /// ```
     pub fn to_save_args(&self) -> String {
+        if let Some(raw) = &self.raw {
+            return format!(
+                "-m {} {} {}",
+                super::raw::RAW_MATCH,
+                super::raw::RAW_OPTION,
+                raw.to_hex()
+            );
+        }
         let mut out = String::with_capacity(64);
         if let Some(s) = &self.src {
             save_inv(&mut out, s.inv);

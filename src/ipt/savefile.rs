@@ -1,17 +1,35 @@
 //! Whole-ruleset save in the iptables-save format, as `iptables-nft-save` prints it: tables in
 //! iptables' order, built-in chains with policy and counters (shown as `ACCEPT [0:0]` when
 //! they do not exist yet), user chains sorted by name, then the rules chain by chain.
-//! A rule iptables cannot express is shown as comment lines and the rest of the table is
-//! still saved (iptables-nft-save 1.8.9 drops the whole table instead).
+//! A rule iptables cannot express is saved whole (`-m nft --nft-rule HEX`, see
+//! [`super::raw`]) after a comment line that says what it does, so that restoring the save
+//! gives it back exactly (iptables-nft-save 1.8.9 drops the whole table instead).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-use super::decode::decode_rule;
+use super::decode::{decode_rule_exact, raw_spec};
 use super::tables::{find_table, TABLES};
 use super::IpFamily;
 use crate::netlink::Conn;
-use crate::nft::{dump_rules_by_chain, list_tables, Chain, Policy, Rule};
+use crate::nft::rule::BoundSet;
+use crate::nft::{
+    dump_rules_by_chain, list_set_elems, list_sets, list_tables, Chain, Expr, Policy, Rule,
+};
+
+/// The start of the comment line a save puts before each rule that has no iptables form
+/// (the rule itself follows as `-A CHAIN -m nft --nft-rule HEX`, see [`super::raw`]).
+pub const RAW_NOTE: &str = "# The next rule has no iptables form";
+
+/// Whether a save's text holds rules without an iptables form (for the warning the tools
+/// print on standard error).
+///
+/// ```
+/// assert!(!iptnl::ipt::savefile::has_raw_rules("*filter\n-A INPUT -j ACCEPT\nCOMMIT\n"));
+/// ```
+pub fn has_raw_rules(text: &str) -> bool {
+    text.contains(RAW_NOTE)
+}
 
 /// Options of a save.
 #[derive(Debug, Clone, Default)]
@@ -108,7 +126,14 @@ pub fn format_table(
     }
     for name in order {
         let rules = by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
-        push_rules(&mut out, family, name, rules.iter().copied(), counters);
+        push_rules(
+            &mut out,
+            family,
+            name,
+            rules.iter().copied(),
+            counters,
+            &HashMap::new(),
+        );
     }
     table_tail(&mut out, date);
     out
@@ -183,23 +208,66 @@ fn push_rules<'r>(
     name: &str,
     rules: impl IntoIterator<Item = &'r Rule>,
     counters: bool,
+    anon: &AnonSets,
 ) {
     {
         for r in rules {
-            match decode_rule(r, family) {
-                Ok(spec) => {
-                    out.push_str(&spec.to_save_line(name, counters));
-                    out.push('\n');
-                }
+            let spec = match decode_rule_exact(r, family) {
+                Ok(spec) => spec,
                 Err(f) => {
-                    let _ = writeln!(out, "# Warning: a rule of chain {name} cannot be shown as an iptables rule ({}); it is kept as it is:", f.reason);
-                    for line in f.description.lines() {
-                        let _ = writeln!(out, "#   {line}");
+                    let raw = match bound_sets(r, anon) {
+                        Some(sets) => {
+                            let mut with = r.clone();
+                            with.bound_sets = sets;
+                            raw_spec(&with, family)
+                        }
+                        None => raw_spec(r, family),
+                    };
+                    if let Some(x) = &raw.raw {
+                        let _ = writeln!(
+                            out,
+                            "{RAW_NOTE} ({}), carried whole: {}",
+                            f.reason,
+                            x.describe()
+                        );
                     }
+                    raw
+                }
+            };
+            out.push_str(&spec.to_save_line(name, counters));
+            out.push('\n');
+        }
+    }
+}
+
+/// The anonymous sets of a table, by the name the kernel gave them.
+type AnonSets = HashMap<String, BoundSet>;
+
+/// The anonymous sets `r` looks up, when it looks any up.
+fn bound_sets(r: &Rule, anon: &AnonSets) -> Option<Vec<BoundSet>> {
+    let mut out: Vec<BoundSet> = Vec::new();
+    for e in &r.exprs {
+        if let Expr::Lookup(l) = e {
+            if let Some(b) = anon.get(&l.set) {
+                if !out.iter().any(|x| x.set.name == b.set.name) {
+                    out.push(b.clone());
                 }
             }
         }
     }
+    (!out.is_empty()).then_some(out)
+}
+
+/// Reads the anonymous sets of a table and their elements (none for most iptables tables:
+/// one set dump).
+fn anon_sets(conn: &mut Conn, family: IpFamily, table: &str) -> Result<AnonSets, SaveError> {
+    let (sets, _) = list_sets(conn, Some(family.nft()), Some(table))?;
+    let mut out = HashMap::new();
+    for set in sets.into_iter().filter(|s| s.is_anonymous()) {
+        let (elems, _) = list_set_elems(conn, family.nft(), table, &set.name)?;
+        out.insert(set.name.clone(), BoundSet { set, elems });
+    }
+    Ok(out)
 }
 
 /// Appends the end of a table's save.
@@ -243,6 +311,7 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
             ));
             continue;
         }
+        let anon = anon_sets(conn, family, t.name)?;
         // Chain by chain, formatted as read: the rules are never all in memory at once.
         let mut text = String::new();
         let (rules_text, _) = dump_rules_by_chain(
@@ -259,7 +328,7 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
                     .collect();
                 order.iter().filter_map(|n| index.get(n).copied()).collect()
             },
-            |chain, rules, out| push_rules(out, family, &chain.name, rules, opts.counters),
+            |chain, rules, out| push_rules(out, family, &chain.name, rules, opts.counters, &anon),
         )?;
         text.push_str(&rules_text);
         table_tail(&mut text, &date);

@@ -91,6 +91,9 @@ pub struct RuleSpec {
     pub target: Option<RuleTarget>,
     /// `-c packets bytes`.
     pub counters: Option<(u64, u64)>,
+    /// A rule without an iptables form, carried whole (`-m nft --nft-rule HEX`, see
+    /// [`super::raw`]); every other field is then empty but `counters`.
+    pub raw: Option<Box<super::raw::RawRule>>,
 }
 
 impl Clone for Box<dyn Extension> {
@@ -102,5 +105,70 @@ impl Clone for Box<dyn Extension> {
 impl PartialEq for Box<dyn Extension> {
     fn eq(&self, other: &Self) -> bool {
         self.eq_dyn(other.as_ref())
+    }
+}
+
+impl RuleSpec {
+    /// The user chain the rule jumps or goes to (`-j CHAIN`, `-g CHAIN`), also for a rule
+    /// carried whole whose last expression is such a verdict.
+    ///
+    /// ```
+    /// use iptnl::ipt::{parse_rule, IpFamily};
+    /// let r = &parse_rule(IpFamily::V4, &["-g", "KUBE-SVC-X"]).unwrap()[0];
+    /// assert_eq!(r.jump_target(), Some("KUBE-SVC-X"));
+    /// ```
+    pub fn jump_target(&self) -> Option<&str> {
+        use crate::nft::Verdict;
+        match (&self.target, &self.raw) {
+            (Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)), _) => Some(c),
+            (_, Some(raw)) => match raw.verdict() {
+                Some(Verdict::Jump(c) | Verdict::Goto(c)) => Some(c),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The target column of `iptables -L`: the target's or chain's name (`-j NOTRACK` as the
+    /// kernel's `CT`), for a rule carried whole its verdict's name, empty for none.
+    ///
+    /// ```
+    /// use iptnl::ipt::{parse_rule, IpFamily};
+    /// let r = &parse_rule(IpFamily::V4, &["-j", "NOTRACK"]).unwrap()[0];
+    /// assert_eq!(r.target_column(), "CT");
+    /// ```
+    pub fn target_column(&self) -> String {
+        use crate::nft::Verdict;
+        if let Some(raw) = &self.raw {
+            return match raw.verdict() {
+                Some(Verdict::Accept) => "ACCEPT".into(),
+                Some(Verdict::Drop) => "DROP".into(),
+                Some(Verdict::Return) => "RETURN".into(),
+                Some(Verdict::Queue) => "QUEUE".into(),
+                Some(Verdict::Jump(c) | Verdict::Goto(c)) => c.clone(),
+                _ => String::new(),
+            };
+        }
+        match &self.target {
+            None => String::new(),
+            Some(RuleTarget::Accept) => "ACCEPT".into(),
+            Some(RuleTarget::Drop) => "DROP".into(),
+            Some(RuleTarget::Return) => "RETURN".into(),
+            Some(RuleTarget::Queue) => "QUEUE".into(),
+            Some(RuleTarget::Jump(c)) | Some(RuleTarget::Goto(c)) => c.clone(),
+            Some(RuleTarget::Ext(t)) if t.save_name() == "NOTRACK" => "CT".into(),
+            Some(RuleTarget::Ext(t)) => t.save_name().to_owned(),
+        }
+    }
+
+    /// Whether the rule goes to a chain (`-g`, or a rule carried whole ending in a goto):
+    /// `iptables -L` marks it `[goto]`.
+    pub fn is_goto(&self) -> bool {
+        use crate::nft::Verdict;
+        matches!(self.target, Some(RuleTarget::Goto(_)))
+            || self
+                .raw
+                .as_ref()
+                .is_some_and(|r| matches!(r.verdict(), Some(Verdict::Goto(_))))
     }
 }

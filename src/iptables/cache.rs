@@ -227,6 +227,10 @@ impl Memo {
         family: IpFamily,
         rule: &Rule,
     ) -> Option<Vec<Expr>> {
+        if rule.userdata.is_some() {
+            // The memo is keyed by expressions; user data can make two such rules differ.
+            return canonical_of_rule(rule, family);
+        }
         if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {
             return c.clone();
         }

@@ -3,7 +3,7 @@
 
 use std::net::IpAddr;
 
-use crate::ipt::{AddrMask, IpFamily, RuleSpec, RuleTarget};
+use crate::ipt::{AddrMask, IpFamily, RuleSpec};
 use crate::nft::{Chain, Policy};
 
 /// `-P CHAIN POLICY` (built-in) or `-N CHAIN` (user), as `iptables -S` prints the head of a
@@ -72,17 +72,7 @@ fn show_addr(a: &AddrMask) -> String {
 /// in, out, source, destination, options.
 pub(crate) fn stats_row(spec: &RuleSpec) -> Vec<String> {
     let (p, b) = spec.counters.unwrap_or((0, 0));
-    let target = match &spec.target {
-        None => String::new(),
-        Some(RuleTarget::Accept) => "ACCEPT".into(),
-        Some(RuleTarget::Drop) => "DROP".into(),
-        Some(RuleTarget::Return) => "RETURN".into(),
-        Some(RuleTarget::Queue) => "QUEUE".into(),
-        Some(RuleTarget::Jump(c)) | Some(RuleTarget::Goto(c)) => c.clone(),
-        // The kernel's name: `-j NOTRACK` is listed as `CT` (its save alias is not used).
-        Some(RuleTarget::Ext(t)) if t.save_name() == "NOTRACK" => "CT".into(),
-        Some(RuleTarget::Ext(t)) => t.save_name().to_owned(),
-    };
+    let target = spec.target_column();
     let prot = match spec.proto {
         None => "0".to_owned(),
         Some(pm) if pm.inv => format!("!{}", pm.num),
@@ -110,7 +100,7 @@ pub(crate) fn stats_row(spec: &RuleSpec) -> Vec<String> {
     // and the target's `-L` words), split on blanks and joined with one space as
     // go-iptables does.
     let mut options = String::new();
-    if matches!(spec.target, Some(RuleTarget::Goto(_))) {
+    if spec.is_goto() {
         options.push_str("[goto] ");
     }
     options.push_str(&crate::ipt::ext::list_options(spec, true));

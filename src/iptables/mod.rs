@@ -50,7 +50,8 @@ use crate::ipt::restore::{RestoreOptions, RestoreReport};
 use crate::ipt::savefile::{SaveOptions, SAVE_VERSION};
 use crate::ipt::tables::find_table;
 use crate::ipt::{
-    decode_rule, parse_rule, parse_rule_str, AddrMask, IpFamily, ParseError, RuleSpec,
+    decode_rule, decode_rule_or_raw, parse_rule, parse_rule_str, AddrMask, IpFamily, ParseError,
+    RuleSpec,
 };
 use crate::netlink::Conn;
 use crate::nft::{self, get_chain, list_chains, Batch, Policy};
@@ -231,6 +232,28 @@ fn table_listing(
         lines.extend(body(name));
     }
     Ok(lines)
+}
+
+/// How a listing turns kernel rules into specs; a rule iptables cannot express is carried
+/// whole either way, so that every rule keeps its kernel position.
+#[derive(Debug, Clone, Copy)]
+enum Decode {
+    /// For text that is read back (`-S`, save): the iptables form only where writing it
+    /// again gives the same rule ([`decode_rule_exact`](crate::ipt::decode_rule_exact)).
+    Exact,
+    /// For people (`-L`, stats): the iptables form wherever one exists.
+    Shown,
+}
+
+impl Decode {
+    fn spec(self, r: &nft::Rule, family: IpFamily) -> RuleSpec {
+        match self {
+            Decode::Exact => decode_rule_or_raw(r, family),
+            Decode::Shown => {
+                decode_rule(r, family).unwrap_or_else(|_| crate::ipt::decode::raw_spec(r, family))
+            }
+        }
+    }
 }
 
 fn check_rulenum(n: u32) -> Result<(), Error> {
@@ -685,8 +708,8 @@ impl IpTables {
         .map(|_| ())
     }
 
-    /// The rules of a chain as parsed specs (foreign rules, which iptables cannot express,
-    /// are left out), in order.
+    /// The rules of a chain as specs, every rule in its kernel position: a rule iptables cannot
+    /// express is a spec carrying it whole (see [`crate::ipt::raw`]).
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -694,21 +717,21 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn rules(&self, table: &str, chain: &str) -> Result<Vec<RuleSpec>, Error> {
-        let (_, rules) = self.read_listing(table, chain, false)?;
-        Ok(rules.into_iter().flatten().collect())
+        let (_, rules) = self.read_listing(table, chain, false, Decode::Shown)?;
+        Ok(rules)
     }
 
-    /// The chain (for its policy and counters) and its rules, decoded (`None`: foreign).
-    #[allow(clippy::type_complexity)]
-    /// The chain's rules as specs (and the chain itself when it is built-in). With `counters`
-    /// the rules are read again even when the generation has not moved: packet and byte
-    /// counters change without a new generation.
+    /// The chain's rules as specs (and the chain itself when it is built-in), every rule
+    /// in its kernel position (see [`Decode`]). With `counters` the rules are read again even
+    /// when the generation has not moved: packet and byte counters change without a new
+    /// generation.
     fn read_listing(
         &self,
         table: &str,
         chain: &str,
         counters: bool,
-    ) -> Result<(Option<nft::Chain>, Vec<Option<RuleSpec>>), Error> {
+        how: Decode,
+    ) -> Result<(Option<nft::Chain>, Vec<RuleSpec>), Error> {
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
         if counters {
@@ -728,16 +751,16 @@ impl IpTables {
         let specs = rules
             .iter()
             .flat_map(|v| v.iter())
-            .map(|r| decode_rule(r, self.family).ok())
+            .map(|r| how.spec(r, self.family))
             .collect();
         Ok((ch, specs))
     }
 
     fn list_impl(&self, table: &str, chain: &str, counters: bool) -> Result<Vec<String>, Error> {
-        let (ch, rules) = self.read_listing(table, chain, counters)?;
+        let (ch, rules) = self.read_listing(table, chain, counters, Decode::Exact)?;
         let is_builtin = builtin(table, chain).is_some();
         let mut out = vec![format::chain_line(chain, is_builtin, ch.as_ref(), counters)];
-        for r in rules.iter().flatten() {
+        for r in &rules {
             out.push(format::rule_line(r, chain, counters));
         }
         Ok(out)
@@ -777,12 +800,9 @@ impl IpTables {
     /// ```
     pub fn list_by_number(&self, table: &str, chain: &str, n: u32) -> Result<String, Error> {
         check_rulenum(n)?;
-        let (_, rules) = self.read_listing(table, chain, false)?;
+        let (_, rules) = self.read_listing(table, chain, false, Decode::Exact)?;
         match rules.get(n as usize - 1) {
-            Some(Some(r)) => Ok(format::rule_line(r, chain, false)),
-            Some(None) => Err(Error::Invalid(format!(
-                "rule {n} of chain {chain} cannot be shown as an iptables rule"
-            ))),
+            Some(r) => Ok(format::rule_line(r, chain, false)),
             None => Err(Error::rule_missing(
                 table,
                 chain,
@@ -822,8 +842,7 @@ impl IpTables {
         let render = |name: &str, rules: &[nft::Rule]| -> Vec<String> {
             rules
                 .iter()
-                .filter_map(|r| decode_rule(r, family).ok())
-                .map(|spec| format::rule_line(&spec, name, counters))
+                .map(|r| format::rule_line(&decode_rule_or_raw(r, family), name, counters))
                 .collect()
         };
         let mut g = self.lock();
@@ -909,8 +928,8 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn stats(&self, table: &str, chain: &str) -> Result<Vec<Vec<String>>, Error> {
-        let (_, rules) = self.read_listing(table, chain, true)?;
-        Ok(rules.iter().flatten().map(format::stats_row).collect())
+        let (_, rules) = self.read_listing(table, chain, true, Decode::Shown)?;
+        Ok(rules.iter().map(format::stats_row).collect())
     }
 
     /// [`stats`](Self::stats), typed.
@@ -921,7 +940,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn structured_stats(&self, table: &str, chain: &str) -> Result<Vec<Stat>, Error> {
-        let (_, rules) = self.read_listing(table, chain, true)?;
+        let (_, rules) = self.read_listing(table, chain, true, Decode::Shown)?;
         let any = match self.family {
             IpFamily::V4 => AddrMask::parse(IpFamily::V4, "0.0.0.0/0", "-s"),
             IpFamily::V6 => AddrMask::parse(IpFamily::V6, "::/0", "-s"),
@@ -929,7 +948,6 @@ impl IpTables {
         .map_err(spec_err)?[0];
         Ok(rules
             .iter()
-            .flatten()
             .map(|r| {
                 let [_, _, target, protocol, opt, input, output, _, _, options] =
                     <[String; 10]>::try_from(format::stats_row(r)).unwrap_or_default();

@@ -374,7 +374,11 @@ fn run(
         }
     }
     for c in &cmd.commands {
-        o.out(&exec(family, ipt, &cmd, c)?);
+        let text = exec(family, ipt, &cmd, c)?;
+        if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
+            o.err(&raw_warning(family, &cmd.table));
+        }
+        o.out(&text);
     }
     // With -v, the rules of a rule command are printed: before it runs for -A (iptables-nft
     // prints them before the kernel refuses a missing chain), once it succeeded otherwise.
@@ -555,7 +559,7 @@ fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
     let (si, s) = show_addr(family, &r.src, true);
     let (di, d) = show_addr(family, &r.dst, true);
     l.push_str(&format!("{si}{s} {di}-> {d}  "));
-    if matches!(r.target, Some(RuleTarget::Goto(_))) {
+    if r.is_goto() {
         l.push_str("[goto] ");
     }
     l.push_str(&options_text(family, r, true));
@@ -563,18 +567,23 @@ fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
     l
 }
 
+/// Whether a listing shows rules without an iptables form (`-S`: `-m nft --nft-rule`, `-L`:
+/// their options column).
+fn lists_raw(text: &str) -> bool {
+    text.contains(" -m nft --nft-rule ") || text.contains(iptnl::ipt::raw::RAW_LIST_MARK)
+}
+
+/// What the listing commands say on standard error when a table holds rules that iptables
+/// cannot express (iptables-nft refuses to list such a table at all).
+pub fn raw_warning(family: IpFamily, table: &str) -> String {
+    format!(
+        "# Warning: table `{table}' holds rules that {} cannot express; they are listed whole as `-m nft --nft-rule HEX' and are kept as they are.\n",
+        name(family)
+    )
+}
+
 fn target_name(r: &RuleSpec) -> String {
-    match &r.target {
-        None => String::new(),
-        Some(RuleTarget::Accept) => "ACCEPT".into(),
-        Some(RuleTarget::Drop) => "DROP".into(),
-        Some(RuleTarget::Return) => "RETURN".into(),
-        Some(RuleTarget::Queue) => "QUEUE".into(),
-        Some(RuleTarget::Jump(c)) | Some(RuleTarget::Goto(c)) => c.clone(),
-        // The kernel's name: `-j NOTRACK` is listed as `CT` (its save alias is not used).
-        Some(RuleTarget::Ext(t)) if t.save_name() == "NOTRACK" => "CT".into(),
-        Some(RuleTarget::Ext(t)) => t.save_name().to_owned(),
-    }
+    r.target_column()
 }
 
 /// An address column: the `!` (or a space) and the address (`anywhere` for a zero mask,
@@ -952,7 +961,7 @@ fn list_rule(family: IpFamily, cmd: &CommandLine, n: usize, r: &RuleSpec) -> Str
         l.push(inv);
         l.push_str(&format!("{s:<19} "));
     }
-    if matches!(r.target, Some(RuleTarget::Goto(_))) {
+    if r.is_goto() {
         l.push_str("[goto] ");
     }
     l.push_str(&options_text(family, r, numeric));
@@ -1037,9 +1046,7 @@ fn list(
             let refs: usize = rules
                 .values()
                 .flatten()
-                .filter(|r| {
-                    matches!(&r.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if c == ch)
-                })
+                .filter(|r| r.jump_target() == Some(ch.as_str()))
                 .count();
             out.push_str(&format!("Chain {ch} ({refs} references)\n"));
         }

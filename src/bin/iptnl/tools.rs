@@ -488,6 +488,11 @@ pub fn save_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             return 1;
         }
     };
+    if savefile::has_raw_rules(&text) {
+        eprintln!(
+            "# Warning: {prog}: the ruleset holds rules that iptables cannot express; they are saved whole as `-m nft --nft-rule HEX' (iptnl restores them exactly, iptables-nft-restore refuses them)."
+        );
+    }
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("{prog}: writing the output: {}", strerror(&e));

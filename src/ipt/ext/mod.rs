@@ -473,6 +473,13 @@ pub fn list_options(spec: &super::RuleSpec, numeric: bool) -> String {
         numeric,
     };
     let mut out = String::new();
+    if let Some(raw) = &spec.raw {
+        out.push(' ');
+        out.push_str(super::raw::RAW_LIST_MARK);
+        out.push(' ');
+        out.push_str(&raw.describe());
+        return out;
+    }
     for m in &spec.matches {
         m.print(&ctx, &mut out);
     }
