@@ -336,7 +336,6 @@ const USAGE: &[&str] = &[
     "-A INPUT -s 10.0.0.0/33 -j ACCEPT",
     "-A INPUT -j REJECT --reject-with bogus",
     "-t nat -A PREROUTING -p tcp -j DNAT --to-destination bogus",
-    "-A INPUT -p tcp -m tcp --dport 22 -m tcp --dport 23 -j ACCEPT\n-S",
     "-A INPUT -m comment --comment a -m comment --comment b -j ACCEPT\n-S",
     "-A INPUT -m set --match-set nosuchset src -j ACCEPT",
     "-A INPUT -m limit --limit 5/sec -j ACCEPT\n-S",

@@ -212,6 +212,18 @@ fn be16(v: &Value) -> Option<u16> {
 }
 
 impl PortPiece {
+    /// Which ports it sets, as bits: 1 the source, 2 the destination. A decoder stops
+    /// before a piece that sets a port it has set already: a second test of the same port
+    /// is a second match (`-m tcp --dport 22 -m tcp --dport 23`), never merged into one,
+    /// which would drop a test and widen the rule.
+    pub fn sets(self) -> u8 {
+        match self {
+            PortPiece::Src(..) => 1,
+            PortPiece::Dst(..) => 2,
+            PortPiece::Both(..) => 3,
+        }
+    }
+
     /// Applies the piece to a tcp/udp match's port ranges and inversion flags (`src_inv` and
     /// `dst_inv` are its `XT_*_INV_SRCPT` / `XT_*_INV_DSTPT` bits).
     pub fn apply(

@@ -330,9 +330,16 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
     let mut t = Tcp::default();
     let mut pos = cur.pos;
     let mut any = false;
+    // Ports and flags already set (1 source, 2 destination, 4 flags): a second test of one
+    // of them starts a second match instead of overwriting the first.
+    let mut set = 0u8;
     loop {
         let rest = &cur.exprs[pos..];
         if let Some((piece, n)) = decode_port_piece(rest) {
+            if set & piece.sets() != 0 {
+                break;
+            }
+            set |= piece.sets();
             piece.apply(
                 &mut t.spts,
                 &mut t.dpts,
@@ -343,6 +350,10 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
             pos += n;
             any = true;
         } else if let Some((mask, cmpv, inv)) = decode_flags(rest) {
+            if set & 4 != 0 {
+                break;
+            }
+            set |= 4;
             t.flg_mask = mask;
             t.flg_cmp = cmpv;
             if inv {
@@ -364,6 +375,22 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_second_test_of_a_port_is_a_second_match() {
+        use crate::ipt::{decode_rule_exact, encode_rule, parse_rule_str, IpFamily};
+        for text in [
+            "-p tcp -m tcp --dport 22 -m tcp --dport 23 -j ACCEPT",
+            "-p tcp -m tcp --sport 1 --dport 2 -m tcp --sport 3 -j ACCEPT",
+            "-p tcp -m tcp --tcp-flags SYN SYN -m tcp --tcp-flags ACK ACK -j ACCEPT",
+            "-p udp -m udp --dport 53 -m udp --dport 54 -j ACCEPT",
+        ] {
+            let spec = &parse_rule_str(IpFamily::V4, text).unwrap()[0];
+            let rule = encode_rule(spec, IpFamily::V4, "filter", "INPUT").unwrap();
+            let back = decode_rule_exact(&rule, IpFamily::V4).unwrap();
+            assert_eq!(back.to_save_args(), text);
+        }
+    }
 
     #[test]
     fn flags_print_in_iptables_order() {

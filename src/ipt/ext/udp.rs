@@ -156,7 +156,12 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
     }
     let mut u = Udp::default();
     let mut pos = cur.pos;
+    let mut set = 0;
     while let Some((piece, n)) = decode_port_piece(&cur.exprs[pos..]) {
+        if set & piece.sets() != 0 {
+            break;
+        }
+        set |= piece.sets();
         piece.apply(
             &mut u.spts,
             &mut u.dpts,
