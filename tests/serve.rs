@@ -63,8 +63,11 @@ fn one_server_per_namespace_and_direct_mode() {
         let server = common::Server::start(BIN);
         let second = common::run_status(BIN, &["serve"], None);
         assert_eq!(second.status.code(), Some(1));
+        let why = String::from_utf8_lossy(&second.stderr);
         assert!(
-            String::from_utf8_lossy(&second.stderr).contains("another server already listens"),
+            why.contains("@iptnl is already taken")
+                && why.contains(&format!("by pid {}, uid 0", server.pid()))
+                && !why.contains("ignore it"),
             "{second:?}"
         );
         let o = std::process::Command::new(&ipt)
