@@ -27,7 +27,8 @@
 //! permissions, so any process in the namespace may bind `@iptnl` before the server does (or
 //! after it stops). A client hands its command only to a server that runs as root or as the
 //! client's own user (`SO_PEERCRED` of the connection); otherwise it sends nothing, says so on
-//! stderr, and runs the command itself.
+//! stderr, and runs the command itself. It waits at most a second for a connection (a holder
+//! that never accepts fills its backlog), then does the same.
 //!
 //! The wire format (all integers little-endian):
 //! - request: `IPTNL-SERVE/1`, the client's version (u32 length and bytes), the argument
@@ -81,6 +82,16 @@ struct Request {
 
 fn address() -> io::Result<SocketAddr> {
     SocketAddr::from_abstract_name(SOCKET_NAME.as_bytes())
+}
+
+/// How long a client waits for the server to make room for its connection. A server that
+/// lets its backlog stay full (a busy one, or an impostor that never accepts) would
+/// otherwise hold the command for good; after this, the client runs the command itself.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Connects to the socket name, waiting at most [`CONNECT_TIMEOUT`] (then `WouldBlock`).
+fn connect() -> io::Result<UnixStream> {
+    iptnl::netlink::connect_abstract(SOCKET_NAME.as_bytes(), CONNECT_TIMEOUT)
 }
 
 fn put_bytes(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
@@ -276,19 +287,31 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
     if std::env::var_os(DIRECT_ENV).is_some_and(|v| !v.is_empty() && v != "0") {
         return None;
     }
-    let stream = UnixStream::connect_addr(&address().ok()?).ok()?;
+    let tool = iptables_cmd::name(family);
+    let stream = match connect() {
+        Ok(s) => s,
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+            eprintln!(
+                "{tool}: ignoring the iptnl server on @{SOCKET_NAME}: it accepted no connection \
+                 within {} s; running the command directly",
+                CONNECT_TIMEOUT.as_secs()
+            );
+            return None;
+        }
+        // Nobody listens.
+        Err(_) => return None,
+    };
     // Anybody in the namespace may have bound the name first: hand nothing to a server that
     // runs as another user, which could answer "done" for a command it never ran.
     if let Err(why) = trusted(&stream) {
         eprintln!(
-            "{}: ignoring the iptnl server on @{SOCKET_NAME}: {why}; running the command directly",
-            iptables_cmd::name(family)
+            "{tool}: ignoring the iptnl server on @{SOCKET_NAME}: {why}; running the command directly"
         );
         return None;
     }
     let req = Request {
         version: env!("CARGO_PKG_VERSION").to_owned(),
-        tool: iptables_cmd::name(family).to_owned(),
+        tool: tool.to_owned(),
         args: args.to_vec(),
     };
     // A request that did not arrive whole is never run, nor one the server did not start:
@@ -484,27 +507,11 @@ pub fn main(args: &[String]) -> i32 {
     0
 }
 
-/// How long `iptnl serve` waits to learn who holds the socket name when it is taken.
-const HOLDER_TIMEOUT: Duration = Duration::from_secs(1);
-
-/// Who holds the socket name, in words, as its `SO_PEERCRED` tells a connection to it; `me`
-/// is this process's user. The connection is made on a thread of its own: a holder that
-/// never accepts, with a full backlog, would block it; after [`HOLDER_TIMEOUT`] that thread
-/// is left behind (the process is about to exit).
+/// Who holds the socket name, in words, as the `SO_PEERCRED` of a connection to it tells;
+/// `me` is this process's user.
 fn holder_words(me: u32) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    let probe = std::thread::Builder::new().spawn(move || {
-        let cred = address()
-            .and_then(|a| UnixStream::connect_addr(&a))
-            .and_then(|s| iptnl::netlink::peer_credentials(&s));
-        let _ = tx.send(cred);
-    });
-    let cred = match probe {
-        Ok(_) => rx.recv_timeout(HOLDER_TIMEOUT),
-        Err(e) => return format!("its holder could not be identified: {e}"),
-    };
-    match cred {
-        Ok(Ok(p)) => {
+    match connect().and_then(|s| iptnl::netlink::peer_credentials(&s)) {
+        Ok(p) => {
             let mut words = format!("by {}, uid {}", pid_words(&p), p.uid);
             if !trusted_uid(p.uid, 0) {
                 words.push_str(
@@ -515,8 +522,11 @@ fn holder_words(me: u32) -> String {
             }
             words
         }
-        Ok(Err(e)) => format!("its holder could not be identified: {e}"),
-        Err(_) => "its holder could not be identified: it accepts no connection".to_owned(),
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => format!(
+            "its holder could not be identified: it accepted no connection within {} s",
+            CONNECT_TIMEOUT.as_secs()
+        ),
+        Err(e) => format!("its holder could not be identified: {e}"),
     }
 }
 
