@@ -225,10 +225,11 @@ struct Impostor {
 }
 
 impl Impostor {
-    /// Starts the impostor with `python` as uid and gid [`NOBODY`] and waits until it listens.
-    fn start(python: &str) -> Impostor {
+    /// Starts `script` (such as [`IMPOSTOR`]) with `python` as uid and gid [`NOBODY`] and
+    /// waits until it says it listens.
+    fn start(python: &str, script: &str) -> Impostor {
         let mut child = Command::new(python)
-            .args(["-c", IMPOSTOR])
+            .args(["-c", script])
             .uid(NOBODY)
             .gid(NOBODY)
             .stdin(Stdio::null())
@@ -280,7 +281,7 @@ fn an_impostor_server_is_never_trusted() {
     let t = tools();
     let (ipt, ip6t) = (t.path("iptables"), t.path("ip6tables"));
     common::in_netns(|| {
-        let mut imp = Impostor::start(python);
+        let mut imp = Impostor::start(python, IMPOSTOR);
         let warning = format!(
             "ignoring the iptnl server on @iptnl: it runs as uid {NOBODY} (pid {}), not as root; \
              running the command directly\n",
@@ -367,5 +368,56 @@ fn an_impostor_server_is_never_trusted() {
             .unwrap();
         assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
         served(&server, 1);
+    });
+}
+
+/// An unprivileged process that binds `@iptnl` and never accepts (its backlog fills at
+/// once) holds up no command for more than about a second: each runs by itself and lands.
+#[test]
+fn an_impostor_that_never_accepts_holds_up_nothing() {
+    let Some(python) = python_for_nobody() else {
+        eprintln!("skipping: no python3 outside /root for the unprivileged impostor");
+        return;
+    };
+    let script = "import socket, time\n\
+                  s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n\
+                  s.bind('\\0iptnl')\n\
+                  s.listen(0)\n\
+                  print('ready', flush=True)\n\
+                  time.sleep(600)\n";
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        let imp = Impostor::start(python, script);
+        let mut timed_out = 0;
+        for i in 1..=3 {
+            let start = std::time::Instant::now();
+            let o = Command::new(&ipt)
+                .args(["-A", "INPUT", "-s", &format!("10.9.9.{i}"), "-j", "ACCEPT"])
+                .output()
+                .unwrap();
+            assert!(start.elapsed() < std::time::Duration::from_secs(5), "{o:?}");
+            assert_eq!(o.status.code(), Some(0), "{o:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            if err.contains("accepted no connection within 1 s; running the command directly") {
+                timed_out += 1;
+            } else {
+                let pid = format!("uid {NOBODY} (pid {}), not as root", imp.pid());
+                assert!(err.contains(&pid), "{err}");
+            }
+        }
+        assert!(timed_out >= 2, "{timed_out}");
+        let save = common::run("iptables-nft-save", &[]);
+        for i in 1..=3 {
+            let rule = format!("-A INPUT -s 10.9.9.{i}/32 -j ACCEPT\n");
+            assert!(save.contains(&rule), "{save}");
+        }
+        let second = common::run_status(BIN, &["serve"], None);
+        assert_eq!(second.status.code(), Some(1), "{second:?}");
+        let why = String::from_utf8_lossy(&second.stderr);
+        assert!(
+            why.contains("@iptnl is already taken") && why.contains("accepted no connection"),
+            "{why}"
+        );
     });
 }
