@@ -5,9 +5,11 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixStream};
+use std::os::unix::process::CommandExt;
+use std::process::{Child, ChildStdout, Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_iptnl");
 
@@ -63,8 +65,11 @@ fn one_server_per_namespace_and_direct_mode() {
         let server = common::Server::start(BIN);
         let second = common::run_status(BIN, &["serve"], None);
         assert_eq!(second.status.code(), Some(1));
+        let why = String::from_utf8_lossy(&second.stderr);
         assert!(
-            String::from_utf8_lossy(&second.stderr).contains("another server already listens"),
+            why.contains("@iptnl is already taken")
+                && why.contains(&format!("by pid {}, uid 0", server.pid()))
+                && !why.contains("ignore it"),
             "{second:?}"
         );
         let o = std::process::Command::new(&ipt)
@@ -176,5 +181,243 @@ fn concurrent_clients_lose_nothing() {
         }
         let log = server.wait_log("(exit 0", 22);
         assert_eq!(served_lines(&log), 22, "{log}");
+    });
+}
+
+/// The user the impostor runs as: `nobody`, no privileges.
+const NOBODY: u32 = 65534;
+
+/// What the impostor runs: it binds `@iptnl`, says "ready", and answers every request with
+/// "running", exit 0 and the output `impostor`; after each connection it prints how many
+/// bytes the client sent (`got N`).
+const IMPOSTOR: &str = r#"
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.bind("\0iptnl")
+s.listen(16)
+print("ready", flush=True)
+out = b"impostor\n"
+reply = (b"IPTNL-SERVE/1\x00" + (0).to_bytes(4, "little") + (1).to_bytes(4, "little")
+         + b"\x01" + len(out).to_bytes(4, "little") + out)
+while True:
+    c, _ = s.accept()
+    got = 0
+    try:
+        c.settimeout(5)
+        b = c.recv(65536)
+        got = len(b)
+        if b:
+            c.sendall(reply)
+            while b:
+                b = c.recv(65536)
+                got += len(b)
+    except OSError:
+        pass
+    c.close()
+    print("got", got, flush=True)
+"#;
+
+/// An unprivileged process holding `@iptnl` in the calling thread's network namespace,
+/// killed when dropped.
+struct Impostor {
+    child: Child,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Impostor {
+    /// Starts `script` (such as [`IMPOSTOR`]) with `python` as uid and gid [`NOBODY`] and
+    /// waits until it says it listens.
+    fn start(python: &str, script: &str) -> Impostor {
+        let mut child = Command::new(python)
+            .args(["-c", script])
+            .uid(NOBODY)
+            .gid(NOBODY)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let mut imp = Impostor { child, stdout };
+        assert_eq!(imp.line(), "ready");
+        imp
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The impostor's next line (after a connection: `got N`).
+    fn line(&mut self) -> String {
+        let mut l = String::new();
+        self.stdout.read_line(&mut l).unwrap();
+        l.trim_end().to_owned()
+    }
+}
+
+impl Drop for Impostor {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A python3 that an unprivileged user can run (not a shim under /root).
+fn python_for_nobody() -> Option<&'static str> {
+    ["/usr/bin/python3", "/usr/local/bin/python3"]
+        .into_iter()
+        .find(|p| std::path::Path::new(p).exists())
+}
+
+/// An unprivileged process that took `@iptnl` first is never handed a root command: the
+/// command runs by itself, exactly as in direct mode, with a warning naming the impostor's
+/// uid and pid; `iptnl serve` says who holds the name and exits 1. Only the impostor's own
+/// user trusts it (it can fool nobody else). Once it is gone, the real server is trusted.
+#[test]
+fn an_impostor_server_is_never_trusted() {
+    let Some(python) = python_for_nobody() else {
+        eprintln!("skipping: no python3 outside /root for the unprivileged impostor");
+        return;
+    };
+    let t = tools();
+    let (ipt, ip6t) = (t.path("iptables"), t.path("ip6tables"));
+    common::in_netns(|| {
+        let mut imp = Impostor::start(python, IMPOSTOR);
+        let warning = format!(
+            "ignoring the iptnl server on @iptnl: it runs as uid {NOBODY} (pid {}), not as root; \
+             running the command directly\n",
+            imp.pid()
+        );
+
+        let o = Command::new(&ipt)
+            .args(["-A", "INPUT", "-s", "1.2.3.4", "-j", "ACCEPT"])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert!(o.stdout.is_empty(), "{o:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("iptables: {warning}")
+        );
+        assert_eq!(imp.line(), "got 0", "the impostor was sent the command");
+        let save = common::run("iptables-nft-save", &[]);
+        assert!(
+            save.contains("-A INPUT -s 1.2.3.4/32 -j ACCEPT\n"),
+            "{save}"
+        );
+
+        // A failing command: the same exit code and output as in direct mode, warning first.
+        let args = ["-C", "INPUT", "-s", "5.6.7.8", "-j", "ACCEPT"];
+        let o = Command::new(&ipt).args(args).output().unwrap();
+        assert_eq!(imp.line(), "got 0");
+        let direct = Command::new(&ipt)
+            .args(args)
+            .env("IPTNL_DIRECT", "1")
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(1), "{o:?}");
+        assert_eq!(o.status.code(), direct.status.code());
+        assert_eq!(o.stdout, direct.stdout);
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!(
+                "iptables: {warning}{}",
+                String::from_utf8_lossy(&direct.stderr)
+            )
+        );
+
+        let o = Command::new(&ip6t).args(["-S", "INPUT"]).output().unwrap();
+        assert_eq!(imp.line(), "got 0");
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "-P INPUT ACCEPT\n");
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr),
+            format!("ip6tables: {warning}")
+        );
+
+        // The real server cannot start, and says who holds the name.
+        let second = common::run_status(BIN, &["serve"], None);
+        assert_eq!(imp.line(), "got 0");
+        assert_eq!(second.status.code(), Some(1), "{second:?}");
+        let why = String::from_utf8_lossy(&second.stderr);
+        assert!(
+            why.contains("the socket name @iptnl is already taken in this network namespace")
+                && why.contains(&format!("by pid {}, uid {NOBODY}", imp.pid()))
+                && why.contains("another server, or an impostor, holds it"),
+            "{why}"
+        );
+        assert!(second.stdout.is_empty(), "{second:?}");
+
+        // Its own user trusts it: the impostor answers, and fools only that user.
+        let o = Command::new(&ipt)
+            .args(["-S"])
+            .uid(NOBODY)
+            .gid(NOBODY)
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "impostor\n");
+        assert!(o.stderr.is_empty(), "{o:?}");
+        assert_ne!(imp.line(), "got 0");
+
+        // Gone, it leaves the name to the real server, which is trusted.
+        drop(imp);
+        let server = common::Server::start(BIN);
+        let o = Command::new(&ipt)
+            .args(["-C", "INPUT", "-s", "1.2.3.4", "-j", "ACCEPT"])
+            .output()
+            .unwrap();
+        assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
+        served(&server, 1);
+    });
+}
+
+/// An unprivileged process that binds `@iptnl` and never accepts (its backlog fills at
+/// once) holds up no command for more than about a second: each runs by itself and lands.
+#[test]
+fn an_impostor_that_never_accepts_holds_up_nothing() {
+    let Some(python) = python_for_nobody() else {
+        eprintln!("skipping: no python3 outside /root for the unprivileged impostor");
+        return;
+    };
+    let script = "import socket, time\n\
+                  s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)\n\
+                  s.bind('\\0iptnl')\n\
+                  s.listen(0)\n\
+                  print('ready', flush=True)\n\
+                  time.sleep(600)\n";
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        let imp = Impostor::start(python, script);
+        let mut timed_out = 0;
+        for i in 1..=3 {
+            let start = std::time::Instant::now();
+            let o = Command::new(&ipt)
+                .args(["-A", "INPUT", "-s", &format!("10.9.9.{i}"), "-j", "ACCEPT"])
+                .output()
+                .unwrap();
+            assert!(start.elapsed() < std::time::Duration::from_secs(5), "{o:?}");
+            assert_eq!(o.status.code(), Some(0), "{o:?}");
+            let err = String::from_utf8_lossy(&o.stderr);
+            if err.contains("accepted no connection within 1 s; running the command directly") {
+                timed_out += 1;
+            } else {
+                let pid = format!("uid {NOBODY} (pid {}), not as root", imp.pid());
+                assert!(err.contains(&pid), "{err}");
+            }
+        }
+        assert!(timed_out >= 2, "{timed_out}");
+        let save = common::run("iptables-nft-save", &[]);
+        for i in 1..=3 {
+            let rule = format!("-A INPUT -s 10.9.9.{i}/32 -j ACCEPT\n");
+            assert!(save.contains(&rule), "{save}");
+        }
+        let second = common::run_status(BIN, &["serve"], None);
+        assert_eq!(second.status.code(), Some(1), "{second:?}");
+        let why = String::from_utf8_lossy(&second.stderr);
+        assert!(
+            why.contains("@iptnl is already taken") && why.contains("accepted no connection"),
+            "{why}"
+        );
     });
 }

@@ -24,6 +24,8 @@ pub use conn::{Committed, Conn, DumpStatus, KernelTime, DUMP_RETRIES};
 pub use error::{DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
-pub use socket::{effective_uid, ip_set_sockopt, peer_credentials, PeerCredentials};
+pub use socket::{
+    connect_abstract, effective_uid, ip_set_sockopt, peer_credentials, PeerCredentials,
+};
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

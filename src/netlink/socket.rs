@@ -65,6 +65,34 @@ fn getsockopt_int(fd: RawFd, level: i32, name: i32) -> io::Result<i32> {
     cvt(ret).map(|_| value)
 }
 
+/// Sets the socket timeout option `name` (`SO_RCVTIMEO` or `SO_SNDTIMEO`) of `fd`; `None`
+/// waits forever.
+fn set_timeout(fd: RawFd, name: i32, timeout: Option<std::time::Duration>) -> io::Result<()> {
+    let tv = match timeout {
+        Some(d) => libc::timeval {
+            tv_sec: d.as_secs().min(i64::MAX as u64) as libc::time_t,
+            // At least 1 µs, so that a tiny timeout does not mean "forever".
+            tv_usec: (d.subsec_micros().max(u32::from(d.is_zero()))) as libc::suseconds_t,
+        },
+        None => libc::timeval {
+            tv_sec: 0,
+            tv_usec: 0,
+        },
+    };
+    // SAFETY: `fd` is an open socket owned by the caller; `tv` is a valid timeval living for
+    // the duration of the call, and its size is passed exactly.
+    let ret = unsafe {
+        libc::setsockopt(
+            fd,
+            libc::SOL_SOCKET,
+            name,
+            (&tv as *const libc::timeval).cast(),
+            std::mem::size_of::<libc::timeval>() as libc::socklen_t,
+        )
+    };
+    cvt(ret).map(|_| ())
+}
+
 impl Socket {
     /// Opens a socket in the calling thread's network namespace.
     pub fn open() -> Result<Socket, Error> {
@@ -210,30 +238,7 @@ impl Socket {
     /// Sets how long a waiting [`recv`](Self::recv) blocks before it returns `Ok(false)`
     /// (`SO_RCVTIMEO`); `None` waits forever.
     pub fn set_recv_timeout(&self, timeout: Option<std::time::Duration>) -> Result<(), Error> {
-        let tv = match timeout {
-            Some(d) => libc::timeval {
-                tv_sec: d.as_secs().min(i64::MAX as u64) as libc::time_t,
-                // At least 1 µs, so that a tiny timeout does not mean "forever".
-                tv_usec: (d.subsec_micros().max(u32::from(d.is_zero()))) as libc::suseconds_t,
-            },
-            None => libc::timeval {
-                tv_sec: 0,
-                tv_usec: 0,
-            },
-        };
-        // SAFETY: `tv` is a valid timeval living for the duration of the call, and its size is
-        // passed exactly.
-        let ret = unsafe {
-            libc::setsockopt(
-                self.fd.as_raw_fd(),
-                libc::SOL_SOCKET,
-                libc::SO_RCVTIMEO,
-                (&tv as *const libc::timeval).cast(),
-                std::mem::size_of::<libc::timeval>() as libc::socklen_t,
-            )
-        };
-        cvt(ret)
-            .map(|_| ())
+        set_timeout(self.fd.as_raw_fd(), libc::SO_RCVTIMEO, timeout)
             .map_err(|e| Error::io("setting the receive timeout", e))
     }
 
@@ -382,6 +387,61 @@ pub fn peer_credentials(sock: &impl std::os::fd::AsFd) -> io::Result<PeerCredent
         uid: cred.uid,
         gid: cred.gid,
     })
+}
+
+/// Connects a unix stream socket to the abstract name `name` (shown as `@name`) of the
+/// calling thread's network namespace, waiting at most `timeout` for room in the listener's
+/// backlog. A plain `connect` to a listener that never accepts blocks for good once its
+/// backlog is full; this one fails with [`io::ErrorKind::WouldBlock`] instead. Nobody
+/// listening is [`io::ErrorKind::ConnectionRefused`]; a name over 107 bytes is
+/// [`io::ErrorKind::InvalidInput`]. The stream has no timeouts of its own.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// let stream = iptnl::netlink::connect_abstract(b"iptnl", Duration::from_secs(1))?;
+/// println!("{:?}", iptnl::netlink::peer_credentials(&stream)?);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn connect_abstract(
+    name: &[u8],
+    timeout: std::time::Duration,
+) -> io::Result<std::os::unix::net::UnixStream> {
+    // SAFETY: sockaddr_un is plain old data; all-zero is a valid value (family AF_UNSPEC,
+    // an empty path), and the leading zero byte of sun_path is what makes a name abstract.
+    let mut addr: libc::sockaddr_un = unsafe { std::mem::zeroed() };
+    addr.sun_family = libc::AF_UNIX as libc::sa_family_t;
+    let path = addr
+        .sun_path
+        .get_mut(1..=name.len())
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "socket name too long"))?;
+    for (d, &s) in path.iter_mut().zip(name) {
+        *d = s as libc::c_char;
+    }
+    let addr_len = (std::mem::size_of::<libc::sa_family_t>() + 1 + name.len()) as libc::socklen_t;
+    // SAFETY: plain socket(2) call with constant arguments; the result is checked.
+    let fd =
+        cvt(unsafe { libc::socket(libc::AF_UNIX, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0) })?;
+    // SAFETY: `fd` was just returned by socket(2) and is owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+    // A unix socket's connect waits for backlog room for as long as its send timeout.
+    set_timeout(fd.as_raw_fd(), libc::SO_SNDTIMEO, Some(timeout))?;
+    loop {
+        // SAFETY: `addr` is a valid sockaddr_un and `addr_len` at most its size.
+        let ret = unsafe {
+            libc::connect(
+                fd.as_raw_fd(),
+                (&addr as *const libc::sockaddr_un).cast(),
+                addr_len,
+            )
+        };
+        match cvt(ret) {
+            Ok(_) => break,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    set_timeout(fd.as_raw_fd(), libc::SO_SNDTIMEO, None)?;
+    Ok(std::os::unix::net::UnixStream::from(fd))
 }
 
 /// A unix socket peer's identity (see [`peer_credentials`]).

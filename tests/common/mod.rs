@@ -227,6 +227,11 @@ impl Server {
         }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The server's log so far.
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()

@@ -23,6 +23,13 @@
 //! soon as it connects, before its request is read, and runs the command directly, where the
 //! kernel decides.
 //!
+//! Whom the clients trust: the same rule the other way. Abstract socket names have no
+//! permissions, so any process in the namespace may bind `@iptnl` before the server does (or
+//! after it stops). A client hands its command only to a server that runs as root or as the
+//! client's own user (`SO_PEERCRED` of the connection); otherwise it sends nothing, says so on
+//! stderr, and runs the command itself. It waits at most a second for a connection (a holder
+//! that never accepts fills its backlog), then does the same.
+//!
 //! The wire format (all integers little-endian):
 //! - request: `IPTNL-SERVE/1`, the client's version (u32 length and bytes), the argument
 //!   count (u32), each argument (u32 length and bytes); the first argument is the tool
@@ -36,13 +43,14 @@
 //! (the server was stopping, say) and runs it itself; after "running", it cannot know, and
 //! says so (exit 4).
 
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use iptnl::ipt::IpFamily;
+use iptnl::netlink::PeerCredentials;
 
 use crate::iptables_cmd::{self, Session};
 use crate::output::{Output, Stream};
@@ -74,6 +82,16 @@ struct Request {
 
 fn address() -> io::Result<SocketAddr> {
     SocketAddr::from_abstract_name(SOCKET_NAME.as_bytes())
+}
+
+/// How long a client waits for the server to make room for its connection. A server that
+/// lets its backlog stay full (a busy one, or an impostor that never accepts) would
+/// otherwise hold the command for good; after this, the client runs the command itself.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// Connects to the socket name, waiting at most [`CONNECT_TIMEOUT`] (then `WouldBlock`).
+fn connect() -> io::Result<UnixStream> {
+    iptnl::netlink::connect_abstract(SOCKET_NAME.as_bytes(), CONNECT_TIMEOUT)
 }
 
 fn put_bytes(w: &mut impl Write, b: &[u8]) -> io::Result<()> {
@@ -226,6 +244,41 @@ fn tool_family(tool: &str) -> Option<IpFamily> {
         .find(|&f| iptables_cmd::name(f) == tool)
 }
 
+/// Whether a client running as `me` may hand its commands to a server running as `server`:
+/// only when the server runs as root or as the client's own user.
+fn trusted_uid(server: u32, me: u32) -> bool {
+    server == 0 || server == me
+}
+
+/// A peer's process in words: "pid 123", or why its pid is unknown.
+fn pid_words(p: &PeerCredentials) -> String {
+    if p.pid > 0 {
+        format!("pid {}", p.pid)
+    } else {
+        "pid not visible in this pid namespace".to_owned()
+    }
+}
+
+/// Client side: whether the server at the other end of `stream` is trusted (see
+/// [`trusted_uid`]), or why not, in words.
+fn trusted(stream: &UnixStream) -> Result<(), String> {
+    let me = iptnl::netlink::effective_uid();
+    match iptnl::netlink::peer_credentials(stream) {
+        Ok(p) if trusted_uid(p.uid, me) => Ok(()),
+        Ok(p) => Err(format!(
+            "it runs as uid {} ({}), not as root{}",
+            p.uid,
+            pid_words(&p),
+            if me == 0 {
+                String::new()
+            } else {
+                format!(" or as you (uid {me})")
+            }
+        )),
+        Err(e) => Err(format!("its user cannot be checked ({e})")),
+    }
+}
+
 /// Client side: runs `iptables`/`ip6tables` (per `family`) with `args` through the server of
 /// this network namespace and returns the exit code, after printing what the command printed.
 /// `None` when no server listens, [`DIRECT_ENV`] is set, or the server declined: then the
@@ -234,10 +287,31 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
     if std::env::var_os(DIRECT_ENV).is_some_and(|v| !v.is_empty() && v != "0") {
         return None;
     }
-    let stream = UnixStream::connect_addr(&address().ok()?).ok()?;
+    let tool = iptables_cmd::name(family);
+    let stream = match connect() {
+        Ok(s) => s,
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+            eprintln!(
+                "{tool}: ignoring the iptnl server on @{SOCKET_NAME}: it accepted no connection \
+                 within {} s; running the command directly",
+                CONNECT_TIMEOUT.as_secs()
+            );
+            return None;
+        }
+        // Nobody listens.
+        Err(_) => return None,
+    };
+    // Anybody in the namespace may have bound the name first: hand nothing to a server that
+    // runs as another user, which could answer "done" for a command it never ran.
+    if let Err(why) = trusted(&stream) {
+        eprintln!(
+            "{tool}: ignoring the iptnl server on @{SOCKET_NAME}: {why}; running the command directly"
+        );
+        return None;
+    }
     let req = Request {
         version: env!("CARGO_PKG_VERSION").to_owned(),
-        tool: iptables_cmd::name(family).to_owned(),
+        tool: tool.to_owned(),
         args: args.to_vec(),
     };
     // A request that did not arrive whole is never run, nor one the server did not start:
@@ -320,7 +394,16 @@ impl Server {
             return;
         }
         let _ = stream.set_read_timeout(Some(REQUEST_TIMEOUT));
-        let req = match read_request(&mut BufReader::new(&stream)) {
+        let mut r = BufReader::new(&stream);
+        // A connection closed before its first byte (another `iptnl serve` finding out who
+        // holds the name, say) is not a bad request.
+        if r.fill_buf().is_ok_and(|b| b.is_empty()) {
+            if self.verbose {
+                eprintln!("iptnl serve: a connection closed without a request");
+            }
+            return;
+        }
+        let req = match read_request(&mut r) {
             Ok(r) => r,
             Err(e) => {
                 if self.verbose {
@@ -366,7 +449,8 @@ iptnl) in this network namespace: they hand their command over the abstract unix
 @iptnl instead of opening netlink sockets of their own, which spares each of them the\n\
 kernel's RCU wait when its netlink socket closes after a delete (10-15 ms per command).\n\
 Without a server, the commands run by themselves as before; IPTNL_DIRECT=1 makes them do\n\
-so even when one listens. Only root and the server's own user are served.\n\
+so even when one listens. Only root and the server's own user are served, and the commands\n\
+trust only a server that runs as root or as their own user.\n\
 \n\
   -v, --verbose   log every command served, with its exit code and time, on stderr\n";
 
@@ -390,12 +474,17 @@ pub fn main(args: &[String]) -> i32 {
         Ok(l) => l,
         Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
             eprintln!(
-                "iptnl serve: another server already listens on @{SOCKET_NAME} in this network namespace"
+                "iptnl serve: the socket name @{SOCKET_NAME} is already taken in this network \
+                 namespace ({}); another server, or an impostor, holds it",
+                holder_words(iptnl::netlink::effective_uid())
             );
             return 1;
         }
         Err(e) => {
-            eprintln!("iptnl serve: cannot listen on @{SOCKET_NAME}: {e}");
+            eprintln!(
+                "iptnl serve: cannot listen on the socket name @{SOCKET_NAME} in this network \
+                 namespace: {e}"
+            );
             return 1;
         }
     };
@@ -416,6 +505,29 @@ pub fn main(args: &[String]) -> i32 {
         }
     });
     0
+}
+
+/// Who holds the socket name, in words, as the `SO_PEERCRED` of a connection to it tells;
+/// `me` is this process's user.
+fn holder_words(me: u32) -> String {
+    match connect().and_then(|s| iptnl::netlink::peer_credentials(&s)) {
+        Ok(p) => {
+            let mut words = format!("by {}, uid {}", pid_words(&p), p.uid);
+            if !trusted_uid(p.uid, 0) {
+                words.push_str(
+                    ", not root: iptables commands run by root ignore it and run by themselves",
+                );
+            } else if p.uid != me {
+                words.push_str(&format!(", not this server's uid {me}"));
+            }
+            words
+        }
+        Err(e) if e.kind() == io::ErrorKind::WouldBlock => format!(
+            "its holder could not be identified: it accepted no connection within {} s",
+            CONNECT_TIMEOUT.as_secs()
+        ),
+        Err(e) => format!("its holder could not be identified: {e}"),
+    }
 }
 
 /// How many threads accept connections.
@@ -474,6 +586,24 @@ mod tests {
                 "{n}"
             );
         }
+    }
+
+    #[test]
+    fn clients_trust_only_root_and_their_own_user() {
+        assert!(trusted_uid(0, 0));
+        assert!(trusted_uid(0, 1000));
+        assert!(trusted_uid(1000, 1000));
+        assert!(!trusted_uid(1000, 0));
+        assert!(!trusted_uid(65534, 1000));
+        // The other end of a pair is this process: always trusted.
+        let (a, _b) = UnixStream::pair().unwrap();
+        assert_eq!(trusted(&a), Ok(()));
+        let p = PeerCredentials {
+            pid: 0,
+            uid: 5,
+            gid: 5,
+        };
+        assert!(pid_words(&p).contains("not visible"), "{}", pid_words(&p));
     }
 
     #[test]
