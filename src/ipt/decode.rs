@@ -190,10 +190,10 @@ pub fn decode_rule_exact(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Fore
 /// ```
 /// use iptnl::ipt::{decode_rule_or_raw, IpFamily};
 /// use iptnl::nft::expr::{Counter, Immediate, RawExpr};
-/// use iptnl::nft::{Family, Rule, Verdict};
+/// use iptnl::nft::{Expr, Family, Rule, Verdict};
 /// let mut r = Rule::new(Family::Ipv4, "filter", "INPUT");
 /// r.exprs = vec![
-///     RawExpr { name: "osf".into(), data: None }.into(),
+///     Expr::Raw(RawExpr { name: "osf".into(), data: None }),
 ///     Counter { packets: 1, bytes: 60 }.into(),
 ///     Immediate::verdict(Verdict::Drop).into(),
 /// ];
