@@ -1281,6 +1281,9 @@ impl Planner<'_> {
                                 }
                             }
                             r.handle = None;
+                            // Not dumped by the kernel, and needed by x_tables extensions
+                            // that check the protocol (TPROXY, `--to-ports`, …).
+                            r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
                             self.batch.add_rule(&r, Position::Replace(h), false)?;
                         }
                     }

@@ -701,6 +701,9 @@ impl Planner<'_> {
                     }
                     r.handle = None;
                     r.position = None;
+                    // The kernel does not dump the protocol x_tables extensions are
+                    // checked against: without it, a TPROXY or `--to-ports` rule is refused.
+                    r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
                     let id = self.batch.new_id();
                     let opi = self
                         .batch
