@@ -859,3 +859,48 @@ fn stats_options_match_iptables_nft_listing() {
         assert_eq!(got[0], "tcp dpt:22 /* a b */");
     });
 }
+
+/// Every extension that needs a protocol, without it, with another one, with it inverted and
+/// with it, then the tables as saved (`-S`): the message and exit code of each refusal, and
+/// no rule installed that would match more than it says. iptables-nft refuses the natively
+/// encoded tcp and udp matches itself (`TCP match requires '-p tcp'`, for -A, -I, -R, -C and
+/// -D) but accepts them after an inverted protocol (`! -p tcp -m tcp --dport 1`), as 1.8.11
+/// does (its check compares the protocol number only); multiport and the NAT targets'
+/// `--to-ports` are checked when parsed; the rest (the x_tables icmp, esp, ah, tcp and udp
+/// without options, TCPMSS, REJECT tcp-reset, TPROXY) is refused by the kernel from the
+/// rule's protocol, as iptables-nft's are.
+const PROTO_GUARD: &[&str] = &[
+    "-A INPUT -m tcp --dport 1 -j DROP\n-A INPUT -p udp -m tcp --dport 1 -j DROP\n-A INPUT ! -p tcp -m tcp --dport 1 -j DROP\n-A INPUT ! -p tcp --sport 2 -j DROP\n-A INPUT -p 6 -m tcp --dport 3\n-A INPUT -m tcp --syn\n-A INPUT -p icmp -m tcp --tcp-flags SYN SYN\n-S",
+    "-A INPUT -m tcp\n-A INPUT -m tcp --tcp-option 2\n-A INPUT -p udp -m tcp --tcp-option 2\n-A INPUT ! -p tcp -m tcp --tcp-option 2\n-A INPUT -p tcp -m tcp --tcp-option 2\n-A INPUT -p tcp -m tcp\n-S",
+    "-A INPUT -p tcp -j ACCEPT\n-I INPUT -m tcp --dport 1\n-R INPUT 1 -m tcp --dport 1\n-C INPUT -m tcp --dport 1\n-D INPUT -m tcp --dport 1\n-I INPUT -p udp --dport 1\n-S",
+    "-A INPUT -m udp --dport 1 -j DROP\n-A INPUT -p tcp -m udp --sport 1 -j DROP\n-A INPUT ! -p udp -m udp --dport 1 -j DROP\n-A INPUT ! -p udp --dport 4 -j DROP\n-A INPUT -m udp\n-A INPUT -p tcp -m udp\n-A INPUT -p udp -m udp --dport 5\n-S",
+    "-A INPUT -m multiport --dports 1,2\n-A INPUT -p icmp -m multiport --dports 1,2\n-A INPUT ! -p tcp -m multiport --dports 1,2\n-A INPUT -p tcp -m multiport --dports 1,2\n-A INPUT -p udplite -m multiport --ports 3\n-A INPUT -p sctp -m multiport --sports 4\n-A INPUT -p dccp -m multiport --dports 5\n-S",
+    "-A INPUT -m icmp --icmp-type 8\n-A INPUT -p udp -m icmp --icmp-type 8\n-A INPUT ! -p icmp -m icmp --icmp-type 8\n-A INPUT ! -p icmp --icmp-type 8\n-C INPUT -m icmp --icmp-type 8\n-A INPUT -p icmp -m icmp --icmp-type 8\n-I INPUT -m icmp --icmp-type 0\n-R INPUT 1 -m icmp --icmp-type 0\n-S",
+    "-A INPUT -m esp --espspi 1\n-A INPUT -p udp -m esp --espspi 1\n-A INPUT ! -p esp -m esp --espspi 1\n-A INPUT -p esp -m esp --espspi 1\n-A INPUT -m ah --ahspi 1\n-A INPUT ! -p ah -m ah --ahspi 1\n-A INPUT -p ah -m ah --ahspi 1\n-S",
+    "-A INPUT -j REJECT --reject-with tcp-reset\n-A INPUT -p udp -j REJECT --reject-with tcp-reset\n-A INPUT ! -p tcp -j REJECT --reject-with tcp-reset\n-A INPUT -p tcp -j REJECT --reject-with tcp-reset\n-A INPUT -p udp -j REJECT\n-S",
+    "-A FORWARD -j TCPMSS --set-mss 1000\n-A FORWARD -p udp -j TCPMSS --set-mss 1000\n-A FORWARD ! -p tcp -j TCPMSS --set-mss 1000\n-A FORWARD -p tcp -j TCPMSS --set-mss 1000\n-A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu\n-t mangle -A POSTROUTING -j TCPMSS --clamp-mss-to-pmtu\n-S\n-t mangle -S",
+    "-t nat -A PREROUTING -j REDIRECT --to-ports 1\n-t nat -A PREROUTING -p icmp -j REDIRECT --to-ports 1\n-t nat -A PREROUTING ! -p tcp -j REDIRECT --to-ports 2\n-t nat -A PREROUTING -p udplite -j REDIRECT --to-ports 1\n-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 3\n-t nat -A PREROUTING -j REDIRECT\n-t nat -S",
+    "-t nat -A PREROUTING -j DNAT --to-destination 1.2.3.4:5\n-t nat -A PREROUTING -p sctp -j DNAT --to-destination 1.2.3.4:5\n-t nat -A PREROUTING -p dccp -j DNAT --to-destination 1.2.3.4:6\n-t nat -A PREROUTING ! -p tcp -j DNAT --to-destination 1.2.3.4:7\n-t nat -A PREROUTING -p udplite -j DNAT --to-destination 1.2.3.4:8\n-t nat -A PREROUTING -j DNAT --to-destination 1.2.3.4\n-t nat -S",
+    "-t nat -A POSTROUTING -j SNAT --to-source 1.2.3.4:5\n-t nat -A POSTROUTING -p icmp -j SNAT --to-source 1.2.3.4:5\n-t nat -A POSTROUTING -j MASQUERADE --to-ports 5\n-t nat -A POSTROUTING ! -p udp -j MASQUERADE --to-ports 6\n-t nat -A POSTROUTING -p udp -j MASQUERADE --to-ports 7\n-t nat -S",
+    "-t mangle -A PREROUTING -j TPROXY --on-port 1 --tproxy-mark 1\n-t mangle -A PREROUTING -p icmp -j TPROXY --on-port 1 --tproxy-mark 1\n-t mangle -A PREROUTING ! -p tcp -j TPROXY --on-port 1 --tproxy-mark 1\n-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 1 --tproxy-mark 1\n-t mangle -A PREROUTING -p udp -j TPROXY --on-port 2 --tproxy-mark 2\n-t mangle -I PREROUTING -j TPROXY --on-port 3\n-t mangle -R PREROUTING 1 -j TPROXY --on-port 3\n-t mangle -S",
+];
+
+/// [`PROTO_GUARD`] for ip6tables, with icmp6 and mh.
+const PROTO_GUARD6: &[&str] = &[
+    "-A INPUT -m tcp --dport 1 -j DROP\n-A INPUT -p udp -m tcp --dport 1 -j DROP\n-A INPUT ! -p tcp -m tcp --dport 1 -j DROP\n-A INPUT -m udp --dport 1\n-A INPUT ! -p udp --sport 1\n-A INPUT -m tcp\n-A INPUT -p tcp --dport 2\n-S",
+    "-A INPUT -m multiport --dports 1,2\n-A INPUT -p ipv6-icmp -m multiport --dports 1,2\n-A INPUT -p udp -m multiport --dports 1,2\n-S",
+    "-A INPUT -m icmp6 --icmpv6-type 128\n-A INPUT -p tcp -m icmp6 --icmpv6-type 128\n-A INPUT ! -p ipv6-icmp -m icmp6 --icmpv6-type 128\n-A INPUT -p ipv6-icmp -m icmp6 --icmpv6-type 128\n-S",
+    "-A INPUT -m mh --mh-type 1\n-A INPUT ! -p mh -m mh --mh-type 1\n-A INPUT -p mh -m mh --mh-type 1\n-A INPUT -m esp --espspi 1\n-A INPUT -p esp -m esp --espspi 1\n-A INPUT -m ah --ahspi 1\n-S",
+    "-A INPUT -j REJECT --reject-with tcp-reset\n-A INPUT ! -p tcp -j REJECT --reject-with tcp-reset\n-A INPUT -p tcp -j REJECT --reject-with tcp-reset\n-A FORWARD -j TCPMSS --set-mss 1000\n-A FORWARD -p tcp -j TCPMSS --set-mss 1000\n-S",
+    "-t nat -A PREROUTING -j REDIRECT --to-ports 1\n-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 1\n-t nat -A PREROUTING -j DNAT --to-destination [::1]:5\n-t nat -A PREROUTING -p udp -j DNAT --to-destination [::1]:5\n-t nat -S\n-t mangle -A PREROUTING -j TPROXY --on-port 1\n-t mangle -A PREROUTING -p udp -j TPROXY --on-port 1\n-t mangle -S",
+];
+
+#[test]
+fn protocol_requirements_match_iptables_nft() {
+    check(false, PROTO_GUARD);
+}
+
+#[test]
+fn ip6tables_protocol_requirements_match_ip6tables_nft() {
+    check(true, PROTO_GUARD6);
+}

@@ -463,6 +463,25 @@ fn kernel_err(family: IpFamily, e: &Error) -> Fail {
     }
 }
 
+/// A rule the kernel refused as invalid (an x_tables extension's check: a protocol it needs,
+/// a table or chain it cannot be in), in iptables-nft's words (` RULE_APPEND failed (Invalid
+/// argument): rule in chain INPUT`, exit 4); other errors as [`kernel_err`].
+fn rule_err(family: IpFamily, what: &str, chain: &str, e: Error) -> Fail {
+    match e {
+        Error::Kernel {
+            errno: libc::EINVAL,
+            ..
+        } => Fail {
+            code: 4,
+            text: format!(
+                "{}:  {what} failed (Invalid argument): rule in chain {chain}",
+                prefix(family)
+            ),
+        },
+        e => kernel_err(family, &e),
+    }
+}
+
 /// `-X` of a chain the kernel keeps (rules in it, or jumps to it).
 fn busy(family: IpFamily, chain: &str) -> Fail {
     Fail {
@@ -637,7 +656,9 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             for r in &cmd.rules {
                 tx.append(t, chain, r.clone());
             }
-            tx.commit().map(|_| String::new()).map_err(kerr)
+            tx.commit()
+                .map(|_| String::new())
+                .map_err(|e| rule_err(family, "RULE_APPEND", chain, e))
         }
         Command::Insert { chain, rulenum } => {
             check_targets(family, ipt, t, &cmd.rules)?;
@@ -651,7 +672,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 Error::NotFound {
                     what: What::Rule, ..
                 } => op_err(family, "Index of insertion too big."),
-                e => kerr(e),
+                e => rule_err(family, "RULE_INSERT", chain, e),
             })
         }
         Command::Replace { chain, rulenum } => {
@@ -668,7 +689,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     Error::NotFound {
                         what: What::Rule, ..
                     } => op_err(family, "Index of replacement too big."),
-                    e => kerr(e),
+                    e => rule_err(family, "RULE_REPLACE", chain, e),
                 })
         }
         Command::Check { chain } => {
