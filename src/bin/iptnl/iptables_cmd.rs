@@ -501,20 +501,6 @@ fn nft_fail(family: IpFamily, e: &dyn std::fmt::Display) -> Fail {
     }
 }
 
-/// Deletes a built-in (base) chain that is in the kernel, as `iptables-nft -X INPUT` does:
-/// done when it is empty, `CHAIN_DEL failed (Device or resource busy)` when it has rules.
-fn delete_builtin(family: IpFamily, ipt: &IpTables, table: &str, chain: &str) -> Result<(), Fail> {
-    let mut batch = iptnl::nft::Batch::new();
-    batch
-        .del_chain(family.nft(), table, chain)
-        .map_err(|e| nft_fail(family, &e))?;
-    match ipt.with_conn(|conn| batch.commit(conn)) {
-        Ok(_) => Ok(()),
-        Err(e) if e.errno() == Some(libc::EBUSY) => Err(busy(family, chain)),
-        Err(e) => Err(nft_fail(family, &e)),
-    }
-}
-
 fn is_builtin(table: &str, chain: &str) -> bool {
     find_table(table).is_some_and(|t| t.builtin(chain).is_some())
 }
@@ -827,9 +813,16 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 if !in_kernel(family, ipt, t, chain)? {
                     return Err(op_err(family, NO_CHAIN));
                 }
-                // iptables-nft deletes an empty built-in chain (it is created again on
-                // next use); the kernel refuses one with rules (EBUSY).
-                return delete_builtin(family, ipt, t, chain).map(|()| String::new());
+                // iptables-nft deletes an empty built-in chain with policy ACCEPT (it is
+                // created again on next use); one with rules is busy, one with another
+                // policy stays ("Directory not empty").
+                return ipt
+                    .delete_chain(t, chain)
+                    .map(|()| String::new())
+                    .map_err(|e| match e {
+                        Error::BuiltinKept { .. } => op_err(family, "Directory not empty."),
+                        e => kerr(e),
+                    });
             }
             let out = if cmd.verbose > 0 {
                 format!("Deleting chain `{chain}'\n")
