@@ -904,3 +904,120 @@ fn protocol_requirements_match_iptables_nft() {
 fn ip6tables_protocol_requirements_match_ip6tables_nft() {
     check(true, PROTO_GUARD6);
 }
+
+/// `-X` of built-in chains: refused with a DROP policy (`Directory not empty.`) or with
+/// rules (`CHAIN_DEL failed`), done when empty with ACCEPT; `-X` of a whole table deletes the
+/// user chains and the empty ACCEPT built-in chains, and leaves the others.
+const BUILTIN_DELETE: &[&str] = &[
+    "-P FORWARD DROP\n-X FORWARD\n-S\n-A FORWARD -j ACCEPT\n-X FORWARD\n-S",
+    "-A INPUT -j ACCEPT\n-X INPUT\n-S\n-F INPUT\n-X INPUT\n-X INPUT\n-S",
+    "-P OUTPUT DROP\n-P OUTPUT ACCEPT\n-X OUTPUT\n-X OUTPUT\n-S",
+    "-P FORWARD DROP\n-A INPUT -j ACCEPT\n-N U\n-N V\n-v -X\n-S\n-X FORWARD\n-X INPUT\n-X OUTPUT\n-S",
+    "-t nat -A OUTPUT -j ACCEPT\n-t nat -P POSTROUTING DROP\n-t nat -N U\n-t nat -X\n-t nat -S\n-t nat -X PREROUTING\n-t nat -X POSTROUTING\n-t nat -X OUTPUT",
+    "-t mangle -X\n-t mangle -X INPUT\n-t mangle -P INPUT DROP\n-t mangle -X\n-t mangle -X INPUT\n-t mangle -S",
+];
+
+/// `-Z` of rules whose x_tables extensions the kernel checks against the rule's protocol
+/// (TPROXY, REDIRECT --to-ports, TCPMSS, REJECT tcp-reset after multiport): by rule number,
+/// by chain and for the whole table, the counters zeroed and the rules unchanged.
+const ZERO_COMPAT: &[&str] = &[
+    "-t mangle -A PREROUTING -p tcp -j TPROXY --on-port 1 --tproxy-mark 1 -c 5 10\n-t mangle -A PREROUTING -p udp -m multiport --dports 1,2 -j TPROXY --on-port 2 --tproxy-mark 2 -c 3 4\n-t mangle -Z PREROUTING 2\n-t mangle -v -S\n-t mangle -A PREROUTING -p udp -c 7 8 -j TPROXY --on-port 3\n-t mangle -Z PREROUTING\n-t mangle -v -S\n-t mangle -A PREROUTING -p tcp -c 9 9 -j TPROXY --on-port 4\n-t mangle -Z\n-t mangle -v -S",
+    "-t nat -A PREROUTING -p tcp -j REDIRECT --to-ports 1 -c 5 10\n-t nat -A PREROUTING -p udp -m multiport --dports 53,54 -j REDIRECT --to-ports 2-3 -c 1 1\n-t nat -Z PREROUTING 1\n-t nat -v -S\n-t nat -Z PREROUTING\n-t nat -v -S\n-t nat -A OUTPUT -p tcp -j REDIRECT --to-ports 5 -c 2 2\n-t nat -Z\n-t nat -v -S",
+    "-A FORWARD -p tcp --tcp-flags SYN,RST SYN -j TCPMSS --clamp-mss-to-pmtu -c 1 2\n-A FORWARD -p tcp -j TCPMSS --set-mss 1000 -c 3 4\n-A INPUT -p tcp -m multiport --dports 1,2 -j REJECT --reject-with tcp-reset -c 5 6\n-Z FORWARD 2\n-v -S\n-Z INPUT\n-v -S\n-A INPUT -p tcp -m multiport ! --sports 3 -c 7 7 -j REJECT --reject-with tcp-reset\n-Z\n-v -S",
+];
+
+#[test]
+fn builtin_chain_deletion_matches_iptables_nft() {
+    check(false, BUILTIN_DELETE);
+}
+
+#[test]
+fn ip6tables_builtin_chain_deletion_matches_ip6tables_nft() {
+    check(true, &BUILTIN_DELETE[..4]);
+}
+
+#[test]
+fn zeroing_protocol_checked_rules_matches_iptables_nft() {
+    check(false, ZERO_COMPAT);
+}
+
+/// What iptables-restore does with `-X` of built-in chains: a chain whose policy is DROP, as
+/// set in the input or in the kernel, is never deleted (iptables-nft-restore 1.8.9 deletes it
+/// when the input declares it `:FORWARD DROP` or sets `-P OUTPUT DROP` before the `-X`, which
+/// loses the policy; iptables 1.8.11 refuses it as `Directory not empty`, which iptnl
+/// follows, so these are asserted here rather than compared).
+#[test]
+fn restore_never_deletes_a_builtin_chain_with_a_drop_policy() {
+    let run = |input: &str, args: &[&str]| {
+        let mut a = vec!["iptables-restore"];
+        a.extend_from_slice(args);
+        let o = common::run_status(BIN, &a, Some(input));
+        (
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+            o.status.code().unwrap_or(-1),
+        )
+    };
+    let save = || {
+        let o = common::run_status(BIN, &["iptables-save", "-t", "filter"], None);
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let nft_chains = || {
+        let o = common::run_status("nft", &["list", "table", "ip", "filter"], None);
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    common::in_netns(|| {
+        let (err, rc) = run("*filter\n:FORWARD DROP [0:0]\n-X FORWARD\nCOMMIT\n", &[]);
+        assert_eq!(
+            (err.as_str(), rc),
+            ("iptables-restore: line 3 failed: Directory not empty.\n", 1)
+        );
+        let (err, rc) = run(
+            "*filter\n:FORWARD DROP [0:0]\n-A INPUT -j ACCEPT\n-N U\n-X\nCOMMIT\n",
+            &[],
+        );
+        assert_eq!((err.as_str(), rc), ("", 0));
+        assert_eq!(
+            save(),
+            "*filter\n:INPUT ACCEPT [0:0]\n:FORWARD DROP [0:0]\n:OUTPUT ACCEPT [0:0]\n-A INPUT -j ACCEPT\nCOMMIT"
+        );
+        let (err, rc) = run("*filter\n-X FORWARD\nCOMMIT\n", &["--noflush"]);
+        assert_eq!(
+            (err.as_str(), rc),
+            ("iptables-restore: line 2 failed: Directory not empty.\n", 1)
+        );
+        let (err, rc) = run("*filter\n-X INPUT\nCOMMIT\n", &["--noflush"]);
+        assert_eq!(
+            (err.as_str(), rc),
+            (
+                "iptables-restore: line 2 failed: CHAIN_DEL failed (Device or resource busy): chain INPUT\n",
+                1
+            )
+        );
+        let (err, rc) = run(
+            "*filter\n-P OUTPUT DROP\n-X OUTPUT\nCOMMIT\n",
+            &["--noflush"],
+        );
+        assert_eq!(
+            (err.as_str(), rc),
+            ("iptables-restore: line 3 failed: Directory not empty.\n", 1)
+        );
+        // An empty ACCEPT built-in chain goes, by name and with the table's `-X`.
+        let (err, rc) = run(
+            "*filter\n-P OUTPUT ACCEPT\n-X OUTPUT\nCOMMIT\n",
+            &["--noflush"],
+        );
+        assert_eq!((err.as_str(), rc), ("", 0));
+        assert!(!nft_chains().contains("chain OUTPUT"));
+        let (err, rc) = run("*filter\n-P OUTPUT ACCEPT\n-X\nCOMMIT\n", &["--noflush"]);
+        assert_eq!((err.as_str(), rc), ("", 0));
+        let chains = nft_chains();
+        assert!(!chains.contains("chain OUTPUT"), "{chains}");
+        assert!(chains.contains("chain FORWARD"), "{chains}");
+        assert!(chains.contains("chain INPUT"), "{chains}");
+        assert!(save().contains(":FORWARD DROP"));
+    });
+}
