@@ -380,10 +380,25 @@ fn chains_follow_go_iptables() {
             .delete_chain("filter", "NOPE")
             .unwrap_err()
             .is_not_found());
+        // A built-in chain goes only when empty with policy ACCEPT, as with iptables-nft.
         assert!(matches!(
             ipt.delete_chain("filter", "INPUT"),
-            Err(Error::Invalid(_))
+            Err(Error::NotEmpty { .. })
         ));
+        ipt.set_policy("filter", "FORWARD", Policy::Drop).unwrap();
+        for e in [
+            ipt.delete_chain("filter", "FORWARD").unwrap_err(),
+            ipt.clear_and_delete_chain("filter", "FORWARD").unwrap_err(),
+        ] {
+            assert!(matches!(e, Error::BuiltinKept { .. }), "{e:?}");
+        }
+        let mut tx = ipt.transaction();
+        tx.delete_chain("filter", "FORWARD");
+        assert!(matches!(tx.commit(), Err(Error::BuiltinKept { .. })));
+        assert!(common::nft_list().contains("chain FORWARD"));
+        ipt.set_policy("filter", "OUTPUT", Policy::Accept).unwrap();
+        ipt.delete_chain("filter", "OUTPUT").unwrap();
+        assert!(!common::nft_list().contains("chain OUTPUT"));
         // Rename.
         assert!(ipt
             .rename_chain("filter", "FOO", "BAR")
@@ -418,8 +433,12 @@ fn chains_follow_go_iptables() {
         ipt.delete_all_chains("filter").unwrap();
         assert_eq!(
             ipt_lines("filter", &["-S"]),
-            ["-P INPUT ACCEPT", "-P FORWARD ACCEPT", "-P OUTPUT ACCEPT"]
+            ["-P INPUT ACCEPT", "-P FORWARD DROP", "-P OUTPUT ACCEPT"]
         );
+        // The empty ACCEPT built-in chains went too; FORWARD and its DROP policy stay.
+        let listed = common::nft_list();
+        assert!(listed.contains("chain FORWARD"), "{listed}");
+        assert!(!listed.contains("chain INPUT"), "{listed}");
         ipt.clear_all("mangle").unwrap();
     });
 }

@@ -14,6 +14,7 @@ pub mod addr;
 pub mod args;
 pub mod command;
 pub mod compare;
+pub mod compat;
 pub mod decode;
 pub mod encode;
 pub mod error;

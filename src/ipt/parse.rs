@@ -396,11 +396,8 @@ impl Parser {
         let Some(desc) = ext::find(ExtKind::Match, name, self.family) else {
             return Ok(false);
         };
-        if p.inv {
-            return Err(ParseError::Invalid(
-                "rule would never match protocol".into(),
-            ));
-        }
+        // `! -p tcp --dport 1` loads the tcp match too, as iptables does (and iptables-nft
+        // accepts the rule).
         self.loaded.push(Loaded {
             ext: (desc.new)(self.family),
             is_target: false,

@@ -716,6 +716,16 @@ impl TableMap {
     }
 }
 
+/// Why a built-in chain is not deleted.
+enum Kept {
+    /// It does not exist.
+    Missing,
+    /// Its policy is not ACCEPT.
+    Policy,
+    /// It has rules.
+    Rules,
+}
+
 struct Planner<'a> {
     conn: &'a mut Conn,
     family: IpFamily,
@@ -741,6 +751,8 @@ struct Planner<'a> {
     /// The `*table` line whose table is added with the block's first line (an empty block
     /// adds nothing, as with iptables-nft-restore).
     table_pending: Option<usize>,
+    /// Policies of built-in chains set by this input (chain lines, `-P`), by table and chain.
+    policies: HashMap<(String, String), Policy>,
 }
 
 impl Planner<'_> {
@@ -912,6 +924,12 @@ impl Planner<'_> {
                     // (iptables-nft-restore does).
                     let merge = self.opts.noflush || self.state(table, name).exists == Some(true);
                     let is_builtin = chain.hook.is_some();
+                    if is_builtin {
+                        self.policies.insert(
+                            (table.to_owned(), name.clone()),
+                            policy.unwrap_or(Policy::Accept),
+                        );
+                    }
                     self.batch.add_chain(&chain, false)?;
                     // With --noflush a user chain line empties the chain (iptables-nft-restore
                     // does); a built-in chain line only sets the policy.
@@ -969,16 +987,57 @@ impl Planner<'_> {
 
     /// Whether a command only writes, without reading rules or positions: `-A -N -P -X -F
     /// -E`.
-    fn blind(cmd: &Command) -> bool {
-        matches!(
-            cmd,
-            Command::Append { .. }
-                | Command::NewChain { .. }
-                | Command::Policy { .. }
-                | Command::DeleteChain { .. }
-                | Command::Flush { .. }
-                | Command::RenameChain { .. }
-        )
+    /// `-X` of a built-in chain, or of every chain, reads whether built-in chains are empty.
+    fn blind(table: &str, cmd: &Command) -> bool {
+        match cmd {
+            Command::DeleteChain { chain: Some(c) } => Self::builtin(table, c).is_none(),
+            Command::DeleteChain { chain: None } => false,
+            _ => matches!(
+                cmd,
+                Command::Append { .. }
+                    | Command::NewChain { .. }
+                    | Command::Policy { .. }
+                    | Command::Flush { .. }
+                    | Command::RenameChain { .. }
+            ),
+        }
+    }
+
+    /// Why a built-in chain cannot be deleted (iptables-nft deletes one only when it is
+    /// empty and its policy is ACCEPT, so that no DROP policy is lost): `Ok(None)` when it
+    /// can, `Some` with iptables' words when it cannot; a chain that does not exist is
+    /// [`Kept::Missing`].
+    fn builtin_kept(
+        &mut self,
+        line: usize,
+        table: &str,
+        chain: &str,
+    ) -> Result<Option<Kept>, RestoreError> {
+        let f = self.family.nft();
+        let declared = self.state(table, chain).exists;
+        let kernel = match declared {
+            Some(false) => return Ok(Some(Kept::Missing)),
+            Some(true) if !self.opts.noflush => None,
+            _ => match get_chain(self.conn, f, table, chain)? {
+                Some(c) => Some(c),
+                None if declared == Some(true) => None,
+                None => return Ok(Some(Kept::Missing)),
+            },
+        };
+        let policy = match self.policies.get(&(table.to_owned(), chain.to_owned())) {
+            Some(p) => *p,
+            None => kernel
+                .and_then(|c| c.hook.and_then(|h| h.policy))
+                .unwrap_or(Policy::Accept),
+        };
+        if policy != Policy::Accept {
+            return Ok(Some(Kept::Policy));
+        }
+        self.load(line, table, chain)?;
+        if !self.entries(table, chain).is_empty() {
+            return Ok(Some(Kept::Rules));
+        }
+        Ok(None)
     }
 
     fn known_missing(&mut self, table: &str, chain: &str) -> bool {
@@ -995,7 +1054,7 @@ impl Planner<'_> {
         let f = self.family.nft();
         let missing =
             |c: &str| input_err(line, format!("chain {c} does not exist in table {table}"));
-        if !self.track_entries && !Self::blind(cmd) {
+        if !self.track_entries && !Self::blind(table, cmd) {
             if self.untracked {
                 self.restart = true;
                 return Err(input_err(line, "planned again, recording rule positions"));
@@ -1152,10 +1211,27 @@ impl Planner<'_> {
             }
             Command::DeleteChain { chain: Some(chain) } => {
                 if Self::builtin(table, chain).is_some() {
-                    return Err(input_err(
-                        line,
-                        format!("cannot delete built-in chain {chain}"),
-                    ));
+                    match self.builtin_kept(line, table, chain)? {
+                        None => {}
+                        Some(Kept::Missing) => return Err(missing(chain)),
+                        Some(Kept::Policy) => {
+                            return Err(input_err(line, "Directory not empty.".to_owned()))
+                        }
+                        Some(Kept::Rules) => {
+                            return Err(input_err(
+                                line,
+                                format!(
+                                    "CHAIN_DEL failed (Device or resource busy): chain {chain}"
+                                ),
+                            ))
+                        }
+                    }
+                    self.batch.del_chain(f, table, chain)?;
+                    self.policies.remove(&(table.to_owned(), chain.clone()));
+                    let st = self.state(table, chain);
+                    st.exists = Some(false);
+                    st.entries = None;
+                    return Ok(());
                 }
                 if self.known_missing(table, chain) {
                     return Err(missing(chain));
@@ -1186,6 +1262,21 @@ impl Planner<'_> {
                     if self.opts.noflush || self.state(table, &c).exists == Some(true) {
                         self.batch.del_chain(f, table, &c)?;
                         self.state(table, &c).exists = Some(false);
+                    }
+                }
+                // And the built-in chains that are empty with policy ACCEPT, as iptables-nft
+                // 1.8.11 does; the others stay, without an error.
+                let builtins = crate::ipt::tables::find_table(table)
+                    .map(|t| t.chains)
+                    .unwrap_or_default();
+                for bc in builtins {
+                    if self.builtin_kept(line, table, bc.name)?.is_none() {
+                        self.batch.del_chain(f, table, bc.name)?;
+                        self.policies
+                            .remove(&(table.to_owned(), bc.name.to_owned()));
+                        let st = self.state(table, bc.name);
+                        st.exists = Some(false);
+                        st.entries = None;
                     }
                 }
             }
@@ -1223,6 +1314,7 @@ impl Planner<'_> {
                 self.batch
                     .add_chain(&bc.to_chain(self.family, table, p, None), false)?;
                 self.state(table, chain).exists = Some(true);
+                self.policies.insert((table.to_owned(), chain.clone()), p);
             }
             Command::Zero { chain, rulenum } => {
                 let mut targets: Vec<String> = match chain {
@@ -1281,6 +1373,9 @@ impl Planner<'_> {
                                 }
                             }
                             r.handle = None;
+                            // Not dumped by the kernel, and needed by x_tables extensions
+                            // that check the protocol (TPROXY, `--to-ports`, …).
+                            r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
                             self.batch.add_rule(&r, Position::Replace(h), false)?;
                         }
                     }
@@ -1456,6 +1551,7 @@ fn plan_once(
             untracked: false,
             restart: false,
             table_pending: None,
+            policies: HashMap::new(),
         };
         let mut tables: Vec<String> = Vec::new();
         let apply = |p: &mut Planner, tables: &mut Vec<String>, ev: &Event| match ev {

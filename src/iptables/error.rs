@@ -79,6 +79,16 @@ pub enum Error {
         /// The chain.
         chain: String,
     },
+    /// A built-in chain was not deleted because its policy is not ACCEPT (deleting it would
+    /// lose the policy: the chain comes back with ACCEPT); iptables says `Directory not
+    /// empty`.
+    #[error("built-in chain {chain} in table {table} is kept: its policy is not ACCEPT")]
+    BuiltinKept {
+        /// The table.
+        table: String,
+        /// The chain.
+        chain: String,
+    },
     /// The rule spec could not be parsed (the error names the option and value).
     #[error("invalid rule spec: {0}")]
     InvalidSpec(#[from] ParseError),

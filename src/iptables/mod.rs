@@ -1043,8 +1043,10 @@ impl IpTables {
         }
     }
 
-    /// Deletes a user chain (`-X chain`). It must be empty ([`Error::NotEmpty`]) and no rule
-    /// may jump to it ([`Error::ChainInUse`]); a missing chain is [`Error::NotFound`].
+    /// Deletes a chain (`-X chain`). It must be empty ([`Error::NotEmpty`]) and no rule
+    /// may jump to it ([`Error::ChainInUse`]); a missing chain is [`Error::NotFound`]. A
+    /// built-in chain is deleted as iptables-nft deletes it: only when its policy is ACCEPT
+    /// ([`Error::BuiltinKept`] otherwise), so that no DROP policy is lost.
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -1057,12 +1059,14 @@ impl IpTables {
             chain: chain.into(),
             flush: false,
             if_exists: false,
+            keep_quietly: false,
         })
         .map(|_| ())
     }
 
     /// Flushes and deletes a user chain in one batch; a missing chain is fine
-    /// (go-iptables' `ClearAndDeleteChain`).
+    /// (go-iptables' `ClearAndDeleteChain`). A built-in chain is not flushed: it is deleted
+    /// only as [`delete_chain`](Self::delete_chain) deletes one (empty, policy ACCEPT).
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -1075,6 +1079,7 @@ impl IpTables {
             chain: chain.into(),
             flush: true,
             if_exists: true,
+            keep_quietly: false,
         })
         .map(|_| ())
     }
@@ -1099,7 +1104,8 @@ impl IpTables {
     }
 
     /// Deletes every user chain of the table (`-X`) in one batch: all or none (a chain
-    /// still jumped to, or not empty, refuses the whole batch).
+    /// still jumped to, or not empty, refuses the whole batch). Built-in chains that are
+    /// empty with policy ACCEPT go too, as with iptables-nft 1.8.11; the others stay.
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -1108,15 +1114,12 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete_all_chains(&self, table: &str) -> Result<(), Error> {
-        let user: Vec<String> = self
+        let ops: Vec<Op> = self
             .list_chains(table)?
-            .into_iter()
-            .filter(|c| builtin(table, c).is_none())
-            .collect();
-        let ops: Vec<Op> = user
             .into_iter()
             .map(|c| Op::DeleteChain {
                 table: table.into(),
+                keep_quietly: builtin(table, &c).is_some(),
                 chain: c,
                 flush: false,
                 if_exists: false,

@@ -80,6 +80,9 @@ pub(crate) enum Op {
         chain: String,
         flush: bool,
         if_exists: bool,
+        /// For a built-in chain that must stay (rules in it, a policy other than ACCEPT):
+        /// leave it without an error (`-X` of the whole table).
+        keep_quietly: bool,
     },
     SetPolicy {
         table: String,
@@ -399,6 +402,59 @@ impl Planner<'_> {
         Ok(self.view(table, chain).map(|v| v.exists).unwrap_or(true))
     }
 
+    /// Deletes a built-in chain as iptables-nft does: only when it is in the kernel, empty
+    /// and its policy is ACCEPT (it is created again on first use, with that policy), so
+    /// that no DROP policy is ever lost. A chain with rules is [`Error::NotEmpty`], one with
+    /// another policy [`Error::BuiltinKept`] (or left alone with `keep_quietly`); a flush
+    /// never empties a built-in chain to delete it.
+    fn delete_builtin(
+        &mut self,
+        t: &str,
+        c: &str,
+        if_exists: bool,
+        keep_quietly: bool,
+    ) -> Result<Pending, Error> {
+        let f = self.family.nft();
+        // The rules first: the read gives the generation the batch is committed against, so
+        // that a policy or rule changed after these reads makes the plan start again.
+        self.load(t, c)?;
+        let Some(kc) = get_chain(self.conn, f, t, c).map_err(nft_err("reading a chain"))? else {
+            return if if_exists || keep_quietly {
+                Ok(Pending::Done)
+            } else {
+                Err(Error::chain_missing(t, c))
+            };
+        };
+        let policy = kc.hook.as_ref().and_then(|h| h.policy);
+        let kept = if policy.is_some_and(|p| p != Policy::Accept) {
+            Some(Error::BuiltinKept {
+                table: t.to_owned(),
+                chain: c.to_owned(),
+            })
+        } else if self.view(t, c).is_some_and(|v| !v.entries.is_empty()) {
+            Some(Error::NotEmpty {
+                table: t.to_owned(),
+                chain: c.to_owned(),
+            })
+        } else {
+            None
+        };
+        if let Some(e) = kept {
+            return if keep_quietly {
+                Ok(Pending::Done)
+            } else {
+                Err(e)
+            };
+        }
+        self.batch.del_chain(f, t, c).map_err(nft_err("planning"))?;
+        self.chain_tables.insert(t.to_owned());
+        self.ensured.remove(&key(t, c));
+        if let Some(v) = self.view(t, c) {
+            v.entries.clear();
+        }
+        Ok(Pending::Done)
+    }
+
     fn op(&mut self, op: &Op) -> Result<Pending, Error> {
         let (table, chain) = op.table_chain();
         let (table, chain) = (table.to_owned(), chain.to_owned());
@@ -619,12 +675,13 @@ impl Planner<'_> {
                 Ok(Pending::Done)
             }
             Op::DeleteChain {
-                flush, if_exists, ..
+                flush,
+                if_exists,
+                keep_quietly,
+                ..
             } => {
                 if builtin(t, c).is_some() {
-                    return Err(Error::Invalid(format!(
-                        "cannot delete built-in chain {c} of table {t}"
-                    )));
+                    return self.delete_builtin(t, c, *if_exists, *keep_quietly);
                 }
                 let present = match self.view(t, c) {
                     Some(v) => v.exists,
@@ -701,6 +758,9 @@ impl Planner<'_> {
                     }
                     r.handle = None;
                     r.position = None;
+                    // The kernel does not dump the protocol x_tables extensions are
+                    // checked against: without it, a TPROXY or `--to-ports` rule is refused.
+                    r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
                     let id = self.batch.new_id();
                     let opi = self
                         .batch

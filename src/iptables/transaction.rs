@@ -327,6 +327,7 @@ impl<'a> Transaction<'a> {
             chain: chain.into(),
             flush: false,
             if_exists: false,
+            keep_quietly: false,
         });
         self
     }
@@ -346,6 +347,7 @@ impl<'a> Transaction<'a> {
             chain: chain.into(),
             flush: true,
             if_exists: true,
+            keep_quietly: false,
         });
         self
     }

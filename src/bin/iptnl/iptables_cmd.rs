@@ -467,6 +467,25 @@ fn kernel_err(family: IpFamily, e: &Error) -> Fail {
     }
 }
 
+/// A rule the kernel refused as invalid (an x_tables extension's check: a protocol it needs,
+/// a table or chain it cannot be in), in iptables-nft's words (` RULE_APPEND failed (Invalid
+/// argument): rule in chain INPUT`, exit 4); other errors as [`kernel_err`].
+fn rule_err(family: IpFamily, what: &str, chain: &str, e: Error) -> Fail {
+    match e {
+        Error::Kernel {
+            errno: libc::EINVAL,
+            ..
+        } => Fail {
+            code: 4,
+            text: format!(
+                "{}:  {what} failed (Invalid argument): rule in chain {chain}",
+                prefix(family)
+            ),
+        },
+        e => kernel_err(family, &e),
+    }
+}
+
 /// `-X` of a chain the kernel keeps (rules in it, or jumps to it).
 fn busy(family: IpFamily, chain: &str) -> Fail {
     Fail {
@@ -483,20 +502,6 @@ fn nft_fail(family: IpFamily, e: &dyn std::fmt::Display) -> Fail {
     Fail {
         code: 4,
         text: format!("{}: {e}", prefix(family)),
-    }
-}
-
-/// Deletes a built-in (base) chain that is in the kernel, as `iptables-nft -X INPUT` does:
-/// done when it is empty, `CHAIN_DEL failed (Device or resource busy)` when it has rules.
-fn delete_builtin(family: IpFamily, ipt: &IpTables, table: &str, chain: &str) -> Result<(), Fail> {
-    let mut batch = iptnl::nft::Batch::new();
-    batch
-        .del_chain(family.nft(), table, chain)
-        .map_err(|e| nft_fail(family, &e))?;
-    match ipt.with_conn(|conn| batch.commit(conn)) {
-        Ok(_) => Ok(()),
-        Err(e) if e.errno() == Some(libc::EBUSY) => Err(busy(family, chain)),
-        Err(e) => Err(nft_fail(family, &e)),
     }
 }
 
@@ -646,7 +651,9 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             for r in &cmd.rules {
                 tx.append(t, chain, r.clone());
             }
-            tx.commit().map(|_| String::new()).map_err(kerr)
+            tx.commit()
+                .map(|_| String::new())
+                .map_err(|e| rule_err(family, "RULE_APPEND", chain, e))
         }
         Command::Insert { chain, rulenum } => {
             check_targets(family, ipt, t, &cmd.rules)?;
@@ -660,7 +667,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 Error::NotFound {
                     what: What::Rule, ..
                 } => op_err(family, "Index of insertion too big."),
-                e => kerr(e),
+                e => rule_err(family, "RULE_INSERT", chain, e),
             })
         }
         Command::Replace { chain, rulenum } => {
@@ -677,7 +684,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     Error::NotFound {
                         what: What::Rule, ..
                     } => op_err(family, "Index of replacement too big."),
-                    e => kerr(e),
+                    e => rule_err(family, "RULE_REPLACE", chain, e),
                 })
         }
         Command::Check { chain } => {
@@ -815,9 +822,16 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 if !in_kernel(family, ipt, t, chain)? {
                     return Err(op_err(family, NO_CHAIN));
                 }
-                // iptables-nft deletes an empty built-in chain (it is created again on
-                // next use); the kernel refuses one with rules (EBUSY).
-                return delete_builtin(family, ipt, t, chain).map(|()| String::new());
+                // iptables-nft deletes an empty built-in chain with policy ACCEPT (it is
+                // created again on next use); one with rules is busy, one with another
+                // policy stays ("Directory not empty").
+                return ipt
+                    .delete_chain(t, chain)
+                    .map(|()| String::new())
+                    .map_err(|e| match e {
+                        Error::BuiltinKept { .. } => op_err(family, "Directory not empty."),
+                        e => kerr(e),
+                    });
             }
             let out = if cmd.verbose > 0 {
                 format!("Deleting chain `{chain}'\n")

@@ -237,10 +237,10 @@ impl Extension for Icmp {
         Ok(())
     }
 
-    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        let (opt, proto, pname) = match self.family {
-            IpFamily::V4 => ("icmp-type", 1, "icmp"),
-            IpFamily::V6 => ("icmpv6-type", 58, "ipv6-icmp"),
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        let opt = match self.family {
+            IpFamily::V4 => "icmp-type",
+            IpFamily::V6 => "icmpv6-type",
         };
         if !self.seen.has(self.d(), opt) {
             return Err(ParseError::Invalid(format!(
@@ -248,13 +248,9 @@ impl Extension for Icmp {
                 self.d().name
             )));
         }
-        // The kernel refuses the match without the protocol.
-        if !ctx.proto.is_some_and(|p| p.num == proto && !p.inv) {
-            return Err(ParseError::bad(
-                format!("--{opt}"),
-                format!("the {} match needs `-p {pname}'", self.d().name),
-            ));
-        }
+        // Without `-p icmp` (or `-p ipv6-icmp`), or with it inverted, the kernel refuses the
+        // match (`.proto` of ipt_icmp/ip6t_icmp6), as it does iptables-nft's: a rule add
+        // fails with EINVAL, a check or delete finds no such rule.
         Ok(())
     }
 

@@ -133,6 +133,11 @@ impl Tcp {
     fn is_all_zero(&self) -> bool {
         *self == Tcp::default() && self.invflags == 0
     }
+
+    /// Whether iptables-nft encodes it as the x_tables match rather than natively.
+    fn is_xt(&self) -> bool {
+        self.invflags & XT_TCP_INV_OPTION != 0 || self.option != 0 || self.is_all_zero()
+    }
 }
 
 impl Extension for Tcp {
@@ -205,8 +210,18 @@ impl Extension for Tcp {
         Ok(())
     }
 
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        // Encoded natively, the match tests the transport header of any protocol: iptables-nft
+        // refuses it unless the rule's protocol is TCP (inverted or not, as it does). The
+        // x_tables form is checked by the kernel.
+        if !self.is_xt() && ctx.proto.map(|p| p.num) != Some(6) {
+            return Err(ParseError::Invalid("TCP match requires '-p tcp'".into()));
+        }
+        Ok(())
+    }
+
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if self.invflags & XT_TCP_INV_OPTION != 0 || self.option != 0 || self.is_all_zero() {
+        if self.is_xt() {
             out.push(xt_match("tcp", 0, self.to_xt()));
             return Ok(());
         }
@@ -324,7 +339,8 @@ fn decode_flags(exprs: &[Expr]) -> Option<(u8, u8, bool)> {
 }
 
 fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if ctx.proto.is_none_or(|p| p.num != 6 || p.inv) {
+    // `! -p tcp` too: iptables-nft accepts `! -p tcp -m tcp --dport 1` and reads it back so.
+    if ctx.proto.is_none_or(|p| p.num != 6) {
         return None;
     }
     let mut t = Tcp::default();

@@ -56,6 +56,14 @@ impl Default for Udp {
     }
 }
 
+impl Udp {
+    /// Whether iptables-nft encodes it as the x_tables match rather than natively.
+    fn is_xt(&self) -> bool {
+        self.invflags & !(XT_UDP_INV_SRCPT | XT_UDP_INV_DSTPT) != 0
+            || *self == Udp::default() && self.invflags == 0
+    }
+}
+
 impl Extension for Udp {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -90,10 +98,17 @@ impl Extension for Udp {
         Ok(())
     }
 
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        // As for tcp: the native form needs the rule's protocol to be UDP (the x_tables form
+        // is checked by the kernel).
+        if !self.is_xt() && ctx.proto.map(|p| p.num) != Some(17) {
+            return Err(ParseError::Invalid("UDP match requires '-p udp'".into()));
+        }
+        Ok(())
+    }
+
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if self.invflags & !(XT_UDP_INV_SRCPT | XT_UDP_INV_DSTPT) != 0
-            || *self == Udp::default() && self.invflags == 0
-        {
+        if self.is_xt() {
             let mut b = XtBuf::of::<xt_udp>();
             b.put_u16(offset_of!(xt_udp, spts), self.spts[0]);
             b.put_u16(offset_of!(xt_udp, spts) + 2, self.spts[1]);
@@ -151,7 +166,8 @@ fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensi
 }
 
 fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if ctx.proto.is_none_or(|p| p.num != 17 || p.inv) {
+    // `! -p udp` too, as for tcp.
+    if ctx.proto.is_none_or(|p| p.num != 17) {
         return None;
     }
     let mut u = Udp::default();
