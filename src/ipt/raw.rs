@@ -18,12 +18,10 @@
 
 use std::fmt::Write;
 
-use iptnl_sys::nf_tables::NFT_RULE_COMPAT_F_INV;
-
+use super::compat::compat_of;
 use super::error::ParseError;
 use super::IpFamily;
-use crate::nft::expr::meta::{MetaKey, MetaOp};
-use crate::nft::expr::{CmpOp, Counter, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{Counter, Expr};
 use crate::nft::rule::BoundSet;
 use crate::nft::{Data, Rule, RuleCompat, Verdict};
 
@@ -161,9 +159,8 @@ impl RawRule {
 
     /// The `NFTA_RULE_COMPAT` to send with the rule: x_tables matches and targets see the
     /// rule's layer-4 protocol there (the kernel keeps it but never dumps it), so it is
-    /// rebuilt from the rule's first protocol test (`meta l4proto`, or the IPv4 protocol or
-    /// IPv6 next-header field), as iptables-nft does; `None` for a rule without x_tables
-    /// expressions.
+    /// rebuilt from the rule's first protocol test ([`compat_of`]), as iptables-nft does;
+    /// `None` for a rule without x_tables expressions.
     pub fn compat(&self, family: IpFamily) -> Option<RuleCompat> {
         if !self
             .exprs
@@ -172,40 +169,7 @@ impl RawRule {
         {
             return None;
         }
-        let proto_field = match family {
-            IpFamily::V4 => 9,
-            IpFamily::V6 => 6,
-        };
-        let found = self.exprs.windows(2).find_map(|w| {
-            let reg = match &w[0] {
-                Expr::Meta(m) => match (m.key, m.op) {
-                    (MetaKey::L4proto, MetaOp::Load { dreg }) => dreg,
-                    _ => return None,
-                },
-                Expr::Payload(p)
-                    if p.base == PayloadBase::Network && p.offset == proto_field && p.len == 1 =>
-                {
-                    match p.op {
-                        PayloadOp::Load { dreg } => dreg,
-                        _ => return None,
-                    }
-                }
-                _ => return None,
-            };
-            match &w[1] {
-                Expr::Cmp(c) if c.sreg == reg && c.data.len() == 1 => match c.op {
-                    CmpOp::Eq => Some((c.data.as_bytes()[0], 0)),
-                    CmpOp::Neq => Some((c.data.as_bytes()[0], NFT_RULE_COMPAT_F_INV)),
-                    _ => None,
-                },
-                _ => None,
-            }
-        });
-        let (proto, flags) = found.unwrap_or((0, 0));
-        Some(RuleCompat {
-            proto: u32::from(proto),
-            flags,
-        })
+        Some(compat_of(&self.exprs, family).unwrap_or(RuleCompat { proto: 0, flags: 0 }))
     }
 
     /// The expressions in words, as `nft --debug=netlink` prints them, on one line and
