@@ -700,3 +700,67 @@ fn save_then_restore_gives_back_every_rule_ipv4() {
 fn save_then_restore_gives_back_every_rule_ipv6() {
     run_family(true);
 }
+
+/// `-Z` re-sends each rule with zeroed counters: a rule with an anonymous set gets a set of
+/// its own with the same elements (the old one belongs to the old rule), and an x_tables
+/// match iptnl does not model keeps its protocol info; the rules stay as they were.
+#[test]
+fn zeroing_keeps_rules_iptables_cannot_express() {
+    if !common::have("nft") || !common::have("iptables-nft") {
+        eprintln!("skipped: nft and iptables-nft are needed");
+        return;
+    }
+    common::in_netns(|| {
+        common::nft_load(
+            "add table ip filter\nadd chain ip filter INPUT { type filter hook input priority 0; }\n\
+             add rule ip filter INPUT ip saddr { 5.5.5.5, 6.6.6.6 } counter packets 3 bytes 9 drop\n",
+        );
+        common::run(
+            "iptables-nft",
+            &[
+                "-A", "INPUT", "-p", "sctp", "-m", "sctp", "--dport", "80", "-c", "4", "8", "-j",
+                "DROP",
+            ],
+        );
+        let mut conn = Conn::open().unwrap();
+        let zeroed = |conn: &mut Conn| {
+            let mut s = snapshot(conn, IpFamily::V4);
+            for r in &mut s.rules {
+                let mut rule = iptnl::nft::Rule::new(iptnl::nft::Family::Ipv4, "", "");
+                let mut w = Vec::new();
+                w.extend_from_slice(&((r.2.len() + 4) as u16).to_ne_bytes());
+                w.extend_from_slice(
+                    &(iptnl::sys::nf_tables::NFTA_RULE_EXPRESSIONS | 0x8000).to_ne_bytes(),
+                );
+                w.extend_from_slice(&r.2);
+                rule.set_content(&w).unwrap();
+                let raw = iptnl::ipt::raw::RawRule::of(&rule);
+                r.2 = raw.to_hex().into_bytes();
+            }
+            s
+        };
+        let before = zeroed(&mut conn);
+        for args in [&["-Z", "INPUT"][..], &["-Z", "INPUT", "1"], &["-Z"]] {
+            let (code, _, err) = iptnl_cli(IpFamily::V4, args);
+            assert_eq!(code, 0, "{args:?}: {err}");
+        }
+        let (code, _, err) = {
+            let out = common::run_status(
+                env!("CARGO_BIN_EXE_iptnl"),
+                &["iptables-restore", "--noflush"],
+                Some("*filter\n-Z INPUT 1\nCOMMIT\n"),
+            );
+            (
+                out.status.code(),
+                (),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        };
+        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(zeroed(&mut conn), before);
+        let save = common::run("iptables-nft-save", &["-c"]);
+        assert!(!save.contains("[3:9]") && !save.contains("[4:8]"), "{save}");
+        let list = common::nft_list();
+        assert!(list.contains("{ 5.5.5.5, 6.6.6.6 }"), "{list}");
+    });
+}

@@ -1362,6 +1362,7 @@ impl Planner<'_> {
                     }
                     self.load(line, table, &c)?;
                     let entries = self.entries(table, &c).clone();
+                    let mut anon = None;
                     for (i, e) in entries.iter().enumerate() {
                         if rulenum.is_some_and(|n| n as usize != i + 1) {
                             continue;
@@ -1376,6 +1377,14 @@ impl Planner<'_> {
                             // Not dumped by the kernel, and needed by x_tables extensions
                             // that check the protocol (TPROXY, `--to-ports`, …).
                             r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
+                            // An anonymous set belongs to the rule that uses it: the new
+                            // rule gets sets of its own with the same elements.
+                            if r.uses_anonymous_sets() {
+                                if anon.is_none() {
+                                    anon = Some(nft::anonymous_sets(self.conn, f, table)?);
+                                }
+                                r.bind_sets(anon.as_ref().expect("read above"));
+                            }
                             self.batch.add_rule(&r, Position::Replace(h), false)?;
                         }
                     }

@@ -12,10 +12,7 @@ use super::decode::{decode_rule_exact, raw_spec};
 use super::tables::{find_table, TABLES};
 use super::IpFamily;
 use crate::netlink::Conn;
-use crate::nft::rule::BoundSet;
-use crate::nft::{
-    dump_rules_by_chain, list_set_elems, list_sets, list_tables, Chain, Expr, Policy, Rule,
-};
+use crate::nft::{anonymous_sets, dump_rules_by_chain, list_tables, BoundSet, Chain, Policy, Rule};
 
 /// The start of the comment line a save puts before each rule that has no iptables form
 /// (the rule itself follows as `-A CHAIN -m nft --nft-rule HEX`, see [`super::raw`]).
@@ -215,13 +212,12 @@ fn push_rules<'r>(
             let spec = match decode_rule_exact(r, family) {
                 Ok(spec) => spec,
                 Err(f) => {
-                    let raw = match bound_sets(r, anon) {
-                        Some(sets) => {
-                            let mut with = r.clone();
-                            with.bound_sets = sets;
-                            raw_spec(&with, family)
-                        }
-                        None => raw_spec(r, family),
+                    let raw = if r.uses_anonymous_sets() {
+                        let mut with = r.clone();
+                        with.bind_sets(anon);
+                        raw_spec(&with, family)
+                    } else {
+                        raw_spec(r, family)
                     };
                     if let Some(x) = &raw.raw {
                         let _ = writeln!(
@@ -242,33 +238,6 @@ fn push_rules<'r>(
 
 /// The anonymous sets of a table, by the name the kernel gave them.
 type AnonSets = HashMap<String, BoundSet>;
-
-/// The anonymous sets `r` looks up, when it looks any up.
-fn bound_sets(r: &Rule, anon: &AnonSets) -> Option<Vec<BoundSet>> {
-    let mut out: Vec<BoundSet> = Vec::new();
-    for e in &r.exprs {
-        if let Expr::Lookup(l) = e {
-            if let Some(b) = anon.get(&l.set) {
-                if !out.iter().any(|x| x.set.name == b.set.name) {
-                    out.push(b.clone());
-                }
-            }
-        }
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-/// Reads the anonymous sets of a table and their elements (none for most iptables tables:
-/// one set dump).
-fn anon_sets(conn: &mut Conn, family: IpFamily, table: &str) -> Result<AnonSets, SaveError> {
-    let (sets, _) = list_sets(conn, Some(family.nft()), Some(table))?;
-    let mut out = HashMap::new();
-    for set in sets.into_iter().filter(|s| s.is_anonymous()) {
-        let (elems, _) = list_set_elems(conn, family.nft(), table, &set.name)?;
-        out.insert(set.name.clone(), BoundSet { set, elems });
-    }
-    Ok(out)
-}
 
 /// Appends the end of a table's save.
 fn table_tail(out: &mut String, date: &str) {
@@ -311,7 +280,7 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
             ));
             continue;
         }
-        let anon = anon_sets(conn, family, t.name)?;
+        let anon = anonymous_sets(conn, family.nft(), t.name)?;
         // Chain by chain, formatted as read: the rules are never all in memory at once.
         let mut text = String::new();
         let (rules_text, _) = dump_rules_by_chain(

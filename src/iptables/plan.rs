@@ -738,6 +738,7 @@ impl Planner<'_> {
                         return Err(Error::rule_missing(t, c, &format!("no rule number {n}")));
                     }
                 }
+                let mut anon = None;
                 for (i, e) in entries.iter().enumerate() {
                     if rule.is_some_and(|n| n as usize != i + 1) {
                         continue;
@@ -761,6 +762,17 @@ impl Planner<'_> {
                     // The kernel does not dump the protocol x_tables extensions are
                     // checked against: without it, a TPROXY or `--to-ports` rule is refused.
                     r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
+                    // An anonymous set belongs to the rule that uses it: the new rule gets
+                    // sets of its own with the same elements.
+                    if r.uses_anonymous_sets() {
+                        if anon.is_none() {
+                            anon = Some(
+                                crate::nft::anonymous_sets(self.conn, f, t)
+                                    .map_err(nft_err("reading anonymous sets"))?,
+                            );
+                        }
+                        r.bind_sets(anon.as_ref().expect("read above"));
+                    }
                     let id = self.batch.new_id();
                     let opi = self
                         .batch

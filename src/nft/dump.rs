@@ -413,3 +413,29 @@ pub fn list_set_elems(
     )?;
     Ok((msgs.into_iter().flat_map(|m| m.elems).collect(), g))
 }
+
+/// The anonymous sets of a table with their elements, by the name the kernel gave them
+/// (`__set0`): what [`Rule::bind_sets`](super::Rule::bind_sets) needs to write a rule read
+/// from the kernel back, in a new place or in place of itself. One set dump, and one
+/// element dump per anonymous set.
+///
+/// ```no_run
+/// use iptnl::nft::{anonymous_sets, Family};
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let sets = anonymous_sets(&mut conn, Family::Ipv4, "filter")?;
+/// for (name, b) in &sets { println!("{name}: {} elements", b.elems.len()); }
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn anonymous_sets(
+    conn: &mut Conn,
+    family: Family,
+    table: &str,
+) -> Result<std::collections::HashMap<String, super::rule::BoundSet>, Error> {
+    let (sets, _) = list_sets(conn, Some(family), Some(table))?;
+    let mut out = std::collections::HashMap::new();
+    for set in sets.into_iter().filter(|s| s.is_anonymous()) {
+        let (elems, _) = list_set_elems(conn, family, table, &set.name)?;
+        out.insert(set.name.clone(), super::rule::BoundSet { set, elems });
+    }
+    Ok(out)
+}

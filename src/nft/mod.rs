@@ -19,11 +19,12 @@ pub use batch::{Batch, Committed, Position};
 pub use chain::{Chain, ChainType, Hook, Policy};
 pub use data::{Data, Value, Verdict};
 pub use dump::{
-    dump_rules_by_chain, get_chain, list_chains, list_chains_and_rules, list_rules, list_tables,
+    anonymous_sets, dump_rules_by_chain, get_chain, list_chains, list_chains_and_rules, list_rules,
+    list_tables,
 };
 pub use error::{Error, OpError};
 pub use expr::Expr;
 pub use family::Family;
-pub use rule::{Rule, RuleCompat};
+pub use rule::{BoundSet, Rule, RuleCompat};
 pub use set::{list_set_elems, list_sets, Set, SetDesc, SetElem, SetElems, SetRef};
 pub use table::Table;

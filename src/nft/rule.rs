@@ -233,6 +233,32 @@ impl Rule {
         Ok(())
     }
 
+    /// Whether a lookup of the rule names an anonymous set (`__set…`): such a rule can be
+    /// written again only with its sets bound ([`bind_sets`](Self::bind_sets)), since an
+    /// anonymous set belongs to the one rule that uses it.
+    pub fn uses_anonymous_sets(&self) -> bool {
+        self.exprs
+            .iter()
+            .any(|e| matches!(e, Expr::Lookup(l) if l.set.starts_with("__set")))
+    }
+
+    /// Binds the anonymous sets the rule looks up, taken from `anon` (see
+    /// [`anonymous_sets`](super::anonymous_sets)), so that writing the rule creates sets of
+    /// its own with the same elements. Returns whether the rule looks any up.
+    pub fn bind_sets(&mut self, anon: &std::collections::HashMap<String, BoundSet>) -> bool {
+        self.bound_sets.clear();
+        for e in &self.exprs {
+            if let Expr::Lookup(l) = e {
+                if let Some(b) = anon.get(&l.set) {
+                    if !self.bound_sets.iter().any(|x| x.set.name == b.set.name) {
+                        self.bound_sets.push(b.clone());
+                    }
+                }
+            }
+        }
+        !self.bound_sets.is_empty()
+    }
+
     /// The expressions encoded as the contents of `NFTA_RULE_EXPRESSIONS` (for byte-for-byte
     /// comparison with a kernel dump).
     pub fn exprs_bytes(&self) -> Vec<u8> {
