@@ -701,19 +701,29 @@ fn save_then_restore_gives_back_every_rule_ipv6() {
     run_family(true);
 }
 
-/// `-Z` re-sends each rule with zeroed counters: a rule with an anonymous set gets a set of
-/// its own with the same elements (the old one belongs to the old rule), and an x_tables
-/// match iptnl does not model keeps its protocol info; the rules stay as they were.
-#[test]
-fn zeroing_keeps_rules_iptables_cannot_express() {
+/// Runs `f` in a fresh namespace whose table ip filter has a chain INPUT made by `nft`;
+/// skipped without the oracles.
+fn with_input_chain(f: impl FnOnce() + Send) {
     if !common::have("nft") || !common::have("iptables-nft") {
         eprintln!("skipped: nft and iptables-nft are needed");
         return;
     }
     common::in_netns(|| {
         common::nft_load(
-            "add table ip filter\nadd chain ip filter INPUT { type filter hook input priority 0; }\n\
-             add rule ip filter INPUT ip saddr { 5.5.5.5, 6.6.6.6 } counter packets 3 bytes 9 drop\n",
+            "add table ip filter\nadd chain ip filter INPUT { type filter hook input priority 0; }\n",
+        );
+        f()
+    });
+}
+
+/// `-Z` re-sends each rule with zeroed counters: a rule with an anonymous set gets a set of
+/// its own with the same elements (the old one belongs to the old rule), and an x_tables
+/// match iptnl does not model keeps its protocol info; the rules stay as they were.
+#[test]
+fn zeroing_keeps_rules_iptables_cannot_express() {
+    with_input_chain(|| {
+        common::nft_load(
+            "add rule ip filter INPUT ip saddr { 5.5.5.5, 6.6.6.6 } counter packets 3 bytes 9 drop\n",
         );
         common::run(
             "iptables-nft",
@@ -762,5 +772,25 @@ fn zeroing_keeps_rules_iptables_cannot_express() {
         assert!(!save.contains("[3:9]") && !save.contains("[4:8]"), "{save}");
         let list = common::nft_list();
         assert!(list.contains("{ 5.5.5.5, 6.6.6.6 }"), "{list}");
+    });
+}
+
+/// iptables-nft-restore refuses a save holding a rule carried whole, rather than loading
+/// something else; iptnl's restore of the same text
+/// writes the rule back exactly.
+#[test]
+fn iptables_nft_restore_refuses_the_whole_rule_form() {
+    with_input_chain(|| {
+        common::nft_load("add rule ip filter INPUT ct state established counter accept\n");
+        let mut conn = Conn::open().unwrap();
+        let text = save(&mut conn, IpFamily::V4, &SaveOptions::default()).unwrap();
+        assert!(text.contains("-A INPUT -m nft --nft-rule "), "{text}");
+        let before = snapshot(&mut conn, IpFamily::V4);
+        let out = common::run_status("iptables-nft-restore", &[], Some(&text));
+        assert!(!out.status.success(), "iptables-nft-restore took:\n{text}");
+        // It loaded no rule (1.8.9 does leave the built-in chains it created behind).
+        assert_eq!(snapshot(&mut conn, IpFamily::V4).rules, before.rules);
+        restore(&mut conn, IpFamily::V4, &text, &RestoreOptions::default()).unwrap();
+        assert_eq!(snapshot(&mut conn, IpFamily::V4).rules, before.rules);
     });
 }
