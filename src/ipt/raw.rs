@@ -89,7 +89,7 @@ impl RawRule {
                 format!("`{}' is not a rule's content ({why})", shorten(hex)),
             )
         };
-        let bytes = unhex(hex).ok_or_else(|| bad("not an even number of hexadecimal digits"))?;
+        let bytes = unhex(hex).ok_or_else(|| bad("not pairs of hexadecimal digits"))?;
         let mut r = Rule::new(crate::nft::Family::Ipv4, "", "");
         r.set_content(&bytes).map_err(|e| bad(&e.to_string()))?;
         if r.exprs.is_empty() {
