@@ -10,8 +10,10 @@
 //! read that chain only, and the batch then carries the generation id it read, so that a
 //! concurrent change makes the kernel refuse it and the restore is planned again.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasher;
+
+use iptnl_sys::nf_tables::NFT_DATA_VERDICT;
 
 use super::command::{parse_command, Command};
 use super::compare::{canonical_exprs, canonical_of_rule};
@@ -882,16 +884,74 @@ impl Planner<'_> {
         line: usize,
         existing_tables: &[String],
     ) -> Result<(), RestoreError> {
-        let f = self.family.nft();
         if !self.opts.noflush {
             if existing_tables.iter().any(|t| t == table) {
-                self.batch.del_table(f, table)?;
+                self.clear_table(table)?;
             }
             // The table is rebuilt from the input: every chain is known, empty, or absent.
             self.chains.remove(table);
         }
         self.push_line(line);
         self.table_pending = Some(line);
+        Ok(())
+    }
+
+    /// Empties an existing table for a restore that rebuilds it. What iptables cannot see
+    /// stays as it is: when the table holds named sets, stateful objects, flowtables or base
+    /// chains iptables-nft would call incompatible (other hook, priority or type), only the
+    /// chains iptables manages are flushed and deleted, so that `iptables-save > f;
+    /// iptables-restore < f` loses none of those (iptables-nft-restore deletes the whole
+    /// table); otherwise the table is deleted in one message.
+    fn clear_table(&mut self, table: &str) -> Result<(), RestoreError> {
+        let f = self.family.nft();
+        let (sets, _) = nft::list_sets(self.conn, Some(f), Some(table))?;
+        let mut keep =
+            sets.iter().any(|s| !s.is_anonymous()) || nft::table_objects(self.conn, f, table)? > 0;
+        let (chains, _) = nft::list_chains(self.conn, Some(f), Some(table))?;
+        let foreign = |c: &nft::Chain| {
+            c.hook.is_some() && !Self::builtin(table, &c.name).is_some_and(|b| b.matches(c))
+        };
+        keep |= chains.iter().any(foreign);
+        if !keep {
+            self.batch.del_table(f, table)?;
+            return Ok(());
+        }
+        // User chains that what stays jumps to (rules of the kept base chains, verdict maps)
+        // cannot be deleted: they are emptied and stay.
+        let mut used: HashSet<String> = HashSet::new();
+        let mut note = |v: &nft::Verdict| {
+            if let nft::Verdict::Jump(c) | nft::Verdict::Goto(c) = v {
+                used.insert(c.clone());
+            }
+        };
+        for c in chains.iter().filter(|c| foreign(c)) {
+            let (rules, _) = nft::list_rules(self.conn, Some(f), Some(table), Some(&c.name))?;
+            for e in rules.iter().flat_map(|r| &r.exprs) {
+                if let nft::Expr::Immediate(i) = e {
+                    if let nft::Data::Verdict(v) = &i.data {
+                        note(v);
+                    }
+                }
+            }
+        }
+        for s in sets
+            .iter()
+            .filter(|s| s.data_type == Some(NFT_DATA_VERDICT))
+        {
+            let (elems, _) = nft::list_set_elems(self.conn, f, table, &s.name)?;
+            for e in &elems {
+                if let Some(nft::Data::Verdict(v)) = &e.data {
+                    note(v);
+                }
+            }
+        }
+        let ours: Vec<&nft::Chain> = chains.iter().filter(|c| !foreign(c)).collect();
+        for c in &ours {
+            self.batch.flush_chain(f, table, &c.name)?;
+        }
+        for c in ours.iter().filter(|c| !used.contains(&c.name)) {
+            self.batch.del_chain(f, table, &c.name)?;
+        }
         Ok(())
     }
 

@@ -439,3 +439,49 @@ pub fn anonymous_sets(
     }
     Ok(out)
 }
+
+/// How many stateful objects (named counters, quotas, limits, ct helpers…) and flowtables a
+/// table holds: things no rule text carries, which a restore that rebuilds the table would
+/// lose. Two small dumps.
+///
+/// ```no_run
+/// use iptnl::nft::{table_objects, Family};
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let n = table_objects(&mut conn, Family::Ipv4, "filter")?;
+/// println!("{n} objects and flowtables");
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn table_objects(conn: &mut Conn, family: Family, table: &str) -> Result<usize, Error> {
+    let mut n = 0;
+    for (msg, reply, what) in [
+        (NFT_MSG_GETOBJ, NFT_MSG_NEWOBJ, "listing objects"),
+        (
+            NFT_MSG_GETFLOWTABLE,
+            NFT_MSG_NEWFLOWTABLE,
+            "listing flowtables",
+        ),
+    ] {
+        // NFTA_OBJ_TABLE and NFTA_FLOWTABLE_TABLE are both attribute 1.
+        let r = collect(
+            conn,
+            what,
+            msg,
+            reply,
+            Some(family),
+            |w| w.put_str(NFTA_OBJ_TABLE, table),
+            |m| {
+                let t = m
+                    .nfgen()?
+                    .attrs()
+                    .table::<{ NFTA_OBJ_TABLE as usize + 1 }>()?;
+                Ok(t.get(NFTA_OBJ_TABLE).and_then(|a| a.str().ok()) == Some(table))
+            },
+        );
+        match r {
+            Ok((v, _)) => n += v.into_iter().filter(|&same| same).count(),
+            Err(e) if e.errno() == Some(libc::ENOENT) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}

@@ -20,7 +20,7 @@ pub use chain::{Chain, ChainType, Hook, Policy};
 pub use data::{Data, Value, Verdict};
 pub use dump::{
     anonymous_sets, dump_rules_by_chain, get_chain, list_chains, list_chains_and_rules, list_rules,
-    list_tables,
+    list_tables, table_objects,
 };
 pub use error::{Error, OpError};
 pub use expr::Expr;
