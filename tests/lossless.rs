@@ -584,6 +584,21 @@ fn run_case(case: &Case) -> Result<(), TestCaseError> {
         table: None,
     };
     let text = save(&mut conn, fam, &opts).unwrap();
+    // The rules of the base chain iptables cannot express are shown too (as comments: a
+    // restore keeps that chain as it is), in save and in `-L`.
+    let fwd10 = before.rules.iter().filter(|r| r.1 == "fwd10").count();
+    let saved = text
+        .lines()
+        .filter(|l| l.starts_with("#   ") && l.contains("-A fwd10"))
+        .count();
+    prop_assert_eq!(saved, fwd10, "save shows the fwd10 rules:\n{}", text);
+    let (code, l, _) = iptnl_cli(fam, &["-L", "-n"]);
+    prop_assert_eq!(code, 0);
+    let listed = l
+        .split("\n\n")
+        .find(|s| s.starts_with("Chain fwd10 (base chain"))
+        .map_or(0, |s| s.lines().count() - 2);
+    prop_assert_eq!(listed, fwd10, "-L shows the fwd10 rules:\n{}", l);
     flush(&mut conn, fam);
     let ropts = RestoreOptions {
         noflush: case.noflush,

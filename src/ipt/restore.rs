@@ -908,9 +908,7 @@ impl Planner<'_> {
         let mut keep =
             sets.iter().any(|s| !s.is_anonymous()) || nft::table_objects(self.conn, f, table)? > 0;
         let (chains, _) = nft::list_chains(self.conn, Some(f), Some(table))?;
-        let foreign = |c: &nft::Chain| {
-            c.hook.is_some() && !Self::builtin(table, &c.name).is_some_and(|b| b.matches(c))
-        };
+        let foreign = |c: &nft::Chain| super::tables::is_foreign_base_chain(table, c);
         keep |= chains.iter().any(foreign);
         if !keep {
             self.batch.del_table(f, table)?;

@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use super::decode::{decode_rule_exact, raw_spec};
-use super::tables::{find_table, TABLES};
+use super::tables::{find_table, hook_name, is_foreign_base_chain, TABLES};
 use super::IpFamily;
 use crate::netlink::Conn;
 use crate::nft::{anonymous_sets, dump_rules_by_chain, list_tables, BoundSet, Chain, Policy, Rule};
@@ -123,6 +123,13 @@ pub fn format_table(
     }
     for name in order {
         let rules = by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
+        if let Some(c) = chains
+            .iter()
+            .find(|c| c.name == name && is_foreign_base_chain(table, c))
+        {
+            push_foreign_chain(&mut out, family, c, rules.iter().copied(), counters);
+            continue;
+        }
         push_rules(
             &mut out,
             family,
@@ -160,6 +167,12 @@ fn table_head<'c>(
         }
     }
     user.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut foreign: Vec<&str> = chains
+        .iter()
+        .filter(|c| is_foreign_base_chain(table, c))
+        .map(|c| c.name.as_str())
+        .collect();
+    foreign.sort_unstable();
     if tainted {
         let _ = writeln!(
             out,
@@ -195,7 +208,41 @@ fn table_head<'c>(
         .iter()
         .copied()
         .chain(user.iter().map(|c| c.name.as_str()))
+        .chain(foreign)
         .collect()
+}
+
+/// Appends what a save shows of a base chain iptables cannot express: comment lines (a
+/// restore keeps such a chain and its rules as they are, and reads none of this).
+fn push_foreign_chain<'r>(
+    out: &mut String,
+    family: IpFamily,
+    chain: &Chain,
+    rules: impl IntoIterator<Item = &'r Rule>,
+    counters: bool,
+) {
+    let mut text = String::new();
+    push_rules(
+        &mut text,
+        family,
+        &chain.name,
+        rules,
+        counters,
+        &HashMap::new(),
+    );
+    let hook = chain.hook.as_ref();
+    let _ = writeln!(
+        out,
+        "# Chain {} is a base chain iptables cannot express (hook {}, priority {}, type {}, policy {}); iptables-restore keeps it and its rules as they are:",
+        chain.name,
+        hook_name(hook.map_or(u32::MAX, |h| h.num)),
+        hook.map_or(0, |h| h.priority),
+        hook.map_or("?", |h| h.chain_type.name()),
+        hook.and_then(|h| h.policy).unwrap_or(Policy::Accept),
+    );
+    for line in text.lines() {
+        let _ = writeln!(out, "#   {line}");
+    }
 }
 
 /// Appends the save lines of the rules of chain `name`.
@@ -297,7 +344,13 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
                     .collect();
                 order.iter().filter_map(|n| index.get(n).copied()).collect()
             },
-            |chain, rules, out| push_rules(out, family, &chain.name, rules, opts.counters, &anon),
+            |chain, rules, out| {
+                if is_foreign_base_chain(t.name, chain) {
+                    push_foreign_chain(out, family, chain, rules, opts.counters);
+                } else {
+                    push_rules(out, family, &chain.name, rules, opts.counters, &anon);
+                }
+            },
         )?;
         text.push_str(&rules_text);
         table_tail(&mut text, &date);

@@ -140,3 +140,37 @@ impl BuiltinChain {
         })
     }
 }
+
+/// Whether `c`, a chain of iptables table `table` read from the kernel, is a base chain that
+/// iptables cannot express: it has a hook, but is not one of the table's built-in chains as
+/// iptables-nft makes them (name, hook, priority and type). iptables-nft calls such a table
+/// incompatible; iptnl lists its other chains and leaves that one as it is.
+///
+/// ```
+/// use iptnl::ipt::tables::is_foreign_base_chain;
+/// use iptnl::nft::{Chain, Family};
+/// assert!(!is_foreign_base_chain("filter", &Chain::user(Family::Ipv4, "filter", "MINE")));
+/// ```
+pub fn is_foreign_base_chain(table: &str, c: &Chain) -> bool {
+    c.hook.is_some()
+        && !find_table(table)
+            .and_then(|t| t.builtin(&c.name))
+            .is_some_and(|b| b.matches(c))
+}
+
+/// The name of an ip/ip6 netfilter hook (`NF_INET_*`): `input` for 1; other numbers as
+/// digits.
+///
+/// ```
+/// assert_eq!(iptnl::ipt::tables::hook_name(4), "postrouting");
+/// ```
+pub fn hook_name(num: u32) -> String {
+    match num {
+        0 => "prerouting".to_owned(),
+        1 => "input".to_owned(),
+        2 => "forward".to_owned(),
+        3 => "output".to_owned(),
+        4 => "postrouting".to_owned(),
+        n => n.to_string(),
+    }
+}

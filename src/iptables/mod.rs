@@ -899,6 +899,28 @@ impl IpTables {
             .collect())
     }
 
+    /// The base chains of `table` that iptables cannot express (another hook, priority or
+    /// type than its built-in chains, e.g. made by `nft`), sorted by name. iptables' own
+    /// listings leave them out; `iptables -L` shows them after the others, and a restore
+    /// keeps them as they are.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for c in ipt.foreign_base_chains("filter")? { println!("{}", c.name); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn foreign_base_chains(&self, table: &str) -> Result<Vec<nft::Chain>, Error> {
+        let mut g = self.lock();
+        let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
+            .map_err(|e| from_nft(e, "listing chains"))?;
+        let mut out: Vec<nft::Chain> = chains
+            .into_iter()
+            .filter(|c| crate::ipt::tables::is_foreign_base_chain(table, c))
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
     /// Whether the chain exists. Built-in chains of iptables tables always exist, as
     /// `iptables -L CHAIN` (go-iptables' `ChainExists`) says; this reads one chain, no dump.
     ///

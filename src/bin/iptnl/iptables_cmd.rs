@@ -1071,6 +1071,26 @@ fn list(
             out.push('\n');
         }
     }
+    if chain.is_none() {
+        // Base chains iptables cannot express: shown, after the others, never hidden.
+        for c in ipt.foreign_base_chains(t).map_err(kerr)? {
+            let rs = ipt.rules(t, &c.name).map_err(kerr)?;
+            let h = c.hook.as_ref();
+            out.push_str(&format!(
+                "\nChain {} (base chain iptables cannot express: hook {}, priority {}, policy {})\n",
+                c.name,
+                iptnl::ipt::tables::hook_name(h.map_or(u32::MAX, |h| h.num)),
+                h.map_or(0, |h| h.priority),
+                h.and_then(|h| h.policy).unwrap_or(iptnl::nft::Policy::Accept),
+            ));
+            out.push_str(&list_header(cmd));
+            out.push('\n');
+            for (i, r) in rs.iter().enumerate() {
+                out.push_str(&list_rule(family, cmd, i + 1, r));
+                out.push('\n');
+            }
+        }
+    }
     Ok(out)
 }
 
