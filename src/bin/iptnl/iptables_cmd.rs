@@ -378,6 +378,23 @@ fn run(
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));
         }
+        // `-S` of a whole table cannot show a base chain iptables cannot express as rule
+        // lines (a tool would take them for its own): it says where to see them.
+        if let Command::ListRules { chain: None, .. } = c {
+            let foreign = ipt
+                .foreign_base_chains(&cmd.table)
+                .map_err(|e| kernel_err(family, &e))?;
+            if !foreign.is_empty() {
+                o.err(&format!(
+                    "# Warning: table `{}' also holds base chains {} cannot express ({}); `{} -L' and `{}-save' show them and their rules.\n",
+                    cmd.table,
+                    name(family),
+                    foreign.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "),
+                    name(family),
+                    name(family),
+                ));
+            }
+        }
         o.out(&text);
     }
     // With -v, the rules of a rule command are printed: before it runs for -A (iptables-nft
