@@ -1020,3 +1020,70 @@ fn restore_never_deletes_a_builtin_chain_with_a_drop_policy() {
         assert!(save().contains(":FORWARD DROP"));
     });
 }
+
+/// Grouped short options, read as getopt reads them: a flag that takes no value lets the
+/// letters after it be options of their own (`-nvL`), in both families.
+const GROUPED: &[&str] = &[
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-nvL",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-nL",
+    "-t nat -nL",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-nxvL",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-vS",
+    "-vnL",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-L -nv",
+    "-t filter -nL INPUT",
+    "-A INPUT -s 1.2.3.4 -j ACCEPT\n-nvL INPUT --line-numbers",
+    "-nLX",
+    "-nvZ",
+    "-nvF",
+];
+
+const GROUPED6: &[&str] = &[
+    "-A INPUT -s 2001:db8::1 -j ACCEPT\n-nvL",
+    "-A INPUT -s 2001:db8::1 -j ACCEPT\n-vS",
+    "-A INPUT -s 2001:db8::1 -j ACCEPT\n-L -nv",
+    "-t nat -nL",
+];
+
+#[test]
+fn grouped_short_options_match_iptables_nft() {
+    check(false, GROUPED);
+}
+
+#[test]
+fn ip6tables_grouped_short_options_match_ip6tables_nft() {
+    check(true, GROUPED6);
+}
+
+/// iptables' own address forms (`xtables_numeric_to_ipaddr`, masks in `strtoul`'s syntax),
+/// on the command line and in `-C`/`-D`.
+const ADDR_FORMS: &[&str] = &[
+    "-A INPUT -s 0/0 -j ACCEPT\n-S\n-C INPUT -s 0/0 -j ACCEPT\n-D INPUT -d 0/0 -j ACCEPT",
+    "-A INPUT -s 10/8 -j ACCEPT\n-S",
+    "-A INPUT -s 127.1 -d 10.0.0 -j ACCEPT\n-S\n-D INPUT -s 127.1.0.0 -d 10.0.0.0 -j ACCEPT",
+    "-A INPUT -s 10.1/16 -j ACCEPT\n-S",
+    "-A INPUT -s 0x7f.1 -j ACCEPT\n-S",
+    "-A INPUT -s 010.0.0.1/010 -j ACCEPT\n-S",
+    "-A INPUT -s 1.2.3.4/+8 -j ACCEPT\n-S",
+    "-A INPUT -s 1.2.3.4/0xff.0.0.0 -j ACCEPT\n-S",
+    "-A INPUT -s 1.2.3.4/255.0.0 -j ACCEPT",
+    "-A INPUT -s 08.1.1.1 -j ACCEPT",
+    "-A INPUT -s 1..2 -j ACCEPT",
+];
+
+const ADDR_FORMS6: &[&str] = &[
+    "-A INPUT -s ::/0 -j ACCEPT\n-S",
+    "-A INPUT -s 2001:db8::1/0x10 -j ACCEPT\n-S",
+    "-A INPUT -s 2001:db8::1/+64 -j ACCEPT\n-S",
+    "-A INPUT -s 2001:db8::1/ffff:ffff:: -j ACCEPT\n-S",
+];
+
+#[test]
+fn address_forms_match_iptables_nft() {
+    check(false, ADDR_FORMS);
+}
+
+#[test]
+fn ip6tables_address_forms_match_ip6tables_nft() {
+    check(true, ADDR_FORMS6);
+}

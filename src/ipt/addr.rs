@@ -129,19 +129,27 @@ pub fn ip_bytes(a: IpAddr) -> Vec<u8> {
     }
 }
 
+/// A mask as iptables reads one: for IPv4 a dotted mask of exactly four parts
+/// (`xtables_numeric_to_ipmask`), for IPv6 an address, otherwise a prefix length in
+/// `strtoul`'s syntax (`+8`, ` 8`, `0x10` and octal `010` are lengths too).
 fn parse_mask(family: IpFamily, m: &str) -> Option<IpAddr> {
+    use super::ext::libxt::strtoul_full;
     match family {
         IpFamily::V4 => {
-            if let Ok(len) = m.parse::<u32>() {
-                return (len <= 32 && !m.starts_with('+')).then(|| v4_prefix_mask(len).into());
+            if m.matches('.').count() == 3 {
+                if let Some(a) = numeric_v4(m) {
+                    return Some(IpAddr::V4(a));
+                }
             }
-            m.parse::<Ipv4Addr>().ok().map(IpAddr::V4)
+            let len = strtoul_full(m, 0, 32)?;
+            Some(v4_prefix_mask(len as u32).into())
         }
         IpFamily::V6 => {
-            if let Ok(len) = m.parse::<u32>() {
-                return (len <= 128 && !m.starts_with('+')).then(|| v6_prefix_mask(len).into());
+            if let Ok(a) = m.parse::<Ipv6Addr>() {
+                return Some(IpAddr::V6(a));
             }
-            m.parse::<Ipv6Addr>().ok().map(IpAddr::V6)
+            let len = strtoul_full(m, 0, 128)?;
+            Some(v6_prefix_mask(len as u32).into())
         }
     }
 }
@@ -172,9 +180,30 @@ fn masked(a: IpAddr, m: Option<IpAddr>) -> Option<AddrMask> {
 /// A numeric address of the family (no name lookup).
 fn numeric(family: IpFamily, host: &str) -> Option<IpAddr> {
     match family {
-        IpFamily::V4 => host.parse::<Ipv4Addr>().ok().map(IpAddr::V4),
+        IpFamily::V4 => numeric_v4(host).map(IpAddr::V4),
         IpFamily::V6 => host.parse::<Ipv6Addr>().ok().map(IpAddr::V6),
     }
+}
+
+/// An IPv4 address as iptables reads one (`xtables_numeric_to_ipaddr`): one to four parts
+/// separated by dots, each a number up to 255 in `strtoul`'s syntax (`0x` hexadecimal, a
+/// leading `0` octal), missing parts zero: `10` is 10.0.0.0, `127.1` is 127.1.0.0 (not
+/// `inet_aton`'s 127.0.0.1). Only the first 19 bytes are read, as iptables' buffer holds.
+fn numeric_v4(host: &str) -> Option<Ipv4Addr> {
+    let mut end = host.len().min(19);
+    while !host.is_char_boundary(end) {
+        end -= 1;
+    }
+    let mut octets = [0u8; 4];
+    let mut parts = host[..end].splitn(4, '.');
+    for (i, o) in octets.iter_mut().enumerate() {
+        match parts.next() {
+            Some(p) => *o = super::ext::libxt::strtoul_full(p, 0, 255)? as u8,
+            None if i > 0 => break,
+            None => return None,
+        }
+    }
+    Some(Ipv4Addr::from(octets))
 }
 
 fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
@@ -183,7 +212,7 @@ fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
     }
     match family {
         IpFamily::V4 => {
-            if let Ok(a) = host.parse::<Ipv4Addr>() {
+            if let Some(a) = numeric_v4(host) {
                 return Some(vec![IpAddr::V4(a)]);
             }
             if host.parse::<Ipv6Addr>().is_ok()
@@ -257,6 +286,21 @@ mod tests {
         assert!(p("1.2.3.4/").is_err());
         assert!(p("300.1.1.1").is_err());
         assert!(p("::1").is_err());
+        // iptables' own short forms: missing parts are zero, parts in strtoul's syntax.
+        assert_eq!(p("0/0").unwrap(), vec!["0.0.0.0/0"]);
+        assert_eq!(p("10/8").unwrap(), vec!["10.0.0.0/8"]);
+        assert_eq!(p("127.1").unwrap(), vec!["127.1.0.0/32"]);
+        assert_eq!(p("10.0.0").unwrap(), vec!["10.0.0.0/32"]);
+        assert_eq!(p("10.1/16").unwrap(), vec!["10.1.0.0/16"]);
+        assert_eq!(p("0x7f.1").unwrap(), vec!["127.1.0.0/32"]);
+        assert_eq!(p("010.0.0.1").unwrap(), vec!["8.0.0.1/32"]);
+        assert!(p("1..2").is_err());
+        assert!(p("1.2.3.4.").is_err());
+        assert!(p("08.1.1.1").is_err());
+        assert_eq!(p("1.2.3.4/010").unwrap(), vec!["1.0.0.0/8"]);
+        assert_eq!(p("1.2.3.4/+8").unwrap(), vec!["1.0.0.0/8"]);
+        assert_eq!(p("1.2.3.4/0xff.0.0.0").unwrap(), vec!["1.0.0.0/8"]);
+        assert!(p("1.2.3.4/255.0.0").is_err());
     }
 
     #[test]

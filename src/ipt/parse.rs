@@ -267,9 +267,21 @@ impl Parser {
     fn parse_with(&mut self, args: &[&str], shown: &mut String) -> Result<(), ParseError> {
         let mut i = 0;
         let mut inv = false;
-        while i < args.len() {
-            let a = args[i];
-            i += 1;
+        // The rest of a group of short flags (`-nvL`: after `n`, `-vL`), read as getopt does.
+        let mut group: Option<String> = None;
+        let mut held = String::new();
+        while i < args.len() || group.is_some() {
+            let a: &str = match group.take() {
+                Some(g) => {
+                    held.clear();
+                    held.push_str(&g);
+                    &held
+                }
+                None => {
+                    i += 1;
+                    args[i - 1]
+                }
+            };
             if a == "!" {
                 if inv {
                     return Err(ParseError::Invalid(
@@ -322,7 +334,14 @@ impl Parser {
                 }
                 shown.push('-');
                 shown.push(c);
-                (Resolved::Builtin(c), (!rest.is_empty()).then_some(rest))
+                // A flag that takes no value (`-n`, `-v`, `-x`, `-4`, `-6`, `-V`, `-h`) lets
+                // the letters after it be options of their own, as getopt reads them.
+                if self.cmd.is_some() && !rest.is_empty() && "nvxVh46".contains(c) {
+                    group = Some(format!("-{rest}"));
+                    (Resolved::Builtin(c), None)
+                } else {
+                    (Resolved::Builtin(c), (!rest.is_empty()).then_some(rest))
+                }
             } else {
                 return Err(ParseError::Invalid(format!("Bad argument `{a}'")));
             };

@@ -141,22 +141,6 @@ impl RawRule {
         }
     }
 
-    /// The rule to write into `table`/`chain`, its first counter set to `counters`.
-    pub fn to_rule(
-        &self,
-        family: IpFamily,
-        table: &str,
-        chain: &str,
-        counters: Option<(u64, u64)>,
-    ) -> Rule {
-        let mut r = Rule::new(family.nft(), table, chain);
-        r.exprs = self.exprs_with_counters(counters);
-        r.userdata.clone_from(&self.userdata);
-        r.bound_sets.clone_from(&self.bound_sets);
-        r.compat = self.compat(family);
-        r
-    }
-
     /// The `NFTA_RULE_COMPAT` to send with the rule: x_tables matches and targets see the
     /// rule's layer-4 protocol there (the kernel keeps it but never dumps it), so it is
     /// rebuilt from the rule's first protocol test ([`compat_of`]), as iptables-nft does;
