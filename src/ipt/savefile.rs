@@ -110,7 +110,7 @@ pub fn format_table(
     date: &str,
 ) -> String {
     let mut out = String::with_capacity(64 + rules.len() * 96);
-    let order = table_head(family, table, chains, date, &mut out);
+    let (order, foreign) = table_head(family, table, chains, date, &mut out);
     // Rules come chain by chain: group them by runs (one map entry per chain, not per rule).
     let mut by_chain: std::collections::HashMap<&str, Vec<&Rule>> =
         std::collections::HashMap::with_capacity(chains.len());
@@ -121,15 +121,9 @@ pub fn format_table(
         by_chain.entry(name).or_default().extend(&rules[i..i + run]);
         i += run;
     }
+    let rules_of = |name: &str| by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
     for name in order {
-        let rules = by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
-        if let Some(c) = chains
-            .iter()
-            .find(|c| c.name == name && is_foreign_base_chain(table, c))
-        {
-            push_foreign_chain(&mut out, family, c, rules.iter().copied(), counters);
-            continue;
-        }
+        let rules = rules_of(name);
         push_rules(
             &mut out,
             family,
@@ -139,41 +133,45 @@ pub fn format_table(
             &HashMap::new(),
         );
     }
+    for c in foreign {
+        push_foreign_chain(
+            &mut out,
+            family,
+            c,
+            rules_of(&c.name).iter().copied(),
+            counters,
+        );
+    }
     table_tail(&mut out, date);
     out
 }
 
 /// Appends the head of a table's save (comment lines, `*table`, the chain lines) to `out`, and
 /// returns the names of the chains whose rules follow, in order (built-in chains, then user
-/// chains by name).
+/// chains by name), and the base chains iptables cannot express, by name, shown after them.
 fn table_head<'c>(
     family: IpFamily,
     table: &str,
     chains: &'c [Chain],
     date: &str,
     out: &mut String,
-) -> Vec<&'c str> {
+) -> (Vec<&'c str>, Vec<&'c Chain>) {
     let spec = find_table(table);
     let mut base: BTreeMap<&str, &Chain> = BTreeMap::new();
     let mut user: Vec<&Chain> = Vec::new();
-    let mut tainted = false;
+    let mut foreign: Vec<&Chain> = Vec::new();
     for c in chains {
         match (&c.hook, spec.and_then(|t| t.builtin(&c.name))) {
             (Some(_), Some(b)) if b.matches(c) => {
                 base.insert(c.name.as_str(), c);
             }
-            (Some(_), _) => tainted = true,
+            (Some(_), _) => foreign.push(c),
             (None, _) => user.push(c),
         }
     }
     user.sort_by(|a, b| a.name.cmp(&b.name));
-    let mut foreign: Vec<&str> = chains
-        .iter()
-        .filter(|c| is_foreign_base_chain(table, c))
-        .map(|c| c.name.as_str())
-        .collect();
-    foreign.sort_unstable();
-    if tainted {
+    foreign.sort_by(|a, b| a.name.cmp(&b.name));
+    if !foreign.is_empty() {
         let _ = writeln!(
             out,
             "# Table `{table}' contains incompatible base-chains, use 'nft' tool to list them."
@@ -204,12 +202,12 @@ fn table_head<'c>(
     for c in &user {
         let _ = writeln!(out, ":{} - [0:0]", c.name);
     }
-    builtin_names
+    let order = builtin_names
         .iter()
         .copied()
         .chain(user.iter().map(|c| c.name.as_str()))
-        .chain(foreign)
-        .collect()
+        .collect();
+    (order, foreign)
 }
 
 /// Appends what a save shows of a base chain iptables cannot express: comment lines (a
@@ -336,13 +334,17 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
             t.name,
             |chains| {
                 text.clear();
-                let order = table_head(family, t.name, chains, &date, &mut text);
+                let (order, foreign) = table_head(family, t.name, chains, &date, &mut text);
                 let index: std::collections::HashMap<&str, usize> = chains
                     .iter()
                     .enumerate()
                     .map(|(i, c)| (c.name.as_str(), i))
                     .collect();
-                order.iter().filter_map(|n| index.get(n).copied()).collect()
+                order
+                    .into_iter()
+                    .chain(foreign.iter().map(|c| c.name.as_str()))
+                    .filter_map(|n| index.get(n).copied())
+                    .collect()
             },
             |chain, rules, out| {
                 if is_foreign_base_chain(t.name, chain) {

@@ -999,6 +999,18 @@ fn list_rule(family: IpFamily, cmd: &CommandLine, n: usize, r: &RuleSpec) -> Str
     l
 }
 
+/// A chain's column header and its rules, numbered from 1, as `iptables -L` prints them
+/// under the chain's title line.
+fn chain_rows(family: IpFamily, cmd: &CommandLine, rules: &[RuleSpec]) -> String {
+    let mut out = list_header(cmd);
+    out.push('\n');
+    for (i, r) in rules.iter().enumerate() {
+        out.push_str(&list_rule(family, cmd, i + 1, r));
+        out.push('\n');
+    }
+    out
+}
+
 /// `-L [chain [rulenum]]` with `-n`, `-v`, `-x`, `--line-numbers`.
 fn list(
     family: IpFamily,
@@ -1081,12 +1093,7 @@ fn list(
                 .count();
             out.push_str(&format!("Chain {ch} ({refs} references)\n"));
         }
-        out.push_str(&list_header(cmd));
-        out.push('\n');
-        for (i, r) in rs.iter().enumerate() {
-            out.push_str(&list_rule(family, cmd, i + 1, r));
-            out.push('\n');
-        }
+        out.push_str(&chain_rows(family, cmd, rs));
     }
     if chain.is_none() {
         // Base chains iptables cannot express: shown, after the others, never hidden.
@@ -1100,12 +1107,7 @@ fn list(
                 h.map_or(0, |h| h.priority),
                 h.and_then(|h| h.policy).unwrap_or(iptnl::nft::Policy::Accept),
             ));
-            out.push_str(&list_header(cmd));
-            out.push('\n');
-            for (i, r) in rs.iter().enumerate() {
-                out.push_str(&list_rule(family, cmd, i + 1, r));
-                out.push('\n');
-            }
+            out.push_str(&chain_rows(family, cmd, &rs));
         }
     }
     Ok(out)
