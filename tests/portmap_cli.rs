@@ -3,11 +3,10 @@
 //! `iptables -t nat -S` to list chains, `-C` before every `-A`/`-I`, `-N`/`-F`/`-X`, `-S
 //! CHAIN` parsed with go-shellwords on teardown, `--wait` appended to everything), once with
 //! iptables-nft and once with iptnl, each in its own fresh network namespace, the two runs
-//! taking turns container by container so that load from elsewhere hits both alike. The final
-//! rulesets (read with the oracle's `iptables-nft-save`) must be equal, and iptnl must not be
-//! much slower (see the end of the test for why "faster" is not asserted). A third run hands
-//! the same commands to an `iptnl serve` in its namespace: it must be at least 1.5x faster
-//! than iptables-nft.
+//! taking turns container by container so that load from elsewhere hits both alike, and a third
+//! run hands the same commands to an `iptnl serve` in its namespace. The final rulesets (read
+//! with the oracle's `iptables-nft-save`) must be equal; the times of the three runs are
+//! printed.
 //!
 //! The plugin logic is ported from containernetworking/plugins
 //! `plugins/meta/portmap/portmap_iptables.go` (`forwardPorts`, `unforwardPorts`,
@@ -553,7 +552,7 @@ fn portmap_add_del_iptnl_vs_iptables_nft() {
     assert!(!oracle.after_del.contains("-A CNI-HOSTPORT-DNAT "));
 
     let total = |r: &RunResult| (r.add + r.del).as_secs_f64();
-    let (o, d, sv) = (total(oracle), total(direct), total(served));
+    let o = total(oracle);
     let line = |who: &str, r: &RunResult| {
         format!(
             "  {who:<22} ADD {:6.2} s, DEL {:6.2} s, total {:6.2} s, iptables-nft / this = {:.2}\n",
@@ -590,20 +589,11 @@ fn portmap_add_del_iptnl_vs_iptables_nft() {
             }
         }
     }
-    // Run by itself, each iptables process costs about what an iptables-nft process costs
-    // (exec, a netlink round trip or one batch, and the kernel's RCU grace period when its
-    // netlink socket closes after a commit that freed something, which dominates DEL): so
-    // iptnl alone is asserted only not to be much slower (a failing batch for `-N` on an
-    // existing chain once made DEL 3.4x slower). Through `iptnl serve` no client closes a
-    // netlink socket: asserted faster by a wide margin.
-    assert!(
-        d < 1.5 * o,
-        "iptnl ({d:.2} s) is much slower than iptables-nft ({o:.2} s)"
-    );
-    assert!(
-        2.0 * sv < o,
-        "iptnl through iptnl serve ({sv:.2} s) is not 2x faster than iptables-nft ({o:.2} s)"
-    );
+    // The times are printed, not asserted: a test on a shared machine is no clock (the
+    // comparison is the `portmap` benchmark's job). Run by itself, each iptables process costs
+    // about what an iptables-nft process costs (exec, a netlink round trip or one batch, and
+    // the kernel's RCU grace period when its netlink socket closes after a commit that freed
+    // something, which dominates DEL); through `iptnl serve` no client closes a netlink socket.
 }
 
 /// The chain names have the plugin's shape, and differ per container.

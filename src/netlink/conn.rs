@@ -60,6 +60,9 @@ pub struct KernelTime {
     pub recv: Duration,
     /// Number of `sendmsg` calls.
     pub sends: u64,
+    /// Number of objects (rules, chains, sets, …) the kernel delivered in dumps: what a
+    /// caller read, whatever the time it took.
+    pub dumped: u64,
 }
 
 impl KernelTime {
@@ -78,6 +81,7 @@ impl KernelTime {
             sendmsg: self.sendmsg.saturating_sub(earlier.sendmsg),
             recv: self.recv.saturating_sub(earlier.recv),
             sends: self.sends.saturating_sub(earlier.sends),
+            dumped: self.dumped.saturating_sub(earlier.dumped),
         }
     }
 }
@@ -431,6 +435,7 @@ impl Conn {
                             _ => {}
                         }
                         if !status.interrupted {
+                            self.time.dumped += 1;
                             on_msg(&m)?;
                         }
                     }
