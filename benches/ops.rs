@@ -3,7 +3,7 @@
 //! Ruleset sizes 0, 10k, 100k and 200k rules (`IPTNL_BENCH_SIZES=0,10000` limits them) come
 //! from the Rust port of the shared generator (`iptnl::workload::kube_proxy`; size 0 is its
 //! skeleton: the kube-proxy chains and about 20 rules, no service). Each size is loaded,
-//! untimed, with `iptnl::ipt::restore` into a fresh network namespace, plus an empty nat chain
+//! untimed, with `iptnl::iptables::restore` into a fresh network namespace, plus an empty nat chain
 //! `IPTNL-BENCH` (holding 200 rules for the deletes). Then, through one warm handle (its
 //! socket open, the chains it reads cached):
 //!
@@ -37,8 +37,8 @@
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
-use iptnl::ipt::restore::{restore, RestoreOptions};
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{restore, RestoreOptions};
 use iptnl::iptables::IpTables;
 use iptnl::netlink::{Conn, KernelTime};
 use iptnl::workload::{kube_proxy, KubeProxyOptions};

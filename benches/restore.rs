@@ -9,7 +9,7 @@
 //! 200k rules) down on a worker for about a second afterwards.
 //!
 //! Groups (criterion, `restore/…`):
-//! - `iptnl_restore`: `iptnl::ipt::restore::restore` of the whole file (from a fresh copy of
+//! - `iptnl_restore`: `iptnl::iptables::restore::restore` of the whole file (from a fresh copy of
 //!   its text, made untimed just before), wall time;
 //!   Each run is paired with the kernel alone for iptnl's own batch, in another fresh
 //!   namespace (first or second in turn): the batch is planned with `plan_restore` (not
@@ -36,9 +36,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
-use iptnl::ipt::restore::{plan_restore, restore, RestoreOptions};
 use iptnl::ipt::savefile::{save, SaveOptions};
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{plan_restore, restore, RestoreOptions};
 use iptnl::netlink::Conn;
 
 fn shared_dir() -> Option<PathBuf> {

@@ -2,7 +2,7 @@
 //! the report: used by `benches/restore.rs` to measure peak RSS in a child process.
 //!
 //! `restore_file FILE [--noflush] [--save]` (with `--save`, saves the ruleset instead and
-//! prints its size). The file is restored with `iptnl::ipt::restore::restore_file`, which reads
+//! prints its size). The file is restored with `iptnl::iptables::restore::restore_file`, which reads
 //! it in pieces, as the `iptables-restore` tool does. `RESTORE_FILE_PLAN_ONLY=1` reads the file
 //! whole, plans without committing and prints the time and peak memory (the input's text
 //! included); `RESTORE_FILE_THEN=DELTA` restores DELTA with `--noflush` right after, on the
@@ -30,7 +30,7 @@ fn main() {
         println!("saved {} bytes", out.len());
         return;
     }
-    let opts = iptnl::ipt::restore::RestoreOptions {
+    let opts = iptnl::iptables::restore::RestoreOptions {
         noflush: args.iter().any(|a| a == "--noflush"),
         ..Default::default()
     };
@@ -56,7 +56,7 @@ fn main() {
             std::thread::scope(|s| {
                 s.spawn(|| {
                     let t = std::time::Instant::now();
-                    let (batch, r) = iptnl::ipt::restore::plan_restore(
+                    let (batch, r) = iptnl::iptables::restore::plan_restore(
                         &mut conn,
                         iptnl::ipt::IpFamily::V4,
                         &input,
@@ -78,7 +78,8 @@ fn main() {
     }
     let file = std::fs::File::open(path).expect("open the input file");
     let t = std::time::Instant::now();
-    match iptnl::ipt::restore::restore_file(&mut conn, iptnl::ipt::IpFamily::V4, &file, &opts) {
+    match iptnl::iptables::restore::restore_file(&mut conn, iptnl::ipt::IpFamily::V4, &file, &opts)
+    {
         Ok(r) => {
             println!(
                 "rules_added={} ops={} batch_bytes={} ms={:.1} commit_ms={:.1}",
@@ -92,7 +93,7 @@ fn main() {
             // connection (what benches/restore.rs times), reported the same way.
             if let Some(delta) = std::env::var_os("RESTORE_FILE_THEN") {
                 let delta = std::fs::read_to_string(delta).expect("read the delta file");
-                let noflush = iptnl::ipt::restore::RestoreOptions {
+                let noflush = iptnl::iptables::restore::RestoreOptions {
                     noflush: true,
                     ..Default::default()
                 };
@@ -101,7 +102,7 @@ fn main() {
                 // thread's CPU time and the time it was runnable but waiting for a CPU.
                 let s0 = schedstat();
                 let t = std::time::Instant::now();
-                let (mut batch, r) = iptnl::ipt::restore::plan_restore(
+                let (mut batch, r) = iptnl::iptables::restore::plan_restore(
                     &mut conn,
                     iptnl::ipt::IpFamily::V4,
                     &delta,

@@ -6,7 +6,13 @@
 //! Layers, lowest first (each calls only the one below):
 //! - [`iptnl_sys`]: the kernel ABI (constants and `#[repr(C)]` structs);
 //! - [`netlink`]: socket, messages, attributes, batches, dumps, generation ids;
-//! - [`nft`]: the nftables object model (tables, chains, rules, expressions, sets).
+//! - [`nft`]: the nftables object model (tables, chains, rules, expressions, sets);
+//! - [`ipt`]: the iptables rule model (parse, encode, decode, print, save), pure: no I/O;
+//! - [`iptables`]: the agent layer: the [`IpTables`] handle, the one planner every command
+//!   goes through, restore, transactions, the cache.
+//!
+//! `ARCHITECTURE.md` at the root of the repository says which way data flows and where a new
+//! extension, command or backend goes.
 #![deny(missing_docs)]
 
 pub use iptables::IpTables;

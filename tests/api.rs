@@ -465,7 +465,7 @@ fn policy_zero_stats() {
         // Counters written by restore, zeroed by zero().
         ipt.restore(
             "*filter\n[7:700] -A FOO -j RETURN\n[3:30] -A FOO -s 9.9.9.9 -j RETURN\nCOMMIT\n",
-            &iptnl::ipt::restore::RestoreOptions {
+            &iptnl::iptables::restore::RestoreOptions {
                 noflush: true,
                 counters: true,
                 ..Default::default()

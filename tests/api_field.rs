@@ -17,8 +17,8 @@ use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
 use common::{in_netns, run, run_status};
-use iptnl::ipt::restore::{restore, RestoreOptions};
 use iptnl::ipt::{IpFamily, RuleTarget};
+use iptnl::iptables::restore::{restore, RestoreOptions};
 use iptnl::iptables::{Error, IpTables};
 use iptnl::netlink::Conn;
 use iptnl::workload::{kube_proxy, KubeProxyOptions};

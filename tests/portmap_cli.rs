@@ -464,11 +464,11 @@ fn load_background(rules: usize) {
         ..Default::default()
     });
     let mut conn = iptnl::netlink::Conn::open().unwrap();
-    iptnl::ipt::restore::restore(
+    iptnl::iptables::restore::restore(
         &mut conn,
         iptnl::ipt::IpFamily::V4,
         &text,
-        &iptnl::ipt::restore::RestoreOptions::default(),
+        &iptnl::iptables::restore::RestoreOptions::default(),
     )
     .unwrap();
 }

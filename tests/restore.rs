@@ -4,8 +4,8 @@
 
 mod common;
 
-use iptnl::ipt::restore::{restore, RestoreError, RestoreOptions};
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{restore, RestoreError, RestoreOptions};
 use iptnl::netlink::Conn;
 use iptnl::nft::Family;
 

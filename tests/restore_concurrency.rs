@@ -9,8 +9,8 @@ mod common;
 use std::collections::HashMap;
 use std::process::{Child, Command, Stdio};
 
-use iptnl::ipt::restore::{restore, restore_file, RestoreOptions};
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{restore, restore_file, RestoreOptions};
 use iptnl::netlink::Conn;
 
 const WRITERS: usize = 20;

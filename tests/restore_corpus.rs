@@ -13,9 +13,9 @@
 
 mod common;
 
-use iptnl::ipt::restore::{restore, RestoreError, RestoreOptions};
 use iptnl::ipt::savefile::{save, SaveOptions};
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{restore, RestoreError, RestoreOptions};
 use iptnl::netlink::Conn;
 use iptnl::nft::Family;
 

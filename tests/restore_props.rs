@@ -3,8 +3,8 @@
 
 mod common;
 
-use iptnl::ipt::restore::{restore, RestoreError, RestoreOptions};
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{restore, RestoreError, RestoreOptions};
 use iptnl::netlink::Conn;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};

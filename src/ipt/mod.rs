@@ -22,7 +22,7 @@ pub mod ext;
 pub mod parse;
 pub mod proto;
 pub mod raw;
-pub mod restore;
+pub(crate) mod restore_input;
 pub mod save;
 pub mod savefile;
 pub mod spec;

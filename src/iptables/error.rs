@@ -1,6 +1,6 @@
 //! Typed errors of the [`IpTables`](super::IpTables) handle.
 
-use crate::ipt::restore::RestoreError;
+use super::restore::RestoreError;
 use crate::ipt::savefile::SaveError;
 use crate::ipt::ParseError;
 use crate::nft;

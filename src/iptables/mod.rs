@@ -31,6 +31,7 @@ mod error;
 mod events;
 mod format;
 mod plan;
+pub mod restore;
 mod transaction;
 
 use std::path::Path;
@@ -45,16 +46,15 @@ use cache::{read_chain, Cache};
 use error::from_nft;
 use plan::{builtin, At, DelMode, Op};
 
-use crate::ipt::command::check_chain_name;
-use crate::ipt::restore::{RestoreOptions, RestoreReport};
 use crate::ipt::savefile::{SaveOptions, SAVE_VERSION};
 use crate::ipt::tables::find_table;
 use crate::ipt::{
     decode_rule, decode_rule_or_raw, parse_rule, parse_rule_str, AddrMask, IpFamily, ParseError,
     RuleSpec,
 };
+use crate::iptables::restore::{RestoreOptions, RestoreReport};
 use crate::netlink::Conn;
-use crate::nft::{self, get_chain, list_chains, Batch, Policy};
+use crate::nft::{self, get_chain, list_chains, Policy};
 
 /// A rule spec as the API takes it: a list of arguments (`&["-p", "tcp", "-j", "ACCEPT"]`,
 /// a `Vec<String>`), one string split as a shell would (`"-p tcp -j ACCEPT"`), or rules
@@ -194,7 +194,7 @@ fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>
     if spec.is_none() && chains.is_empty() {
         return Err(Error::NotFound {
             what: What::Table,
-            table: table.into(),
+            table: table.to_owned(),
             chain: String::new(),
             message: format!("table {table} does not exist"),
         });
@@ -378,7 +378,7 @@ impl IpTables {
     /// the connection released while waiting) when the ruleset changed under a read, until
     /// the conflict timeout. The timeout counts the attempts and the pauses, not the time
     /// spent waiting for this handle while other threads use it.
-    pub(crate) fn run(&self, ops: &[Op]) -> Result<Vec<OpResult>, Error> {
+    pub(crate) fn run(&self, ops: &[Op<'_>]) -> Result<Vec<OpResult>, Error> {
         let timeout = self.conflict_timeout();
         let mut spent = std::time::Duration::ZERO;
         let mut attempt = 0u32;
@@ -422,7 +422,7 @@ impl IpTables {
             .store(timeout.as_millis() as u64, Ordering::Relaxed);
     }
 
-    fn run1(&self, op: Op) -> Result<OpResult, Error> {
+    fn run1(&self, op: Op<'_>) -> Result<OpResult, Error> {
         Ok(self
             .run(std::slice::from_ref(&op))?
             .pop()
@@ -497,9 +497,9 @@ impl IpTables {
     pub fn append(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<OpResult, Error> {
         let specs = self.specs(&spec)?;
         self.run1(Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Append,
             unique: false,
         })
@@ -533,9 +533,9 @@ impl IpTables {
     ) -> Result<bool, Error> {
         let specs = self.specs(&spec)?;
         let r = self.run1(Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Append,
             unique: true,
         })?;
@@ -561,9 +561,9 @@ impl IpTables {
         check_rulenum(pos)?;
         let specs = self.specs(&spec)?;
         self.run1(Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Insert(pos),
             unique: false,
         })
@@ -586,9 +586,9 @@ impl IpTables {
         check_rulenum(pos)?;
         let specs = self.specs(&spec)?;
         let r = self.run1(Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Insert(pos),
             unique: true,
         })?;
@@ -612,10 +612,10 @@ impl IpTables {
         check_rulenum(pos)?;
         let specs = self.specs(&spec)?;
         self.run1(Op::Replace {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             pos,
-            specs,
+            specs: specs.into(),
         })
     }
 
@@ -633,9 +633,9 @@ impl IpTables {
     pub fn delete(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<(), Error> {
         let specs = self.specs(&spec)?;
         self.run1(Op::Delete {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             mode: DelMode::First,
         })
         .map(|_| ())
@@ -657,9 +657,9 @@ impl IpTables {
     ) -> Result<bool, Error> {
         let specs = self.specs(&spec)?;
         let r = self.run1(Op::Delete {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             mode: DelMode::IfExists,
         })?;
         Ok(r.changed())
@@ -681,9 +681,9 @@ impl IpTables {
     ) -> Result<usize, Error> {
         let specs = self.specs(&spec)?;
         match self.run1(Op::Delete {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             mode: DelMode::All,
         })? {
             OpResult::Deleted { count } => Ok(count),
@@ -701,8 +701,8 @@ impl IpTables {
     pub fn delete_by_number(&self, table: &str, chain: &str, n: u32) -> Result<(), Error> {
         check_rulenum(n)?;
         self.run1(Op::DeleteNumber {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             n,
         })
         .map(|_| ())
@@ -1002,8 +1002,8 @@ impl IpTables {
     /// ```
     pub fn new_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
         self.run1(Op::NewChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
         })
         .map(|_| ())
     }
@@ -1018,8 +1018,9 @@ impl IpTables {
     /// ```
     pub fn clear_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
         self.run1(Op::ClearChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            create: true,
         })
         .map(|_| ())
     }
@@ -1032,37 +1033,12 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn rename_chain(&self, table: &str, old: &str, new: &str) -> Result<(), Error> {
-        if builtin(table, old).is_some() {
-            return Err(Error::Invalid(format!(
-                "cannot rename built-in chain {old}"
-            )));
-        }
-        if builtin(table, new).is_some() {
-            return Err(Error::chain_exists(table, new));
-        }
-        check_chain_name(new, self.family).map_err(|e| Error::Invalid(e.to_string()))?;
-        let mut g = self.lock();
-        let f = self.family.nft();
-        let Some(ch) =
-            get_chain(&mut g.conn, f, table, old).map_err(|e| from_nft(e, "reading a chain"))?
-        else {
-            return Err(Error::chain_missing(table, old));
-        };
-        let Some(handle) = ch.handle else {
-            return Err(Error::chain_missing(table, old));
-        };
-        let mut b = Batch::new();
-        b.rename_chain(f, table, handle, new)
-            .map_err(|e| from_nft(e, "planning"))?;
-        match b.commit(&mut g.conn) {
-            Ok(_) => Ok(()),
-            Err(nft::Error::Rejected { failures }) => Err(match failures[0].errno {
-                libc::EEXIST => Error::chain_exists(table, new),
-                libc::ENOENT => Error::chain_missing(table, old),
-                _ => from_nft(nft::Error::Rejected { failures }, "renaming a chain"),
-            }),
-            Err(e) => Err(from_nft(e, "renaming a chain")),
-        }
+        self.run1(Op::RenameChain {
+            table: table.into(),
+            chain: old.into(),
+            new: new.into(),
+        })
+        .map(|_| ())
     }
 
     /// Deletes a chain (`-X chain`). It must be empty ([`Error::NotEmpty`]) and no rule
@@ -1077,8 +1053,8 @@ impl IpTables {
     /// ```
     pub fn delete_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
         self.run1(Op::DeleteChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             flush: false,
             if_exists: false,
             keep_quietly: false,
@@ -1097,8 +1073,8 @@ impl IpTables {
     /// ```
     pub fn clear_and_delete_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
         self.run1(Op::DeleteChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             flush: true,
             if_exists: true,
             keep_quietly: false,
@@ -1114,15 +1090,10 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn clear_all(&self, table: &str) -> Result<(), Error> {
-        let mut g = self.lock();
-        let mut b = Batch::new();
-        b.flush_table(self.family.nft(), table)
-            .map_err(|e| from_nft(e, "planning"))?;
-        match b.commit(&mut g.conn) {
-            Ok(_) => Ok(()),
-            Err(e) if e.errno() == Some(libc::ENOENT) => Ok(()),
-            Err(e) => Err(from_nft(e, "flushing the table")),
-        }
+        self.run1(Op::FlushTable {
+            table: table.into(),
+        })
+        .map(|_| ())
     }
 
     /// Deletes every user chain of the table (`-X`) in one batch: all or none (a chain
@@ -1136,18 +1107,10 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete_all_chains(&self, table: &str) -> Result<(), Error> {
-        let ops: Vec<Op> = self
-            .list_chains(table)?
-            .into_iter()
-            .map(|c| Op::DeleteChain {
-                table: table.into(),
-                keep_quietly: builtin(table, &c).is_some(),
-                chain: c,
-                flush: false,
-                if_exists: false,
-            })
-            .collect();
-        self.run(&ops).map(|_| ())
+        self.run1(Op::DeleteAllChains {
+            table: table.into(),
+        })
+        .map(|_| ())
     }
 
     /// The policy of a built-in chain (ACCEPT when it is not created yet).
@@ -1181,8 +1144,8 @@ impl IpTables {
     /// ```
     pub fn set_policy(&self, table: &str, chain: &str, policy: Policy) -> Result<(), Error> {
         self.run1(Op::SetPolicy {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             policy,
         })
         .map(|_| ())
@@ -1201,8 +1164,8 @@ impl IpTables {
             check_rulenum(n)?;
         }
         self.run1(Op::Zero {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             rule,
         })
         .map(|_| ())
@@ -1226,17 +1189,17 @@ impl IpTables {
     }
 
     /// Applies `iptables-restore` input in one batch (see
-    /// [`ipt::restore`](crate::ipt::restore::restore)).
+    /// [`ipt::restore`](crate::iptables::restore::restore)).
     ///
     /// ```no_run
-    /// use iptnl::ipt::restore::RestoreOptions;
+    /// use iptnl::iptables::restore::RestoreOptions;
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
     /// ipt.restore("*filter\n-A INPUT -j ACCEPT\nCOMMIT\n", &RestoreOptions { noflush: true, ..Default::default() })?;
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn restore(&self, input: &str, opts: &RestoreOptions) -> Result<RestoreReport, Error> {
         let mut g = self.lock();
-        Ok(crate::ipt::restore::restore(
+        Ok(crate::iptables::restore::restore(
             &mut g.conn,
             self.family,
             input,

@@ -26,7 +26,7 @@ use crate::nft::Policy;
 #[derive(Debug)]
 pub struct Transaction<'a> {
     ipt: &'a IpTables,
-    ops: Vec<Op>,
+    ops: Vec<Op<'static>>,
     error: Option<Error>,
 }
 
@@ -68,7 +68,7 @@ impl<'a> Transaction<'a> {
     fn rule_op(
         &mut self,
         spec: impl RuleArgs,
-        make: impl FnOnce(Vec<crate::ipt::RuleSpec>) -> Op,
+        make: impl FnOnce(Vec<crate::ipt::RuleSpec>) -> Op<'static>,
     ) -> &mut Self {
         match spec.parse_rules(self.ipt.family) {
             Ok(specs) => self.ops.push(make(specs)),
@@ -98,9 +98,9 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn append(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
         self.rule_op(spec, |specs| Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Append,
             unique: false,
         })
@@ -118,9 +118,9 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn append_unique(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
         self.rule_op(spec, |specs| Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Append,
             unique: true,
         })
@@ -140,9 +140,9 @@ impl<'a> Transaction<'a> {
             return self;
         }
         self.rule_op(spec, |specs| Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Insert(pos),
             unique: false,
         })
@@ -168,9 +168,9 @@ impl<'a> Transaction<'a> {
             return self;
         }
         self.rule_op(spec, |specs| Op::Add {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             at: At::Insert(pos),
             unique: true,
         })
@@ -196,10 +196,10 @@ impl<'a> Transaction<'a> {
             return self;
         }
         self.rule_op(spec, |specs| Op::Replace {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             pos,
-            specs,
+            specs: specs.into(),
         })
     }
 
@@ -215,9 +215,9 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn delete(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
         self.rule_op(spec, |specs| Op::Delete {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             mode: DelMode::First,
         })
     }
@@ -233,9 +233,9 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn delete_if_exists(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
         self.rule_op(spec, |specs| Op::Delete {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             mode: DelMode::IfExists,
         })
     }
@@ -251,9 +251,9 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn delete_all(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
         self.rule_op(spec, |specs| Op::Delete {
-            table: table.into(),
-            chain: chain.into(),
-            specs,
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
             mode: DelMode::All,
         })
     }
@@ -270,8 +270,8 @@ impl<'a> Transaction<'a> {
     pub fn delete_by_number(&mut self, table: &str, chain: &str, n: u32) -> &mut Self {
         if self.pos_ok(n) {
             self.ops.push(Op::DeleteNumber {
-                table: table.into(),
-                chain: chain.into(),
+                table: table.to_owned().into(),
+                chain: chain.to_owned().into(),
                 n,
             });
         }
@@ -289,8 +289,8 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn new_chain(&mut self, table: &str, chain: &str) -> &mut Self {
         self.ops.push(Op::NewChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
         });
         self
     }
@@ -306,8 +306,9 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn clear_chain(&mut self, table: &str, chain: &str) -> &mut Self {
         self.ops.push(Op::ClearChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            create: true,
         });
         self
     }
@@ -323,8 +324,8 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn delete_chain(&mut self, table: &str, chain: &str) -> &mut Self {
         self.ops.push(Op::DeleteChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             flush: false,
             if_exists: false,
             keep_quietly: false,
@@ -343,8 +344,8 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn clear_and_delete_chain(&mut self, table: &str, chain: &str) -> &mut Self {
         self.ops.push(Op::DeleteChain {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             flush: true,
             if_exists: true,
             keep_quietly: false,
@@ -363,8 +364,8 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn set_policy(&mut self, table: &str, chain: &str, policy: Policy) -> &mut Self {
         self.ops.push(Op::SetPolicy {
-            table: table.into(),
-            chain: chain.into(),
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
             policy,
         });
         self
@@ -382,8 +383,8 @@ impl<'a> Transaction<'a> {
     pub fn zero(&mut self, table: &str, chain: &str, rule: Option<u32>) -> &mut Self {
         if rule.is_none_or(|n| self.pos_ok(n)) {
             self.ops.push(Op::Zero {
-                table: table.into(),
-                chain: chain.into(),
+                table: table.to_owned().into(),
+                chain: chain.to_owned().into(),
                 rule,
             });
         }

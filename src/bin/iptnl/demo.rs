@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use iptnl::ipt::restore::{restore, restore_file, RestoreOptions};
 use iptnl::ipt::savefile::{save, SaveOptions};
 use iptnl::ipt::{canonical_exprs, canonical_of_rule, parse_command, IpFamily};
+use iptnl::iptables::restore::{restore, restore_file, RestoreOptions};
 use iptnl::netlink::Conn;
 use iptnl::nft::error::group_thousands;
 use iptnl::nft::list_rules;

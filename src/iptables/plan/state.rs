@@ -1,0 +1,275 @@
+//! What the planner knows of each chain while it plans: whether it exists, its rules
+//! (those read from the kernel and those the batch adds), in the order they will be.
+//!
+//! Chain states are kept by table, then by name, in a map built for rulesets of tens of
+//! thousands of chains (a kube-proxy restore names every one of them).
+
+use std::collections::HashMap;
+use std::hash::BuildHasher;
+use std::sync::Arc;
+
+use crate::netlink::OpIndex;
+use crate::nft::Rule;
+
+/// A rule of a chain as the planner knows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// In the kernel, with its handle.
+    Kernel(u64),
+    /// Added by this batch: its batch-local id and operation index.
+    New { id: u32, op: OpIndex },
+}
+
+/// One chain as planned so far.
+#[derive(Debug, Default)]
+pub(crate) struct ChainState {
+    /// Whether the chain exists (None: unknown, not read).
+    pub(crate) exists: Option<bool>,
+    /// Its rules, when known.
+    pub(crate) entries: Option<Vec<Entry>>,
+    /// What only chains that a command reads need (boxed: a kube-proxy ruleset has tens of
+    /// thousands of chains that never need it).
+    pub(crate) more: Option<Box<ChainMore>>,
+}
+
+/// The kernel's rules of a chain that was read, and what was added before the read.
+#[derive(Debug, Default)]
+pub(crate) struct ChainMore {
+    /// The rules as read (`None` until the chain is read).
+    pub(crate) kernel: Option<Arc<Vec<Rule>>>,
+    /// Index in `kernel` of each rule by handle.
+    pub(crate) by_handle: HashMap<u64, usize>,
+    /// Rules this batch put at the front / the back of the chain before its rules were read
+    /// (newest front rule first), merged with what is read.
+    pub(crate) pending_front: Vec<Entry>,
+    pub(crate) pending_back: Vec<Entry>,
+}
+
+impl ChainState {
+    pub(crate) fn more(&mut self) -> &mut ChainMore {
+        self.more.get_or_insert_with(Box::default)
+    }
+
+    /// Takes the rules read from the kernel: `rules` in kernel order (`None`: the chain does
+    /// not exist), merged with the rules added before.
+    pub(crate) fn load(&mut self, rules: Option<Arc<Vec<Rule>>>, builtin: bool) {
+        let exists = rules.is_some() || builtin;
+        let more = self.more();
+        let mut v = std::mem::take(&mut more.pending_front);
+        let rules = rules.unwrap_or_default();
+        more.by_handle.clear();
+        for (i, r) in rules.iter().enumerate() {
+            if let Some(h) = r.handle {
+                more.by_handle.insert(h, i);
+                v.push(Entry::Kernel(h));
+            }
+        }
+        v.append(&mut more.pending_back);
+        more.kernel = Some(rules);
+        if self.exists.is_none() || exists {
+            self.exists = Some(exists);
+        }
+        self.entries = Some(v);
+    }
+
+    /// The kernel's rule of handle `h`, when the chain was read.
+    pub(crate) fn kernel_rule(&self, h: u64) -> Option<&Rule> {
+        let m = self.more.as_ref()?;
+        m.kernel.as_ref()?.get(*m.by_handle.get(&h)?)
+    }
+
+    /// Forgets the rules added before the chain's rules were known.
+    pub(crate) fn clear_pending(&mut self) {
+        if let Some(m) = self.more.as_mut() {
+            m.pending_front.clear();
+            m.pending_back.clear();
+        }
+    }
+
+    /// The chain is emptied (flushed, created or deleted).
+    pub(crate) fn emptied(&mut self, exists: bool) {
+        self.exists = Some(exists);
+        self.entries = Some(Vec::new());
+        self.clear_pending();
+    }
+}
+
+/// The planner's chain states of one table, in the order they were first named.
+///
+/// The names sit in one string rather than one allocation each: a kube-proxy ruleset has
+/// tens of thousands of chains, and freeing that many small blocks at the end of a restore
+/// leaves the allocator a backlog (glibc consolidates them on a later allocation) that cost
+/// the next restore on the same thread several milliseconds. A name is found by its hash:
+/// one hash per lookup, no allocation for a known chain.
+#[derive(Debug, Default)]
+pub(crate) struct ChainMap {
+    hasher: std::hash::RandomState,
+    /// The first slot of each name hash (the hash is the key: not hashed again).
+    heads: HashMap<u64, usize, std::hash::BuildHasherDefault<HashKey>>,
+    slots: Vec<Slot>,
+    /// The names of all slots, one after another.
+    names: String,
+    /// The slot found last (slots are never removed, only their state).
+    last: std::cell::Cell<usize>,
+}
+
+/// One chain of a [`ChainMap`].
+#[derive(Debug)]
+struct Slot {
+    /// The next slot whose name has the same hash.
+    next: Option<usize>,
+    /// The name, in `ChainMap::names`.
+    name: std::ops::Range<usize>,
+    /// `None` once removed.
+    state: Option<ChainState>,
+}
+
+/// A hasher for keys that are already hashes.
+#[derive(Debug, Default)]
+struct HashKey(u64);
+
+impl std::hash::Hasher for HashKey {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
+}
+
+impl ChainMap {
+    fn name(&self, slot: &Slot) -> &str {
+        self.names.get(slot.name.clone()).unwrap_or("")
+    }
+
+    /// The slot named `chain`, or the hash of the name when there is none.
+    fn find(&self, chain: &str) -> Result<usize, u64> {
+        // Lines about one chain come together (its rules, or a rule right after its chain
+        // line): the last slot found is tried first, without hashing.
+        let last = self.last.get();
+        if self.slots.get(last).is_some_and(|s| self.name(s) == chain) {
+            return Ok(last);
+        }
+        let h = self.hasher.hash_one(chain);
+        let mut at = self.heads.get(&h).copied();
+        while let Some(i) = at {
+            if self.name(&self.slots[i]) == chain {
+                self.last.set(i);
+                return Ok(i);
+            }
+            at = self.slots[i].next;
+        }
+        Err(h)
+    }
+
+    pub(crate) fn get(&self, chain: &str) -> Option<&ChainState> {
+        self.find(chain)
+            .ok()
+            .and_then(|i| self.slots[i].state.as_ref())
+    }
+
+    /// The state of `chain`, a default one added if it has none.
+    pub(crate) fn state(&mut self, chain: &str) -> &mut ChainState {
+        let i = match self.find(chain) {
+            Ok(i) => i,
+            Err(h) => {
+                let start = self.names.len();
+                self.names.push_str(chain);
+                let i = self.slots.len();
+                let next = self.heads.insert(h, i);
+                self.slots.push(Slot {
+                    next,
+                    name: start..self.names.len(),
+                    state: None,
+                });
+                self.last.set(i);
+                i
+            }
+        };
+        self.slots[i].state.get_or_insert_with(ChainState::default)
+    }
+
+    pub(crate) fn remove(&mut self, chain: &str) -> Option<ChainState> {
+        let i = self.find(chain).ok()?;
+        self.slots[i].state.take()
+    }
+
+    pub(crate) fn insert(&mut self, chain: &str, st: ChainState) {
+        *self.state(chain) = st;
+    }
+
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&str, &ChainState)> {
+        self.slots
+            .iter()
+            .filter_map(|s| Some((self.name(s), s.state.as_ref()?)))
+    }
+
+    pub(crate) fn values_mut(&mut self) -> impl Iterator<Item = &mut ChainState> {
+        self.slots.iter_mut().filter_map(|s| s.state.as_mut())
+    }
+}
+
+/// The planner's chain states by table (a handful of tables: a vector).
+#[derive(Debug, Default)]
+pub(crate) struct TableMap(Vec<(String, ChainMap)>);
+
+impl TableMap {
+    pub(crate) fn get(&self, table: &str) -> Option<&ChainMap> {
+        self.0.iter().find(|(t, _)| t == table).map(|(_, m)| m)
+    }
+
+    pub(crate) fn get_mut(&mut self, table: &str) -> Option<&mut ChainMap> {
+        self.0.iter_mut().find(|(t, _)| t == table).map(|(_, m)| m)
+    }
+
+    pub(crate) fn table(&mut self, table: &str) -> &mut ChainMap {
+        let i = match self.0.iter().position(|(t, _)| t == table) {
+            Some(i) => i,
+            None => {
+                self.0.push((table.to_owned(), ChainMap::default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    pub(crate) fn remove(&mut self, table: &str) {
+        self.0.retain(|(t, _)| t != table);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Chain states are found by name, in the order first named, through removal and re-adding.
+    #[test]
+    fn chain_map_finds_states_by_name() {
+        let mut m = ChainMap::default();
+        for i in 0..1000 {
+            m.state(&format!("KUBE-SEP-{i}")).exists = Some(i % 2 == 0);
+        }
+        assert_eq!(m.get("KUBE-SEP-10").and_then(|s| s.exists), Some(true));
+        assert_eq!(m.get("KUBE-SEP-11").and_then(|s| s.exists), Some(false));
+        assert!(m.get("KUBE-SEP-1000").is_none());
+        assert!(m.get("").is_none());
+        let removed = m.remove("KUBE-SEP-10").unwrap();
+        assert_eq!(removed.exists, Some(true));
+        assert!(m.get("KUBE-SEP-10").is_none() && m.remove("KUBE-SEP-10").is_none());
+        m.insert("NEW", removed);
+        assert_eq!(m.state("KUBE-SEP-10").exists, None);
+        let names: Vec<&str> = m.iter().map(|(n, _)| n).collect();
+        assert_eq!(names.len(), 1001);
+        assert_eq!(names[..3], ["KUBE-SEP-0", "KUBE-SEP-1", "KUBE-SEP-2"]);
+        assert_eq!(names[10], "KUBE-SEP-10");
+        assert_eq!(names[1000], "NEW");
+        assert_eq!(m.values_mut().count(), 1001);
+    }
+}

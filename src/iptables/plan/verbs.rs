@@ -1,0 +1,813 @@
+//! What each iptables command does to the plan.
+
+use std::collections::HashSet;
+
+use super::state::{ChainMap, ChainState, Entry};
+use super::{
+    builtin, At, DelMode, Numbered, Op, Pending, PlanError, Planner, Refusal, RulesetView,
+};
+use crate::ipt::command::check_chain_name;
+use crate::ipt::{canonical_exprs, canonical_of_rule, encode_rule_into, RuleSpec};
+use crate::netlink::Messages;
+use crate::nft::{Chain, Expr, Policy, Position, Rule, Table};
+
+type Plan<T> = Result<T, PlanError>;
+
+fn key(table: &str, chain: &str) -> (String, String) {
+    (table.to_owned(), chain.to_owned())
+}
+
+fn missing(t: &str, c: &str) -> PlanError {
+    Refusal::ChainMissing {
+        table: t.to_owned(),
+        chain: c.to_owned(),
+    }
+    .into()
+}
+
+fn too_big(what: Numbered, t: &str, c: &str, n: u32) -> PlanError {
+    Refusal::TooBig {
+        what,
+        table: t.to_owned(),
+        chain: c.to_owned(),
+        n,
+    }
+    .into()
+}
+
+impl<V: RulesetView + ?Sized> Planner<'_, V> {
+    pub(crate) fn state(&mut self, table: &str, chain: &str) -> &mut ChainState {
+        self.chains.table(table).state(chain)
+    }
+
+    fn known(&self, table: &str, chain: &str) -> Option<&ChainState> {
+        self.chains.get(table)?.get(chain)
+    }
+
+    /// Whether the plan knows the chain does not exist: deleted by it, read as missing, or
+    /// not declared in a table it rebuilds.
+    fn known_missing(&self, table: &str, chain: &str) -> bool {
+        match self.known(table, chain).and_then(|s| s.exists) {
+            Some(e) => !e,
+            None => self.rebuilt.contains(table),
+        }
+    }
+
+    /// Reads a chain's rules (once), remembering the generation.
+    pub(crate) fn load(&mut self, table: &str, chain: &str) -> Plan<()> {
+        if self
+            .known(table, chain)
+            .is_some_and(|s| s.entries.is_some())
+        {
+            return Ok(());
+        }
+        if self.rebuilt.contains(table) {
+            // Not declared in a table this plan rebuilds: it does not exist (a built-in
+            // chain is there, empty, as iptables lists it).
+            let is_builtin = builtin(table, chain).is_some();
+            let st = self.state(table, chain);
+            st.exists = Some(is_builtin);
+            st.entries = Some(Vec::new());
+            return Ok(());
+        }
+        let (rules, g) = self.view.chain_rules(self.family, table, chain)?;
+        self.genid.get_or_insert(g);
+        let is_builtin = builtin(table, chain).is_some();
+        self.state(table, chain).load(rules, is_builtin);
+        Ok(())
+    }
+
+    fn entries(&mut self, table: &str, chain: &str) -> &mut Vec<Entry> {
+        self.state(table, chain)
+            .entries
+            .get_or_insert_with(Vec::new)
+    }
+
+    pub(crate) fn rule_of(&self, table: &str, chain: &str, e: Entry) -> Option<Rule> {
+        match e {
+            Entry::Kernel(h) => self.known(table, chain)?.kernel_rule(h).cloned(),
+            Entry::New { op, .. } => {
+                let bytes = self.batch.as_netlink().op_bytes(op)?;
+                let m = Messages::new(bytes).next()?.ok()?;
+                Rule::decode(&m).ok()
+            }
+        }
+    }
+
+    /// Indexes (in the chain's entries) of the rules equal to `spec`: the chain's rules as
+    /// read are looked up in their canonical index (one hash lookup), the rules this plan
+    /// added are compared by their canonical forms, computed once each.
+    fn find(&mut self, table: &str, chain: &str, spec: &RuleSpec) -> Plan<Vec<usize>> {
+        let want =
+            canonical_exprs(spec, table, chain).map_err(|e| Refusal::Invalid(e.0.clone()))?;
+        let k = key(table, chain);
+        let (kernel, entries) = match self.known(table, chain) {
+            Some(st) => (
+                st.more.as_ref().and_then(|m| m.kernel.clone()),
+                st.entries.clone().unwrap_or_default(),
+            ),
+            None => return Ok(Vec::new()),
+        };
+        let kernel_hits: HashSet<u64> = match kernel {
+            Some(rules) if !rules.is_empty() => self
+                .view
+                .canonical_index(&k, self.family, &rules)
+                .get(&want)
+                .map(|hs| hs.iter().copied().collect())
+                .unwrap_or_default(),
+            _ => HashSet::new(),
+        };
+        let mut out = Vec::new();
+        for (i, e) in entries.into_iter().enumerate() {
+            let hit = match e {
+                Entry::Kernel(h) => kernel_hits.contains(&h),
+                Entry::New { id, .. } => {
+                    if !self.new_canon.contains_key(&id) {
+                        let c = self
+                            .rule_of(table, chain, e)
+                            .and_then(|r| canonical_of_rule(&r, self.family));
+                        self.new_canon.insert(id, c);
+                    }
+                    self.new_canon.get(&id).and_then(|c| c.as_ref()) == Some(&want)
+                }
+            };
+            if hit {
+                out.push(i);
+            }
+        }
+        Ok(out)
+    }
+
+    pub(crate) fn add_table(&mut self, table: &str) -> Plan<()> {
+        if self.tables_added.insert(table.to_owned()) {
+            self.batch
+                .add_table(&Table::new(self.family.nft(), table))?;
+        }
+        Ok(())
+    }
+
+    /// Creates a built-in chain the first time a rule goes into it, as iptables-nft does,
+    /// without a policy attribute, so that an existing chain keeps its own. With
+    /// `ask_kernel`, an existing chain is not sent again: the kernel would record a chain
+    /// update, which it frees only after an RCU grace period that the process then waits
+    /// for when its socket closes (a few milliseconds per `iptables -A`).
+    fn ensure_builtin(&mut self, table: &str, chain: &str) -> Plan<()> {
+        let Some(bc) = builtin(table, chain) else {
+            return Ok(());
+        };
+        if self.known(table, chain).and_then(|s| s.exists) == Some(true)
+            && (self.rebuilt.contains(table) || !self.mode.ask_kernel)
+        {
+            return Ok(());
+        }
+        if !self.ensured.insert(key(table, chain)) {
+            return Ok(());
+        }
+        if self.mode.ask_kernel && self.view.chain(self.family, table, chain)?.is_some() {
+            return Ok(());
+        }
+        let mut c = bc.to_chain(self.family, table, Policy::Accept, None);
+        if !self.rebuilt.contains(table) {
+            if let Some(h) = c.hook.as_mut() {
+                h.policy = None;
+            }
+        }
+        self.add_table(table)?;
+        self.batch.add_chain(&c, false)?;
+        self.chain_tables.insert(table.to_owned());
+        let rebuilt = self.rebuilt.contains(table);
+        let st = self.state(table, chain);
+        st.exists = Some(true);
+        if rebuilt {
+            st.entries.get_or_insert_with(Vec::new);
+        }
+        Ok(())
+    }
+
+    fn add_rule(
+        &mut self,
+        table: &str,
+        chain: &str,
+        spec: &RuleSpec,
+        pos: Position,
+    ) -> Plan<(u32, crate::netlink::OpIndex)> {
+        // One rule reused for every rule: no per-rule allocation of its expression vector.
+        encode_rule_into(spec, self.family, table, chain, &mut self.scratch)
+            .map_err(|e| Refusal::Invalid(e.0))?;
+        let id = self.batch.new_id();
+        let op = self
+            .batch
+            .add_rule_with_id(&self.scratch, pos, self.mode.echo, Some(id))?;
+        self.rules_added += 1;
+        Ok((id, op))
+    }
+
+    fn del_entry(&mut self, table: &str, chain: &str, e: Entry) -> Plan<()> {
+        let f = self.family.nft();
+        match e {
+            Entry::Kernel(h) => self.batch.del_rule(f, table, chain, h)?,
+            Entry::New { id, .. } => self.batch.del_rule_by_id(f, table, chain, id)?,
+        };
+        Ok(())
+    }
+
+    /// Why a built-in chain cannot be deleted (iptables-nft deletes one only when it is
+    /// empty and its policy is ACCEPT, so that no DROP policy is lost): `None` when it can;
+    /// a chain that does not exist is [`Refusal::ChainMissing`].
+    fn builtin_kept(&mut self, table: &str, chain: &str) -> Plan<Option<Refusal>> {
+        // The rules first: the read gives the generation the batch is committed against, so
+        // that a policy or rule changed after these reads makes the plan start again.
+        let declared = self.known(table, chain).and_then(|s| s.exists);
+        if declared == Some(false) {
+            return Ok(Some(Refusal::ChainMissing {
+                table: table.to_owned(),
+                chain: chain.to_owned(),
+            }));
+        }
+        let rebuilt = self.rebuilt.contains(table);
+        if rebuilt && declared != Some(true) {
+            return Ok(Some(Refusal::ChainMissing {
+                table: table.to_owned(),
+                chain: chain.to_owned(),
+            }));
+        }
+        self.load(table, chain)?;
+        let kernel = if rebuilt {
+            None
+        } else {
+            match self.view.chain(self.family, table, chain)? {
+                Some(c) => Some(c),
+                None if declared == Some(true) || self.ensured.contains(&key(table, chain)) => None,
+                None => {
+                    return Ok(Some(Refusal::ChainMissing {
+                        table: table.to_owned(),
+                        chain: chain.to_owned(),
+                    }))
+                }
+            }
+        };
+        let policy = match self.policies.get(&key(table, chain)) {
+            Some(p) => *p,
+            None => kernel
+                .and_then(|c| c.hook.and_then(|h| h.policy))
+                .unwrap_or(Policy::Accept),
+        };
+        if policy != Policy::Accept {
+            return Ok(Some(Refusal::BuiltinPolicy {
+                table: table.to_owned(),
+                chain: chain.to_owned(),
+            }));
+        }
+        if !self.entries(table, chain).is_empty() {
+            return Ok(Some(Refusal::BuiltinRules {
+                table: table.to_owned(),
+                chain: chain.to_owned(),
+            }));
+        }
+        Ok(None)
+    }
+
+    fn delete_chain_now(&mut self, table: &str, chain: &str) -> Plan<()> {
+        self.batch.del_chain(self.family.nft(), table, chain)?;
+        self.chain_tables.insert(table.to_owned());
+        self.policies.remove(&key(table, chain));
+        self.ensured.remove(&key(table, chain));
+        self.state(table, chain).emptied(false);
+        Ok(())
+    }
+
+    /// Starts a table that a restore rebuilds from its input: what is in the kernel is
+    /// emptied (see [`RulesetView::table_clear`]) and every chain is known, empty or absent.
+    pub(crate) fn rebuild_table(&mut self, table: &str, exists: bool) -> Plan<()> {
+        let f = self.family.nft();
+        if exists {
+            match self.view.table_clear(self.family, table)? {
+                None => {
+                    self.batch.del_table(f, table)?;
+                }
+                Some(clear) => {
+                    for c in clear.delete.iter().chain(&clear.keep) {
+                        self.batch.flush_chain(f, table, c)?;
+                    }
+                    for c in &clear.delete {
+                        self.batch.del_chain(f, table, c)?;
+                    }
+                }
+            }
+        }
+        self.chains.remove(table);
+        self.tables_added.remove(table);
+        self.rebuilt.insert(table.to_owned());
+        Ok(())
+    }
+
+    /// Plans one operation.
+    pub(crate) fn op(&mut self, op: &Op<'_>) -> Plan<Pending> {
+        let (t, c) = op.table_chain();
+        let (table, chain) = (t.to_owned(), c.to_owned());
+        let (t, c) = (table.as_str(), chain.as_str());
+        if !self.track_entries && !op.blind() {
+            if self.untracked {
+                self.restart = true;
+                return Err(
+                    Refusal::Invalid("planned again, recording rule positions".into()).into(),
+                );
+            }
+            self.track_entries = true;
+        }
+        if op.reads() && !self.known_missing(t, c) {
+            self.load(t, c)?;
+        }
+        let first_touch = !c.is_empty() && self.touched.insert(key(t, c));
+        let f = self.family.nft();
+        match op {
+            Op::Add {
+                specs, at, unique, ..
+            } => {
+                self.ensure_builtin(t, c)?;
+                if self.known_missing(t, c) {
+                    return Err(missing(t, c));
+                }
+                if *unique {
+                    let mut all = true;
+                    for s in specs.iter() {
+                        if self.find(t, c, s)?.is_empty() {
+                            all = false;
+                            break;
+                        }
+                    }
+                    if all {
+                        return Ok(Pending::Present);
+                    }
+                }
+                let mut ops = Vec::with_capacity(specs.len());
+                let mut prev: Option<u32> = None;
+                for (k, s) in specs.iter().enumerate() {
+                    let idx = match at {
+                        At::Append => None,
+                        At::Insert(n) => Some(*n as usize - 1 + k),
+                    };
+                    let known = self.known(t, c).and_then(|s| s.entries.as_deref());
+                    let pos = match (known, idx) {
+                        (_, None) => Position::Append,
+                        (Some(v), Some(i)) => {
+                            if i > v.len() {
+                                return Err(too_big(Numbered::Insert, t, c, (i + 1 - k) as u32));
+                            }
+                            match v.get(i) {
+                                None => Position::Append,
+                                Some(Entry::Kernel(h)) => Position::Before(*h),
+                                Some(Entry::New { id, .. }) => Position::BeforeId(*id),
+                            }
+                        }
+                        (None, Some(_)) => match prev {
+                            None => Position::Prepend,
+                            Some(id) => Position::AfterId(id),
+                        },
+                    };
+                    let (id, opi) = self.add_rule(t, c, s, pos)?;
+                    let e = Entry::New { id, op: opi };
+                    prev = Some(id);
+                    ops.push(opi);
+                    if idx.is_none() && !self.track_entries {
+                        self.untracked = true;
+                        continue;
+                    }
+                    let st = self.state(t, c);
+                    match (&mut st.entries, idx) {
+                        (Some(v), Some(i)) => v.insert(i, e),
+                        (Some(v), None) => v.push(e),
+                        (None, Some(_)) => st.more().pending_front.insert(k, e),
+                        (None, None) => st.more().pending_back.push(e),
+                    }
+                }
+                Ok(Pending::Added(ops))
+            }
+            Op::Replace { pos, specs, .. } => {
+                if self.known_missing(t, c) {
+                    return Err(missing(t, c));
+                }
+                let [spec] = &specs[..] else {
+                    return Err(Refusal::ReplaceCount(specs.len()).into());
+                };
+                let idx = *pos as usize - 1;
+                let Some(old) = self.entries(t, c).get(idx).copied() else {
+                    return Err(too_big(Numbered::Replace, t, c, *pos));
+                };
+                self.ensure_builtin(t, c)?;
+                let (id, opi) = match old {
+                    Entry::Kernel(h) => self.add_rule(t, c, spec, Position::Replace(h))?,
+                    Entry::New { id, .. } => {
+                        let e = self.add_rule(t, c, spec, Position::BeforeId(id))?;
+                        self.del_entry(t, c, old)?;
+                        e
+                    }
+                };
+                self.entries(t, c)[idx] = Entry::New { id, op: opi };
+                Ok(Pending::Added(vec![opi]))
+            }
+            Op::Delete { specs, mode, .. } => {
+                if self.known_missing(t, c) {
+                    return match mode {
+                        DelMode::First | DelMode::Check => Err(missing(t, c)),
+                        _ => Ok(Pending::Deleted(0)),
+                    };
+                }
+                let mut count = 0;
+                for s in specs.iter() {
+                    let mut found = self.find(t, c, s)?;
+                    if found.is_empty() {
+                        if matches!(mode, DelMode::First | DelMode::Check) {
+                            return Err(Refusal::NoSuchRule {
+                                table: table.clone(),
+                                chain: chain.clone(),
+                                spec: s.to_save_args(),
+                            }
+                            .into());
+                        }
+                        continue;
+                    }
+                    if *mode == DelMode::Check {
+                        continue;
+                    }
+                    if *mode != DelMode::All {
+                        found.truncate(1);
+                    }
+                    for i in found.into_iter().rev() {
+                        let e = self.entries(t, c).remove(i);
+                        self.del_entry(t, c, e)?;
+                        count += 1;
+                    }
+                }
+                Ok(Pending::Deleted(count))
+            }
+            Op::DeleteNumber { n, .. } => {
+                if self.known_missing(t, c) {
+                    return Err(missing(t, c));
+                }
+                let idx = *n as usize - 1;
+                let v = self.entries(t, c);
+                if idx >= v.len() {
+                    return Err(too_big(Numbered::Delete, t, c, *n));
+                }
+                let e = v.remove(idx);
+                self.del_entry(t, c, e)?;
+                Ok(Pending::Deleted(1))
+            }
+            Op::NewChain { .. } => {
+                if builtin(t, c).is_some() {
+                    return Err(Refusal::ChainExists {
+                        table: table.clone(),
+                        chain: chain.clone(),
+                    }
+                    .into());
+                }
+                check_chain_name(c, self.family).map_err(|e| Refusal::Invalid(e.to_string()))?;
+                let exists = match self.known(t, c).and_then(|s| s.exists) {
+                    Some(e) => e,
+                    None => {
+                        !self.rebuilt.contains(t)
+                            && self.mode.ask_kernel
+                            && first_touch
+                            && self.view.chain(self.family, t, c)?.is_some()
+                    }
+                };
+                if exists {
+                    return Err(Refusal::ChainExists {
+                        table: table.clone(),
+                        chain: chain.clone(),
+                    }
+                    .into());
+                }
+                self.add_table(t)?;
+                self.batch.add_chain(&Chain::user(f, t, c), true)?;
+                self.chain_tables.insert(table.clone());
+                self.state(t, c).emptied(true);
+                Ok(Pending::Done)
+            }
+            Op::ClearChain { create, .. } => {
+                if !*create {
+                    if self.known_missing(t, c) {
+                        return Err(missing(t, c));
+                    }
+                } else if builtin(t, c).is_some() {
+                    // A built-in chain that is not there yet: nothing to empty.
+                    let has_rules = self
+                        .known(t, c)
+                        .is_some_and(|s| s.entries.as_ref().is_some_and(|v| !v.is_empty()));
+                    let present = has_rules || self.view.chain(self.family, t, c)?.is_some();
+                    if !present && !self.ensured.contains(&key(t, c)) {
+                        return Ok(Pending::Done);
+                    }
+                } else {
+                    check_chain_name(c, self.family)
+                        .map_err(|e| Refusal::Invalid(e.to_string()))?;
+                    // Only a missing chain is sent (an existing one would be a chain update
+                    // the kernel frees after an RCU grace period).
+                    let exists = match self.known(t, c).and_then(|s| s.exists) {
+                        Some(e) => e,
+                        None if self.rebuilt.contains(t) => false,
+                        None => self.view.chain(self.family, t, c)?.is_some(),
+                    };
+                    if !exists {
+                        self.add_table(t)?;
+                        self.batch.add_chain(&Chain::user(f, t, c), false)?;
+                        self.chain_tables.insert(table.clone());
+                    }
+                }
+                self.batch.flush_chain(f, t, c)?;
+                self.state(t, c).emptied(true);
+                Ok(Pending::Done)
+            }
+            Op::FlushTable { .. } => {
+                if !self.rebuilt.contains(t) && self.mode.ask_kernel {
+                    let (tables, _) = self.view.tables(self.family)?;
+                    if !tables.iter().any(|x| x == t) && !self.tables_added.contains(t) {
+                        return Ok(Pending::Done);
+                    }
+                }
+                self.batch.flush_table(f, t)?;
+                self.touched_tables.insert(table.clone());
+                for st in self
+                    .chains
+                    .get_mut(t)
+                    .into_iter()
+                    .flat_map(ChainMap::values_mut)
+                {
+                    st.entries = Some(Vec::new());
+                    st.clear_pending();
+                }
+                Ok(Pending::Done)
+            }
+            Op::DeleteChain {
+                flush,
+                if_exists,
+                keep_quietly,
+                ..
+            } => {
+                if builtin(t, c).is_some() {
+                    return match self.builtin_kept(t, c)? {
+                        None => {
+                            self.delete_chain_now(t, c)?;
+                            Ok(Pending::Done)
+                        }
+                        Some(Refusal::ChainMissing { .. }) if *if_exists || *keep_quietly => {
+                            Ok(Pending::Done)
+                        }
+                        Some(_) if *keep_quietly => Ok(Pending::Done),
+                        Some(r) => Err(r.into()),
+                    };
+                }
+                let present = match self.known(t, c).and_then(|s| s.exists) {
+                    Some(e) => e,
+                    None if self.rebuilt.contains(t) => false,
+                    None if self.mode.ask_kernel && (*if_exists || first_touch) => {
+                        self.view.chain(self.family, t, c)?.is_some()
+                    }
+                    None => true,
+                };
+                if !present {
+                    return if *if_exists {
+                        Ok(Pending::Done)
+                    } else {
+                        Err(missing(t, c))
+                    };
+                }
+                if *flush {
+                    self.batch.flush_chain(f, t, c)?;
+                }
+                self.delete_chain_now(t, c)?;
+                Ok(Pending::Done)
+            }
+            Op::DeleteAllChains { .. } => {
+                let mut names: Vec<String> = if self.rebuilt.contains(t) {
+                    Vec::new()
+                } else {
+                    let (chains, g) = self.view.chains(self.family, t)?;
+                    self.genid.get_or_insert(g);
+                    chains
+                        .into_iter()
+                        .filter(|c| c.hook.is_none())
+                        .map(|c| c.name)
+                        .collect()
+                };
+                let mut seen: HashSet<String> = names.iter().cloned().collect();
+                for (c, st) in self.chains.get(t).into_iter().flat_map(ChainMap::iter) {
+                    if st.exists == Some(true)
+                        && builtin(t, c).is_none()
+                        && seen.insert(c.to_owned())
+                    {
+                        names.push(c.to_owned());
+                    }
+                }
+                for c in names {
+                    if self.known(t, &c).and_then(|s| s.exists) != Some(false) {
+                        self.delete_chain_now(t, &c)?;
+                    }
+                }
+                let builtins = crate::ipt::tables::find_table(t)
+                    .map(|x| x.chains)
+                    .unwrap_or_default();
+                for bc in builtins {
+                    if self.builtin_kept(t, bc.name)?.is_none() {
+                        self.delete_chain_now(t, bc.name)?;
+                    }
+                }
+                self.touched_tables.insert(table.clone());
+                Ok(Pending::Done)
+            }
+            Op::RenameChain { new, .. } => {
+                if builtin(t, c).is_some() {
+                    return Err(Refusal::RenameBuiltin {
+                        chain: chain.clone(),
+                    }
+                    .into());
+                }
+                if builtin(t, new).is_some() {
+                    return Err(Refusal::ChainExists {
+                        table: table.clone(),
+                        chain: new.to_string(),
+                    }
+                    .into());
+                }
+                check_chain_name(new, self.family).map_err(|e| Refusal::Invalid(e.to_string()))?;
+                if self.rebuilt.contains(t) {
+                    return Err(Refusal::RenameNew {
+                        old: chain.clone(),
+                        new: new.to_string(),
+                    }
+                    .into());
+                }
+                let Some(handle) = self.view.chain(self.family, t, c)?.and_then(|x| x.handle)
+                else {
+                    return Err(missing(t, c));
+                };
+                self.batch.rename_chain(f, t, handle, new)?;
+                self.chain_tables.insert(table.clone());
+                self.touched_tables.insert(table.clone());
+                let st = self
+                    .chains
+                    .get_mut(t)
+                    .and_then(|m| m.remove(c))
+                    .unwrap_or_default();
+                self.chains.table(t).insert(new, st);
+                Ok(Pending::Done)
+            }
+            Op::SetPolicy { policy, .. } => {
+                let Some(bc) = builtin(t, c) else {
+                    return Err(Refusal::NotBuiltin {
+                        table: table.clone(),
+                        chain: chain.clone(),
+                    }
+                    .into());
+                };
+                self.add_table(t)?;
+                self.batch
+                    .add_chain(&bc.to_chain(self.family, t, *policy, None), false)?;
+                self.chain_tables.insert(table.clone());
+                self.ensured.insert(key(t, c));
+                self.state(t, c).exists = Some(true);
+                self.policies.insert(key(t, c), *policy);
+                Ok(Pending::Done)
+            }
+            Op::Zero { rule, .. } => {
+                self.zero(t, c, *rule)?;
+                Ok(Pending::Done)
+            }
+            Op::ZeroTable { .. } => {
+                // Every chain of the table: those in the kernel and those this plan made,
+                // not those it deleted.
+                let mut targets: Vec<String> = if self.rebuilt.contains(t) {
+                    Vec::new()
+                } else {
+                    let (chains, g) = self.view.chains(self.family, t)?;
+                    self.genid.get_or_insert(g);
+                    chains.into_iter().map(|c| c.name).collect()
+                };
+                if let Some(m) = self.chains.get(t) {
+                    let mut seen: HashSet<String> = targets.iter().cloned().collect();
+                    for (c, st) in m.iter() {
+                        if st.exists == Some(true) && seen.insert(c.to_owned()) {
+                            targets.push(c.to_owned());
+                        }
+                    }
+                    targets.retain(|c| m.get(c).is_none_or(|st| st.exists != Some(false)));
+                }
+                for name in targets {
+                    if !self.known_missing(t, &name) {
+                        self.load(t, &name)?;
+                    }
+                    self.zero(t, &name, None)?;
+                }
+                self.touched_tables.insert(table.clone());
+                Ok(Pending::Done)
+            }
+            Op::DeclareChain {
+                policy, counters, ..
+            } => {
+                let counters = if self.mode.counters { *counters } else { None };
+                let declared = match builtin(t, c) {
+                    Some(bc) => {
+                        bc.to_chain(self.family, t, policy.unwrap_or(Policy::Accept), counters)
+                    }
+                    None => Chain::user(f, t, c),
+                };
+                // A chain declared again in a rebuilt table is taken as with --noflush
+                // (iptables-nft-restore does).
+                let merge = !self.rebuilt.contains(t)
+                    || self.known(t, c).and_then(|s| s.exists) == Some(true);
+                let is_builtin = declared.hook.is_some();
+                if is_builtin {
+                    self.policies
+                        .insert(key(t, c), policy.unwrap_or(Policy::Accept));
+                }
+                self.batch.add_chain(&declared, false)?;
+                // With --noflush a user chain line empties the chain (iptables-nft-restore
+                // does); a built-in chain line only sets the policy.
+                if merge && !is_builtin {
+                    self.batch.flush_chain(f, t, c)?;
+                }
+                if !(merge && is_builtin) {
+                    let st = self.state(t, c);
+                    *st = ChainState::default();
+                    st.emptied(true);
+                } else {
+                    self.state(t, c).exists = Some(true);
+                }
+                Ok(Pending::Done)
+            }
+        }
+    }
+
+    /// Zeroes the counters of a chain's rules (or of rule `rule`), and of a built-in
+    /// chain's own, keeping its policy.
+    fn zero(&mut self, t: &str, c: &str, rule: Option<u32>) -> Plan<()> {
+        if self.known_missing(t, c) {
+            return Err(missing(t, c));
+        }
+        let entries = self.entries(t, c).clone();
+        if let Some(n) = rule {
+            if n as usize > entries.len() {
+                return Err(too_big(Numbered::Zero, t, c, n));
+            }
+        }
+        let mut anon = None;
+        for (i, e) in entries.iter().enumerate() {
+            if rule.is_some_and(|n| n as usize != i + 1) {
+                continue;
+            }
+            let Entry::Kernel(h) = *e else { continue };
+            let Some(mut r) = self.rule_of(t, c, *e) else {
+                continue;
+            };
+            let mut had = false;
+            for x in &mut r.exprs {
+                if let Expr::Counter(cnt) = x {
+                    *cnt = Default::default();
+                    had = true;
+                }
+            }
+            if !had {
+                continue;
+            }
+            r.handle = None;
+            r.position = None;
+            // The kernel does not dump the protocol x_tables extensions are checked against:
+            // without it, a TPROXY or `--to-ports` rule is refused.
+            r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
+            // An anonymous set belongs to the rule that uses it: the new rule gets sets of
+            // its own with the same elements.
+            if r.uses_anonymous_sets() {
+                if anon.is_none() {
+                    anon = Some(self.view.anonymous_sets(self.family, t)?);
+                }
+                if let Some(sets) = anon.as_ref() {
+                    r.bind_sets(sets);
+                }
+            }
+            let id = self.batch.new_id();
+            let op =
+                self.batch
+                    .add_rule_with_id(&r, Position::Replace(h), self.mode.echo, Some(id))?;
+            self.entries(t, c)[i] = Entry::New { id, op };
+        }
+        if rule.is_none() && !self.rebuilt.contains(t) {
+            if let Some(bc) = builtin(t, c) {
+                if let Some(ch) = self.view.chain(self.family, t, c)? {
+                    let p = match self.policies.get(&key(t, c)) {
+                        Some(p) => *p,
+                        None => ch
+                            .hook
+                            .as_ref()
+                            .and_then(|h| h.policy)
+                            .unwrap_or(Policy::Accept),
+                    };
+                    self.batch
+                        .add_chain(&bc.to_chain(self.family, t, p, Some((0, 0))), false)?;
+                    self.chain_tables.insert(t.to_owned());
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,186 @@
+//! What the planner reads of the ruleset: the kernel (through the handle's cache) today; an
+//! in-memory ruleset or a group commit's shared view implement the same trait.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
+
+use iptnl_sys::nf_tables::NFT_DATA_VERDICT;
+
+use super::super::cache::{read_chain, Cache, CanonIndex, ChainRules, Key};
+use super::super::error::{from_nft, Error};
+use crate::ipt::IpFamily;
+use crate::netlink::Conn;
+use crate::nft::{self, BoundSet, Chain, Rule};
+
+/// How a table that a restore rebuilds is emptied first.
+#[derive(Debug, Default)]
+pub(crate) struct TableClear {
+    /// Chains to flush, then delete.
+    pub(crate) delete: Vec<String>,
+    /// Chains to flush and keep (what stays jumps to them).
+    pub(crate) keep: Vec<String>,
+}
+
+/// The ruleset as the planner reads it. Each read returns the generation it belongs to
+/// where the plan depends on it.
+pub(crate) trait RulesetView {
+    /// The rules of a chain (`None`: the chain or its table does not exist).
+    fn chain_rules(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+    ) -> Result<(ChainRules, u32), Error>;
+
+    /// One chain, without its rules.
+    fn chain(&mut self, family: IpFamily, table: &str, chain: &str)
+        -> Result<Option<Chain>, Error>;
+
+    /// The chains of a table (none when it does not exist).
+    fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error>;
+
+    /// The names of the family's tables.
+    fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error>;
+
+    /// The anonymous sets of a table with their elements, by name.
+    fn anonymous_sets(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+    ) -> Result<HashMap<String, BoundSet>, Error>;
+
+    /// How to empty `table` for a restore that rebuilds it: `None` when the table can be
+    /// deleted whole; otherwise (it holds named sets, stateful objects, flowtables or base
+    /// chains iptables-nft calls incompatible, which iptables cannot see and a restore must
+    /// not lose) the chains iptables manages, to flush and delete, or to flush and keep when
+    /// what stays jumps to them.
+    fn table_clear(&mut self, family: IpFamily, table: &str) -> Result<Option<TableClear>, Error>;
+
+    /// The canonical forms of `rules` (the rules of `k` as read) and the handles that have
+    /// each, for finding a rule by its spec with one lookup.
+    fn canonical_index(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: &Arc<Vec<Rule>>,
+    ) -> Arc<CanonIndex>;
+}
+
+/// The kernel, read through a connection and the chains cached for it.
+pub(crate) struct KernelView<'a> {
+    pub(crate) conn: &'a mut Conn,
+    pub(crate) cache: &'a mut Cache,
+}
+
+impl RulesetView for KernelView<'_> {
+    fn chain_rules(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+    ) -> Result<(ChainRules, u32), Error> {
+        read_chain(self.conn, self.cache, family, table, chain)
+    }
+
+    fn chain(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+    ) -> Result<Option<Chain>, Error> {
+        nft::get_chain(self.conn, family.nft(), table, chain)
+            .map_err(|e| from_nft(e, "reading a chain"))
+    }
+
+    fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error> {
+        match nft::list_chains(self.conn, Some(family.nft()), Some(table)) {
+            Ok(x) => Ok(x),
+            Err(e) if e.errno() == Some(libc::ENOENT) => {
+                let g = self
+                    .conn
+                    .genid()
+                    .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))?;
+                Ok((Vec::new(), g))
+            }
+            Err(e) => Err(from_nft(e, "listing chains")),
+        }
+    }
+
+    fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error> {
+        let (t, g) = nft::list_tables(self.conn, Some(family.nft()))
+            .map_err(|e| from_nft(e, "listing tables"))?;
+        Ok((t.into_iter().map(|t| t.name).collect(), g))
+    }
+
+    fn anonymous_sets(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+    ) -> Result<HashMap<String, BoundSet>, Error> {
+        nft::anonymous_sets(self.conn, family.nft(), table)
+            .map_err(|e| from_nft(e, "reading anonymous sets"))
+    }
+
+    fn table_clear(&mut self, family: IpFamily, table: &str) -> Result<Option<TableClear>, Error> {
+        let f = family.nft();
+        let err = |e| from_nft(e, "reading a table");
+        let conn = &mut *self.conn;
+        let (sets, _) = nft::list_sets(conn, Some(f), Some(table)).map_err(err)?;
+        let mut keep = sets.iter().any(|s| !s.is_anonymous())
+            || nft::table_objects(conn, f, table).map_err(err)? > 0;
+        let (chains, _) = nft::list_chains(conn, Some(f), Some(table)).map_err(err)?;
+        let foreign = |c: &Chain| crate::ipt::tables::is_foreign_base_chain(table, c);
+        keep |= chains.iter().any(foreign);
+        if !keep {
+            return Ok(None);
+        }
+        // User chains that what stays jumps to (rules of the kept base chains, verdict maps)
+        // cannot be deleted: they are emptied and stay.
+        let mut used: HashSet<String> = HashSet::new();
+        let mut note = |v: &nft::Verdict| {
+            if let nft::Verdict::Jump(c) | nft::Verdict::Goto(c) = v {
+                used.insert(c.clone());
+            }
+        };
+        for c in chains.iter().filter(|c| foreign(c)) {
+            let (rules, _) =
+                nft::list_rules(conn, Some(f), Some(table), Some(&c.name)).map_err(err)?;
+            for e in rules.iter().flat_map(|r| &r.exprs) {
+                if let nft::Expr::Immediate(i) = e {
+                    if let nft::Data::Verdict(v) = &i.data {
+                        note(v);
+                    }
+                }
+            }
+        }
+        for s in sets
+            .iter()
+            .filter(|s| s.data_type == Some(NFT_DATA_VERDICT))
+        {
+            let (elems, _) = nft::list_set_elems(conn, f, table, &s.name).map_err(err)?;
+            for e in &elems {
+                if let Some(nft::Data::Verdict(v)) = &e.data {
+                    note(v);
+                }
+            }
+        }
+        let mut out = TableClear::default();
+        for c in chains.into_iter().filter(|c| !foreign(c)) {
+            if used.contains(&c.name) {
+                out.keep.push(c.name);
+            } else {
+                out.delete.push(c.name);
+            }
+        }
+        Ok(Some(out))
+    }
+
+    fn canonical_index(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: &Arc<Vec<Rule>>,
+    ) -> Arc<CanonIndex> {
+        self.cache.canonical_index(k, family, rules)
+    }
+}

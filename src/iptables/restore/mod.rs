@@ -1,0 +1,530 @@
+//! iptables-restore: a whole ruleset (or a delta, with `--noflush`) applied in ONE atomic
+//! batch across all tables. iptables-nft-restore commits each table separately; iptnl commits
+//! everything or nothing.
+//!
+//! Without `--noflush`, each table named in the input is deleted and rebuilt from the input.
+//! With it, only what the input says changes: a user chain line creates the chain or, when
+//! it exists, flushes it, and a built-in chain line sets the policy (as iptables-nft-restore
+//! does); `-A`, `-N`, `-X`, `-F`, `-P` are blind
+//! writes; commands that depend on what is in a chain (`-I n`, `-D`, `-R`, `-C`, `-Z`, `-E`)
+//! read that chain only, and the batch then carries the generation id it read, so that a
+//! concurrent change makes the kernel refuse it and the restore is planned again.
+//!
+//! The lines are parsed by the rule model and planned, one by one as they are parsed, by the
+//! one planner every command goes through: a restore is a thin layer that turns its chain
+//! lines and commands into the planner's operations, attributes each batch operation to its
+//! input line, and commits.
+
+mod input;
+mod pipeline;
+
+use std::borrow::Cow;
+
+use super::cache::Cache;
+use super::error::Error;
+use super::plan::{At, DelMode, KernelView, Mode, Op, PlanError, Planner, RulesetView};
+use crate::ipt::command::Command;
+use crate::ipt::restore_input::{parse_stream, Event, InputError, Item, Selection};
+use crate::ipt::{IpFamily, RuleSpec};
+use crate::netlink::{Conn, Prefault};
+use crate::nft::{self, list_tables, Batch, Policy};
+use input::{InputFile, Source};
+use pipeline::{parallel, parse_beside, PIPELINE_MIN_BYTES};
+
+/// Options of a restore (the iptables-restore flags).
+#[derive(Debug, Clone, Default)]
+pub struct RestoreOptions {
+    /// `--noflush`: change only what the input says.
+    pub noflush: bool,
+    /// `--counters`: apply `[packets:bytes]` of chains and rules.
+    pub counters: bool,
+    /// `--test`: parse and plan, but do not commit.
+    pub test: bool,
+    /// `--table`: only restore this table.
+    pub table: Option<String>,
+}
+
+/// What a restore did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RestoreReport {
+    /// Tables restored, in input order.
+    pub tables: Vec<String>,
+    /// Operations in the batch.
+    pub ops: usize,
+    /// Rules added.
+    pub rules_added: usize,
+    /// Size of the batch on the wire.
+    pub batch_bytes: usize,
+    /// How many times the batch was planned again after a concurrent change.
+    pub retries: u32,
+    /// Time spent in the kernel commit (sending the batch and reading the replies) of the
+    /// last attempt; zero with `--test`.
+    pub commit_time: std::time::Duration,
+}
+
+/// Why a restore failed. After any error the ruleset is as it was.
+#[derive(Debug, thiserror::Error)]
+pub enum RestoreError {
+    /// The input is wrong at a line.
+    #[error("line {}: {msg}", nft::error::group_thousands(*line as u64))]
+    Input {
+        /// 1-based line number.
+        line: usize,
+        /// What is wrong.
+        msg: String,
+    },
+    /// The kernel refused the batch; each refused operation is named by its input line.
+    #[error("{}", lines.join("\n"))]
+    Kernel {
+        /// One sentence per refused operation, starting with `line N:`.
+        lines: Vec<String>,
+        /// The first refused line.
+        first_line: usize,
+    },
+    /// The ruleset kept changing under a read-dependent restore.
+    #[error("the ruleset kept changing while the restore was planned ({tries} tries); nothing was applied")]
+    Conflict {
+        /// Attempts made.
+        tries: u32,
+    },
+    /// Reading the ruleset failed.
+    #[error(transparent)]
+    Nft(#[from] nft::Error),
+    /// Reading the input file failed, or the file changed while it was restored (its text is
+    /// read again for each attempt; see [`restore_file`]). Nothing was applied.
+    #[error("reading the input: {0}")]
+    Read(std::io::Error),
+}
+
+impl From<InputError> for RestoreError {
+    fn from(e: InputError) -> RestoreError {
+        RestoreError::Input {
+            line: e.line,
+            msg: e.msg,
+        }
+    }
+}
+
+/// Plans one attempt of a restore: the batch (with the generation id it depends on), the
+/// input line of each operation, and the report (without commit time).
+fn plan_once(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: Source<'_>,
+    opts: &RestoreOptions,
+) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
+    let (existing, tables_gen) = if opts.noflush {
+        (Vec::new(), None)
+    } else {
+        let (t, g) = list_tables(conn, Some(family.nft()))?;
+        (t.into_iter().map(|t| t.name).collect::<Vec<_>>(), Some(g))
+    };
+    let capacity = input.len() * 3 + 4096;
+    let sel = Selection {
+        table: opts.table.as_deref(),
+        counters: opts.counters,
+    };
+    let mode = Mode {
+        ask_kernel: false,
+        echo: false,
+        counters: opts.counters,
+    };
+    // The chains a command reads are read once per attempt.
+    let mut cache = Cache::default();
+    let mut view = KernelView {
+        conn: &mut *conn,
+        cache: &mut cache,
+    };
+    // Appends are not recorded until a command that reads positions shows up; if one comes
+    // after appends, the input is planned a second time, recording from the start (a cheap
+    // textual scan for such commands used to come first, and cost more than this on big
+    // inputs, which rarely have them).
+    let mut track = false;
+    loop {
+        let mut p = Planner::new(&mut view, family, mode, capacity);
+        p.genid = tables_gen;
+        p.track_entries = track;
+        let mut block = Block::default();
+        let planned = if input.len() >= PIPELINE_MIN_BYTES && parallel() {
+            let ahead = Prefault::default();
+            p.batch.publish_to(&ahead);
+            parse_beside(family, input, sel, &ahead, |events| {
+                for ev in events {
+                    block.event(&mut p, ev, &existing, opts)?;
+                }
+                p.batch.publish_to(&ahead);
+                Ok(())
+            })
+        } else {
+            parse_stream(family, &input, sel, |ev| {
+                block.event(&mut p, &ev, &existing, opts)
+            })
+        };
+        if p.restart && !track {
+            track = true;
+            continue;
+        }
+        planned?;
+        let report = RestoreReport {
+            tables: block.tables,
+            ops: p.batch.len(),
+            rules_added: p.rules_added,
+            batch_bytes: p.batch.wire_len(),
+            ..RestoreReport::default()
+        };
+        let genid = p.genid;
+        let lines = std::mem::take(&mut p.owner);
+        let mut batch = p.into_batch();
+        batch.set_genid(genid);
+        return Ok((batch, lines, report));
+    }
+}
+
+/// The tables of the input so far, and the one whose block is open.
+#[derive(Debug, Default)]
+struct Block {
+    tables: Vec<String>,
+    /// The `*table` line whose table is added with the block's first line (an empty block
+    /// adds nothing, as with iptables-nft-restore).
+    pending: Option<usize>,
+}
+
+impl Block {
+    /// Plans one line of the input.
+    fn event<V: RulesetView + ?Sized>(
+        &mut self,
+        p: &mut Planner<'_, V>,
+        ev: &Event,
+        existing: &[String],
+        opts: &RestoreOptions,
+    ) -> Result<(), RestoreError> {
+        let (line, op) = match ev {
+            Event::Table { name, line } => {
+                if !opts.noflush {
+                    let exists = existing.iter().any(|t| t == name);
+                    p.rebuild_table(name, exists)
+                        .map_err(|e| plan_err(*line, e))?;
+                }
+                mark(p, *line);
+                self.tables.push(name.clone());
+                self.pending = Some(*line);
+                return Ok(());
+            }
+            Event::Item(item) => {
+                let table = self.tables.last().map_or("", String::as_str);
+                if let Some(l) = self.pending.take() {
+                    p.add_table(table).map_err(|e| plan_err(l, e))?;
+                    mark(p, l);
+                }
+                match item {
+                    Item::Chain {
+                        line,
+                        name,
+                        policy,
+                        counters,
+                    } => (
+                        *line,
+                        Op::DeclareChain {
+                            table: table.into(),
+                            chain: name.as_str().into(),
+                            policy: *policy,
+                            counters: *counters,
+                        },
+                    ),
+                    Item::Cmd { line, cmd, rules } => {
+                        (*line, command_op(*line, table, cmd, rules)?)
+                    }
+                }
+            }
+        };
+        p.op(&op).map_err(|e| plan_err(line, e))?;
+        mark(p, line);
+        Ok(())
+    }
+}
+
+fn mark<V: RulesetView + ?Sized>(p: &mut Planner<'_, V>, line: usize) {
+    p.mark(u32::try_from(line).unwrap_or(u32::MAX));
+}
+
+fn input_err(line: usize, msg: impl Into<String>) -> RestoreError {
+    RestoreError::Input {
+        line,
+        msg: msg.into(),
+    }
+}
+
+/// A planning failure at input line `line`.
+fn plan_err(line: usize, e: PlanError) -> RestoreError {
+    match e {
+        PlanError::Refused(r) => input_err(line, r.restore_words()),
+        PlanError::Failed(Error::Conflict { tries }) => RestoreError::Conflict { tries },
+        PlanError::Failed(e) => input_err(line, e.to_string()),
+    }
+}
+
+/// The planner's operation for a command line of the block of `table`.
+fn command_op<'a>(
+    line: usize,
+    table: &'a str,
+    cmd: &'a Command,
+    rules: &'a [RuleSpec],
+) -> Result<Op<'a>, RestoreError> {
+    let t: Cow<'a, str> = table.into();
+    let specs: Cow<'a, [RuleSpec]> = rules.into();
+    Ok(match cmd {
+        Command::Append { chain } => Op::Add {
+            table: t,
+            chain: chain.as_str().into(),
+            specs,
+            at: At::Append,
+            unique: false,
+        },
+        // Each rule of an expanded `-s a,b` goes to position n, so they end up in reverse
+        // order, as with iptables.
+        Command::Insert { chain, rulenum } => Op::Add {
+            table: t,
+            chain: chain.as_str().into(),
+            specs: if rules.len() > 1 {
+                rules.iter().rev().cloned().collect::<Vec<_>>().into()
+            } else {
+                specs
+            },
+            at: At::Insert(*rulenum),
+            unique: false,
+        },
+        Command::Delete {
+            chain,
+            rulenum: None,
+        } => Op::Delete {
+            table: t,
+            chain: chain.as_str().into(),
+            specs,
+            mode: DelMode::First,
+        },
+        Command::Check { chain } => Op::Delete {
+            table: t,
+            chain: chain.as_str().into(),
+            specs,
+            mode: DelMode::Check,
+        },
+        Command::Delete {
+            chain,
+            rulenum: Some(n),
+        } => Op::DeleteNumber {
+            table: t,
+            chain: chain.as_str().into(),
+            n: *n,
+        },
+        Command::Replace { chain, rulenum } => Op::Replace {
+            table: t,
+            chain: chain.as_str().into(),
+            pos: *rulenum,
+            specs,
+        },
+        Command::Flush { chain: Some(chain) } => Op::ClearChain {
+            table: t,
+            chain: chain.as_str().into(),
+            create: false,
+        },
+        Command::Flush { chain: None } => Op::FlushTable { table: t },
+        Command::NewChain { chain } => Op::NewChain {
+            table: t,
+            chain: chain.as_str().into(),
+        },
+        Command::DeleteChain { chain: Some(chain) } => Op::DeleteChain {
+            table: t,
+            chain: chain.as_str().into(),
+            flush: false,
+            if_exists: false,
+            keep_quietly: false,
+        },
+        Command::DeleteChain { chain: None } => Op::DeleteAllChains { table: t },
+        Command::RenameChain { old, new } => Op::RenameChain {
+            table: t,
+            chain: old.as_str().into(),
+            new: new.as_str().into(),
+        },
+        Command::Policy { chain, policy } => {
+            let policy = match policy.as_str() {
+                "ACCEPT" => Policy::Accept,
+                "DROP" => Policy::Drop,
+                other => {
+                    return Err(input_err(
+                        line,
+                        format!("-P {chain}: invalid policy `{other}'"),
+                    ))
+                }
+            };
+            Op::SetPolicy {
+                table: t,
+                chain: chain.as_str().into(),
+                policy,
+            }
+        }
+        Command::Zero {
+            chain: Some(chain),
+            rulenum,
+        } => Op::Zero {
+            table: t,
+            chain: chain.as_str().into(),
+            rule: *rulenum,
+        },
+        Command::Zero { chain: None, .. } => Op::ZeroTable { table: t },
+        Command::List { .. } | Command::ListRules { .. } | Command::Version | Command::Help => {
+            return Err(input_err(
+                line,
+                format!("-{} cannot be used in restore input", cmd.letter()),
+            ))
+        }
+    })
+}
+
+/// Parses and plans a restore without committing it: the batch [`restore`] would commit
+/// (once; a restore re-plans on a concurrent change) and its report. For benchmarks and
+/// dry runs: `batch.commit(conn)` applies it.
+pub fn plan_restore(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+) -> Result<(Batch, RestoreReport), RestoreError> {
+    let (batch, _, report) = plan_once(conn, family, Source::Text(input), opts)?;
+    Ok((batch, report))
+}
+
+/// Restores `input` (iptables-restore format) in one batch.
+///
+/// ```no_run
+/// use iptnl::iptables::restore::{restore, RestoreOptions};
+/// use iptnl::ipt::IpFamily;
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let input = "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --dport 22 -j ACCEPT\nCOMMIT\n";
+/// let report = restore(&mut conn, IpFamily::V4, input, &RestoreOptions::default())?;
+/// assert_eq!(report.rules_added, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn restore(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+) -> Result<RestoreReport, RestoreError> {
+    restore_source(conn, family, Source::Text(input), opts)
+}
+
+/// Restores the iptables-restore text in `file` (from its current position to its end), as
+/// [`restore`] does, without holding the whole text in memory when `file` is a regular file:
+/// it is read in pieces while the batch is planned, and read again when a concurrent change
+/// makes the restore plan again (or to quote the lines the kernel refused); the file position
+/// is left as it was. If the file changes during the restore (size or modification time),
+/// nothing is applied and [`RestoreError::Read`] says so. Anything else (a pipe, a terminal,
+/// a file that reports a size of 0) is read whole first.
+///
+/// ```no_run
+/// use iptnl::iptables::restore::{restore_file, RestoreOptions};
+/// use iptnl::ipt::IpFamily;
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let file = std::fs::File::open("rules.v4")?;
+/// let report = restore_file(&mut conn, IpFamily::V4, &file, &RestoreOptions::default())?;
+/// println!("{} rules", report.rules_added);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn restore_file(
+    conn: &mut Conn,
+    family: IpFamily,
+    file: &std::fs::File,
+    opts: &RestoreOptions,
+) -> Result<RestoreReport, RestoreError> {
+    let meta = file.metadata().map_err(RestoreError::Read)?;
+    // A regular file of size 0 may still have content (procfs, some FUSE file systems): it
+    // is read whole like a pipe.
+    if meta.is_file() && meta.len() > 0 {
+        let start = std::io::Seek::stream_position(&mut &*file).map_err(RestoreError::Read)?;
+        let input = InputFile::new(file, start, &meta);
+        return restore_source(conn, family, Source::File(&input), opts);
+    }
+    let mut buf = Vec::new();
+    std::io::Read::read_to_end(&mut &*file, &mut buf).map_err(RestoreError::Read)?;
+    restore(conn, family, &String::from_utf8_lossy(&buf), opts)
+}
+
+/// Frees a big committed batch on a thread of its own, so that the restore returns as soon
+/// as the kernel has answered: unmapping the 130 MB batch of a 200k-rule restore takes
+/// 6–12 ms. Smaller batches are freed here, and so is a big one when no thread can be
+/// started (the failed spawn drops the closure, and the batch with it).
+fn free_beside(batch: Batch) {
+    const BIG: usize = 16 << 20;
+    if batch.wire_len() < BIG {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("iptnl-free".into())
+        .spawn(move || drop(batch));
+}
+
+fn restore_source(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: Source<'_>,
+    opts: &RestoreOptions,
+) -> Result<RestoreReport, RestoreError> {
+    // Under a stream of concurrent commits (20 `iptables-nft -A` processes) 8 tries were not
+    // always enough; a retry right after a conflict has the best chance.
+    const TRIES: u32 = 64;
+    for attempt in 0..TRIES {
+        let (mut batch, lines, mut report) = plan_once(conn, family, input, opts)?;
+        report.retries = attempt;
+        if opts.test {
+            return Ok(report);
+        }
+        let t = std::time::Instant::now();
+        let res = batch.commit(conn);
+        report.commit_time = t.elapsed();
+        match res {
+            Ok(_) => {
+                free_beside(batch);
+                return Ok(report);
+            }
+            Err(nft::Error::Conflict { .. }) => {
+                if attempt >= 8 {
+                    std::thread::sleep(std::time::Duration::from_millis(
+                        1 + (attempt as u64 * 7) % 13,
+                    ));
+                }
+                continue;
+            }
+            Err(nft::Error::Rejected { failures }) => {
+                drop(batch);
+                let line_of = |i: usize| lines.get(i).map_or(0, |&l| l as usize);
+                let wanted: Vec<usize> = failures.iter().map(|f| line_of(f.index)).collect();
+                // Without the text (the file changed since), the lines are still named.
+                let src = input.lines_text(&wanted).unwrap_or_default();
+                let out: Vec<String> = failures
+                    .iter()
+                    .map(|f| {
+                        let line = line_of(f.index);
+                        let text = src.get(&line).map(|s| s.trim()).unwrap_or("");
+                        let shown: String = if text.chars().count() > 80 {
+                            text.chars().take(77).chain("...".chars()).collect()
+                        } else {
+                            text.to_owned()
+                        };
+                        format!(
+                            "line {}: {shown}: {}",
+                            nft::error::group_thousands(line as u64),
+                            f.reason
+                        )
+                    })
+                    .collect();
+                let first_line = failures.first().map_or(0, |f| line_of(f.index));
+                return Err(RestoreError::Kernel {
+                    lines: out,
+                    first_line,
+                });
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(RestoreError::Conflict { tries: TRIES })
+}
