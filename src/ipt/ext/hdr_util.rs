@@ -8,7 +8,7 @@ use std::net::{Ipv4Addr, Ipv6Addr};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 
-pub use super::super::libxt::{strtoul_full, strtoul_prefix};
+pub use super::libxt::{strtoul_full, strtoul_prefix};
 pub use crate::ipt::proto::{getprotobyname, getprotobynumber};
 
 /// Parses an integer option value as libxtables' `XTTYPE_UINT*` does, with its error.
@@ -219,9 +219,9 @@ pub fn prefix_mask(len: u8) -> [u8; 16] {
     m
 }
 
-/// An IPv6 address as glibc's `inet_ntop` writes it (see [`super::super::libxt::ntop6`]).
+/// An IPv6 address as glibc's `inet_ntop` writes it (see [`super::libxt::ntop6`]).
 pub fn inet_ntop6(a: &Ipv6Addr) -> String {
-    super::super::libxt::ntop6(&a.octets())
+    super::libxt::ntop6(&a.octets())
 }
 
 #[cfg(test)]

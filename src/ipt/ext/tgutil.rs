@@ -9,13 +9,13 @@ use crate::ipt::error::ParseError;
 use crate::ipt::ext::ports::parse_port;
 use crate::ipt::IpFamily;
 
-/// A number at the start of `s` within `min..=max` (see [`super::super::libxt::strtoul_prefix`]),
+/// A number at the start of `s` within `min..=max` (see [`super::libxt::strtoul_prefix`]),
 /// with the rest of the string.
 pub fn strtoul_prefix(s: &str, min: u64, max: u64) -> Option<(u64, &str)> {
-    super::super::libxt::strtoul_prefix(s).filter(|(v, _)| (min..=max).contains(v))
+    super::libxt::strtoul_prefix(s).filter(|(v, _)| (min..=max).contains(v))
 }
 
-pub use super::super::libxt::strtoul_full;
+pub use super::libxt::strtoul_full;
 
 /// The error libxtables gives for a bad `XTTYPE_UINT*` value.
 pub fn int_error(ext: &str, option: &str, min: u64, max: u64) -> ParseError {
@@ -102,11 +102,11 @@ pub fn ntop4(b: &[u8]) -> String {
     Ipv4Addr::new(b[0], b[1], b[2], b[3]).to_string()
 }
 
-/// Formats an IPv6 address exactly as glibc's `inet_ntop` (see [`super::super::libxt::ntop6`]).
+/// Formats an IPv6 address exactly as glibc's `inet_ntop` (see [`super::libxt::ntop6`]).
 pub fn ntop6(b: &[u8]) -> String {
     let mut o = [0u8; 16];
     o.copy_from_slice(&b[..16]);
-    super::super::libxt::ntop6(&o)
+    super::libxt::ntop6(&o)
 }
 
 /// Formats an address of the family held in a 16-byte `nf_inet_addr`.

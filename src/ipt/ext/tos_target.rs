@@ -151,7 +151,7 @@ impl Extension for Tos {
         }
         if ctx.numeric {
             out.push_str(&format!(" TOS set 0x{v:02x}/0x{m:02x}"));
-        } else if let Some(n) = super::super::matches_headers::dscp_match::tos_symbol(v, m) {
+        } else if let Some(n) = super::dscp_match::tos_symbol(v, m) {
             // iptables prints the prefix with its own leading space: two spaces.
             out.push_str("  TOS set");
             out.push_str(n);

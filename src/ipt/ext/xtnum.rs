@@ -6,7 +6,7 @@ use std::net::Ipv6Addr;
 
 use crate::ipt::IpFamily;
 
-pub use super::super::libxt::{strtoul_full, strtoul_prefix};
+pub use super::libxt::{strtoul_full, strtoul_prefix};
 
 /// `strtod` over the whole string (leading whitespace allowed, nothing after the number):
 /// decimal forms as Rust reads them (correctly rounded, like glibc) and C99 hex floats with
@@ -156,9 +156,9 @@ pub fn parse_ipv6(s: &str) -> Option<[u8; 16]> {
     s.parse::<Ipv6Addr>().ok().map(|a| a.octets())
 }
 
-/// An IPv6 address as glibc's `inet_ntop` prints it (see [`super::super::libxt::ntop6`]).
+/// An IPv6 address as glibc's `inet_ntop` prints it (see [`super::libxt::ntop6`]).
 pub fn fmt_ipv6(o: &[u8; 16]) -> String {
-    super::super::libxt::ntop6(o)
+    super::libxt::ntop6(o)
 }
 
 /// An address of `family` from the first 4 or all 16 bytes of an `nf_inet_addr`, printed as
