@@ -16,15 +16,14 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use crate::ipt::encode::{as_mask_xor, bitwise_mask, meta_load, REG};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     parse_uint, save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc,
     ExtKind, Extension, OptSpec, ParseCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
-use crate::nft::expr::meta::{MetaKey, MetaOp};
-use crate::nft::expr::{Cmp, CmpOp, Expr};
+use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
+use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, REG};
 use crate::nft::{Data, Value};
 
 /// The `mark` match.
@@ -194,9 +193,9 @@ impl Extension for Mark {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(meta_load(NFT_META_MARK));
+        out.push(Meta::load_reg1(MetaKey::Mark).into());
         if self.mask != u32::MAX {
-            out.push(bitwise_mask(&self.mask.to_ne_bytes()));
+            out.push(Bitwise::mask(&self.mask.to_ne_bytes()).into());
         }
         out.push(Expr::Cmp(Cmp {
             sreg: REG,
@@ -248,7 +247,7 @@ fn decode_match_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box
     }
     let (mask, used) = match cur.peek(1)? {
         Expr::Bitwise(b) => {
-            let (mask, xor) = as_mask_xor(b)?;
+            let (mask, xor) = b.as_mask_xor()?;
             if xor.as_bytes() != [0; 4] {
                 return None;
             }
@@ -422,7 +421,6 @@ fn decode_target_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nft::expr::meta::Meta;
     use crate::nft::expr::Immediate;
 
     #[test]

@@ -1,10 +1,9 @@
 //! Port ranges shared by tcp and udp: parsing (`80`, `1:1024`, `:1024`, `http`), printing,
 //! and the native encoding iptables-nft uses (payload + cmp/range), with its decoder.
 
-use crate::ipt::encode::{payload, REG};
 use crate::ipt::error::ParseError;
 use crate::nft::expr::range::{Range, RangeOp};
-use crate::nft::expr::{Cmp, CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
 use crate::nft::Value;
 
 fn etc_services() -> &'static [(String, String, u16)] {
@@ -178,7 +177,7 @@ pub fn encode_ports(
 ) {
     if !src_inv && !dst_inv && src[0] != 0 && src[0] == src[1] && dst[0] != 0 && dst[0] == dst[1] {
         let combined = ((src[0] as u32) << 16) | dst[0] as u32;
-        out.push(payload(PayloadBase::Transport, 0, 4));
+        out.push(Payload::load_reg1(PayloadBase::Transport, 0, 4).into());
         out.push(Expr::Cmp(Cmp {
             sreg: REG,
             op: CmpOp::Eq,
@@ -187,11 +186,11 @@ pub fn encode_ports(
         return;
     }
     if src[0] != 0 || src[1] < u16::MAX || src_inv {
-        out.push(payload(PayloadBase::Transport, 0, 2));
+        out.push(Payload::load_reg1(PayloadBase::Transport, 0, 2).into());
         range_cmp(src[0], src[1], src_inv, out);
     }
     if dst[0] != 0 || dst[1] < u16::MAX || dst_inv {
-        out.push(payload(PayloadBase::Transport, 2, 2));
+        out.push(Payload::load_reg1(PayloadBase::Transport, 2, 2).into());
         range_cmp(dst[0], dst[1], dst_inv, out);
     }
 }

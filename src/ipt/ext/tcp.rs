@@ -16,10 +16,9 @@ use super::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, PrintCtx, Seen, XtBuf, XtView,
 };
-use crate::ipt::encode::{as_mask_xor, bitwise_mask, cmp, payload, REG};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
-use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
 
 /// TCP flag names in the order iptables prints them.
 const FLAG_NAMES: &[(&str, u8)] = &[
@@ -227,9 +226,9 @@ impl Extension for Tcp {
         }
         // iptables-nft 1.8.9 emits the flags test before the ports.
         if self.flg_mask != 0 {
-            out.push(payload(PayloadBase::Transport, 13, 1));
-            out.push(bitwise_mask(&[self.flg_mask]));
-            out.push(cmp(self.invflags & XT_TCP_INV_FLAGS != 0, &[self.flg_cmp]));
+            out.push(Payload::load_reg1(PayloadBase::Transport, 13, 1).into());
+            out.push(Bitwise::mask(&[self.flg_mask]).into());
+            out.push(Cmp::eq(self.invflags & XT_TCP_INV_FLAGS != 0, &[self.flg_cmp]).into());
         }
         encode_ports(
             self.spts,
@@ -326,7 +325,7 @@ fn decode_flags(exprs: &[Expr]) -> Option<(u8, u8, bool)> {
     {
         return None;
     }
-    let (mask, xor) = as_mask_xor(b)?;
+    let (mask, xor) = b.as_mask_xor()?;
     if mask.len() != 1
         || xor.as_bytes() != [0]
         || c.sreg != REG
