@@ -13,7 +13,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_connlimit_info, XT_CONNLIMIT_DADDR, XT_CONNLIMIT_INVERT};
 
-use super::hdr_util::{parse_plen, prefix_mask, uint_value, PlenMask};
+use super::libxt::{parse_plen, prefix_mask, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -27,7 +27,7 @@ use iptnl_sys::xt::{
     XT_CONNTRACK_STATE_UNTRACKED, XT_CONNTRACK_STATUS,
 };
 
-use super::mark::parse_c_uint;
+use super::libxt::{parse_c_uint, prefix_mask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
@@ -240,16 +240,6 @@ fn save_statuses(out: &mut String, mask: u16) {
     }
 }
 
-/// A 128-bit prefix mask of `len` bits, as libxtables builds it for either family.
-fn prefix_mask(len: u32) -> [u8; 16] {
-    (if len == 0 {
-        0u128
-    } else {
-        u128::MAX << (128 - len)
-    })
-    .to_be_bytes()
-}
-
 fn resolve_one(family: IpFamily, host: &str, opt: &str) -> Result<IpAddr, ParseError> {
     let not_found = || ParseError::bad(opt, format!("host/network `{host}' not found"));
     match family {
@@ -320,7 +310,7 @@ fn parse_hostmask(
         None => [0xff; 16],
         Some(m) => {
             if let Some(len) = parse_c_uint(m, full) {
-                prefix_mask(len as u32)
+                prefix_mask(len as u8)
             } else {
                 let mut out = [0u8; 16];
                 match family {

@@ -15,7 +15,7 @@ use iptnl_sys::xt::{
     XT_CT_ZONE_DIR_ORIG, XT_CT_ZONE_DIR_REPL, XT_CT_ZONE_MARK,
 };
 
-use super::tgutil::{field_bytes, strtoul_full, text, truncate_bytes};
+use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

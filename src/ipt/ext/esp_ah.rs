@@ -12,7 +12,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
-use super::hdr_util::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

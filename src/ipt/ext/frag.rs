@@ -11,7 +11,7 @@ use iptnl_sys::xt::{
     IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
 };
 
-use super::hdr_util::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -21,7 +21,7 @@ use iptnl_sys::xt::{
     XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH, XT_HASHLIMIT_SCALE,
 };
 
-use super::hdr_util::{parse_plen, strtoul_prefix, uint_value, PlenMask};
+use super::libxt::{parse_plen, strtoul_prefix, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -10,7 +10,7 @@ use iptnl_sys::xt::{
     ip6t_opts, IP6T_OPTS_INV_LEN, IP6T_OPTS_LEN, IP6T_OPTS_OPTS, IP6T_OPTS_OPTSNR,
 };
 
-use super::hdr_util::{strtoul_prefix, uint_value};
+use super::libxt::{strtoul_prefix, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -12,7 +12,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
-use super::xtnum::strtoul_full;
+use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,

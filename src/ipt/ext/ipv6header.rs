@@ -12,12 +12,12 @@ use iptnl_sys::xt::{
     MASK_PROTO, MASK_ROUTING,
 };
 
-use super::hdr_util::{getprotobyname, getprotobynumber};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
+use crate::ipt::proto::{getprotobyname, getprotobynumber};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 

@@ -7,7 +7,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_length_info;
 
-use super::xtnum::strtoul_prefix;
+use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

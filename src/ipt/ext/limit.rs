@@ -10,7 +10,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_rateinfo, XT_LIMIT_SCALE};
 
-use super::xtnum::strtoul_full;
+use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -12,7 +12,7 @@ use iptnl_sys::xt::{
     XT_LOG_UID,
 };
 
-use super::tgutil::{field_bytes, strtoul_full, text, truncate_bytes};
+use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,

@@ -8,7 +8,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 
-use super::hdr_util::strtoul_full;
+use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -14,13 +14,10 @@ use super::IpFamily;
 use crate::nft::Expr;
 
 // Helpers the extensions share.
-mod hdr_util;
 pub mod libxt;
 pub mod names;
 pub mod ports;
-mod tgutil;
 pub mod xtbuf;
-mod xtnum;
 
 // The extensions, one file each.
 pub mod addrtype;

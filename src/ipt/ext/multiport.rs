@@ -11,7 +11,7 @@ use iptnl_sys::xt::{
     XT_MULTIPORT_SOURCE, XT_MULTI_PORTS,
 };
 
-use super::mark::parse_c_uint;
+use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,

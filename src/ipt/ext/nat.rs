@@ -30,7 +30,7 @@ use iptnl_sys::xt::{
     NF_NAT_RANGE_PROTO_RANDOM, NF_NAT_RANGE_PROTO_RANDOM_FULLY, NF_NAT_RANGE_PROTO_SPECIFIED,
 };
 
-use super::tgutil::{ntop, service_port, strtoul_prefix};
+use super::libxt::{ntop, service_port, strtoul_prefix_in as strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -11,7 +11,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 
-use super::tgutil::{field_bytes, parse_int, text, truncate_bytes};
+use super::libxt::{field_bytes, parse_int, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,

@@ -11,7 +11,7 @@ use iptnl_sys::xt::{
     NFQ_FLAG_CPU_FANOUT,
 };
 
-use super::tgutil::{parse_int, strtoul_prefix};
+use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

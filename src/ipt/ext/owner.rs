@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
     XT_OWNER_UID,
 };
 
-use super::xtnum::strtoul_prefix;
+use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

@@ -31,7 +31,7 @@ use iptnl_sys::xt::{
     IP_SET_OP_GET_FNAME, IP_SET_OP_VERSION,
 };
 
-use super::mark::parse_c_uint;
+use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,

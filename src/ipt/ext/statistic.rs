@@ -12,7 +12,7 @@ use iptnl_sys::xt::{
     xt_statistic_info, XT_STATISTIC_INVERT, XT_STATISTIC_MODE_NTH, XT_STATISTIC_MODE_RANDOM,
 };
 
-use super::xtnum::{strtod_full, strtoul_full};
+use super::libxt::{strtod_full, strtoul_full};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

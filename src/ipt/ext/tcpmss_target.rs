@@ -8,7 +8,7 @@
 
 use iptnl_sys::xt::{xt_tcpmss_info, XT_TCPMSS_CLAMP_PMTU};
 
-use super::tgutil::parse_int;
+use super::libxt::parse_int;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

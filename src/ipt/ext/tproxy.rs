@@ -15,7 +15,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_tproxy_target_info, xt_tproxy_target_info_v1};
 
-use super::tgutil::{ntop, parse_host, parse_markmask, service_port};
+use super::libxt::{ntop, parse_host, parse_markmask, service_port};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,

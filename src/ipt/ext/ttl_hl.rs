@@ -15,7 +15,7 @@ use iptnl_sys::xt::{
     IPT_TTL_NE,
 };
 
-use super::hdr_util::uint_value;
+use super::libxt::uint_value;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
