@@ -16,7 +16,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{parse_c_uint, parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, Seen, XtBuf, XtView,
 };
@@ -143,7 +143,7 @@ impl Extension for Connmark {
         save_mark_mask(out, self.mark, self.mask);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" connmark match ");
         if self.invert {
             out.push('!');
@@ -363,7 +363,7 @@ impl Extension for ConnmarkTarget {
         self.dump_shift("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (nf, ct) = (self.nfmask, self.ctmask);
         match self.mode {
             XT_CONNMARK_SET => out.push_str(&xmark_words("CONNMARK", self.ctmark, ct)),

@@ -29,7 +29,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{parse_c_uint, prefix_mask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -743,7 +743,7 @@ impl Extension for Conntrack {
         self.dump(family, "--", None, out);
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         self.dump(ctx.family, "", Some(ctx.numeric), out);
     }
 

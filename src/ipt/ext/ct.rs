@@ -17,7 +17,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -237,7 +237,7 @@ impl Extension for Ct {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         if self.is_alias() {
             out.push_str(" NOTRACK");
             return;

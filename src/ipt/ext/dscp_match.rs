@@ -11,7 +11,7 @@ use super::libxt::{
     class_to_dscp, strtoul_full, strtoul_prefix, tos_symbol, uint_value, TOS_NAMES,
 };
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -113,7 +113,7 @@ impl Extension for Dscp {
         out.push_str(&format!(" --dscp 0x{:02x}", self.dscp));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let inv = if self.invert != 0 { "!" } else { "" };
         out.push_str(&format!(" DSCP match {inv}0x{:02x}", self.dscp));
     }
@@ -236,7 +236,7 @@ impl Extension for Tos {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let inv = if self.invert != 0 { "!" } else { "" };
         if self.rev == 0 {
             out.push_str(" tos match ");

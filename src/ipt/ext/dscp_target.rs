@@ -8,7 +8,7 @@ use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
 
 use super::libxt::{parse_int, DSCP_CLASSES};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -93,7 +93,7 @@ impl Extension for Dscp {
         out.push_str(&format!(" --set-dscp 0x{:02x}", self.dscp));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(" DSCP set 0x{:02x}", self.dscp));
     }
 

@@ -12,7 +12,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{strtoul_prefix, uint_value};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -193,7 +193,7 @@ impl Extension for Opts {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push(' ');
         out.push_str(self.ext());
         if self.flags & IP6T_OPTS_LEN != 0 {

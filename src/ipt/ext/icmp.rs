@@ -14,7 +14,7 @@ use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
 use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -275,7 +275,7 @@ impl Extension for Icmp {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (label, names) = match self.family {
             IpFamily::V4 => (" icmp", ICMP_NAMES),
             IpFamily::V6 => (" ipv6-icmp", ICMPV6_NAMES),

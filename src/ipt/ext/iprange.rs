@@ -14,7 +14,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -139,7 +139,7 @@ impl Extension for IpRange {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         for (flag, inv, name, r) in [
             (IPRANGE_SRC, IPRANGE_SRC_INV, " source IP range", &self.src),
             (

@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -190,7 +190,7 @@ impl Extension for Ipv6Header {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         const NAMES: [&str; 8] = [
             "hop-by-hop",
             "ipv6-opts",

@@ -1,13 +1,11 @@
 //! What libxtables and glibc do with numbers, addresses, masks and names, written once for
 //! every extension: `xtables_strtoul`'s number syntax and the `XTTYPE_*` option parsers built
-//! on it (integers, ranges, marks, prefix lengths, hosts), `strtod`, `inet_aton`, glibc's
+//! on it (integers, ranges, marks, prefix lengths), `strtod`, `inet_aton`, glibc's
 //! `inet_ntop`, the fixed-size string fields of x_tables structs, the DiffServ class names of
 //! `dscp_helper.c` and the TOS names of `tos_values.c`.
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
-use super::ports::parse_port;
-use crate::ipt::addr::AddrMask;
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 
@@ -154,16 +152,6 @@ pub fn parse_int(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result
     strtoul_full(s, min, max).ok_or_else(|| int_error(ext, option, min, max))
 }
 
-/// Looks a service name up as `getservbyname(name, NULL)` does (any protocol).
-pub fn service_port(name: &str) -> Option<u16> {
-    if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    ["tcp", "udp", "sctp", "dccp"]
-        .iter()
-        .find_map(|p| parse_port(name, p, "").ok())
-}
-
 /// Parses `value[/mask]` as `XTTYPE_MARKMASK32` does; the mask defaults to `0xffffffff`.
 pub fn parse_markmask(ext: &str, option: &str, s: &str) -> Result<(u32, u32), ParseError> {
     let shown = format!("--{option}");
@@ -190,35 +178,6 @@ pub fn parse_markmask(ext: &str, option: &str, s: &str) -> Result<(u32, u32), Pa
         ));
     }
     Ok((value as u32, mask as u32))
-}
-
-/// Parses one host for `XTTYPE_HOST`: an address literal of the family, or a name resolved
-/// to its first address. Returns the 16 bytes of a `union nf_inet_addr`.
-pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], ParseError> {
-    let mut out = [0u8; 16];
-    let bad = || ParseError::bad(option, format!("host/network `{s}' not found"));
-    match family {
-        IpFamily::V4 => {
-            if let Ok(a) = s.parse::<Ipv4Addr>() {
-                out[..4].copy_from_slice(&a.octets());
-                return Ok(out);
-            }
-        }
-        IpFamily::V6 => {
-            if let Ok(a) = s.parse::<Ipv6Addr>() {
-                out.copy_from_slice(&a.octets());
-                return Ok(out);
-            }
-        }
-    }
-    if s.is_empty() || s.contains(['/', ',']) {
-        return Err(bad());
-    }
-    let list = AddrMask::parse(family, s, option).map_err(|_| bad())?;
-    let first = list.first().ok_or_else(bad)?;
-    let bytes = first.addr_bytes();
-    out[..bytes.len()].copy_from_slice(&bytes);
-    Ok(out)
 }
 
 /// An address of `family` from the first 4 or 16 bytes of an `nf_inet_addr`, printed as

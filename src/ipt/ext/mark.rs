@@ -18,7 +18,7 @@ use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
 use super::libxt::{parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, OptSpec, ParseCtx, Seen, XtBuf, XtView,
 };
@@ -134,7 +134,7 @@ impl Extension for Mark {
         save_mark_mask(out, self.mark, self.mask);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" mark match");
         save_inv(out, self.invert);
         save_mark_mask(out, self.mark, self.mask);
@@ -298,7 +298,7 @@ impl Extension for MarkTarget {
         out.push_str(&format!(" --set-xmark 0x{:x}/0x{:x}", self.mark, self.mask));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&xmark_words("MARK", self.mark, self.mask));
     }
 

@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -189,7 +189,7 @@ impl Extension for Nfqueue {
         self.dump("--queue-", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" NFQUEUE");
         self.dump("", out);
     }

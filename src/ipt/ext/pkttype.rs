@@ -10,7 +10,7 @@ use std::mem::offset_of;
 use iptnl_sys::xt::xt_pkttype_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -108,7 +108,7 @@ impl Extension for PktType {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " PKTTYPE != "
         } else {

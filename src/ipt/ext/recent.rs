@@ -18,7 +18,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{inet_aton, ntop, parse_ipv6, strtoul_full};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -314,7 +314,7 @@ impl Extension for Recent {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         if self.invert != 0 {
             out.push_str(" !");
         }

@@ -15,7 +15,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{ntop6, parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -214,7 +214,7 @@ impl Extension for Rt {
         self.dump_addrs("--rt-", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let inv = |bit: u8| if self.invflags & bit != 0 { "!" } else { "" };
         out.push_str(" rt");
         if self.flags & IP6T_RT_TYP != 0 {

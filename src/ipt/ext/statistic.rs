@@ -14,7 +14,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::{strtod_full, strtoul_full};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -216,7 +216,7 @@ impl Extension for Statistic {
         self.dump("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" statistic");
         self.dump("", out);
     }

@@ -11,11 +11,11 @@ use iptnl_sys::xt::{
     XT_TCP_INV_SRCPT,
 };
 
-use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
-use super::{
+use super::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, PrintCtx, Seen, XtBuf, XtView,
 };
+use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
@@ -193,7 +193,7 @@ impl Extension for Tcp {
             }
             "tcp-option" => {
                 self.seen.once(&DESC, name)?;
-                self.option = super::parse_uint(values[0], 1, 255).ok_or_else(|| {
+                self.option = super::api::parse_uint(values[0], 1, 255).ok_or_else(|| {
                     ParseError::bad(&shown, format!("Bad TCP option \"{}\"", values[0]))
                 })? as u8;
                 if inv {

@@ -12,7 +12,7 @@ use iptnl_sys::xt::xt_tos_target_info;
 
 use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -134,7 +134,7 @@ impl Extension for Tos {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (v, m) = (self.value, self.mask);
         if self.rev0 {
             out.push_str(&format!(" TOS set 0x{v:02x}"));

@@ -17,7 +17,7 @@ use iptnl_sys::xt::{
 
 use super::libxt::uint_value;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, OptSpec, ParseCtx, XtBuf, XtView,
 };
@@ -219,7 +219,7 @@ impl Extension for HopMatch {
         out.push_str(&format!(" {}", self.value));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let p = if self.v6 { "HL" } else { "TTL" };
         let op = match self.mode {
             IPT_TTL_EQ => "==",
@@ -389,7 +389,7 @@ impl Extension for HopTarget {
         out.push_str(&format!(" --{p}-{m} {}", self.value));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let p = if self.v6 { "HL" } else { "TTL" };
         let words = match MODE_NAMES.get(self.mode as usize).copied() {
             Some("dec") => "decrement by",
