@@ -30,6 +30,7 @@ pub mod comment;
 pub mod connlimit;
 pub mod connmark;
 pub mod conntrack;
+mod conntrack_names;
 pub mod ct;
 pub mod dscp_match;
 pub mod dscp_target;
