@@ -24,18 +24,6 @@ pub struct AddrMask {
     pub mask: IpAddr,
 }
 
-fn v4_prefix_mask(len: u32) -> Ipv4Addr {
-    Ipv4Addr::from(if len == 0 { 0 } else { u32::MAX << (32 - len) })
-}
-
-fn v6_prefix_mask(len: u32) -> Ipv6Addr {
-    Ipv6Addr::from(if len == 0 {
-        0
-    } else {
-        u128::MAX << (128 - len)
-    })
-}
-
 impl AddrMask {
     /// The address as bytes (4 or 16).
     pub fn addr_bytes(&self) -> Vec<u8> {
@@ -133,7 +121,7 @@ pub fn ip_bytes(a: IpAddr) -> Vec<u8> {
 /// (`xtables_numeric_to_ipmask`), for IPv6 an address, otherwise a prefix length in
 /// `strtoul`'s syntax (`+8`, ` 8`, `0x10` and octal `010` are lengths too).
 fn parse_mask(family: IpFamily, m: &str) -> Option<IpAddr> {
-    use super::ext::libxt::strtoul_full;
+    use super::ext::libxt::{prefix_mask, strtoul_full};
     match family {
         IpFamily::V4 => {
             if m.matches('.').count() == 3 {
@@ -142,14 +130,15 @@ fn parse_mask(family: IpFamily, m: &str) -> Option<IpAddr> {
                 }
             }
             let len = strtoul_full(m, 0, 32)?;
-            Some(v4_prefix_mask(len as u32).into())
+            let b = prefix_mask(len as u8);
+            Some(Ipv4Addr::new(b[0], b[1], b[2], b[3]).into())
         }
         IpFamily::V6 => {
             if let Ok(a) = m.parse::<Ipv6Addr>() {
                 return Some(IpAddr::V6(a));
             }
             let len = strtoul_full(m, 0, 128)?;
-            Some(v6_prefix_mask(len as u32).into())
+            Some(Ipv6Addr::from(prefix_mask(len as u8)).into())
         }
     }
 }

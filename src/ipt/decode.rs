@@ -6,14 +6,14 @@ use std::fmt;
 use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME};
 
 use super::addr::AddrMask;
-use super::encode::{as_mask_xor, encode_exprs, REG};
+use super::encode::encode_exprs;
 use super::ext::comment::Comment;
 use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind};
 use super::raw::RawRule;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 use crate::nft::expr::meta::MetaOp;
-use crate::nft::expr::{Cmp, CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{Cmp, CmpOp, Expr, PayloadBase, PayloadOp, REG};
 use crate::nft::{Data, Rule, Verdict};
 
 /// A rule iptables cannot express: kept as it is, listed, never changed by mistake.
@@ -82,7 +82,7 @@ fn decode_addr(exprs: &[Expr], i: usize, family: IpFamily) -> Option<(bool, Addr
     }
     let (mask, used) = match exprs.get(i + 1) {
         Some(Expr::Bitwise(b)) => {
-            let (mask, xor) = as_mask_xor(b)?;
+            let (mask, xor) = b.as_mask_xor()?;
             if mask.len() != len || xor.as_bytes().iter().any(|&x| x != 0) {
                 return None;
             }
@@ -307,7 +307,7 @@ pub fn decode_rule(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
                     if let (Some(Expr::Bitwise(b)), Some(c)) =
                         (exprs.get(i + 1), cmp_after(exprs, i + 2))
                     {
-                        if as_mask_xor(b).is_some_and(|(m, x)| {
+                        if b.as_mask_xor().is_some_and(|(m, x)| {
                             m.as_bytes() == [0x1f, 0xff] && x.as_bytes() == [0, 0]
                         }) && c.data.as_bytes() == [0, 0]
                         {

@@ -4,68 +4,33 @@
 //! `-f`, the matches in command-line order, `counter`, the verdict or target.
 //! `NFTA_RULE_COMPAT` carries the protocol on every rule.
 
-use iptnl_sys::nf_tables::{
-    NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME, NFT_RULE_COMPAT_F_INV,
-};
+use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_OIFNAME, NFT_RULE_COMPAT_F_INV};
 
 use super::ext::{EncodeCtx, EncodeError};
 use super::spec::{AddrMatch, IfaceMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 use crate::nft::expr::bitwise::Bitwise;
 use crate::nft::expr::meta::{Meta, MetaKey};
-use crate::nft::expr::{Cmp, CmpOp, Counter, Expr, Immediate, Payload, PayloadBase};
-use crate::nft::{Family, Rule, RuleCompat, Value, Verdict};
-
-/// The register iptables-nft loads everything into.
-pub const REG: u32 = 1;
-
-/// `cmp` on register 1.
-pub fn cmp(inv: bool, data: &[u8]) -> Expr {
-    Expr::Cmp(Cmp {
-        sreg: REG,
-        op: if inv { CmpOp::Neq } else { CmpOp::Eq },
-        data: Value::new(data).expect("at most 64 bytes"),
-    })
-}
-
-/// `meta load KEY => reg 1`.
-pub fn meta_load(key: u32) -> Expr {
-    Expr::Meta(Meta::load(MetaKey::from_raw(key), REG))
-}
-
-/// `payload load LEN @ BASE + OFFSET => reg 1`.
-pub fn payload(base: PayloadBase, offset: u32, len: u32) -> Expr {
-    Expr::Payload(Payload::load(base, offset, len, REG))
-}
-
-/// `bitwise reg 1 = (reg 1 & MASK) ^ 0`.
-pub fn bitwise_mask(mask: &[u8]) -> Expr {
-    let zero = vec![0u8; mask.len()];
-    Expr::Bitwise(Bitwise::mask_xor(
-        REG,
-        REG,
-        Value::new(mask).expect("small"),
-        Value::new(&zero).expect("small"),
-    ))
-}
+use crate::nft::expr::{Cmp, Counter, Expr, Immediate, Payload, PayloadBase};
+use crate::nft::{Family, Rule, RuleCompat, Verdict};
 
 fn iface(key: u32, m: &IfaceMatch, out: &mut Vec<Expr>) {
     let name = m.name.as_bytes();
-    out.push(meta_load(key));
+    out.push(Meta::load_reg1(MetaKey::from_raw(key)).into());
     if let Some(prefix) = name.strip_suffix(b"+") {
         if prefix.is_empty() {
             // iptables-nft 1.8.9: `-i +` loads the name and compares nothing; `! -i +`
             // compares with a name no interface can have.
             if m.inv {
-                out.push(cmp(false, b"INVAL/D\0"));
+                out.push(Cmp::eq(false, b"INVAL/D\0").into());
             }
             return;
         }
-        out.push(cmp(m.inv, prefix));
+        out.push(Cmp::eq(m.inv, prefix).into());
     } else {
         let mut with_nul = name.to_vec();
         with_nul.push(0);
-        out.push(cmp(m.inv, &with_nul));
+        out.push(Cmp::eq(m.inv, &with_nul).into());
     }
 }
 
@@ -77,9 +42,9 @@ fn addr(m: &AddrMatch, family: IpFamily, src: bool, out: &mut Vec<Expr>) {
         (IpFamily::V6, false) => (24, 16),
     };
     let Some(len) = m.addr.prefix_len() else {
-        out.push(payload(PayloadBase::Network, offset, full));
-        out.push(bitwise_mask(&m.addr.mask_bytes()));
-        out.push(cmp(m.inv, &m.addr.addr_bytes()));
+        out.push(Payload::load_reg1(PayloadBase::Network, offset, full).into());
+        out.push(Bitwise::mask(&m.addr.mask_bytes()).into());
+        out.push(Cmp::eq(m.inv, &m.addr.addr_bytes()).into());
         return;
     };
     if len == 0 {
@@ -88,12 +53,12 @@ fn addr(m: &AddrMatch, family: IpFamily, src: bool, out: &mut Vec<Expr>) {
     let bytes = m.addr.addr_bytes();
     if len % 8 == 0 {
         let n = (len / 8) as usize;
-        out.push(payload(PayloadBase::Network, offset, n as u32));
-        out.push(cmp(m.inv, &bytes[..n]));
+        out.push(Payload::load_reg1(PayloadBase::Network, offset, n as u32).into());
+        out.push(Cmp::eq(m.inv, &bytes[..n]).into());
     } else {
-        out.push(payload(PayloadBase::Network, offset, full));
-        out.push(bitwise_mask(&m.addr.mask_bytes()));
-        out.push(cmp(m.inv, &bytes));
+        out.push(Payload::load_reg1(PayloadBase::Network, offset, full).into());
+        out.push(Bitwise::mask(&m.addr.mask_bytes()).into());
+        out.push(Cmp::eq(m.inv, &bytes).into());
     }
 }
 
@@ -188,8 +153,8 @@ pub fn encode_exprs_into(
         iface(NFT_META_OIFNAME, o, out);
     }
     if let Some(p) = spec.proto.filter(|p| p.num != 0) {
-        out.push(meta_load(NFT_META_L4PROTO));
-        out.push(cmp(p.inv, &[p.num]));
+        out.push(Meta::load_reg1(MetaKey::L4proto).into());
+        out.push(Cmp::eq(p.inv, &[p.num]).into());
     }
     if let Some(s) = &spec.src {
         addr(s, family, true, out);
@@ -198,9 +163,9 @@ pub fn encode_exprs_into(
         addr(d, family, false, out);
     }
     if let Some(frag) = spec.frag {
-        out.push(payload(PayloadBase::Network, 6, 2));
-        out.push(bitwise_mask(&[0x1f, 0xff]));
-        out.push(cmp(frag, &[0, 0]));
+        out.push(Payload::load_reg1(PayloadBase::Network, 6, 2).into());
+        out.push(Bitwise::mask(&[0x1f, 0xff]).into());
+        out.push(Cmp::eq(frag, &[0, 0]).into());
     }
     let ctx = EncodeCtx {
         family,
@@ -233,16 +198,5 @@ impl IpFamily {
             IpFamily::V4 => Family::Ipv4,
             IpFamily::V6 => Family::Ipv6,
         }
-    }
-}
-
-/// The mask and xor of a `bitwise reg 1 = (reg 1 & mask) ^ xor`, if `b` is one.
-pub fn as_mask_xor(b: &Bitwise) -> Option<(crate::nft::Value, crate::nft::Value)> {
-    use crate::nft::expr::bitwise::BitwiseOp;
-    match &b.op {
-        BitwiseOp::MaskXor { mask, xor } if b.sreg == REG && b.dreg == REG => {
-            Some((mask.clone(), xor.clone()))
-        }
-        _ => None,
     }
 }

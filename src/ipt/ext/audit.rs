@@ -7,7 +7,7 @@
 use iptnl_sys::xt::{xt_audit_info, XT_AUDIT_TYPE_MAX};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -81,7 +81,7 @@ impl Extension for Audit {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" AUDIT ");
         if let Some(t) = TYPES.get(self.kind as usize) {
             out.push_str(t);

@@ -6,7 +6,7 @@
 use iptnl_sys::xt::{xt_CHECKSUM_info, XT_CHECKSUM_OP_FILL};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -72,7 +72,7 @@ impl Extension for Checksum {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" CHECKSUM");
         if self.operation & XT_CHECKSUM_OP_FILL != 0 {
             out.push_str(" fill");

@@ -9,7 +9,7 @@
 use iptnl_sys::xt::xt_classify_target_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -118,7 +118,7 @@ impl Extension for Classify {
         ));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(
             " CLASSIFY set {:x}:{:x}",
             self.priority >> 16,

@@ -6,7 +6,7 @@
 
 use iptnl_sys::xt::{xt_comment_info, XT_MAX_COMMENT_LEN};
 
-use super::{
+use super::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -92,7 +92,7 @@ impl Extension for Comment {
         save_string(out, &self.text);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" /* ");
         out.push_str(&self.text);
         out.push_str(" */");

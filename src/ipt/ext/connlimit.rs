@@ -13,9 +13,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_connlimit_info, XT_CONNLIMIT_DADDR, XT_CONNLIMIT_INVERT};
 
-use super::hdr_util::{parse_plen, prefix_mask, uint_value, PlenMask};
+use super::libxt::{parse_plen, prefix_mask, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -166,7 +166,7 @@ impl Extension for Connlimit {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(
             " #conn {}/{} {} {}",
             if self.flags & XT_CONNLIMIT_DADDR != 0 {

@@ -14,9 +14,9 @@ use iptnl_sys::xt::{
     XT_CONNMARK_RESTORE, XT_CONNMARK_SAVE, XT_CONNMARK_SET,
 };
 
-use super::mark::{parse_c_uint, parse_markmask, parse_u32_opt, save_mark_mask};
+use super::libxt::{parse_c_uint, parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, Seen, XtBuf, XtView,
 };
@@ -113,7 +113,7 @@ impl Extension for Connmark {
             ));
         }
         self.seen.once(&MATCH, "mark")?;
-        (self.mark, self.mask) = parse_markmask(values[0], "connmark", "mark")?;
+        (self.mark, self.mask) = parse_markmask("connmark", "mark", values[0])?;
         self.invert = inv;
         Ok(())
     }
@@ -143,7 +143,7 @@ impl Extension for Connmark {
         save_mark_mask(out, self.mark, self.mask);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" connmark match ");
         if self.invert {
             out.push('!');
@@ -266,11 +266,11 @@ impl Extension for ConnmarkTarget {
         match name {
             "set-xmark" => {
                 self.mode = XT_CONNMARK_SET;
-                (self.ctmark, self.ctmask) = parse_markmask(v, "CONNMARK", name)?;
+                (self.ctmark, self.ctmask) = parse_markmask("CONNMARK", name, v)?;
             }
             "set-mark" => {
                 self.mode = XT_CONNMARK_SET;
-                let (mark, mask) = parse_markmask(v, "CONNMARK", name)?;
+                let (mark, mask) = parse_markmask("CONNMARK", name, v)?;
                 self.ctmark = mark;
                 self.ctmask = mark | mask;
             }
@@ -363,10 +363,10 @@ impl Extension for ConnmarkTarget {
         self.dump_shift("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (nf, ct) = (self.nfmask, self.ctmask);
         match self.mode {
-            XT_CONNMARK_SET => out.push_str(&super::mark::xmark_words("CONNMARK", self.ctmark, ct)),
+            XT_CONNMARK_SET => out.push_str(&xmark_words("CONNMARK", self.ctmark, ct)),
             XT_CONNMARK_SAVE => {
                 if nf == u32::MAX && ct == u32::MAX {
                     out.push_str(" CONNMARK save");

@@ -17,19 +17,17 @@ use std::mem::offset_of;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
 
 use iptnl_sys::xt::{
-    xt_conntrack_mtinfo1, xt_conntrack_mtinfo2, xt_conntrack_mtinfo3, IPS_ASSURED, IPS_CONFIRMED,
-    IPS_EXPECTED, IPS_SEEN_REPLY, XT_CONNTRACK_DIRECTION, XT_CONNTRACK_EXPIRES,
-    XT_CONNTRACK_ORIGDST, XT_CONNTRACK_ORIGDST_PORT, XT_CONNTRACK_ORIGSRC,
+    xt_conntrack_mtinfo1, xt_conntrack_mtinfo2, xt_conntrack_mtinfo3, XT_CONNTRACK_DIRECTION,
+    XT_CONNTRACK_EXPIRES, XT_CONNTRACK_ORIGDST, XT_CONNTRACK_ORIGDST_PORT, XT_CONNTRACK_ORIGSRC,
     XT_CONNTRACK_ORIGSRC_PORT, XT_CONNTRACK_PROTO, XT_CONNTRACK_REPLDST, XT_CONNTRACK_REPLDST_PORT,
     XT_CONNTRACK_REPLSRC, XT_CONNTRACK_REPLSRC_PORT, XT_CONNTRACK_STATE, XT_CONNTRACK_STATE_ALIAS,
-    XT_CONNTRACK_STATE_DNAT, XT_CONNTRACK_STATE_ESTABLISHED, XT_CONNTRACK_STATE_INVALID,
-    XT_CONNTRACK_STATE_NEW, XT_CONNTRACK_STATE_RELATED, XT_CONNTRACK_STATE_SNAT,
-    XT_CONNTRACK_STATE_UNTRACKED, XT_CONNTRACK_STATUS,
+    XT_CONNTRACK_STATUS,
 };
 
-use super::mark::parse_c_uint;
+use super::conntrack_names::{parse_states, parse_statuses, save_states, save_statuses};
+use super::libxt::{parse_c_uint, prefix_mask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -80,38 +78,6 @@ pub static STATE: ExtDesc = ExtDesc {
     decode_native: None,
 };
 
-/// State names in the order iptables prints them, with their `state_mask` bits. `-m state`
-/// knows the first five.
-const STATES: &[(&str, u16)] = &[
-    ("INVALID", XT_CONNTRACK_STATE_INVALID),
-    ("NEW", XT_CONNTRACK_STATE_NEW),
-    ("RELATED", XT_CONNTRACK_STATE_RELATED),
-    ("ESTABLISHED", XT_CONNTRACK_STATE_ESTABLISHED),
-    ("UNTRACKED", XT_CONNTRACK_STATE_UNTRACKED),
-    ("SNAT", XT_CONNTRACK_STATE_SNAT),
-    ("DNAT", XT_CONNTRACK_STATE_DNAT),
-];
-
-/// The order in which iptables tries state names against an abbreviation.
-const STATE_PARSE_ORDER: &[&str] = &[
-    "INVALID",
-    "NEW",
-    "ESTABLISHED",
-    "RELATED",
-    "UNTRACKED",
-    "SNAT",
-    "DNAT",
-];
-
-/// Status names, in parse and print order (`NONE` is no bit).
-const STATUSES: &[(&str, u16)] = &[
-    ("NONE", 0),
-    ("EXPECTED", IPS_EXPECTED),
-    ("SEEN_REPLY", IPS_SEEN_REPLY),
-    ("ASSURED", IPS_ASSURED),
-    ("CONFIRMED", IPS_CONFIRMED),
-];
-
 /// Options of `-m conntrack` (and `-m state`), as in `struct xt_conntrack_mtinfo3`.
 /// Addresses and masks are the 16 bytes of `union nf_inet_addr` (an IPv4 address takes the
 /// first four); ports are in host byte order, `[low, high]`.
@@ -146,108 +112,6 @@ pub struct Conntrack {
     /// `IPS_*` bits.
     pub status_mask: u16,
     seen: Seen,
-}
-
-/// `strncasecmp(word, name, len(word)) == 0` with a non-empty word: `word` is a
-/// case-insensitive prefix of `name`.
-fn abbrev_of(word: &str, name: &str) -> bool {
-    !word.is_empty()
-        && word.len() <= name.len()
-        && name.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes())
-}
-
-/// Parses a `--ctstate`/`--state` list. `alias` limits the names to those of `-m state`.
-fn parse_states(s: &str, alias: bool) -> Result<u16, ParseError> {
-    let (opt, what) = if alias {
-        ("--state", "state")
-    } else {
-        ("--ctstate", "ctstate")
-    };
-    if alias && s.ends_with(',') {
-        return Err(ParseError::bad(
-            opt,
-            "\"--state\" requires a list of states with no spaces, e.g. ESTABLISHED,RELATED",
-        ));
-    }
-    let order = if alias {
-        &STATE_PARSE_ORDER[..5]
-    } else {
-        STATE_PARSE_ORDER
-    };
-    let mut mask = 0;
-    let mut rest = s;
-    loop {
-        let (word, next) = match rest.split_once(',') {
-            Some((w, n)) => (w, Some(n)),
-            None => (rest, None),
-        };
-        let name = order
-            .iter()
-            .find(|n| abbrev_of(word, n))
-            .ok_or_else(|| ParseError::bad(opt, format!("Bad {what} \"{rest}\"")))?;
-        mask |= STATES.iter().find(|(n, _)| n == name).map_or(0, |s| s.1);
-        match next {
-            Some(n) => rest = n,
-            None => break,
-        }
-    }
-    Ok(mask)
-}
-
-fn parse_statuses(s: &str) -> Result<u16, ParseError> {
-    let mut mask = 0;
-    let mut rest = s;
-    loop {
-        let (word, next) = match rest.split_once(',') {
-            Some((w, n)) => (w, Some(n)),
-            None => (rest, None),
-        };
-        let (_, bit) = STATUSES
-            .iter()
-            .find(|(n, _)| abbrev_of(word, n))
-            .ok_or_else(|| ParseError::bad("--ctstatus", format!("Bad ctstatus \"{rest}\"")))?;
-        mask |= bit;
-        match next {
-            Some(n) => rest = n,
-            None => break,
-        }
-    }
-    Ok(mask)
-}
-
-fn save_states(out: &mut String, mask: u16) {
-    let mut sep = ' ';
-    for (name, bit) in STATES {
-        if mask & bit != 0 {
-            out.push(sep);
-            out.push_str(name);
-            sep = ',';
-        }
-    }
-}
-
-fn save_statuses(out: &mut String, mask: u16) {
-    let mut sep = ' ';
-    for (name, bit) in &STATUSES[1..] {
-        if mask & bit != 0 {
-            out.push(sep);
-            out.push_str(name);
-            sep = ',';
-        }
-    }
-    if mask == 0 {
-        out.push_str(" NONE");
-    }
-}
-
-/// A 128-bit prefix mask of `len` bits, as libxtables builds it for either family.
-fn prefix_mask(len: u32) -> [u8; 16] {
-    (if len == 0 {
-        0u128
-    } else {
-        u128::MAX << (128 - len)
-    })
-    .to_be_bytes()
 }
 
 fn resolve_one(family: IpFamily, host: &str, opt: &str) -> Result<IpAddr, ParseError> {
@@ -320,7 +184,7 @@ fn parse_hostmask(
         None => [0xff; 16],
         Some(m) => {
             if let Some(len) = parse_c_uint(m, full) {
-                prefix_mask(len as u32)
+                prefix_mask(len as u8)
             } else {
                 let mut out = [0u8; 16];
                 match family {
@@ -753,7 +617,7 @@ impl Extension for Conntrack {
         self.dump(family, "--", None, out);
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         self.dump(ctx.family, "", Some(ctx.numeric), out);
     }
 
@@ -870,6 +734,10 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use iptnl_sys::xt::{
+        IPS_ASSURED, IPS_SEEN_REPLY, XT_CONNTRACK_STATE_ESTABLISHED, XT_CONNTRACK_STATE_RELATED,
+        XT_CONNTRACK_STATE_SNAT, XT_CONNTRACK_STATE_UNTRACKED,
+    };
 
     fn ctx(family: IpFamily) -> ParseCtx {
         ParseCtx {

@@ -7,9 +7,11 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_dscp_info, xt_tos_match_info, XT_DSCP_MAX};
 
-use super::hdr_util::{strtoul_full, strtoul_prefix, uint_value};
+use super::libxt::{
+    class_to_dscp, strtoul_full, strtoul_prefix, tos_symbol, uint_value, TOS_NAMES,
+};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -39,43 +41,6 @@ pub static TOS: ExtDesc = ExtDesc {
     decode_xt: Some(decode_tos),
     decode_native: None,
 };
-
-/// DiffServ class names (`dscp_helper.c`), in iptables' order.
-const DS_CLASSES: &[(&str, u8)] = &[
-    ("CS0", 0x00),
-    ("CS1", 0x08),
-    ("CS2", 0x10),
-    ("CS3", 0x18),
-    ("CS4", 0x20),
-    ("CS5", 0x28),
-    ("CS6", 0x30),
-    ("CS7", 0x38),
-    ("BE", 0x00),
-    ("AF11", 0x0a),
-    ("AF12", 0x0c),
-    ("AF13", 0x0e),
-    ("AF21", 0x12),
-    ("AF22", 0x14),
-    ("AF23", 0x16),
-    ("AF31", 0x1a),
-    ("AF32", 0x1c),
-    ("AF33", 0x1e),
-    ("AF41", 0x22),
-    ("AF42", 0x24),
-    ("AF43", 0x26),
-    ("EF", 0x2e),
-];
-
-/// A DiffServ class name to its DSCP, as iptables' `class_to_dscp`: the name is compared
-/// case-insensitively over the length of the class name (so `af41x` is `AF41`).
-pub fn class_to_dscp(name: &str) -> Option<u8> {
-    DS_CLASSES
-        .iter()
-        .find(|(c, _)| {
-            name.len() >= c.len() && name.as_bytes()[..c.len()].eq_ignore_ascii_case(c.as_bytes())
-        })
-        .map(|(_, v)| *v)
-}
 
 /// `-m dscp`, as `struct xt_dscp_info`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -148,7 +113,7 @@ impl Extension for Dscp {
         out.push_str(&format!(" --dscp 0x{:02x}", self.dscp));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let inv = if self.invert != 0 { "!" } else { "" };
         out.push_str(&format!(" DSCP match {inv}0x{:02x}", self.dscp));
     }
@@ -166,23 +131,6 @@ fn decode_dscp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extens
         invert: v.u8(offset_of!(xt_dscp_info, invert))?,
         seen: Seen::default(),
     }))
-}
-
-/// TOS names (`tos_values.c`), matched case-insensitively.
-const TOS_NAMES: &[(&str, u8)] = &[
-    ("Minimize-Delay", 0x10),
-    ("Maximize-Throughput", 0x08),
-    ("Maximize-Reliability", 0x04),
-    ("Minimize-Cost", 0x02),
-    ("Normal-Service", 0x00),
-];
-
-/// `tos_try_print_symbolic`: the TOS name of a value when the mask is 0x3f.
-pub(crate) fn tos_symbol(value: u8, mask: u8) -> Option<&'static str> {
-    if mask != 0x3f {
-        return None;
-    }
-    TOS_NAMES.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
 }
 
 /// Parses a `--tos` value as libxtables' `XTTYPE_TOSMASK` with iptables' rev 1 default:
@@ -288,7 +236,7 @@ impl Extension for Tos {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let inv = if self.invert != 0 { "!" } else { "" };
         if self.rev == 0 {
             out.push_str(" tos match ");

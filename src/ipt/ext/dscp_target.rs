@@ -6,9 +6,9 @@
 
 use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
 
-use super::tgutil::parse_int;
+use super::libxt::{parse_int, DSCP_CLASSES};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -26,32 +26,6 @@ pub static DESC: ExtDesc = ExtDesc {
     decode_xt: Some(decode_xt),
     decode_native: None,
 };
-
-/// DiffServ class names (`dscp_helper.c`), case-insensitive.
-pub const CLASSES: &[(&str, u8)] = &[
-    ("CS0", 0x00),
-    ("CS1", 0x08),
-    ("CS2", 0x10),
-    ("CS3", 0x18),
-    ("CS4", 0x20),
-    ("CS5", 0x28),
-    ("CS6", 0x30),
-    ("CS7", 0x38),
-    ("BE", 0x00),
-    ("AF11", 0x0a),
-    ("AF12", 0x0c),
-    ("AF13", 0x0e),
-    ("AF21", 0x12),
-    ("AF22", 0x14),
-    ("AF23", 0x16),
-    ("AF31", 0x1a),
-    ("AF32", 0x1c),
-    ("AF33", 0x1e),
-    ("AF41", 0x22),
-    ("AF42", 0x24),
-    ("AF43", 0x26),
-    ("EF", 0x2e),
-];
 
 /// `-j DSCP --set-dscp …`, as `struct xt_DSCP_info`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -88,7 +62,7 @@ impl Extension for Dscp {
         self.dscp = if opt.name == "set-dscp" {
             parse_int("DSCP", opt.name, v, 0, u64::from(XT_DSCP_MAX))? as u8
         } else {
-            CLASSES
+            DSCP_CLASSES
                 .iter()
                 .find(|(n, _)| n.eq_ignore_ascii_case(v))
                 .map(|(_, d)| *d)
@@ -119,7 +93,7 @@ impl Extension for Dscp {
         out.push_str(&format!(" --set-dscp 0x{:02x}", self.dscp));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(" DSCP set 0x{:02x}", self.dscp));
     }
 

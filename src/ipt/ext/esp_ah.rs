@@ -12,9 +12,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
-use super::hdr_util::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -197,7 +197,7 @@ impl Extension for Spi {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         // libxt_esp prints " esp" and " spi..."; libipt_ah and libip6t_ah print " ah " and
         // "spi..." and "length..." without a space of their own.
         let sep = if self.kind == Kind::Esp {

@@ -11,9 +11,9 @@ use iptnl_sys::xt::{
     IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
 };
 
-use super::hdr_util::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -153,7 +153,7 @@ impl Extension for Frag {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         // libip6t_frag prints "frag " and the id test without a space of its own.
         out.push_str(" frag ");
         let inv = self.invflags & IP6T_FRAG_INV_IDS != 0;

@@ -21,9 +21,9 @@ use iptnl_sys::xt::{
     XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH, XT_HASHLIMIT_SCALE,
 };
 
-use super::hdr_util::{parse_plen, strtoul_prefix, uint_value, PlenMask};
+use super::libxt::{parse_plen, strtoul_prefix, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -595,7 +595,7 @@ impl Extension for Hashlimit {
         self.dump_htable("--hashlimit-", quantum, out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         if self.mode & XT_HASHLIMIT_INVERT != 0 {
             out.push_str(" limit: above");
         } else {

@@ -10,9 +10,9 @@ use iptnl_sys::xt::{
     ip6t_opts, IP6T_OPTS_INV_LEN, IP6T_OPTS_LEN, IP6T_OPTS_OPTS, IP6T_OPTS_OPTSNR,
 };
 
-use super::hdr_util::{strtoul_prefix, uint_value};
+use super::libxt::{strtoul_prefix, uint_value};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -193,7 +193,7 @@ impl Extension for Opts {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push(' ');
         out.push_str(self.ext());
         if self.flags & IP6T_OPTS_LEN != 0 {

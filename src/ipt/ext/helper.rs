@@ -8,7 +8,7 @@ use std::mem::offset_of;
 use iptnl_sys::xt::xt_helper_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -91,7 +91,7 @@ impl Extension for Helper {
         save_string(out, &self.name);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " helper match ! \""
         } else {

@@ -12,15 +12,14 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
-use super::xtnum::strtoul_full;
-use crate::ipt::encode::REG;
+use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
-use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
 
 /// The `icmp` match (IPv4).
 pub static ICMP: ExtDesc = ExtDesc {
@@ -276,7 +275,7 @@ impl Extension for Icmp {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (label, names) = match self.family {
             IpFamily::V4 => (" icmp", ICMP_NAMES),
             IpFamily::V6 => (" ipv6-icmp", ICMPV6_NAMES),
@@ -383,17 +382,18 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
 mod tests {
     use super::*;
     use crate::ipt::decode_rule;
-    use crate::ipt::encode::{cmp, meta_load, payload};
+    use crate::nft::expr::meta::{Meta, MetaKey};
     use crate::nft::expr::Counter;
+    use crate::nft::expr::{Cmp, Payload};
     use crate::nft::Rule;
 
     fn native(family: IpFamily, proto: u8, value: &[u8]) -> String {
         let mut r = Rule::new(family.nft(), "filter", "INPUT");
         r.exprs = vec![
-            meta_load(iptnl_sys::nf_tables::NFT_META_L4PROTO),
-            cmp(false, &[proto]),
-            payload(PayloadBase::Transport, 0, value.len() as u32),
-            cmp(false, value),
+            Meta::load_reg1(MetaKey::L4proto).into(),
+            Cmp::eq(false, &[proto]).into(),
+            Payload::load_reg1(PayloadBase::Transport, 0, value.len() as u32).into(),
+            Cmp::eq(false, value).into(),
             Expr::Counter(Counter {
                 packets: 0,
                 bytes: 0,

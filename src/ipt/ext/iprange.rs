@@ -12,9 +12,9 @@ use iptnl_sys::xt::{
     xt_iprange_mtinfo, IPRANGE_DST, IPRANGE_DST_INV, IPRANGE_SRC, IPRANGE_SRC_INV,
 };
 
-use super::xtnum::{fmt_inet, parse_ipv4_xtables, parse_ipv6};
+use super::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -133,13 +133,13 @@ impl Extension for IpRange {
             }
             out.push_str(&format!(
                 " {name} {}-{}",
-                fmt_inet(family, &r[0]),
-                fmt_inet(family, &r[1])
+                ntop(family, &r[0]),
+                ntop(family, &r[1])
             ));
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         for (flag, inv, name, r) in [
             (IPRANGE_SRC, IPRANGE_SRC_INV, " source IP range", &self.src),
             (
@@ -158,8 +158,8 @@ impl Extension for IpRange {
             }
             out.push_str(&format!(
                 " {}-{}",
-                fmt_inet(ctx.family, &r[0]),
-                fmt_inet(ctx.family, &r[1])
+                ntop(ctx.family, &r[0]),
+                ntop(ctx.family, &r[1])
             ));
         }
     }

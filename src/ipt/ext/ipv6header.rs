@@ -12,12 +12,12 @@ use iptnl_sys::xt::{
     MASK_PROTO, MASK_ROUTING,
 };
 
-use super::hdr_util::{getprotobyname, getprotobynumber};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
+use crate::ipt::proto::{getprotobyname, getprotobynumber};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -190,7 +190,7 @@ impl Extension for Ipv6Header {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         const NAMES: [&str; 8] = [
             "hop-by-hop",
             "ipv6-opts",

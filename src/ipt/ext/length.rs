@@ -7,9 +7,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_length_info;
 
-use super::xtnum::strtoul_prefix;
+use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -139,7 +139,7 @@ impl Extension for Length {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " length !"
         } else {

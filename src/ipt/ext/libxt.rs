@@ -1,5 +1,13 @@
-//! What libxtables and glibc do with numbers and addresses, in one place for every
-//! extension: `xtables_strtoul`'s number syntax and glibc's `inet_ntop` for IPv6.
+//! What libxtables and glibc do with numbers, addresses, masks and names, written once for
+//! every extension: `xtables_strtoul`'s number syntax and the `XTTYPE_*` option parsers built
+//! on it (integers, ranges, marks, prefix lengths), `strtod`, `inet_aton`, glibc's
+//! `inet_ntop`, the fixed-size string fields of x_tables structs, the DiffServ class names of
+//! `dscp_helper.c` and the TOS names of `tos_values.c`.
+
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use crate::ipt::error::ParseError;
+use crate::ipt::IpFamily;
 
 /// Parses a number at the start of `s` as `strtoumax(s, &end, 0)` does after libxtables'
 /// checks (`xtables_strtoul_base`): leading white space and `+` are skipped, a `-` is
@@ -117,4 +125,711 @@ pub fn ntop6(o: &[u8; 16]) -> String {
         out.push(':');
     }
     out
+}
+
+/// A number at the start of `s` within `min..=max` (see [`strtoul_prefix`]), with the rest of
+/// the string.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::strtoul_prefix_in;
+/// assert_eq!(strtoul_prefix_in("  42abc", 0, 100), Some((42, "abc")));
+/// assert_eq!(strtoul_prefix_in("65536", 0, 65535), None);
+/// ```
+pub fn strtoul_prefix_in(s: &str, min: u64, max: u64) -> Option<(u64, &str)> {
+    strtoul_prefix(s).filter(|(v, _)| (min..=max).contains(v))
+}
+
+/// The error libxtables gives for a bad `XTTYPE_UINT*` value.
+pub fn int_error(ext: &str, option: &str, min: u64, max: u64) -> ParseError {
+    ParseError::bad(
+        format!("--{option}"),
+        format!("{ext}: bad value for option \"--{option}\", or out of range ({min}-{max})."),
+    )
+}
+
+/// Parses an `XTTYPE_UINT*` option value (`min..=max`, whole string).
+pub fn parse_int(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result<u64, ParseError> {
+    strtoul_full(s, min, max).ok_or_else(|| int_error(ext, option, min, max))
+}
+
+/// Parses `value[/mask]` as `XTTYPE_MARKMASK32` does; the mask defaults to `0xffffffff`.
+pub fn parse_markmask(ext: &str, option: &str, s: &str) -> Result<(u32, u32), ParseError> {
+    let shown = format!("--{option}");
+    let max = u64::from(u32::MAX);
+    let (value, rest) = strtoul_prefix_in(s, 0, max).ok_or_else(|| {
+        ParseError::bad(
+            &shown,
+            format!("{ext}: bad mark value for option \"{shown}\" `{s}', or out of range."),
+        )
+    })?;
+    let (mask, rest) = match rest.strip_prefix('/') {
+        Some(m) => strtoul_prefix_in(m, 0, max).ok_or_else(|| {
+            ParseError::bad(
+                &shown,
+                format!("{ext}: bad mask value for option \"{shown}\" `{s}', or out of range."),
+            )
+        })?,
+        None => (max, rest),
+    };
+    if !rest.is_empty() {
+        return Err(ParseError::bad(
+            &shown,
+            format!("{ext}: trailing garbage after value for option \"{shown}\" `{s}'."),
+        ));
+    }
+    Ok((value as u32, mask as u32))
+}
+
+/// An address of `family` from the first 4 or 16 bytes of an `nf_inet_addr`, printed as
+/// `xtables_ipaddr_to_numeric` / `xtables_ip6addr_to_numeric` do (IPv6 by [`ntop6`]); bytes
+/// missing from a short slice count as zero.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::ntop;
+/// use iptnl::ipt::IpFamily;
+/// let mut a = [0u8; 16];
+/// a[..4].copy_from_slice(&[10, 0, 0, 1]);
+/// assert_eq!(ntop(IpFamily::V4, &a), "10.0.0.1");
+/// assert_eq!(ntop(IpFamily::V6, &a), "a00:1::");
+/// ```
+pub fn ntop(family: IpFamily, b: &[u8]) -> String {
+    let mut o = [0u8; 16];
+    let n = b.len().min(16);
+    o[..n].copy_from_slice(&b[..n]);
+    match family {
+        IpFamily::V4 => Ipv4Addr::new(o[0], o[1], o[2], o[3]).to_string(),
+        IpFamily::V6 => ntop6(&o),
+    }
+}
+
+/// Copies a string into a NUL-terminated field of `cap` bytes as libxtables' string
+/// options do (`XTTYPE_STRING` with `XTOPT_PUT`): silently cut to `cap - 1` bytes.
+pub fn truncate_bytes(s: &str, cap: usize) -> Vec<u8> {
+    let b = s.as_bytes();
+    b[..b.len().min(cap.saturating_sub(1))].to_vec()
+}
+
+/// Reads a NUL-terminated byte string from a fixed field.
+pub fn field_bytes(b: &[u8]) -> Vec<u8> {
+    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+    b[..end].to_vec()
+}
+
+/// The text of a byte string (lossy for bytes that are not UTF-8).
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Parses an integer option value as libxtables' `XTTYPE_UINT*` does, with its error.
+pub fn uint_value(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result<u64, ParseError> {
+    strtoul_full(s, min, max).ok_or_else(|| {
+        ParseError::bad(
+            format!("--{option}"),
+            format!("{ext}: bad value `{s}', or out of range ({min}-{max})"),
+        )
+    })
+}
+
+/// Parses a `min[:max]` range as libxtables 1.8.11 parses an `XTTYPE_UINT32RC` option: an
+/// empty component defaults to 0 (first) or `u32::MAX` (second), the second may not be
+/// below the first (1.8.9 accepted reversed ranges), at most two components. Returns the
+/// two values and how many components were given (1 for `5`, 2 for `5:`).
+pub fn parse_range_u32(
+    ext: &str,
+    option: &str,
+    arg: &str,
+) -> Result<([u32; 2], usize), ParseError> {
+    let shown = format!("--{option}");
+    let lmax = u32::MAX as u64;
+    let mut lmin = 0u64;
+    let mut out = [0u32, 0u32];
+    let mut nvals = 0usize;
+    let mut rest = arg;
+    loop {
+        if nvals == 2 {
+            return Err(ParseError::bad(
+                &shown,
+                format!("{ext}: Too many components in `{arg}' (max: 2)"),
+            ));
+        }
+        let (value, after) = if rest.is_empty() || rest.starts_with(':') {
+            (if nvals == 1 { lmax } else { lmin }, rest)
+        } else {
+            let (v, after) = strtoul_prefix(rest)
+                .filter(|(v, _)| (lmin..=lmax).contains(v))
+                .ok_or_else(|| {
+                    ParseError::bad(
+                        &shown,
+                        format!(
+                            "{ext}: bad value near \"{rest}\", or out of range ({lmin}-{lmax})"
+                        ),
+                    )
+                })?;
+            if !after.is_empty() && !after.starts_with(':') {
+                return Err(ParseError::bad(
+                    &shown,
+                    format!("{ext}: Argument has unexpected characters near \"{after}\""),
+                ));
+            }
+            lmin = v;
+            (v, after)
+        };
+        out[nvals] = value as u32;
+        nvals += 1;
+        match after.strip_prefix(':') {
+            Some(next) => rest = next,
+            None => break,
+        }
+    }
+    Ok((out, nvals))
+}
+
+/// Appends `N` or `N:M` as the range savers of ah/esp/frag/rt print it.
+pub fn save_u32_range(out: &mut String, r: [u32; 2]) {
+    if r[0] == r[1] {
+        out.push_str(&r[0].to_string());
+    } else {
+        out.push_str(&format!("{}:{}", r[0], r[1]));
+    }
+}
+
+/// Appends the `-L` form of a range test (`print_ids`/`print_spis`/`print_nums` of
+/// frag/ah/esp/rt): `word:[!]N` or `words:[!]N:M`; nothing for an uninverted full range.
+pub fn print_u32_range(out: &mut String, word: &str, inv: bool, r: [u32; 2]) {
+    if r == [0, u32::MAX] && !inv {
+        return;
+    }
+    let i = if inv { "!" } else { "" };
+    if r[0] == r[1] {
+        out.push_str(&format!("{word}:{i}{}", r[0]));
+    } else {
+        out.push_str(&format!("{word}s:{i}{}:{}", r[0], r[1]));
+    }
+}
+
+/// The prefix length of a contiguous mask, `None` for a non-contiguous one.
+fn mask_to_cidr(bytes: &[u8]) -> Option<u8> {
+    let mut len = 0u8;
+    let mut ended = false;
+    for &b in bytes {
+        for bit in (0..8).rev() {
+            let set = b & (1 << bit) != 0;
+            if set {
+                if ended {
+                    return None;
+                }
+                len += 1;
+            } else {
+                ended = true;
+            }
+        }
+    }
+    Some(len)
+}
+
+/// A parsed `XTTYPE_PLEN` / `XTTYPE_PLENMASK` value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlenMask {
+    /// A prefix length (a number, or a mask written as an address that converts to one).
+    Len(u8),
+    /// A mask that is not a prefix (`255.0.255.0`), as 16 bytes (IPv4 in the first 4).
+    Odd([u8; 16]),
+}
+
+/// Parses a prefix length `0..=32`/`0..=128` or a netmask written as an address, as
+/// libxtables' `xtopt_parse_plen` does.
+pub fn parse_plen(
+    family: IpFamily,
+    ext: &str,
+    option: &str,
+    s: &str,
+) -> Result<PlenMask, ParseError> {
+    let max = match family {
+        IpFamily::V4 => 32,
+        IpFamily::V6 => 128,
+    };
+    if let Some(v) = strtoul_full(s, 0, max) {
+        return Ok(PlenMask::Len(v as u8));
+    }
+    let mut m = [0u8; 16];
+    let parsed = match family {
+        IpFamily::V4 => inet_aton(s).map(|a| {
+            m[..4].copy_from_slice(&a);
+            4
+        }),
+        IpFamily::V6 => s.parse::<Ipv6Addr>().ok().map(|a| {
+            m.copy_from_slice(&a.octets());
+            16
+        }),
+    };
+    let Some(n) = parsed else {
+        return Err(ParseError::bad(
+            format!("--{option}"),
+            format!(
+                "{ext}: bad value `{s}', neither a valid network mask nor valid CIDR (0-{max})"
+            ),
+        ));
+    };
+    Ok(match mask_to_cidr(&m[..n]) {
+        Some(len) => PlenMask::Len(len),
+        None => PlenMask::Odd(m),
+    })
+}
+
+/// An IPv4 address in any form glibc's `inet_aton` takes (what `getaddrinfo` with
+/// `AI_NUMERICHOST` accepts): `a.b.c.d`, `a.b.c` (c is 16 bits), `a.b` (b is 24 bits) or `a`
+/// (32 bits), each part decimal, octal (`0…`) or hex (`0x…`).
+pub fn inet_aton(s: &str) -> Option<[u8; 4]> {
+    let parts: Vec<&str> = s.split('.').collect();
+    if parts.is_empty() || parts.len() > 4 {
+        return None;
+    }
+    let mut vals = Vec::with_capacity(4);
+    for p in &parts {
+        if !p.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+            return None;
+        }
+        let (v, rest) = strtoul_prefix(p)?;
+        if !rest.is_empty() {
+            return None;
+        }
+        vals.push(v);
+    }
+    let n = vals.len();
+    let last_bits = 8 * (5 - n as u32);
+    let mut out: u64 = 0;
+    for (i, v) in vals.iter().enumerate() {
+        if i + 1 < n {
+            if *v > 0xff {
+                return None;
+            }
+            out |= v << (24 - 8 * i as u32);
+        } else {
+            if last_bits < 64 && *v >= 1u64 << last_bits {
+                return None;
+            }
+            out |= v;
+        }
+    }
+    Some((out as u32).to_be_bytes())
+}
+
+/// The 16-byte mask of a prefix length (IPv4 in the first 4 bytes, the rest zero), as
+/// libxtables' `xtopt_parse_plenmask` builds it.
+pub fn prefix_mask(len: u8) -> [u8; 16] {
+    let mut m = [0u8; 16];
+    let bits = (len as u32).min(128);
+    let v: u128 = if bits == 0 {
+        0
+    } else {
+        u128::MAX << (128 - bits)
+    };
+    m.copy_from_slice(&v.to_be_bytes());
+    m
+}
+
+/// `strtod` over the whole string (leading whitespace allowed, nothing after the number):
+/// decimal forms as Rust reads them (correctly rounded, like glibc) and C99 hex floats with
+/// up to 13 significant hex digits (exact). NaN is refused.
+pub fn strtod_full(s: &str) -> Option<f64> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let v = if let Some(hex) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        parse_hex_float(hex)?
+    } else {
+        if !body
+            .bytes()
+            .next()
+            .is_some_and(|c| c.is_ascii_digit() || c == b'.' || c == b'i' || c == b'I')
+        {
+            return None;
+        }
+        body.parse::<f64>().ok()?
+    };
+    if v.is_nan() {
+        return None;
+    }
+    Some(if neg { -v } else { v })
+}
+
+fn parse_hex_float(s: &str) -> Option<f64> {
+    let (mant, exp) = match s.find(['p', 'P']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let (int, frac) = match mant.split_once('.') {
+        Some((a, b)) => (a, b),
+        None => (mant, ""),
+    };
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    if !int
+        .bytes()
+        .chain(frac.bytes())
+        .all(|c| c.is_ascii_hexdigit())
+    {
+        return None;
+    }
+    let digits: String = int.chars().chain(frac.chars()).collect();
+    let sig = digits.trim_start_matches('0');
+    let sig = sig.trim_end_matches('0');
+    if sig.len() > 13 {
+        return None;
+    }
+    let mut m: u64 = 0;
+    for c in digits.chars() {
+        m = m.checked_mul(16)?.checked_add(c.to_digit(16)? as u64)?;
+        if m > (1 << 60) {
+            return None;
+        }
+    }
+    let e: i32 = match exp {
+        None => 0,
+        Some(e) => {
+            let (neg, d) = match e.as_bytes().first() {
+                Some(b'-') => (true, &e[1..]),
+                Some(b'+') => (false, &e[1..]),
+                _ => (false, e),
+            };
+            if d.is_empty() || !d.bytes().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let v: i32 = d.parse().ok()?;
+            if neg {
+                -v
+            } else {
+                v
+            }
+        }
+    };
+    let e = e.checked_sub(4 * frac.len() as i32)?;
+    Some(m as f64 * 2f64.powi(e))
+}
+
+/// An IPv4 address as `xtables_numeric_to_ipaddr` reads it: one to four dot-separated
+/// numbers (base 0, each 0–255), missing trailing bytes zero (`10.1` is `10.1.0.0`).
+pub fn parse_ipv4_xtables(s: &str) -> Option<[u8; 4]> {
+    // iptables copies the text into a 20-byte buffer first.
+    let s = if s.len() > 19 { s.get(..19)? } else { s };
+    let mut out = [0u8; 4];
+    let mut rest = s;
+    for slot in out.iter_mut().take(3) {
+        match rest.split_once('.') {
+            None => {
+                *slot = strtoul_full(rest, 0, 255)? as u8;
+                return Some(out);
+            }
+            Some((part, tail)) => {
+                *slot = strtoul_full(part, 0, 255)? as u8;
+                rest = tail;
+            }
+        }
+    }
+    out[3] = strtoul_full(rest, 0, 255)? as u8;
+    Some(out)
+}
+
+/// An IPv6 address as `inet_pton` reads it.
+pub fn parse_ipv6(s: &str) -> Option<[u8; 16]> {
+    s.parse::<Ipv6Addr>().ok().map(|a| a.octets())
+}
+
+/// Parses an unsigned number as libxtables' `xtables_strtoui` does (`strtoul` with base 0:
+/// optional leading blanks and `+`, `0x` hex, leading-`0` octal, decimal; no `-`), within
+/// `0..=max`.
+pub fn parse_c_uint(s: &str, max: u64) -> Option<u64> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let t = t.strip_prefix('+').unwrap_or(t);
+    if t.starts_with(['+', '-']) {
+        return None;
+    }
+    strtoul_full(t, 0, max)
+}
+
+/// Parses a 32-bit unsigned value (libxtables' `XTTYPE_UINT32`).
+pub fn parse_u32_opt(s: &str, ext: &str, opt: &str) -> Result<u32, ParseError> {
+    parse_c_uint(s, u32::MAX as u64)
+        .map(|v| v as u32)
+        .ok_or_else(|| {
+            ParseError::bad(
+                format!("--{opt}"),
+                format!(
+                    "{ext}: bad value `{s}' for option \"--{opt}\", or out of range (0-4294967295)"
+                ),
+            )
+        })
+}
+
+/// Appends ` 0xMARK` or ` 0xMARK/0xMASK` as libxt_mark and libxt_connmark print it (the
+/// mask only when it is not `0xffffffff`).
+pub fn save_mark_mask(out: &mut String, mark: u32, mask: u32) {
+    if mask == u32::MAX {
+        out.push_str(&format!(" 0x{mark:x}"));
+    } else {
+        out.push_str(&format!(" 0x{mark:x}/0x{mask:x}"));
+    }
+}
+
+/// ` NAME and|or|xor|set|xset ...`: how libxt_MARK and libxt_CONNMARK list a
+/// `(value, mask)` pair (`mark = (mark & !mask) ^ value`).
+pub fn xmark_words(name: &str, mark: u32, mask: u32) -> String {
+    if mark == 0 {
+        format!(" {name} and 0x{:x}", !mask)
+    } else if mark == mask {
+        format!(" {name} or 0x{mark:x}")
+    } else if mask == 0 {
+        format!(" {name} xor 0x{mark:x}")
+    } else if mask == u32::MAX {
+        format!(" {name} set 0x{mark:x}")
+    } else {
+        format!(" {name} xset 0x{mark:x}/0x{mask:x}")
+    }
+}
+
+/// DiffServ class names (`dscp_helper.c`), in iptables' order.
+pub const DSCP_CLASSES: &[(&str, u8)] = &[
+    ("CS0", 0x00),
+    ("CS1", 0x08),
+    ("CS2", 0x10),
+    ("CS3", 0x18),
+    ("CS4", 0x20),
+    ("CS5", 0x28),
+    ("CS6", 0x30),
+    ("CS7", 0x38),
+    ("BE", 0x00),
+    ("AF11", 0x0a),
+    ("AF12", 0x0c),
+    ("AF13", 0x0e),
+    ("AF21", 0x12),
+    ("AF22", 0x14),
+    ("AF23", 0x16),
+    ("AF31", 0x1a),
+    ("AF32", 0x1c),
+    ("AF33", 0x1e),
+    ("AF41", 0x22),
+    ("AF42", 0x24),
+    ("AF43", 0x26),
+    ("EF", 0x2e),
+];
+
+/// A DiffServ class name to its DSCP, as iptables' `class_to_dscp`: the name is compared
+/// case-insensitively over the length of the class name (so `af41x` is `AF41`).
+pub fn class_to_dscp(name: &str) -> Option<u8> {
+    DSCP_CLASSES
+        .iter()
+        .find(|(c, _)| {
+            name.len() >= c.len() && name.as_bytes()[..c.len()].eq_ignore_ascii_case(c.as_bytes())
+        })
+        .map(|(_, v)| *v)
+}
+
+/// TOS names (`tos_values.c`), matched case-insensitively.
+pub const TOS_NAMES: &[(&str, u8)] = &[
+    ("Minimize-Delay", 0x10),
+    ("Maximize-Throughput", 0x08),
+    ("Maximize-Reliability", 0x04),
+    ("Minimize-Cost", 0x02),
+    ("Normal-Service", 0x00),
+];
+
+/// `tos_try_print_symbolic`: the TOS name of a value when the mask is 0x3f.
+pub fn tos_symbol(value: u8, mask: u8) -> Option<&'static str> {
+    if mask != 0x3f {
+        return None;
+    }
+    TOS_NAMES.iter().find(|(_, v)| *v == value).map(|(n, _)| *n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strtoul_like_libc() {
+        assert_eq!(strtoul_prefix_in("  42abc", 0, 100), Some((42, "abc")));
+        assert_eq!(strtoul_prefix_in("0x", 0, 100), Some((0, "x")));
+        assert_eq!(strtoul_prefix_in("077", 0, 100), Some((63, "")));
+        assert_eq!(strtoul_prefix_in("65536", 0, 65535), None);
+        assert_eq!(strtoul_prefix_in("abc", 0, 65535), None);
+        assert_eq!(strtoul_prefix_in("", 0, 65535), None);
+        assert_eq!(strtoul_full("7", 0, 7), Some(7));
+        assert_eq!(strtoul_full("8", 0, 7), None);
+    }
+
+    #[test]
+    fn ntop6_like_glibc() {
+        let f = |s: &str| ntop6(&s.parse::<Ipv6Addr>().unwrap().octets());
+        assert_eq!(f("::"), "::");
+        assert_eq!(f("::1"), "::1");
+        assert_eq!(f("fd00::1"), "fd00::1");
+        assert_eq!(f("::ffff:1.2.3.4"), "::ffff:1.2.3.4");
+        assert_eq!(f("1:0:2:0:3:0:4:0"), "1:0:2:0:3:0:4:0");
+        assert_eq!(f("1::"), "1::");
+        assert_eq!(f("1:2:3:4:5:6:7:0"), "1:2:3:4:5:6:7:0");
+        assert_eq!(f("0:0:1::"), "0:0:1::");
+        assert_eq!(f("2001:db8:0:0:1:0:0:1"), "2001:db8::1:0:0:1");
+    }
+
+    #[test]
+    fn markmask() {
+        assert_eq!(parse_markmask("X", "m", "0x1/0x1").unwrap(), (1, 1));
+        assert_eq!(parse_markmask("X", "m", "16").unwrap(), (16, u32::MAX));
+        assert!(parse_markmask("X", "m", "1/").is_err());
+        assert!(parse_markmask("X", "m", "1x").is_err());
+        assert!(parse_markmask("X", "m", "0x100000000").is_err());
+        assert_eq!(
+            parse_markmask("mark", "mark", "0x4000/0x4000").unwrap(),
+            (0x4000, 0x4000)
+        );
+        assert!(parse_markmask("mark", "mark", "1/2/3").is_err());
+    }
+
+    #[test]
+    fn numbers_parse_like_strtoumax() {
+        assert_eq!(strtoul_prefix("0x10/0xff"), Some((16, "/0xff")));
+        assert_eq!(strtoul_prefix("010"), Some((8, "")));
+        assert_eq!(strtoul_prefix("0"), Some((0, "")));
+        assert_eq!(strtoul_prefix("0x"), Some((0, "x")));
+        assert_eq!(strtoul_prefix(" +7k"), Some((7, "k")));
+        assert_eq!(strtoul_prefix("-1"), None);
+        assert_eq!(strtoul_prefix("abc"), None);
+        assert_eq!(strtoul_prefix("99999999999999999999999"), None);
+        assert_eq!(strtoul_full("255", 0, 255), Some(255));
+        assert_eq!(strtoul_full("256", 0, 255), None);
+        assert_eq!(strtoul_full("5x", 0, 255), None);
+    }
+
+    #[test]
+    fn ranges_as_libxtables_1_8_11() {
+        let r = |s| parse_range_u32("esp", "espspi", s);
+        assert_eq!(r("5").unwrap(), ([5, 0], 1));
+        assert_eq!(r("5:").unwrap(), ([5, u32::MAX], 2));
+        assert_eq!(r(":5").unwrap(), ([0, 5], 2));
+        assert_eq!(r(":").unwrap(), ([0, u32::MAX], 2));
+        assert_eq!(r("4:4").unwrap(), ([4, 4], 2));
+        assert!(r("4:3").is_err());
+        assert!(r("1:2:3").is_err());
+        assert!(r("5x").is_err());
+        assert!(r("4294967296").is_err());
+    }
+
+    #[test]
+    fn masks() {
+        assert_eq!(prefix_mask(24)[..4], [255, 255, 255, 0]);
+        assert_eq!(prefix_mask(0), [0; 16]);
+        assert_eq!(prefix_mask(128), [0xff; 16]);
+        assert_eq!(
+            parse_plen(IpFamily::V4, "x", "m", "255.255.0.0").unwrap(),
+            PlenMask::Len(16)
+        );
+        assert!(matches!(
+            parse_plen(IpFamily::V4, "x", "m", "255.0.255.0").unwrap(),
+            PlenMask::Odd(_)
+        ));
+        // As iptables 1.8.11 (getaddrinfo): `33` is the address 0.0.0.33, not a prefix.
+        assert!(matches!(
+            parse_plen(IpFamily::V4, "x", "m", "33").unwrap(),
+            PlenMask::Odd(_)
+        ));
+        assert_eq!(inet_aton("1.2.3"), Some([1, 2, 0, 3]));
+        assert_eq!(inet_aton("0xff.0377.0.1"), Some([255, 255, 0, 1]));
+        assert_eq!(inet_aton("1.65536"), Some([1, 1, 0, 0]));
+        assert_eq!(inet_aton("1.2.3.256"), None);
+        assert_eq!(inet_aton("1.2.3.4.5"), None);
+        assert_eq!(inet_aton("1..2"), None);
+        assert_eq!(inet_aton(" 1.2.3.4"), None);
+        assert_eq!(
+            parse_plen(IpFamily::V6, "x", "m", "64").unwrap(),
+            PlenMask::Len(64)
+        );
+    }
+
+    #[test]
+    fn ntop_like_glibc() {
+        let f = |s: &str| ntop6(&s.parse::<Ipv6Addr>().unwrap().octets());
+        assert_eq!(f("::"), "::");
+        assert_eq!(f("::1"), "::1");
+        assert_eq!(f("2001:db8::1"), "2001:db8::1");
+        assert_eq!(f("::ffff:1.2.3.4"), "::ffff:1.2.3.4");
+        assert_eq!(f("::1.2.3.4"), "::1.2.3.4");
+        assert_eq!(f("1:0:0:2:0:0:0:3"), "1:0:0:2::3");
+        assert_eq!(f("1:0:2:3:4:5:6:7"), "1:0:2:3:4:5:6:7");
+        assert_eq!(f("fe80::"), "fe80::");
+    }
+
+    #[test]
+    fn doc_examples() {
+        assert_eq!(strtoul_full(" 0x10", 0, 255), Some(16));
+        assert_eq!(strtoul_full("010", 0, 255), Some(8));
+        assert_eq!(strtoul_full("-1", 0, 255), None);
+        assert_eq!(strtoul_full("5x", 0, 255), None);
+        assert_eq!(parse_ipv4_xtables("10.1"), Some([10, 1, 0, 0]));
+        assert_eq!(parse_ipv4_xtables("010.0.0.1"), Some([8, 0, 0, 1]));
+        assert_eq!(parse_ipv4_xtables("1.2.3.4.5"), None);
+        assert_eq!(inet_aton("255.255"), Some([255, 0, 0, 255]));
+        assert_eq!(inet_aton("255.255.255.0"), Some([255, 255, 255, 0]));
+        assert_eq!(inet_aton("1.2.3.4.5"), None);
+        let p = |s: &str| ntop6(&s.parse::<std::net::Ipv6Addr>().unwrap().octets());
+        assert_eq!(p("::1.2.3.4"), "::1.2.3.4");
+        assert_eq!(p("::1"), "::1");
+        assert_eq!(p("1:0:0:1:0:0:0:1"), "1:0:0:1::1");
+        assert_eq!(p("ffff:ffff::"), "ffff:ffff::");
+    }
+
+    #[test]
+    fn strtod_forms() {
+        assert_eq!(strtod_full("0.5"), Some(0.5));
+        assert_eq!(strtod_full(" .5"), Some(0.5));
+        assert_eq!(strtod_full("+5e-1"), Some(0.5));
+        assert_eq!(strtod_full("0x0.8"), Some(0.5));
+        assert_eq!(strtod_full("0x1p-1"), Some(0.5));
+        assert_eq!(strtod_full("0x.8p0"), Some(0.5));
+        assert_eq!(strtod_full("inf"), Some(f64::INFINITY));
+        assert_eq!(strtod_full("nan"), None);
+        assert_eq!(strtod_full("0.5 "), None);
+        assert_eq!(strtod_full(""), None);
+        assert_eq!(strtod_full("."), None);
+        assert_eq!(strtod_full("0x"), None);
+    }
+
+    #[test]
+    fn ipv6_print_matches_glibc() {
+        let p = |s: &str| ntop6(&s.parse::<Ipv6Addr>().unwrap().octets());
+        assert_eq!(p("::"), "::");
+        assert_eq!(p("::ffff:1.2.3.4"), "::ffff:1.2.3.4");
+        assert_eq!(p("2001:db8::1"), "2001:db8::1");
+        assert_eq!(p("1:0:0:2:0:0:0:3"), "1:0:0:2::3");
+        assert_eq!(p("1:0:0:2:0:0:3:4"), "1::2:0:0:3:4");
+        assert_eq!(p("1:2:3:4:5:6:7:0"), "1:2:3:4:5:6:7:0");
+        assert_eq!(
+            p("ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"),
+            "ffff:ffff:ffff:ffff:ffff:ffff:ffff:ffff"
+        );
+        assert_eq!(p("::100"), "::100");
+    }
+
+    #[test]
+    fn aton_forms() {
+        assert_eq!(inet_aton("1"), Some([0, 0, 0, 1]));
+        assert_eq!(inet_aton("1.2.3"), Some([1, 2, 0, 3]));
+        assert_eq!(inet_aton("0x7f.1"), Some([127, 0, 0, 1]));
+        assert_eq!(inet_aton("256.1.1.1"), None);
+        assert_eq!(inet_aton("1..1"), None);
+        assert_eq!(inet_aton(""), None);
+    }
+
+    #[test]
+    fn numbers_parse_like_strtoul() {
+        assert_eq!(parse_c_uint("010", 100), Some(8));
+        assert_eq!(parse_c_uint("+5", 100), Some(5));
+        assert_eq!(parse_c_uint("0x10", 100), Some(16));
+        assert_eq!(parse_c_uint("-1", 100), None);
+        assert_eq!(parse_c_uint("08", 100), None);
+        assert_eq!(parse_c_uint("", 100), None);
+    }
 }

@@ -10,9 +10,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_rateinfo, XT_LIMIT_SCALE};
 
-use super::xtnum::strtoul_full;
+use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtView,
 };
@@ -194,7 +194,7 @@ impl Extension for RateLimit {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" limit: avg ");
         out.push_str(&rate_text(self.avg));
         out.push_str(&format!(" burst {}", self.burst));

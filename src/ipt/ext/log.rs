@@ -12,9 +12,9 @@ use iptnl_sys::xt::{
     XT_LOG_UID,
 };
 
-use super::tgutil::{field_bytes, strtoul_full, text, truncate_bytes};
+use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, Seen, XtBuf, XtView,
 };
@@ -170,7 +170,7 @@ impl Extension for Log {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" LOG");
         if ctx.numeric {
             out.push_str(&format!(" flags {} level {}", self.logflags, self.level));

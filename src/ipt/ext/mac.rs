@@ -9,7 +9,7 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_mac_info, ETH_ALEN};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -116,7 +116,7 @@ impl Extension for Mac {
         ));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" MAC");
         if self.invert != 0 {
             out.push_str(" !");

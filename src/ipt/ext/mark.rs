@@ -16,15 +16,15 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use crate::ipt::encode::{as_mask_xor, bitwise_mask, meta_load, REG};
+use super::libxt::{parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
-    parse_uint, save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc,
-    ExtKind, Extension, OptSpec, ParseCtx, Seen, XtBuf, XtView,
+use crate::ipt::ext::api::{
+    save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
+    Extension, OptSpec, ParseCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
-use crate::nft::expr::meta::{MetaKey, MetaOp};
-use crate::nft::expr::{Cmp, CmpOp, Expr};
+use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
+use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, REG};
 use crate::nft::{Data, Value};
 
 /// The `mark` match.
@@ -56,84 +56,6 @@ pub static TARGET: ExtDesc = ExtDesc {
     decode_xt: Some(decode_target_xt),
     decode_native: Some(decode_target_native),
 };
-
-/// Parses an unsigned number as libxtables' `xtables_strtoui` does (`strtoul` with base 0:
-/// optional leading blanks and `+`, `0x` hex, leading-`0` octal, decimal; no `-`), within
-/// `0..=max`.
-pub(crate) fn parse_c_uint(s: &str, max: u64) -> Option<u64> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let t = t.strip_prefix('+').unwrap_or(t);
-    if t.starts_with(['+', '-']) {
-        return None;
-    }
-    parse_uint(t, 0, max)
-}
-
-/// Parses `value[/mask]` (libxtables' `XTTYPE_MARKMASK32`); the mask is `0xffffffff` when
-/// not given. `ext` and `opt` name the extension and option in errors.
-pub(crate) fn parse_markmask(s: &str, ext: &str, opt: &str) -> Result<(u32, u32), ParseError> {
-    let (v, m) = match s.split_once('/') {
-        Some((v, m)) => (v, Some(m)),
-        None => (s, None),
-    };
-    let shown = format!("--{opt}");
-    let value = parse_c_uint(v, u32::MAX as u64).ok_or_else(|| {
-        ParseError::bad(
-            &shown,
-            format!("{ext}: bad mark value `{s}' for option \"--{opt}\", or out of range"),
-        )
-    })? as u32;
-    let mask = match m {
-        None => u32::MAX,
-        Some(m) => parse_c_uint(m, u32::MAX as u64).ok_or_else(|| {
-            ParseError::bad(
-                &shown,
-                format!("{ext}: bad mask value `{s}' for option \"--{opt}\", or out of range"),
-            )
-        })? as u32,
-    };
-    Ok((value, mask))
-}
-
-/// Parses a 32-bit unsigned value (libxtables' `XTTYPE_UINT32`).
-pub(crate) fn parse_u32_opt(s: &str, ext: &str, opt: &str) -> Result<u32, ParseError> {
-    parse_c_uint(s, u32::MAX as u64)
-        .map(|v| v as u32)
-        .ok_or_else(|| {
-            ParseError::bad(
-                format!("--{opt}"),
-                format!(
-                    "{ext}: bad value `{s}' for option \"--{opt}\", or out of range (0-4294967295)"
-                ),
-            )
-        })
-}
-
-/// Appends ` 0xMARK` or ` 0xMARK/0xMASK` as libxt_mark and libxt_connmark print it (the
-/// mask only when it is not `0xffffffff`).
-pub(crate) fn save_mark_mask(out: &mut String, mark: u32, mask: u32) {
-    if mask == u32::MAX {
-        out.push_str(&format!(" 0x{mark:x}"));
-    } else {
-        out.push_str(&format!(" 0x{mark:x}/0x{mask:x}"));
-    }
-}
-
-/// ` NAME and|or|xor|set|xset ...`: how libxt_MARK and libxt_CONNMARK list a
-/// `(value, mask)` pair (`mark = (mark & !mask) ^ value`).
-pub(crate) fn xmark_words(name: &str, mark: u32, mask: u32) -> String {
-    if mark == 0 {
-        format!(" {name} and 0x{:x}", !mask)
-    } else if mark == mask {
-        format!(" {name} or 0x{mark:x}")
-    } else if mask == 0 {
-        format!(" {name} xor 0x{mark:x}")
-    } else if mask == u32::MAX {
-        format!(" {name} set 0x{mark:x}")
-    } else {
-        format!(" {name} xset 0x{mark:x}/0x{mask:x}")
-    }
-}
 
 /// `-m mark [!] --mark value[/mask]`, as `struct xt_mark_mtinfo1`.
 #[derive(Debug, Clone, PartialEq)]
@@ -177,7 +99,7 @@ impl Extension for Mark {
             ));
         }
         self.seen.once(&MATCH, "mark")?;
-        let (mark, mask) = parse_markmask(values[0], "mark", "mark")?;
+        let (mark, mask) = parse_markmask("mark", "mark", values[0])?;
         self.mark = mark;
         self.mask = mask;
         self.invert = inv;
@@ -194,9 +116,9 @@ impl Extension for Mark {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(meta_load(NFT_META_MARK));
+        out.push(Meta::load_reg1(MetaKey::Mark).into());
         if self.mask != u32::MAX {
-            out.push(bitwise_mask(&self.mask.to_ne_bytes()));
+            out.push(Bitwise::mask(&self.mask.to_ne_bytes()).into());
         }
         out.push(Expr::Cmp(Cmp {
             sreg: REG,
@@ -212,7 +134,7 @@ impl Extension for Mark {
         save_mark_mask(out, self.mark, self.mask);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" mark match");
         save_inv(out, self.invert);
         save_mark_mask(out, self.mark, self.mask);
@@ -248,7 +170,7 @@ fn decode_match_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box
     }
     let (mask, used) = match cur.peek(1)? {
         Expr::Bitwise(b) => {
-            let (mask, xor) = as_mask_xor(b)?;
+            let (mask, xor) = b.as_mask_xor()?;
             if xor.as_bytes() != [0; 4] {
                 return None;
             }
@@ -322,9 +244,9 @@ impl Extension for MarkTarget {
         self.seen.once(&TARGET, name)?;
         let v = values[0];
         match name {
-            "set-xmark" => (self.mark, self.mask) = parse_markmask(v, "MARK", name)?,
+            "set-xmark" => (self.mark, self.mask) = parse_markmask("MARK", name, v)?,
             "set-mark" => {
-                let (mark, mask) = parse_markmask(v, "MARK", name)?;
+                let (mark, mask) = parse_markmask("MARK", name, v)?;
                 self.mark = mark;
                 self.mask = mark | mask;
             }
@@ -376,7 +298,7 @@ impl Extension for MarkTarget {
         out.push_str(&format!(" --set-xmark 0x{:x}/0x{:x}", self.mark, self.mask));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&xmark_words("MARK", self.mark, self.mask));
     }
 
@@ -422,26 +344,7 @@ fn decode_target_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Bo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nft::expr::meta::Meta;
     use crate::nft::expr::Immediate;
-
-    #[test]
-    fn numbers_parse_like_strtoul() {
-        assert_eq!(parse_c_uint("010", 100), Some(8));
-        assert_eq!(parse_c_uint("+5", 100), Some(5));
-        assert_eq!(parse_c_uint("0x10", 100), Some(16));
-        assert_eq!(parse_c_uint("-1", 100), None);
-        assert_eq!(parse_c_uint("08", 100), None);
-        assert_eq!(parse_c_uint("", 100), None);
-        assert_eq!(
-            parse_markmask("0x4000/0x4000", "mark", "mark").unwrap(),
-            (0x4000, 0x4000)
-        );
-        assert_eq!(parse_markmask("7", "mark", "mark").unwrap(), (7, u32::MAX));
-        assert!(parse_markmask("5/", "mark", "mark").is_err());
-        assert!(parse_markmask("0x100000000", "mark", "mark").is_err());
-        assert!(parse_markmask("1/2/3", "mark", "mark").is_err());
-    }
 
     #[test]
     fn nft_meta_mark_set_reads_as_set_xmark() {

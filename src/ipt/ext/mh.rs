@@ -8,9 +8,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 
-use super::hdr_util::strtoul_full;
+use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -149,7 +149,7 @@ impl Extension for Mh {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" mh");
         let inv = self.invflags & IP6T_MH_INV_TYPE != 0;
         if self.types != [0, 0xff] || inv {

@@ -11,9 +11,9 @@ use iptnl_sys::xt::{
     XT_MULTIPORT_SOURCE, XT_MULTI_PORTS,
 };
 
-use super::mark::parse_c_uint;
+use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -226,7 +226,7 @@ impl Extension for Multiport {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let proto = crate::ipt::ext::names::service_proto(ctx.proto);
         out.push_str(match self.flags {
             XT_MULTIPORT_SOURCE => " multiport sports ",

@@ -3,11 +3,14 @@
 //! `getnetbyaddr`), service names (`/etc/services`, as `getservbyport`), and the
 //! `xtables_ipaddr_to_anyname` / `xtables_ipmask_to_numeric` forms built from them. DNS is
 //! not asked: in a network namespace without a resolver, iptables falls back to numbers too.
+//! The other way, it looks service names up (`getservbyname`) and resolves hosts for
+//! `XTTYPE_HOST` options.
 
-use std::net::{IpAddr, Ipv4Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
 
-use crate::ipt::AddrMask;
+use crate::ipt::error::ParseError;
+use crate::ipt::{AddrMask, IpFamily};
 
 fn hosts() -> &'static [(IpAddr, String)] {
     static CACHE: OnceLock<Vec<(IpAddr, String)>> = OnceLock::new();
@@ -71,9 +74,88 @@ pub fn net_name(addr: Ipv4Addr) -> Option<&'static str> {
         .map(|(_, name)| name.as_str())
 }
 
-/// The service name of a port for a protocol (`tcp`, `udp`, ...) in `/etc/services`.
+fn etc_services() -> &'static [(String, String, u16)] {
+    static CACHE: std::sync::OnceLock<Vec<(String, String, u16)>> = std::sync::OnceLock::new();
+    CACHE.get_or_init(|| {
+        let Ok(text) = std::fs::read_to_string("/etc/services") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for line in text.lines() {
+            let line = line.split('#').next().unwrap_or("");
+            let mut f = line.split_whitespace();
+            let (Some(name), Some(pp)) = (f.next(), f.next()) else {
+                continue;
+            };
+            let Some((port, proto)) = pp.split_once('/') else {
+                continue;
+            };
+            let Ok(port) = port.parse::<u16>() else {
+                continue;
+            };
+            out.push((name.to_owned(), proto.to_owned(), port));
+            for alias in f {
+                out.push((alias.to_owned(), proto.to_owned(), port));
+            }
+        }
+        out
+    })
+}
+
+/// The first service name of a port for a protocol (`tcp`, `udp`, ...) in `/etc/services`
+/// (`getservbyport`).
 pub fn port_name(port: u16, proto: &str) -> Option<&'static str> {
-    super::ports::service_name(port, proto)
+    etc_services()
+        .iter()
+        .find(|(_, p, n)| *n == port && p == proto)
+        .map(|(name, _, _)| name.as_str())
+}
+
+/// The port of a service name for a protocol in `/etc/services` (`getservbyname`).
+pub fn service_port_for(name: &str, proto: &str) -> Option<u16> {
+    etc_services()
+        .iter()
+        .find(|(n, p, _)| n == name && p == proto)
+        .map(|(_, _, port)| *port)
+}
+
+/// Looks a service name up as `getservbyname(name, NULL)` does (any protocol).
+pub fn service_port(name: &str) -> Option<u16> {
+    if name.is_empty() || name.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    ["tcp", "udp", "sctp", "dccp"]
+        .iter()
+        .find_map(|p| service_port_for(name, p))
+}
+
+/// Parses one host for `XTTYPE_HOST`: an address literal of the family, or a name resolved
+/// to its first address. Returns the 16 bytes of a `union nf_inet_addr`.
+pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], ParseError> {
+    let mut out = [0u8; 16];
+    let bad = || ParseError::bad(option, format!("host/network `{s}' not found"));
+    match family {
+        IpFamily::V4 => {
+            if let Ok(a) = s.parse::<Ipv4Addr>() {
+                out[..4].copy_from_slice(&a.octets());
+                return Ok(out);
+            }
+        }
+        IpFamily::V6 => {
+            if let Ok(a) = s.parse::<Ipv6Addr>() {
+                out.copy_from_slice(&a.octets());
+                return Ok(out);
+            }
+        }
+    }
+    if s.is_empty() || s.contains(['/', ',']) {
+        return Err(bad());
+    }
+    let list = AddrMask::parse(family, s, option).map_err(|_| bad())?;
+    let first = list.first().ok_or_else(bad)?;
+    let bytes = first.addr_bytes();
+    out[..bytes.len()].copy_from_slice(&bytes);
+    Ok(out)
 }
 
 /// `(id, name)` of a colon-separated database (`/etc/passwd`, `/etc/group`: name in field

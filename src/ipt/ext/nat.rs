@@ -30,9 +30,10 @@ use iptnl_sys::xt::{
     NF_NAT_RANGE_PROTO_RANDOM, NF_NAT_RANGE_PROTO_RANDOM_FULLY, NF_NAT_RANGE_PROTO_SPECIFIED,
 };
 
-use super::tgutil::{ntop, service_port, strtoul_prefix};
+use super::libxt::{ntop, strtoul_prefix_in as strtoul_prefix};
+use super::names::service_port;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -481,7 +482,7 @@ impl Extension for Nat {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (opt, skip_colon) = match self.kind {
             NatKind::Snat | NatKind::Dnat => (" to:", false),
             NatKind::Masquerade => (" masq ports: ", true),

@@ -11,9 +11,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 
-use super::tgutil::{field_bytes, parse_int, text, truncate_bytes};
+use super::libxt::{field_bytes, parse_int, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, Seen, XtView,
 };
@@ -155,7 +155,7 @@ impl Extension for Nflog {
         self.dump("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         self.dump("", out);
     }
 

@@ -11,9 +11,9 @@ use iptnl_sys::xt::{
     NFQ_FLAG_CPU_FANOUT,
 };
 
-use super::tgutil::{parse_int, strtoul_prefix};
+use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -189,7 +189,7 @@ impl Extension for Nfqueue {
         self.dump("--queue-", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" NFQUEUE");
         self.dump("", out);
     }

@@ -13,9 +13,9 @@ use iptnl_sys::xt::{
     XT_OWNER_UID,
 };
 
-use super::xtnum::strtoul_prefix;
+use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -205,7 +205,7 @@ impl Extension for Owner {
         self.item(out, XT_OWNER_SUPPL_GROUPS, "--suppl-groups");
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         use crate::ipt::ext::names::{group_name, user_name};
         let id = |out: &mut String, r: [u32; 2], name: fn(u32) -> Option<&'static str>| {
             if r[0] == r[1] && !ctx.numeric {

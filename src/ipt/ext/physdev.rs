@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
 use std::mem::offset_of;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -140,7 +140,7 @@ impl Extension for Physdev {
         Ok(())
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" PHYSDEV match");
         self.save(ctx.family, out);
     }

@@ -9,15 +9,14 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_pkttype_info;
 
-use crate::ipt::encode::REG;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{MetaKey, MetaOp};
-use crate::nft::expr::{CmpOp, Expr};
+use crate::nft::expr::{CmpOp, Expr, REG};
 
 /// The `pkttype` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -109,7 +108,7 @@ impl Extension for PktType {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " PKTTYPE != "
         } else {
@@ -159,9 +158,9 @@ fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn E
 
 #[cfg(test)]
 mod tests {
-    use crate::ipt::encode::{cmp, meta_load};
     use crate::ipt::{decode_rule, IpFamily};
-    use crate::nft::expr::{Counter, Expr};
+    use crate::nft::expr::meta::{Meta, MetaKey};
+    use crate::nft::expr::{Cmp, Counter, Expr};
     use crate::nft::Rule;
 
     #[test]
@@ -174,8 +173,8 @@ mod tests {
         ] {
             let mut r = Rule::new(IpFamily::V4.nft(), "filter", "INPUT");
             r.exprs = vec![
-                meta_load(iptnl_sys::nf_tables::NFT_META_PKTTYPE),
-                cmp(op_neq, &[v]),
+                Meta::load_reg1(MetaKey::Pkttype).into(),
+                Cmp::eq(op_neq, &[v]).into(),
                 Expr::Counter(Counter {
                     packets: 0,
                     bytes: 0,

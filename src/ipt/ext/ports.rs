@@ -1,47 +1,12 @@
 //! Port ranges shared by tcp and udp: parsing (`80`, `1:1024`, `:1024`, `http`), printing,
 //! and the native encoding iptables-nft uses (payload + cmp/range), with its decoder.
 
-use crate::ipt::encode::{payload, REG};
+use super::api::save_inv;
+use super::names::{push_port, service_port_for};
 use crate::ipt::error::ParseError;
 use crate::nft::expr::range::{Range, RangeOp};
-use crate::nft::expr::{Cmp, CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
 use crate::nft::Value;
-
-fn etc_services() -> &'static [(String, String, u16)] {
-    static CACHE: std::sync::OnceLock<Vec<(String, String, u16)>> = std::sync::OnceLock::new();
-    CACHE.get_or_init(|| {
-        let Ok(text) = std::fs::read_to_string("/etc/services") else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        for line in text.lines() {
-            let line = line.split('#').next().unwrap_or("");
-            let mut f = line.split_whitespace();
-            let (Some(name), Some(pp)) = (f.next(), f.next()) else {
-                continue;
-            };
-            let Some((port, proto)) = pp.split_once('/') else {
-                continue;
-            };
-            let Ok(port) = port.parse::<u16>() else {
-                continue;
-            };
-            out.push((name.to_owned(), proto.to_owned(), port));
-            for alias in f {
-                out.push((alias.to_owned(), proto.to_owned(), port));
-            }
-        }
-        out
-    })
-}
-
-/// The first service name of `port` for `proto` in `/etc/services` (`getservbyport`).
-pub fn service_name(port: u16, proto: &str) -> Option<&'static str> {
-    etc_services()
-        .iter()
-        .find(|(_, p, n)| *n == port && p == proto)
-        .map(|(name, _, _)| name.as_str())
-}
 
 /// Appends ` NAME:[!]P` or ` NAMEs:[!]LO:HI` as tcp and udp print a port test (`spt`,
 /// `dpt`), nothing for `0:65535` not inverted.
@@ -62,13 +27,13 @@ pub fn print_ports(
     if r[0] == r[1] {
         out.push(':');
         out.push_str(inv);
-        crate::ipt::ext::names::push_port(out, r[0], Some(proto), numeric);
+        push_port(out, r[0], Some(proto), numeric);
     } else {
         out.push_str("s:");
         out.push_str(inv);
-        crate::ipt::ext::names::push_port(out, r[0], Some(proto), numeric);
+        push_port(out, r[0], Some(proto), numeric);
         out.push(':');
-        crate::ipt::ext::names::push_port(out, r[1], Some(proto), numeric);
+        push_port(out, r[1], Some(proto), numeric);
     }
 }
 
@@ -78,11 +43,7 @@ pub fn parse_port(s: &str, proto: &str, option: &str) -> Result<u16, ParseError>
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse::<u16>().map_err(|_| bad());
     }
-    etc_services()
-        .iter()
-        .find(|(n, p, _)| n == s && p == proto)
-        .map(|(_, _, port)| *port)
-        .ok_or_else(bad)
+    service_port_for(s, proto).ok_or_else(bad)
 }
 
 /// Parses `port`, `lo:hi`, `:hi`, `lo:` or `:`. A reversed range is an error (iptables 1.8.11;
@@ -131,7 +92,7 @@ pub fn save_range(out: &mut String, r: [u16; 2]) {
 pub fn save_ports(out: &mut String, spts: [u16; 2], sinv: bool, dpts: [u16; 2], dinv: bool) {
     for (name, r, inv) in [(" --sport ", spts, sinv), (" --dport ", dpts, dinv)] {
         if !is_any(r) || inv {
-            super::save_inv(out, inv);
+            save_inv(out, inv);
             out.push_str(name);
             save_range(out, r);
         }
@@ -178,7 +139,7 @@ pub fn encode_ports(
 ) {
     if !src_inv && !dst_inv && src[0] != 0 && src[0] == src[1] && dst[0] != 0 && dst[0] == dst[1] {
         let combined = ((src[0] as u32) << 16) | dst[0] as u32;
-        out.push(payload(PayloadBase::Transport, 0, 4));
+        out.push(Payload::load_reg1(PayloadBase::Transport, 0, 4).into());
         out.push(Expr::Cmp(Cmp {
             sreg: REG,
             op: CmpOp::Eq,
@@ -187,11 +148,11 @@ pub fn encode_ports(
         return;
     }
     if src[0] != 0 || src[1] < u16::MAX || src_inv {
-        out.push(payload(PayloadBase::Transport, 0, 2));
+        out.push(Payload::load_reg1(PayloadBase::Transport, 0, 2).into());
         range_cmp(src[0], src[1], src_inv, out);
     }
     if dst[0] != 0 || dst[1] < u16::MAX || dst_inv {
-        out.push(payload(PayloadBase::Transport, 2, 2));
+        out.push(Payload::load_reg1(PayloadBase::Transport, 2, 2).into());
         range_cmp(dst[0], dst[1], dst_inv, out);
     }
 }

@@ -16,9 +16,9 @@ use iptnl_sys::xt::{
     XT_RECENT_UPDATE, XT_RECENT_VALID_FLAGS,
 };
 
-use super::xtnum::{fmt_inet, parse_ipv4_aton, parse_ipv6, strtoul_full};
+use super::libxt::{inet_aton, ntop, parse_ipv6, strtoul_full};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -206,7 +206,7 @@ impl Extension for Recent {
                 let mut m = [0u8; 16];
                 match ctx.family {
                     IpFamily::V4 => {
-                        let a = parse_ipv4_aton(v).ok_or_else(|| {
+                        let a = inet_aton(v).ok_or_else(|| {
                             ParseError::bad("--mask", format!("invalid mask \"{v}\""))
                         })?;
                         m[..4].copy_from_slice(&a);
@@ -305,7 +305,7 @@ impl Extension for Recent {
         out.push_str(&self.name_str());
         if let Some(m) = &self.mask {
             out.push_str(" --mask ");
-            out.push_str(&fmt_inet(family, m));
+            out.push_str(&ntop(family, m));
         }
         match self.side {
             XT_RECENT_SOURCE => out.push_str(" --rsource"),
@@ -314,7 +314,7 @@ impl Extension for Recent {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         if self.invert != 0 {
             out.push_str(" !");
         }
@@ -351,7 +351,7 @@ impl Extension for Recent {
         // Rev 0 has no mask (iptables prints it for family "unspecified": nothing).
         if let Some(m) = &self.mask {
             out.push_str(" mask: ");
-            out.push_str(&fmt_inet(ctx.family, m));
+            out.push_str(&ntop(ctx.family, m));
         }
     }
 

@@ -11,7 +11,7 @@
 use iptnl_sys::xt::ipt_reject_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -132,7 +132,7 @@ impl Extension for Reject {
         out.push_str(self.name().unwrap_or("?"));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" reject-with ");
         out.push_str(self.name().unwrap_or("?"));
     }

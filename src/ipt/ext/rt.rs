@@ -13,9 +13,9 @@ use iptnl_sys::xt::{
     IP6T_RT_INV_TYP, IP6T_RT_LEN, IP6T_RT_RES, IP6T_RT_SGS, IP6T_RT_TYP,
 };
 
-use super::hdr_util::{inet_ntop6, parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{ntop6, parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -85,7 +85,7 @@ impl Rt {
         }
         for (i, a) in self.addrs.iter().enumerate() {
             out.push(if i == 0 { ' ' } else { ',' });
-            out.push_str(&inet_ntop6(a));
+            out.push_str(&ntop6(&a.octets()));
         }
         if self.flags & IP6T_RT_FST_NSTRICT != 0 {
             out.push_str(&format!(" {p}0-not-strict"));
@@ -214,7 +214,7 @@ impl Extension for Rt {
         self.dump_addrs("--rt-", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let inv = |bit: u8| if self.invflags & bit != 0 { "!" } else { "" };
         out.push_str(" rt");
         if self.flags & IP6T_RT_TYP != 0 {

@@ -31,9 +31,9 @@ use iptnl_sys::xt::{
     IP_SET_OP_GET_FNAME, IP_SET_OP_VERSION,
 };
 
-use super::mark::parse_c_uint;
+use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, Seen, XtBuf, XtView,
 };
@@ -472,7 +472,7 @@ impl Extension for SetMatch {
         self.dump("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         self.dump("", out);
     }
 
@@ -732,7 +732,7 @@ impl Extension for SetTarget {
         self.dump("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         self.dump("", out);
     }
 

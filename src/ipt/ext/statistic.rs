@@ -12,9 +12,9 @@ use iptnl_sys::xt::{
     xt_statistic_info, XT_STATISTIC_INVERT, XT_STATISTIC_MODE_NTH, XT_STATISTIC_MODE_RANDOM,
 };
 
-use super::xtnum::{strtod_full, strtoul_full};
+use super::libxt::{strtod_full, strtoul_full};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -216,7 +216,7 @@ impl Extension for Statistic {
         self.dump("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" statistic");
         self.dump("", out);
     }

@@ -11,15 +11,14 @@ use iptnl_sys::xt::{
     XT_TCP_INV_SRCPT,
 };
 
-use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
-use super::{
+use super::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     OptSpec, ParseCtx, PrintCtx, Seen, XtBuf, XtView,
 };
-use crate::ipt::encode::{as_mask_xor, bitwise_mask, cmp, payload, REG};
+use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
-use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
 
 /// TCP flag names in the order iptables prints them.
 const FLAG_NAMES: &[(&str, u8)] = &[
@@ -194,7 +193,7 @@ impl Extension for Tcp {
             }
             "tcp-option" => {
                 self.seen.once(&DESC, name)?;
-                self.option = super::parse_uint(values[0], 1, 255).ok_or_else(|| {
+                self.option = super::api::parse_uint(values[0], 1, 255).ok_or_else(|| {
                     ParseError::bad(&shown, format!("Bad TCP option \"{}\"", values[0]))
                 })? as u8;
                 if inv {
@@ -227,9 +226,9 @@ impl Extension for Tcp {
         }
         // iptables-nft 1.8.9 emits the flags test before the ports.
         if self.flg_mask != 0 {
-            out.push(payload(PayloadBase::Transport, 13, 1));
-            out.push(bitwise_mask(&[self.flg_mask]));
-            out.push(cmp(self.invflags & XT_TCP_INV_FLAGS != 0, &[self.flg_cmp]));
+            out.push(Payload::load_reg1(PayloadBase::Transport, 13, 1).into());
+            out.push(Bitwise::mask(&[self.flg_mask]).into());
+            out.push(Cmp::eq(self.invflags & XT_TCP_INV_FLAGS != 0, &[self.flg_cmp]).into());
         }
         encode_ports(
             self.spts,
@@ -326,7 +325,7 @@ fn decode_flags(exprs: &[Expr]) -> Option<(u8, u8, bool)> {
     {
         return None;
     }
-    let (mask, xor) = as_mask_xor(b)?;
+    let (mask, xor) = b.as_mask_xor()?;
     if mask.len() != 1
         || xor.as_bytes() != [0]
         || c.sreg != REG

@@ -8,9 +8,9 @@
 
 use iptnl_sys::xt::{xt_tcpmss_info, XT_TCPMSS_CLAMP_PMTU};
 
-use super::tgutil::parse_int;
+use super::libxt::parse_int;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -87,7 +87,7 @@ impl Extension for Tcpmss {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         if self.mss == XT_TCPMSS_CLAMP_PMTU {
             out.push_str(" TCPMSS clamp to PMTU");
         } else {

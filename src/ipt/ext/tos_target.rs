@@ -10,9 +10,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_tos_target_info;
 
-use super::tgutil::{parse_int, strtoul_prefix};
+use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -35,15 +35,6 @@ pub static DESC: ExtDesc = ExtDesc {
     decode_xt: Some(decode_xt),
     decode_native: None,
 };
-
-/// TOS names (`tos_values.c`), case-insensitive.
-pub const TOS_NAMES: &[(&str, u8)] = &[
-    ("Minimize-Cost", 0x02),
-    ("Maximize-Reliability", 0x04),
-    ("Maximize-Throughput", 0x08),
-    ("Minimize-Delay", 0x10),
-    ("Normal-Service", 0x00),
-];
 
 /// `-j TOS …`, as `struct xt_tos_target_info`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -143,7 +134,7 @@ impl Extension for Tos {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let (v, m) = (self.value, self.mask);
         if self.rev0 {
             out.push_str(&format!(" TOS set 0x{v:02x}"));
@@ -151,7 +142,7 @@ impl Extension for Tos {
         }
         if ctx.numeric {
             out.push_str(&format!(" TOS set 0x{v:02x}/0x{m:02x}"));
-        } else if let Some(n) = super::super::matches_headers::dscp_match::tos_symbol(v, m) {
+        } else if let Some(n) = tos_symbol(v, m) {
             // iptables prints the prefix with its own leading space: two spaces.
             out.push_str("  TOS set");
             out.push_str(n);

@@ -15,9 +15,10 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_tproxy_target_info, xt_tproxy_target_info_v1};
 
-use super::tgutil::{ntop, parse_host, parse_markmask, service_port};
+use super::libxt::{ntop, parse_markmask};
+use super::names::{parse_host, service_port};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen, XtBuf, XtView,
 };
@@ -153,7 +154,7 @@ impl Extension for Tproxy {
         ));
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(
             " TPROXY redirect {}:{} mark 0x{:x}/0x{:x}",
             ntop(ctx.family, &self.laddr),

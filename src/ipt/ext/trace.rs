@@ -8,7 +8,7 @@
 use iptnl_sys::nf_tables::NFT_META_NFTRACE;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
     Seen,
 };
@@ -69,7 +69,7 @@ impl Extension for Trace {
 
     fn save(&self, _family: IpFamily, _out: &mut String) {}
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, _out: &mut String) {}
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, _out: &mut String) {}
 
     crate::ext_boilerplate!();
 }

@@ -15,15 +15,14 @@ use iptnl_sys::xt::{
     IPT_TTL_NE,
 };
 
-use super::hdr_util::uint_value;
-use crate::ipt::encode::REG;
+use super::libxt::uint_value;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::{
+use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, OptSpec, ParseCtx, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
-use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp};
+use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
 
 /// The IPv4 `ttl` match.
 pub static TTL_MATCH: ExtDesc = ExtDesc {
@@ -220,7 +219,7 @@ impl Extension for HopMatch {
         out.push_str(&format!(" {}", self.value));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let p = if self.v6 { "HL" } else { "TTL" };
         let op = match self.mode {
             IPT_TTL_EQ => "==",
@@ -390,7 +389,7 @@ impl Extension for HopTarget {
         out.push_str(&format!(" --{p}-{m} {}", self.value));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         let p = if self.v6 { "HL" } else { "TTL" };
         let words = match MODE_NAMES.get(self.mode as usize).copied() {
             Some("dec") => "decrement by",
@@ -436,13 +435,12 @@ fn decode_hl_tg(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Exten
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ipt::encode::payload;
-    use crate::nft::expr::Cmp;
+    use crate::nft::expr::{Cmp, Payload};
     use crate::nft::Value;
 
     fn native(v6: bool, op: CmpOp, v: u8) -> Option<String> {
         let exprs = vec![
-            payload(PayloadBase::Network, if v6 { 7 } else { 8 }, 1),
+            Payload::load_reg1(PayloadBase::Network, if v6 { 7 } else { 8 }, 1).into(),
             Expr::Cmp(Cmp {
                 sreg: REG,
                 op,

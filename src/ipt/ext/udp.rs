@@ -7,11 +7,11 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_MASK, XT_UDP_INV_SRCPT};
 
-use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
-use super::{
+use super::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
     ParseCtx, PrintCtx, Seen, XtBuf, XtView,
 };
+use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;

@@ -107,6 +107,46 @@ impl Bitwise {
             op: BitwiseOp::MaskXor { mask, xor },
         }
     }
+
+    /// `reg 1 = (reg 1 & mask) ^ 0`, the masking iptables-nft puts between a load and a
+    /// compare.
+    ///
+    /// Panics when `mask` is longer than a register set holds (64 bytes).
+    ///
+    /// ```
+    /// use iptnl::nft::expr::Bitwise;
+    /// let b = Bitwise::mask(&[255, 255, 255, 0]);
+    /// assert_eq!(b.to_string(), "bitwise reg 1 = ( reg 1 & 0x00ffffff ) ^ 0x00000000");
+    /// ```
+    pub fn mask(mask: &[u8]) -> Bitwise {
+        let zero = vec![0u8; mask.len()];
+        Bitwise::mask_xor(
+            super::REG,
+            super::REG,
+            Value::new(mask).expect("small"),
+            Value::new(&zero).expect("small"),
+        )
+    }
+
+    /// The mask and xor of a `reg 1 = (reg 1 & mask) ^ xor`, if it is one.
+    ///
+    /// ```
+    /// use iptnl::nft::expr::Bitwise;
+    /// use iptnl::nft::Value;
+    /// let b = Bitwise::mask(&[0x1f, 0xff]);
+    /// assert_eq!(b.as_mask_xor(), Some((Value::new(&[0x1f, 0xff]).unwrap(), Value::new(&[0, 0]).unwrap())));
+    /// assert_eq!(Bitwise::mask_xor(2, 2, Value::ne32(1), Value::ne32(0)).as_mask_xor(), None);
+    /// ```
+    pub fn as_mask_xor(&self) -> Option<(Value, Value)> {
+        match &self.op {
+            BitwiseOp::MaskXor { mask, xor }
+                if self.sreg == super::REG && self.dreg == super::REG =>
+            {
+                Some((mask.clone(), xor.clone()))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl ExprKind for Bitwise {

@@ -82,6 +82,36 @@ pub struct Cmp {
     pub data: Value,
 }
 
+impl Cmp {
+    /// `cmp OP reg 1 DATA`.
+    ///
+    /// Panics when `data` is longer than a register set holds (64 bytes); callers give the
+    /// bytes of one header field, interface name or address.
+    ///
+    /// ```
+    /// use iptnl::nft::expr::{Cmp, CmpOp};
+    /// assert_eq!(Cmp::new(CmpOp::Lte, &[0, 80]).to_string(), "cmp lte reg 1 0x00005000");
+    /// ```
+    pub fn new(op: CmpOp, data: &[u8]) -> Cmp {
+        Cmp {
+            sreg: super::REG,
+            op,
+            data: Value::new(data).expect("at most 64 bytes"),
+        }
+    }
+
+    /// `cmp eq reg 1 DATA`, or `neq` when `inv` (a `!` in iptables' syntax).
+    ///
+    /// ```
+    /// use iptnl::nft::expr::{Cmp, CmpOp};
+    /// assert_eq!(Cmp::eq(false, &[6]).to_string(), "cmp eq reg 1 0x00000006");
+    /// assert_eq!(Cmp::eq(true, &[6]).op, CmpOp::Neq);
+    /// ```
+    pub fn eq(inv: bool, data: &[u8]) -> Cmp {
+        Cmp::new(if inv { CmpOp::Neq } else { CmpOp::Eq }, data)
+    }
+}
+
 impl ExprKind for Cmp {
     const NAME: &'static str = "cmp";
 

@@ -174,6 +174,17 @@ impl Meta {
         }
     }
 
+    /// Loads `key` into register 1 ([`super::REG`]).
+    ///
+    /// ```
+    /// use iptnl::nft::expr::Meta;
+    /// use iptnl::nft::expr::meta::MetaKey;
+    /// assert_eq!(Meta::load_reg1(MetaKey::Mark).to_string(), "meta load mark => reg 1");
+    /// ```
+    pub fn load_reg1(key: MetaKey) -> Meta {
+        Meta::load(key, super::REG)
+    }
+
     /// Sets `key` from `sreg`.
     pub fn set(key: MetaKey, sreg: u32) -> Meta {
         Meta {

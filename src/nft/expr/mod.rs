@@ -240,6 +240,16 @@ pub mod synproxy;
 pub mod tproxy;
 pub mod xt;
 
+/// Register 1 (`NFT_REG_1`), the register iptables-nft loads every value it tests into;
+/// the constructors that take no register ([`Cmp::eq`], [`Payload::load_reg1`],
+/// [`Meta::load_reg1`], [`Bitwise::mask`]) use it.
+///
+/// ```
+/// use iptnl::nft::expr::{Cmp, REG};
+/// assert_eq!(Cmp::eq(false, &[6]).sreg, REG);
+/// ```
+pub const REG: u32 = iptnl_sys::nf_tables::NFT_REG_1;
+
 pub use bitwise::Bitwise;
 pub use byteorder::Byteorder;
 pub use cmp::{Cmp, CmpOp};

@@ -115,6 +115,18 @@ impl Payload {
             op: PayloadOp::Load { dreg },
         }
     }
+
+    /// A load of `len` bytes at `offset` of `base` into register 1 ([`super::REG`]).
+    ///
+    /// ```
+    /// use iptnl::nft::expr::{Payload, PayloadBase};
+    /// // The TCP destination port, as iptables-nft loads it for `--dport`.
+    /// let p = Payload::load_reg1(PayloadBase::Transport, 2, 2);
+    /// assert_eq!(p, Payload::load(PayloadBase::Transport, 2, 2, 1));
+    /// ```
+    pub fn load_reg1(base: PayloadBase, offset: u32, len: u32) -> Payload {
+        Payload::load(base, offset, len, super::REG)
+    }
 }
 
 impl ExprKind for Payload {

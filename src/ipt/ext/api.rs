@@ -1,0 +1,410 @@
+//! The interface every extension implements and the types it is given: the static
+//! description of an extension ([`ExtDesc`], its options as [`OptSpec`]), the [`Extension`]
+//! trait, the contexts of parsing, encoding, decoding and printing, and the small helpers
+//! every extension's save and encode use ([`Seen`], [`save_string`], [`xt_match`]).
+//!
+//! The registry in the parent module lists the extensions; this module knows none of them.
+
+use std::any::Any;
+use std::fmt;
+
+pub use super::xtbuf::{XtBuf, XtView};
+use crate::ipt::error::ParseError;
+use crate::ipt::IpFamily;
+use crate::nft::Expr;
+
+/// Whether an extension is a match (`-m`) or a target (`-j`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExtKind {
+    /// A match.
+    Match,
+    /// A target.
+    Target,
+}
+
+/// How many values an option takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Arity {
+    /// A flag.
+    None,
+    /// One value (`--dport 80`).
+    One,
+    /// Two values (`--tcp-flags SYN,ACK SYN`, `--match-set name src`).
+    Two,
+}
+
+/// One option of an extension.
+#[derive(Debug, Clone, Copy)]
+pub struct OptSpec {
+    /// Long name without the dashes (`dport`).
+    pub name: &'static str,
+    /// How many values it takes.
+    pub arity: Arity,
+    /// Whether `!` may precede it.
+    pub invertible: bool,
+}
+
+const SHOWN_CAP: usize = 48;
+
+/// An option name with its dashes (`--dport`), see [`OptSpec::shown`]; derefs to `str`.
+#[derive(Clone, Copy)]
+pub struct ShownOpt {
+    buf: [u8; SHOWN_CAP],
+    len: usize,
+}
+
+impl std::ops::Deref for ShownOpt {
+    type Target = str;
+    fn deref(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("--")
+    }
+}
+
+impl std::fmt::Display for ShownOpt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl From<&ShownOpt> for String {
+    fn from(s: &ShownOpt) -> String {
+        (**s).to_owned()
+    }
+}
+
+impl std::fmt::Debug for ShownOpt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl OptSpec {
+    /// The option as messages show it (`--dport`), built on the stack: extensions parse
+    /// hundreds of thousands of options in a restore, and the name is only read on errors.
+    ///
+    /// ```
+    /// use iptnl::ipt::ext::OptSpec;
+    /// assert_eq!(&*OptSpec::inv("dport").shown(), "--dport");
+    /// ```
+    pub fn shown(&self) -> ShownOpt {
+        let mut buf = [0u8; SHOWN_CAP];
+        buf[..2].copy_from_slice(b"--");
+        let name = self.name.as_bytes();
+        // Option names are short constants; a longer one is cut at a char boundary.
+        let mut n = name.len().min(SHOWN_CAP - 2);
+        while !self.name.is_char_boundary(n) {
+            n -= 1;
+        }
+        buf[2..2 + n].copy_from_slice(&name[..n]);
+        ShownOpt { buf, len: 2 + n }
+    }
+    /// An option with one value that can be inverted.
+    pub const fn inv(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            arity: Arity::One,
+            invertible: true,
+        }
+    }
+    /// An option with one value that cannot be inverted.
+    pub const fn val(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            arity: Arity::One,
+            invertible: false,
+        }
+    }
+    /// A flag that cannot be inverted.
+    pub const fn flag(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            arity: Arity::None,
+            invertible: false,
+        }
+    }
+    /// A flag that can be inverted.
+    pub const fn inv_flag(name: &'static str) -> OptSpec {
+        OptSpec {
+            name,
+            arity: Arity::None,
+            invertible: true,
+        }
+    }
+    /// An option with two values.
+    pub const fn two(name: &'static str, invertible: bool) -> OptSpec {
+        OptSpec {
+            name,
+            arity: Arity::Two,
+            invertible,
+        }
+    }
+}
+
+/// What the parser knows about the rule when an extension parses or validates its options.
+#[derive(Debug, Clone, Copy)]
+pub struct ParseCtx {
+    /// The family.
+    pub family: IpFamily,
+    /// `-p` so far, if given.
+    pub proto: Option<crate::ipt::ProtoMatch>,
+}
+
+/// What an extension needs to encode itself.
+#[derive(Debug, Clone, Copy)]
+pub struct EncodeCtx<'a> {
+    /// The family.
+    pub family: IpFamily,
+    /// `-p` of the rule.
+    pub proto: Option<crate::ipt::ProtoMatch>,
+    /// The table the rule goes into.
+    pub table: &'a str,
+    /// The chain the rule goes into.
+    pub chain: &'a str,
+}
+
+/// What an extension needs to decode itself.
+#[derive(Debug, Clone, Copy)]
+pub struct DecodeCtx {
+    /// The family.
+    pub family: IpFamily,
+    /// `-p` of the rule as decoded so far.
+    pub proto: Option<crate::ipt::ProtoMatch>,
+}
+
+/// What an extension needs to print itself as `iptables -L` does.
+#[derive(Debug, Clone, Copy)]
+pub struct PrintCtx {
+    /// The family.
+    pub family: IpFamily,
+    /// The rule's `-p` protocol number (0 when none), for service names of ports.
+    pub proto: u8,
+    /// `-n`: numbers instead of service, host and network names.
+    pub numeric: bool,
+}
+
+/// An encoding problem (a value that cannot go on the wire).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct EncodeError(pub String);
+
+/// A cursor over a rule's expressions, for native decoders that consume several expressions.
+#[derive(Debug, Clone, Copy)]
+pub struct ExprCursor<'a> {
+    /// The expressions.
+    pub exprs: &'a [Expr],
+    /// Index of the next expression.
+    pub pos: usize,
+}
+
+impl<'a> ExprCursor<'a> {
+    /// The expression at `pos + i`, if any.
+    pub fn peek(&self, i: usize) -> Option<&'a Expr> {
+        self.exprs.get(self.pos + i)
+    }
+}
+
+/// Decodes a native encoding starting at the cursor; on success it advances the cursor past
+/// what it consumed.
+pub type NativeDecoder = fn(&mut ExprCursor<'_>, &DecodeCtx) -> Option<Box<dyn Extension>>;
+
+/// Decodes an x_tables info struct of a given revision.
+pub type XtDecoder = fn(rev: u32, info: &[u8], &DecodeCtx) -> Option<Box<dyn Extension>>;
+
+/// The static description of an extension.
+pub struct ExtDesc {
+    /// The name given to `-m`/`-j`.
+    pub name: &'static str,
+    /// Match or target.
+    pub kind: ExtKind,
+    /// Families it exists for (`None` = both).
+    pub family: Option<IpFamily>,
+    /// Its options.
+    pub options: &'static [OptSpec],
+    /// Creates an instance with no option set.
+    pub new: fn(IpFamily) -> Box<dyn Extension>,
+    /// Names of the x_tables extension in the kernel this decodes (`match`/`target` name).
+    pub xt_names: &'static [&'static str],
+    /// Decoder for those.
+    pub decode_xt: Option<XtDecoder>,
+    /// Decoder for a native encoding.
+    pub decode_native: Option<NativeDecoder>,
+}
+
+impl fmt::Debug for ExtDesc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ExtDesc")
+            .field("name", &self.name)
+            .field("kind", &self.kind)
+            .finish()
+    }
+}
+
+/// One match or target with its options.
+pub trait Extension: Any + fmt::Debug + Send + Sync {
+    /// Its description.
+    fn desc(&self) -> &'static ExtDesc;
+
+    /// Takes one option (`opt` is one of `desc().options`), already checked for arity and
+    /// inversion support. `values` holds 0, 1 or 2 values per the option's arity.
+    fn parse(
+        &mut self,
+        opt: &OptSpec,
+        inv: bool,
+        values: &[&str],
+        ctx: &ParseCtx,
+    ) -> Result<(), ParseError>;
+
+    /// Checks the options as a whole once the rule is read (mandatory options, conflicts).
+    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
+        Ok(())
+    }
+
+    /// Appends its nf_tables expressions, as iptables-nft 1.8.9 encodes it.
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError>;
+
+    /// Appends its options in iptables-save form, each preceded by a space (the `-m NAME` or
+    /// `-j NAME` prefix is printed by the caller from [`save_name`](Self::save_name)).
+    fn save(&self, family: IpFamily, out: &mut String);
+
+    /// Appends its options as `iptables -L` prints them (the extension's `print` function in
+    /// iptables 1.8.9: `tcp dpt:22`, `/* comment */`, `reject-with icmp-port-unreachable`),
+    /// each piece preceded by a space. The default is the save form, for extensions whose
+    /// `-L` words iptnl does not know.
+    fn print(&self, ctx: &PrintCtx, out: &mut String) {
+        self.save(ctx.family, out);
+    }
+
+    /// The name printed after `-m`/`-j` (`state` for a conntrack match that only tests
+    /// states, for example).
+    fn save_name(&self) -> &str {
+        self.desc().name
+    }
+
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn Extension>;
+
+    /// Equality with another extension of any type.
+    fn eq_dyn(&self, other: &dyn Extension) -> bool;
+
+    /// For downcasting.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Implements the boilerplate methods of [`Extension`] for a `Clone + PartialEq` type.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! ext_boilerplate {
+    () => {
+        fn clone_box(&self) -> Box<dyn $crate::ipt::ext::api::Extension> {
+            Box::new(self.clone())
+        }
+        fn eq_dyn(&self, other: &dyn $crate::ipt::ext::api::Extension) -> bool {
+            other.as_any().downcast_ref::<Self>() == Some(self)
+        }
+        fn as_any(&self) -> &dyn std::any::Any {
+            self
+        }
+    };
+}
+
+/// Builds the `match` expression for an x_tables match.
+pub fn xt_match(name: &'static str, rev: u32, info: Vec<u8>) -> Expr {
+    Expr::Match(crate::nft::expr::Match {
+        name: name.into(),
+        rev,
+        info,
+    })
+}
+
+/// Builds the `target` expression for an x_tables target.
+pub fn xt_target(name: &'static str, rev: u32, info: Vec<u8>) -> Expr {
+    Expr::Target(crate::nft::expr::Target {
+        name: name.into(),
+        rev,
+        info,
+    })
+}
+
+/// Parses a number as iptables' `xtables_strtoui` does (decimal, `0x` hex, `0` octal, leading
+/// blanks and `+` allowed), within `min..=max`.
+pub fn parse_uint(s: &str, min: u64, max: u64) -> Option<u64> {
+    super::libxt::strtoul_full(s, min, max)
+}
+
+/// Which options of an extension instance were given, to refuse duplicates. It never takes
+/// part in equality: a decoded rule and a parsed one are equal whatever was typed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Seen(u64);
+
+impl Seen {
+    /// Records option `name` (from the extension's option list); errors when it was given
+    /// before.
+    pub fn once(&mut self, desc: &ExtDesc, name: &str) -> Result<(), ParseError> {
+        let idx = desc
+            .options
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap_or(63)
+            .min(63);
+        if self.0 & (1 << idx) != 0 {
+            return Err(ParseError::Duplicate {
+                option: format!("--{name}"),
+            });
+        }
+        self.0 |= 1 << idx;
+        Ok(())
+    }
+
+    /// Whether option `name` was given.
+    pub fn has(&self, desc: &ExtDesc, name: &str) -> bool {
+        let idx = desc
+            .options
+            .iter()
+            .position(|o| o.name == name)
+            .unwrap_or(63)
+            .min(63);
+        self.0 & (1 << idx) != 0
+    }
+}
+
+impl PartialEq for Seen {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+/// Appends ` VALUE` quoted as iptables-save does (`xtables_save_string`): bare when it is
+/// only letters, digits, `_` and `-`, otherwise in double quotes with `"`, `\` and `'`
+/// escaped.
+///
+/// ```
+/// let mut s = String::new();
+/// iptnl::ipt::ext::save_string(&mut s, "ns/svc:http cluster IP");
+/// assert_eq!(s, " \"ns/svc:http cluster IP\"");
+/// ```
+pub fn save_string(out: &mut String, value: &str) {
+    let plain = !value.is_empty()
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    out.push(' ');
+    if plain {
+        out.push_str(value);
+        return;
+    }
+    out.push('"');
+    for c in value.chars() {
+        if matches!(c, '"' | '\\' | '\'') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+}
+
+/// Appends ` !` when `inv`.
+pub fn save_inv(out: &mut String, inv: bool) {
+    if inv {
+        out.push_str(" !");
+    }
+}
