@@ -37,8 +37,9 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
 use iptnl::ipt::restore::{plan_restore, restore, RestoreOptions};
-use iptnl::ipt::savefile::{save, SaveOptions};
+use iptnl::ipt::savefile::SaveOptions;
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::save::save;
 use iptnl::netlink::Conn;
 
 fn shared_dir() -> Option<PathBuf> {

@@ -14,8 +14,9 @@
 mod common;
 
 use iptnl::ipt::restore::{restore, RestoreError, RestoreOptions};
-use iptnl::ipt::savefile::{save, SaveOptions};
+use iptnl::ipt::savefile::SaveOptions;
 use iptnl::ipt::IpFamily;
+use iptnl::iptables::save::save;
 use iptnl::netlink::Conn;
 use iptnl::nft::Family;
 

@@ -3,7 +3,7 @@
 //! iptables does (commands may stand anywhere among the rule options).
 
 use super::error::ParseError;
-use super::ext::{self, parse_uint, ExtKind};
+use super::ext::{self, parse_uint, ExtKind, NoSets, SetIndex};
 use super::parse::{Parser, LINE_NUMBERS};
 use super::spec::RuleSpec;
 use super::IpFamily;
@@ -180,8 +180,17 @@ pub fn parse_command<S: AsRef<str>>(
     family: IpFamily,
     args: &[S],
 ) -> Result<CommandLine, ParseError> {
+    parse_command_with(family, args, &NoSets)
+}
+
+/// [`parse_command`] with the ipsets the rule names checked against `sets`.
+pub fn parse_command_with<S: AsRef<str>>(
+    family: IpFamily,
+    args: &[S],
+    sets: &dyn SetIndex,
+) -> Result<CommandLine, ParseError> {
     let args: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
-    let mut p = Parser::new(family);
+    let mut p = Parser::new(family, sets);
     p.cmd = Some(CommandLine {
         table: "filter".into(),
         ..CommandLine::default()
@@ -256,7 +265,7 @@ pub fn check_chain_name(name: &str, family: IpFamily) -> Result<(), ParseError> 
     Ok(())
 }
 
-impl Parser {
+impl Parser<'_> {
     /// Letters of the rule options seen (everything that is not a command or a flag).
     pub(crate) fn rule_option_letters(&self) -> Vec<char> {
         self.seen_letters()

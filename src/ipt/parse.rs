@@ -2,7 +2,7 @@
 
 use super::addr::AddrMask;
 use super::error::ParseError;
-use super::ext::{self, Arity, ExtKind, Extension, OptSpec, ParseCtx};
+use super::ext::{self, Arity, ExtKind, Extension, NoSets, OptSpec, ParseCtx, SetIndex};
 use super::proto::{implicit_match, proto_number};
 use super::raw;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
@@ -116,15 +116,41 @@ pub fn parse_rule<S: AsRef<str>>(
     family: IpFamily,
     args: &[S],
 ) -> Result<Vec<RuleSpec>, ParseError> {
+    parse_rule_with(family, args, &NoSets)
+}
+
+/// [`parse_rule`] with the ipsets the rule names checked against `sets` (as iptables checks
+/// them while it parses).
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::{parse_rule_with, IpFamily};
+/// let err = parse_rule_with(IpFamily::V4, &["-m", "set", "--match-set", "web", "src"], &NoSets).unwrap_err();
+/// assert_eq!(err.to_string(), "--match-set: Set web doesn't exist.");
+/// ```
+pub fn parse_rule_with<S: AsRef<str>>(
+    family: IpFamily,
+    args: &[S],
+    sets: &dyn SetIndex,
+) -> Result<Vec<RuleSpec>, ParseError> {
     let args: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
-    let mut p = Parser::new(family);
+    let mut p = Parser::new(family, sets);
     p.parse(&args)?;
     p.finish()
 }
 
 /// Parses a rule spec written as one string, split shell-like (see [`super::split_args`]).
 pub fn parse_rule_str(family: IpFamily, s: &str) -> Result<Vec<RuleSpec>, ParseError> {
-    parse_rule(family, &super::args::split_args_cow(s)?)
+    parse_rule_str_with(family, s, &NoSets)
+}
+
+/// [`parse_rule_str`] with the ipsets the rule names checked against `sets`.
+pub fn parse_rule_str_with(
+    family: IpFamily,
+    s: &str,
+    sets: &dyn SetIndex,
+) -> Result<Vec<RuleSpec>, ParseError> {
+    parse_rule_with(family, &super::args::split_args_cow(s)?, sets)
 }
 
 struct Loaded {
@@ -132,10 +158,12 @@ struct Loaded {
     is_target: bool,
 }
 
-pub(crate) struct Parser {
+pub(crate) struct Parser<'a> {
     /// Commands and command-line flags, when parsing a whole command line.
     pub(crate) cmd: Option<super::command::CommandLine>,
     pub(crate) family: IpFamily,
+    /// The ipsets rules may name.
+    sets: &'a dyn SetIndex,
     spec: RuleSpec,
     srcs: Vec<AddrMask>,
     dsts: Vec<AddrMask>,
@@ -183,11 +211,12 @@ enum Resolved {
     Ext(usize, OptSpec),
 }
 
-impl Parser {
-    pub(crate) fn new(family: IpFamily) -> Parser {
+impl<'a> Parser<'a> {
+    pub(crate) fn new(family: IpFamily, sets: &'a dyn SetIndex) -> Parser<'a> {
         Parser {
             cmd: None,
             family,
+            sets,
             spec: RuleSpec {
                 family,
                 ..RuleSpec::default()
@@ -203,10 +232,11 @@ impl Parser {
         }
     }
 
-    fn ctx(&self) -> ParseCtx {
+    fn ctx(&self) -> ParseCtx<'a> {
         ParseCtx {
             family: self.family,
             proto: self.spec.proto,
+            sets: self.sets,
         }
     }
 
@@ -424,12 +454,12 @@ impl Parser {
         Ok(true)
     }
 
-    pub(crate) fn value<'a>(
+    pub(crate) fn value<'v>(
         shown: &str,
-        inline: Option<&'a str>,
-        args: &[&'a str],
+        inline: Option<&'v str>,
+        args: &[&'v str],
         i: &mut usize,
-    ) -> Result<&'a str, ParseError> {
+    ) -> Result<&'v str, ParseError> {
         if let Some(v) = inline {
             return Ok(v);
         }

@@ -15,9 +15,9 @@ use std::hash::BuildHasher;
 
 use iptnl_sys::nf_tables::NFT_DATA_VERDICT;
 
-use super::command::{parse_command, Command};
-use super::compare::{canonical_exprs, canonical_of_rule};
-use super::encode::encode_rule_into;
+use super::command::{parse_command_with, Command};
+use super::compare::{canonical_exprs_with, canonical_of_rule_with};
+use super::encode::encode_rule_into_with;
 use super::error::ParseError;
 use super::spec::RuleSpec;
 use super::tables::{find_table, BuiltinChain};
@@ -462,7 +462,8 @@ fn parse_stream(
         };
         let args = super::args::split_args_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
         let mut cl =
-            parse_command(family, &args).map_err(|e| input_err(line, describe_parse(&e)))?;
+            parse_command_with(family, &args, &crate::iptables::ipset::KernelSets)
+                .map_err(|e| input_err(line, describe_parse(&e)))?;
         if cl.table_given {
             return Err(input_err(
                 line,
@@ -835,11 +836,14 @@ impl Planner<'_> {
     }
 
     fn find_spec(&self, table: &str, chain: &str, spec: &RuleSpec) -> Option<usize> {
-        let want = canonical_exprs(spec, table, chain).ok()?;
+        let want =
+            canonical_exprs_with(spec, table, chain, &crate::iptables::ipset::KernelSets).ok()?;
         let entries = self.chains.get(table)?.get(chain)?.entries.as_ref()?;
         entries.iter().position(|&e| {
             self.rule_of(table, chain, e)
-                .and_then(|r| canonical_of_rule(&r, self.family))
+                .and_then(|r| {
+                    canonical_of_rule_with(&r, self.family, &crate::iptables::ipset::KernelSets)
+                })
                 .is_some_and(|c| c == want)
         })
     }
@@ -853,8 +857,15 @@ impl Planner<'_> {
         pos: Position,
     ) -> Result<Entry, RestoreError> {
         // One rule reused for every line: no per-rule allocation of its expression vector.
-        encode_rule_into(spec, self.family, table, chain, &mut self.scratch)
-            .map_err(|e| input_err(line, e.to_string()))?;
+        encode_rule_into_with(
+            spec,
+            self.family,
+            table,
+            chain,
+            &mut self.scratch,
+            &crate::iptables::ipset::KernelSets,
+        )
+        .map_err(|e| input_err(line, e.to_string()))?;
         let id = self.batch.new_id();
         let op = self
             .batch

@@ -14,7 +14,8 @@ use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
 use super::error::{from_nft, Error};
 use super::events::Events;
-use crate::ipt::{canonical_of_rule, IpFamily};
+use super::ipset::KernelSets;
+use crate::ipt::{canonical_of_rule_with, IpFamily};
 use crate::netlink::{Conn, DUMP_RETRIES};
 use crate::nft::{Chain, Expr, Rule};
 
@@ -229,12 +230,12 @@ impl Memo {
     ) -> Option<Vec<Expr>> {
         if rule.userdata.is_some() {
             // The memo is keyed by expressions; user data can make two such rules differ.
-            return canonical_of_rule(rule, family);
+            return canonical_of_rule_with(rule, family, &KernelSets);
         }
         if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {
             return c.clone();
         }
-        let c = canonical_of_rule(rule, family);
+        let c = canonical_of_rule_with(rule, family, &KernelSets);
         if self.len >= MAX_MEMO {
             self.map.clear();
             self.len = 0;

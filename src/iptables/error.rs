@@ -1,7 +1,7 @@
 //! Typed errors of the [`IpTables`](super::IpTables) handle.
 
+use super::save::SaveError;
 use crate::ipt::restore::RestoreError;
-use crate::ipt::savefile::SaveError;
 use crate::ipt::ParseError;
 use crate::nft;
 

@@ -30,7 +30,9 @@ mod cache;
 mod error;
 mod events;
 mod format;
+pub mod ipset;
 mod plan;
+pub mod save;
 mod transaction;
 
 use std::path::Path;
@@ -50,11 +52,12 @@ use crate::ipt::restore::{RestoreOptions, RestoreReport};
 use crate::ipt::savefile::{SaveOptions, SAVE_VERSION};
 use crate::ipt::tables::find_table;
 use crate::ipt::{
-    decode_rule, decode_rule_or_raw, parse_rule, parse_rule_str, AddrMask, IpFamily, ParseError,
-    RuleSpec,
+    decode_rule_or_raw_with, decode_rule_with, parse_rule_str_with, parse_rule_with, AddrMask,
+    IpFamily, ParseError, RuleSpec,
 };
 use crate::netlink::Conn;
 use crate::nft::{self, get_chain, list_chains, Batch, Policy};
+use ipset::KernelSets;
 
 /// A rule spec as the API takes it: a list of arguments (`&["-p", "tcp", "-j", "ACCEPT"]`,
 /// a `Vec<String>`), one string split as a shell would (`"-p tcp -j ACCEPT"`), or rules
@@ -75,31 +78,31 @@ pub trait RuleArgs {
 
 impl<S: AsRef<str>> RuleArgs for [S] {
     fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
-        parse_rule(family, self)
+        parse_rule_with(family, self, &KernelSets)
     }
 }
 
 impl<S: AsRef<str>, const N: usize> RuleArgs for [S; N] {
     fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
-        parse_rule(family, self)
+        parse_rule_with(family, self, &KernelSets)
     }
 }
 
 impl<S: AsRef<str>> RuleArgs for Vec<S> {
     fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
-        parse_rule(family, self)
+        parse_rule_with(family, self, &KernelSets)
     }
 }
 
 impl RuleArgs for str {
     fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
-        parse_rule_str(family, self)
+        parse_rule_str_with(family, self, &KernelSets)
     }
 }
 
 impl RuleArgs for String {
     fn parse_rules(&self, family: IpFamily) -> Result<Vec<RuleSpec>, ParseError> {
-        parse_rule_str(family, self)
+        parse_rule_str_with(family, self, &KernelSets)
     }
 }
 
@@ -248,10 +251,9 @@ enum Decode {
 impl Decode {
     fn spec(self, r: &nft::Rule, family: IpFamily) -> RuleSpec {
         match self {
-            Decode::Exact => decode_rule_or_raw(r, family),
-            Decode::Shown => {
-                decode_rule(r, family).unwrap_or_else(|_| crate::ipt::decode::raw_spec(r, family))
-            }
+            Decode::Exact => decode_rule_or_raw_with(r, family, &KernelSets),
+            Decode::Shown => decode_rule_with(r, family, &KernelSets)
+                .unwrap_or_else(|_| crate::ipt::decode::raw_spec(r, family)),
         }
     }
 }
@@ -465,8 +467,8 @@ impl IpTables {
         let k = (table.to_owned(), chain.to_owned());
         let index = cache.canonical_index(&k, self.family, &rules);
         for s in &specs {
-            let want =
-                crate::ipt::canonical_exprs(s, table, chain).map_err(|e| Error::Invalid(e.0))?;
+            let want = crate::ipt::canonical_exprs_with(s, table, chain, &KernelSets)
+                .map_err(|e| Error::Invalid(e.0))?;
             if !index.contains_key(&want) {
                 return Ok(false);
             }
@@ -842,7 +844,10 @@ impl IpTables {
         let render = |name: &str, rules: &[nft::Rule]| -> Vec<String> {
             rules
                 .iter()
-                .map(|r| format::rule_line(&decode_rule_or_raw(r, family), name, counters))
+                .map(|r| {
+                    let spec = decode_rule_or_raw_with(r, family, &KernelSets);
+                    format::rule_line(&spec, name, counters)
+                })
                 .collect()
         };
         let mut g = self.lock();
@@ -1222,7 +1227,7 @@ impl IpTables {
             counters,
             table: table.map(str::to_owned),
         };
-        Ok(crate::ipt::savefile::save(&mut g.conn, self.family, &opts)?)
+        Ok(save::save(&mut g.conn, self.family, &opts)?)
     }
 
     /// Applies `iptables-restore` input in one batch (see

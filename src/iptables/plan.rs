@@ -7,9 +7,12 @@ use std::sync::Arc;
 
 use super::cache::{read_chain, Cache, Key};
 use super::error::{from_nft, Error, What};
+use super::ipset::KernelSets;
 use crate::ipt::command::check_chain_name;
 use crate::ipt::tables::{find_table, BuiltinChain};
-use crate::ipt::{canonical_exprs, canonical_of_rule, encode_rule, IpFamily, RuleSpec};
+use crate::ipt::{
+    canonical_exprs_with, canonical_of_rule_with, encode_rule_with, IpFamily, RuleSpec,
+};
 use crate::netlink::{Conn, Messages, OpIndex};
 use crate::nft::{self, get_chain, Batch, Chain, Expr, Policy, Position, Rule, Table};
 
@@ -300,7 +303,8 @@ impl Planner<'_> {
     /// looked up in its canonical index (one hash lookup), the rules this plan added are
     /// compared by their canonical forms, computed once each.
     fn find(&mut self, table: &str, chain: &str, spec: &RuleSpec) -> Result<Vec<usize>, Error> {
-        let want = canonical_exprs(spec, table, chain).map_err(|e| Error::Invalid(e.0))?;
+        let want = canonical_exprs_with(spec, table, chain, &KernelSets)
+            .map_err(|e| Error::Invalid(e.0))?;
         let k = key(table, chain);
         let Some(v) = self.views.get(&k) else {
             return Ok(Vec::new());
@@ -323,7 +327,7 @@ impl Planner<'_> {
                     if !self.new_canon.contains_key(&id) {
                         let c = self
                             .rule_of(&k, e)
-                            .and_then(|r| canonical_of_rule(&r, self.family));
+                            .and_then(|r| canonical_of_rule_with(&r, self.family, &KernelSets));
                         self.new_canon.insert(id, c);
                     }
                     self.new_canon.get(&id).and_then(|c| c.as_ref()) == Some(&want)
@@ -368,7 +372,8 @@ impl Planner<'_> {
         spec: &RuleSpec,
         pos: Position,
     ) -> Result<(u32, OpIndex), Error> {
-        let r = encode_rule(spec, self.family, table, chain).map_err(|e| Error::Invalid(e.0))?;
+        let r = encode_rule_with(spec, self.family, table, chain, &KernelSets)
+            .map_err(|e| Error::Invalid(e.0))?;
         let id = self.batch.new_id();
         let op = self
             .batch

@@ -9,7 +9,10 @@
 
 use iptnl::ipt::savefile::SAVE_VERSION;
 use iptnl::ipt::tables::find_table;
-use iptnl::ipt::{parse_command, Command, CommandLine, IpFamily, ParseError, RuleSpec, RuleTarget};
+use iptnl::ipt::{
+    parse_command_with, Command, CommandLine, IpFamily, ParseError, RuleSpec, RuleTarget,
+};
+use iptnl::iptables::ipset::KernelSets;
 use iptnl::iptables::{Error, IpTables, What};
 use iptnl::nft::Policy;
 
@@ -278,7 +281,7 @@ fn run(
     if bad_wait(args) {
         return Err(usage_err(family, "wait seconds not numeric"));
     }
-    let cmd = match parse_command(family, args) {
+    let cmd = match parse_command_with(family, args, &KernelSets) {
         Ok(c) => c,
         // `-P chain policy -c pkts bytes` sets the chain's counters in iptables; iptnl takes
         // the policy and leaves the counters alone.
@@ -286,7 +289,7 @@ fn run(
             if m == "Illegal option `-c' with this command" && without_counters(args).is_some() =>
         {
             let rest = without_counters(args).unwrap_or_default();
-            match parse_command(family, &rest) {
+            match parse_command_with(family, &rest, &KernelSets) {
                 Ok(c) => c,
                 Err(e) => return Err(usage_err(family, parse_msg(&e))),
             }

@@ -871,8 +871,9 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 mod tests {
     use super::*;
 
-    fn ctx(family: IpFamily) -> ParseCtx {
+    fn ctx(family: IpFamily) -> ParseCtx<'static> {
         ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family,
             proto: None,
         }
@@ -980,6 +981,7 @@ mod tests {
     #[test]
     fn older_revisions_decode() {
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };
