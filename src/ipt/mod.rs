@@ -12,6 +12,7 @@
 
 pub mod addr;
 pub mod args;
+mod cmdline;
 pub mod command;
 pub mod compare;
 pub mod compat;

@@ -1,6 +1,7 @@
 //! The rule-spec parser: iptables' options for one rule, as iptables 1.8.11 accepts them.
 
 use super::addr::AddrMask;
+use super::cmdline::{option_value, CommandLine, COMMAND_SHORTS, LINE_NUMBERS};
 use super::error::ParseError;
 use super::ext::{self, Arity, ExtKind, Extension, NoSets, OptSpec, ParseCtx, SetIndex};
 use super::proto::{implicit_match, proto_number};
@@ -97,12 +98,6 @@ fn builtin_long_exact(name: &str) -> Option<Option<char>> {
     }
 }
 
-/// Pseudo short option of `--line-numbers`, which has none.
-pub(crate) const LINE_NUMBERS: char = '\u{1}';
-
-/// Short options of commands and command-line flags (only in [`super::parse_command`]).
-pub(crate) const COMMAND_SHORTS: &str = "ADCIRLSFZNXEPtnvxVhM46wW";
-
 /// Parses one rule spec given as arguments (without the command and chain: `-A INPUT` is not
 /// part of it). Several addresses in `-s`/`-d` expand to several rules, as iptables does.
 ///
@@ -160,7 +155,7 @@ struct Loaded {
 
 pub(crate) struct Parser<'a> {
     /// Commands and command-line flags, when parsing a whole command line.
-    pub(crate) cmd: Option<super::command::CommandLine>,
+    pub(crate) cmd: Option<CommandLine>,
     pub(crate) family: IpFamily,
     /// The ipsets rules may name.
     sets: &'a dyn SetIndex,
@@ -454,24 +449,11 @@ impl<'a> Parser<'a> {
         Ok(true)
     }
 
-    pub(crate) fn value<'v>(
-        shown: &str,
-        inline: Option<&'v str>,
-        args: &[&'v str],
-        i: &mut usize,
-    ) -> Result<&'v str, ParseError> {
-        if let Some(v) = inline {
-            return Ok(v);
-        }
-        match args.get(*i) {
-            Some(v) => {
-                *i += 1;
-                Ok(v)
-            }
-            None => Err(ParseError::MissingValue {
-                option: shown.to_owned(),
-            }),
-        }
+    /// Letters of the rule options seen (everything that is not a command or a flag).
+    pub(crate) fn rule_option_letters(&self) -> Vec<char> {
+        self.seen_letters()
+            .filter(|c| "sdpiofjgmc".contains(*c))
+            .collect()
     }
 
     /// Letters of the builtin options seen so far (`m` last if an extension was loaded).
@@ -500,8 +482,14 @@ impl<'a> Parser<'a> {
         args: &[&str],
         mut i: usize,
     ) -> Result<usize, ParseError> {
-        if self.cmd.is_some() && (COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS) {
-            return self.command_opt(c, shown, inv, inline, args, i);
+        if COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS {
+            let family = self.family;
+            if let Some(cmd) = self.cmd.as_mut() {
+                if inv {
+                    return Err(ParseError::Invalid(format!("cannot have ! before {shown}")));
+                }
+                return cmd.take_option(family, c, shown, inline, args, i);
+            }
         }
         if inv && "jmgc".contains(c) {
             return Err(ParseError::NotInvertible {
@@ -511,7 +499,7 @@ impl<'a> Parser<'a> {
         match c {
             's' | 'd' => {
                 self.once(c)?;
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 let list = AddrMask::parse(self.family, v, shown)?;
                 // `! -s 0.0.0.0/0` can match no packet (iptables-nft 1.8.9 then sends a rule the
                 // kernel refuses with EINVAL): say so while parsing.
@@ -533,7 +521,7 @@ impl<'a> Parser<'a> {
             }
             'p' => {
                 self.once(c)?;
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 let num = proto_number(v).ok_or_else(|| {
                     ParseError::bad(shown, format!("unknown protocol \"{v}\" specified"))
                 })?;
@@ -546,7 +534,7 @@ impl<'a> Parser<'a> {
             }
             'i' | 'o' => {
                 self.once(c)?;
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 // iptables sees a C string: a NUL (possible in a restore line) ends the name,
                 // and the kernel attribute could not carry it either.
                 let v = v.split('\0').next().unwrap_or_default();
@@ -587,7 +575,7 @@ impl<'a> Parser<'a> {
                 self.spec.frag = Some(!inv);
             }
             'm' => {
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 if v == raw::RAW_MATCH {
                     return self.raw_rule(args, i);
                 }
@@ -612,7 +600,7 @@ impl<'a> Parser<'a> {
                     return Err(ParseError::Invalid("multiple -j flags not allowed".into()));
                 }
                 self.seen.push(c);
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 if v.is_empty() || v.len() >= 29 {
                     return Err(ParseError::bad(
                         shown,
@@ -646,7 +634,7 @@ impl<'a> Parser<'a> {
             }
             'c' => {
                 self.once(c)?;
-                let p = Self::value(shown, inline, args, &mut i)?;
+                let p = option_value(shown, inline, args, &mut i)?;
                 let b = args.get(i).ok_or_else(|| {
                     ParseError::Invalid("-c requires packet and byte counter".into())
                 })?;
