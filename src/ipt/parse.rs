@@ -790,7 +790,7 @@ mod builtin_tests {
                 );
             }
         }
-        let e = crate::ipt::command::check_chain_name("hello world", IpFamily::V4).unwrap_err();
+        let e = crate::ipt::cmdline::check_chain_name("hello world", IpFamily::V4).unwrap_err();
         assert_eq!(e.to_string(), "Invalid chain name `hello world'");
     }
 }
