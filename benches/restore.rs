@@ -36,9 +36,10 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
-use iptnl::ipt::savefile::{save, SaveOptions};
+use iptnl::ipt::savefile::SaveOptions;
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{plan_restore, restore, RestoreOptions};
+use iptnl::iptables::save::save;
 use iptnl::netlink::Conn;
 
 fn shared_dir() -> Option<PathBuf> {

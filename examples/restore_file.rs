@@ -18,7 +18,7 @@ fn main() {
     };
     let mut conn = iptnl::netlink::Conn::open().expect("netlink socket");
     if args.iter().any(|a| a == "--save") {
-        let out = iptnl::ipt::savefile::save(
+        let out = iptnl::iptables::save::save(
             &mut conn,
             iptnl::ipt::IpFamily::V4,
             &iptnl::ipt::savefile::SaveOptions::default(),

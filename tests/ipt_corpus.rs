@@ -19,7 +19,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use iptnl::ipt::{decode_rule, encode_rule, parse_rule_str, rule_matches_spec, IpFamily};
+use iptnl::ipt::{
+    decode_rule_with, encode_rule_with, parse_rule_str_with, rule_matches_spec_with, IpFamily,
+};
+use iptnl::iptables::ipset::KernelSets;
 use iptnl::netlink::Conn;
 use iptnl::nft::{list_rules, Batch, Family, Position, Rule};
 
@@ -183,7 +186,7 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
         c.spec
     );
     flush(conn, f, &c.table, &c.chain);
-    let parsed = parse_rule_str(f, &c.spec);
+    let parsed = parse_rule_str_with(f, &c.spec, &KernelSets);
     let mut args = vec!["-t", c.table.as_str(), "-A", c.chain.as_str()];
     let split = iptnl::ipt::split_args(&c.spec).unwrap();
     args.extend(split.iter().map(String::as_str));
@@ -224,7 +227,7 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
         ));
     }
     for (i, r) in theirs.iter().enumerate() {
-        let d = decode_rule(r, f)
+        let d = decode_rule_with(r, f, &KernelSets)
             .map_err(|e| format!("{whence}: iptnl cannot decode the oracle's rule: {e}\n{r}"))?;
         let line = d.to_save_line(&c.chain, false);
         if line != want[i] {
@@ -233,7 +236,7 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
                 want[i]
             ));
         }
-        if !rule_matches_spec(r, &specs[i]) {
+        if !rule_matches_spec_with(r, &specs[i], &KernelSets) {
             return Err(format!(
                 "{whence}: (b) check-by-spec would not find the rule:\n{r}"
             ));
@@ -244,8 +247,8 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
     // (a) written by iptnl, read by iptables-nft-save.
     let mut b = Batch::new();
     for s in &specs {
-        let r =
-            encode_rule(s, f, &c.table, &c.chain).map_err(|e| format!("{whence}: encode: {e}"))?;
+        let r = encode_rule_with(s, f, &c.table, &c.chain, &KernelSets)
+            .map_err(|e| format!("{whence}: encode: {e}"))?;
         b.add_rule(&r, Position::Append, false).unwrap();
     }
     b.commit(conn)
@@ -274,7 +277,7 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
 fn kernel_refuses(conn: &mut Conn, f: IpFamily, c: &Case, specs: &[iptnl::ipt::RuleSpec]) -> bool {
     let mut b = Batch::new();
     for s in specs {
-        let Ok(r) = encode_rule(s, f, &c.table, &c.chain) else {
+        let Ok(r) = encode_rule_with(s, f, &c.table, &c.chain, &KernelSets) else {
             return true;
         };
         if b.add_rule(&r, Position::Append, false).is_err() {

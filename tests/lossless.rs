@@ -9,9 +9,10 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use iptnl::ipt::savefile::{save, SaveOptions};
+use iptnl::ipt::savefile::SaveOptions;
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{restore, RestoreOptions};
+use iptnl::iptables::save::save;
 use iptnl::netlink::Conn;
 use iptnl::nft::{list_chains, list_set_elems, list_sets, Batch};
 use proptest::prelude::*;

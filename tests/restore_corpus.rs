@@ -13,9 +13,10 @@
 
 mod common;
 
-use iptnl::ipt::savefile::{save, SaveOptions};
+use iptnl::ipt::savefile::SaveOptions;
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{restore, RestoreError, RestoreOptions};
+use iptnl::iptables::save::save;
 use iptnl::netlink::Conn;
 use iptnl::nft::Family;
 

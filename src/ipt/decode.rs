@@ -6,9 +6,9 @@ use std::fmt;
 use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME};
 
 use super::addr::AddrMask;
-use super::encode::encode_exprs;
+use super::encode::encode_exprs_with;
 use super::ext::comment::Comment;
-use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind};
+use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind, NoSets, SetIndex};
 use super::raw::RawRule;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
@@ -160,11 +160,20 @@ fn udata_comment(u: &[u8]) -> Option<String> {
 /// assert!(decode_rule_exact(&rule, IpFamily::V4).is_err());
 /// ```
 pub fn decode_rule_exact(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
-    let spec = decode_rule(rule, family)?;
+    decode_rule_exact_with(rule, family, &NoSets)
+}
+
+/// [`decode_rule_exact`] with the ipset indexes resolved by `sets`.
+pub fn decode_rule_exact_with(
+    rule: &Rule,
+    family: IpFamily,
+    sets: &dyn SetIndex,
+) -> Result<RuleSpec, Foreign> {
+    let spec = decode_rule_with(rule, family, sets)?;
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
     }
-    let again = encode_exprs(&spec, family, &rule.table, &rule.chain)
+    let again = encode_exprs_with(&spec, family, &rule.table, &rule.chain, sets)
         .map_err(|e| foreign(rule, format!("its iptables form cannot be encoded: {e}")))?;
     let same = again.len() == rule.exprs.len()
         && again.iter().zip(&rule.exprs).all(|(a, k)| match (a, k) {
@@ -203,7 +212,12 @@ pub fn decode_rule_exact(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Fore
 /// assert!(spec.to_save_args().starts_with("-m nft --nft-rule "));
 /// ```
 pub fn decode_rule_or_raw(rule: &Rule, family: IpFamily) -> RuleSpec {
-    match decode_rule_exact(rule, family) {
+    decode_rule_or_raw_with(rule, family, &NoSets)
+}
+
+/// [`decode_rule_or_raw`] with the ipset indexes resolved by `sets`.
+pub fn decode_rule_or_raw_with(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> RuleSpec {
+    match decode_rule_exact_with(rule, family, sets) {
         Ok(spec) => spec,
         Err(_) => raw_spec(rule, family),
     }
@@ -230,6 +244,16 @@ pub fn raw_spec(rule: &Rule, family: IpFamily) -> RuleSpec {
 /// assert_eq!(back.to_save_args(), "-p tcp -m tcp --dport 22 -j ACCEPT");
 /// ```
 pub fn decode_rule(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
+    decode_rule_with(rule, family, &NoSets)
+}
+
+/// [`decode_rule`] with the ipset indexes resolved by `sets` (with [`NoSets`], a rule that
+/// names an ipset is [`Foreign`]).
+pub fn decode_rule_with(
+    rule: &Rule,
+    family: IpFamily,
+    sets: &dyn SetIndex,
+) -> Result<RuleSpec, Foreign> {
     let exprs = &rule.exprs;
     let mut spec = RuleSpec {
         family,
@@ -344,6 +368,7 @@ pub fn decode_rule(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
                 let ctx = DecodeCtx {
                     family,
                     proto: spec.proto,
+                    sets,
                 };
                 let ext = find_xt(ExtKind::Match, &m.name, family)
                     .and_then(|d| d.decode_xt)
@@ -369,6 +394,7 @@ pub fn decode_rule(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
                 let ctx = DecodeCtx {
                     family,
                     proto: spec.proto,
+                    sets,
                 };
                 let ext = find_xt(ExtKind::Target, &t.name, family)
                     .and_then(|d| d.decode_xt)
@@ -396,6 +422,7 @@ pub fn decode_rule(rule: &Rule, family: IpFamily) -> Result<RuleSpec, Foreign> {
         let ctx = DecodeCtx {
             family,
             proto: spec.proto,
+            sets,
         };
         let mut cur = ExprCursor { exprs, pos: i };
         let mut found = false;

@@ -6,7 +6,7 @@
 
 use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_OIFNAME, NFT_RULE_COMPAT_F_INV};
 
-use super::ext::{EncodeCtx, EncodeError};
+use super::ext::{EncodeCtx, EncodeError, NoSets, SetIndex};
 use super::spec::{AddrMatch, IfaceMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 use crate::nft::expr::bitwise::Bitwise;
@@ -62,7 +62,8 @@ fn addr(m: &AddrMatch, family: IpFamily, src: bool, out: &mut Vec<Expr>) {
     }
 }
 
-/// Encodes a rule spec for `table`/`chain` as iptables-nft 1.8.9 would.
+/// Encodes a rule spec for `table`/`chain` as iptables-nft 1.8.9 would. A rule naming an
+/// ipset fails here (see [`NoSets`]): [`encode_rule_with`] resolves set names.
 ///
 /// ```
 /// use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
@@ -76,8 +77,27 @@ pub fn encode_rule(
     table: &str,
     chain: &str,
 ) -> Result<Rule, EncodeError> {
+    encode_rule_with(spec, family, table, chain, &NoSets)
+}
+
+/// [`encode_rule`] with the ipset names resolved by `sets`.
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::{encode_rule_with, parse_rule, IpFamily};
+/// let spec = &parse_rule(IpFamily::V4, &["-j", "ACCEPT"]).unwrap()[0];
+/// let rule = encode_rule_with(spec, IpFamily::V4, "filter", "INPUT", &NoSets).unwrap();
+/// assert_eq!(rule.exprs.len(), 2); // counter, immediate
+/// ```
+pub fn encode_rule_with(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    sets: &dyn SetIndex,
+) -> Result<Rule, EncodeError> {
     let mut r = Rule::new(family.nft(), table, chain);
-    r.exprs = encode_exprs(spec, family, table, chain)?;
+    r.exprs = encode_exprs_with(spec, family, table, chain, sets)?;
     set_compat_and_userdata(spec, family, &mut r);
     Ok(r)
 }
@@ -91,6 +111,18 @@ pub fn encode_rule_into(
     chain: &str,
     r: &mut Rule,
 ) -> Result<(), EncodeError> {
+    encode_rule_into_with(spec, family, table, chain, r, &NoSets)
+}
+
+/// [`encode_rule_into`] with the ipset names resolved by `sets`.
+pub fn encode_rule_into_with(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    r: &mut Rule,
+    sets: &dyn SetIndex,
+) -> Result<(), EncodeError> {
     r.family = family.nft();
     r.table.clear();
     r.table.push_str(table);
@@ -101,7 +133,7 @@ pub fn encode_rule_into(
     r.bound_sets.clear();
     r.position = None;
     r.exprs.clear();
-    encode_exprs_into(spec, family, table, chain, &mut r.exprs)?;
+    encode_exprs_into_with(spec, family, table, chain, &mut r.exprs, sets)?;
     set_compat_and_userdata(spec, family, r);
     Ok(())
 }
@@ -129,8 +161,19 @@ pub fn encode_exprs(
     table: &str,
     chain: &str,
 ) -> Result<Vec<Expr>, EncodeError> {
+    encode_exprs_with(spec, family, table, chain, &NoSets)
+}
+
+/// [`encode_exprs`] with the ipset names resolved by `sets`.
+pub fn encode_exprs_with(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    sets: &dyn SetIndex,
+) -> Result<Vec<Expr>, EncodeError> {
     let mut out = Vec::with_capacity(8 + spec.matches.len() * 2);
-    encode_exprs_into(spec, family, table, chain, &mut out)?;
+    encode_exprs_into_with(spec, family, table, chain, &mut out, sets)?;
     Ok(out)
 }
 
@@ -141,6 +184,18 @@ pub fn encode_exprs_into(
     table: &str,
     chain: &str,
     out: &mut Vec<Expr>,
+) -> Result<(), EncodeError> {
+    encode_exprs_into_with(spec, family, table, chain, out, &NoSets)
+}
+
+/// [`encode_exprs_into`] with the ipset names resolved by `sets`.
+pub fn encode_exprs_into_with(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    out: &mut Vec<Expr>,
+    sets: &dyn SetIndex,
 ) -> Result<(), EncodeError> {
     if let Some(raw) = &spec.raw {
         out.extend(raw.exprs_with_counters(spec.counters));
@@ -172,6 +227,7 @@ pub fn encode_exprs_into(
         proto: spec.proto,
         table,
         chain,
+        sets,
     };
     for m in &spec.matches {
         m.encode(&ctx, out)?;

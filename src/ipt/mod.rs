@@ -12,6 +12,7 @@
 
 pub mod addr;
 pub mod args;
+mod cmdline;
 pub mod command;
 pub mod compare;
 pub mod compat;
@@ -30,12 +31,22 @@ pub mod tables;
 
 pub use addr::AddrMask;
 pub use args::split_args;
-pub use command::{parse_command, Command, CommandLine};
-pub use compare::{canonical_exprs, canonical_of_rule, rule_matches_spec};
-pub use decode::{decode_rule, decode_rule_exact, decode_rule_or_raw, Foreign};
-pub use encode::{encode_exprs, encode_rule, encode_rule_into};
+pub use command::{parse_command, parse_command_with, Command, CommandLine};
+pub use compare::{
+    canonical_exprs, canonical_exprs_with, canonical_of_rule, canonical_of_rule_with,
+    rule_matches_spec, rule_matches_spec_with,
+};
+pub use decode::{
+    decode_rule, decode_rule_exact, decode_rule_exact_with, decode_rule_or_raw,
+    decode_rule_or_raw_with, decode_rule_with, Foreign,
+};
+pub use encode::{
+    encode_exprs, encode_exprs_with, encode_rule, encode_rule_into, encode_rule_into_with,
+    encode_rule_with,
+};
 pub use error::ParseError;
-pub use parse::{parse_rule, parse_rule_str};
+pub use ext::{NoSets, SetIndex};
+pub use parse::{parse_rule, parse_rule_str, parse_rule_str_with, parse_rule_with};
 pub use proto::{proto_name, proto_number};
 pub use spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 

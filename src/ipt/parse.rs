@@ -1,8 +1,9 @@
 //! The rule-spec parser: iptables' options for one rule, as iptables 1.8.11 accepts them.
 
 use super::addr::AddrMask;
+use super::cmdline::{option_value, CommandLine, COMMAND_SHORTS, LINE_NUMBERS};
 use super::error::ParseError;
-use super::ext::{self, Arity, ExtKind, Extension, OptSpec, ParseCtx};
+use super::ext::{self, Arity, ExtKind, Extension, NoSets, OptSpec, ParseCtx, SetIndex};
 use super::proto::{implicit_match, proto_number};
 use super::raw;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
@@ -97,12 +98,6 @@ fn builtin_long_exact(name: &str) -> Option<Option<char>> {
     }
 }
 
-/// Pseudo short option of `--line-numbers`, which has none.
-pub(crate) const LINE_NUMBERS: char = '\u{1}';
-
-/// Short options of commands and command-line flags (only in [`super::parse_command`]).
-pub(crate) const COMMAND_SHORTS: &str = "ADCIRLSFZNXEPtnvxVhM46wW";
-
 /// Parses one rule spec given as arguments (without the command and chain: `-A INPUT` is not
 /// part of it). Several addresses in `-s`/`-d` expand to several rules, as iptables does.
 ///
@@ -116,15 +111,41 @@ pub fn parse_rule<S: AsRef<str>>(
     family: IpFamily,
     args: &[S],
 ) -> Result<Vec<RuleSpec>, ParseError> {
+    parse_rule_with(family, args, &NoSets)
+}
+
+/// [`parse_rule`] with the ipsets the rule names checked against `sets` (as iptables checks
+/// them while it parses).
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::{parse_rule_with, IpFamily};
+/// let err = parse_rule_with(IpFamily::V4, &["-m", "set", "--match-set", "web", "src"], &NoSets).unwrap_err();
+/// assert_eq!(err.to_string(), "--match-set: Set web doesn't exist.");
+/// ```
+pub fn parse_rule_with<S: AsRef<str>>(
+    family: IpFamily,
+    args: &[S],
+    sets: &dyn SetIndex,
+) -> Result<Vec<RuleSpec>, ParseError> {
     let args: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
-    let mut p = Parser::new(family);
+    let mut p = Parser::new(family, sets);
     p.parse(&args)?;
     p.finish()
 }
 
 /// Parses a rule spec written as one string, split shell-like (see [`super::split_args`]).
 pub fn parse_rule_str(family: IpFamily, s: &str) -> Result<Vec<RuleSpec>, ParseError> {
-    parse_rule(family, &super::args::split_args_cow(s)?)
+    parse_rule_str_with(family, s, &NoSets)
+}
+
+/// [`parse_rule_str`] with the ipsets the rule names checked against `sets`.
+pub fn parse_rule_str_with(
+    family: IpFamily,
+    s: &str,
+    sets: &dyn SetIndex,
+) -> Result<Vec<RuleSpec>, ParseError> {
+    parse_rule_with(family, &super::args::split_args_cow(s)?, sets)
 }
 
 struct Loaded {
@@ -132,10 +153,12 @@ struct Loaded {
     is_target: bool,
 }
 
-pub(crate) struct Parser {
+pub(crate) struct Parser<'a> {
     /// Commands and command-line flags, when parsing a whole command line.
-    pub(crate) cmd: Option<super::command::CommandLine>,
+    pub(crate) cmd: Option<CommandLine>,
     pub(crate) family: IpFamily,
+    /// The ipsets rules may name.
+    sets: &'a dyn SetIndex,
     spec: RuleSpec,
     srcs: Vec<AddrMask>,
     dsts: Vec<AddrMask>,
@@ -183,11 +206,12 @@ enum Resolved {
     Ext(usize, OptSpec),
 }
 
-impl Parser {
-    pub(crate) fn new(family: IpFamily) -> Parser {
+impl<'a> Parser<'a> {
+    pub(crate) fn new(family: IpFamily, sets: &'a dyn SetIndex) -> Parser<'a> {
         Parser {
             cmd: None,
             family,
+            sets,
             spec: RuleSpec {
                 family,
                 ..RuleSpec::default()
@@ -203,10 +227,11 @@ impl Parser {
         }
     }
 
-    fn ctx(&self) -> ParseCtx {
+    fn ctx(&self) -> ParseCtx<'a> {
         ParseCtx {
             family: self.family,
             proto: self.spec.proto,
+            sets: self.sets,
         }
     }
 
@@ -424,24 +449,11 @@ impl Parser {
         Ok(true)
     }
 
-    pub(crate) fn value<'a>(
-        shown: &str,
-        inline: Option<&'a str>,
-        args: &[&'a str],
-        i: &mut usize,
-    ) -> Result<&'a str, ParseError> {
-        if let Some(v) = inline {
-            return Ok(v);
-        }
-        match args.get(*i) {
-            Some(v) => {
-                *i += 1;
-                Ok(v)
-            }
-            None => Err(ParseError::MissingValue {
-                option: shown.to_owned(),
-            }),
-        }
+    /// Letters of the rule options seen (everything that is not a command or a flag).
+    pub(crate) fn rule_option_letters(&self) -> Vec<char> {
+        self.seen_letters()
+            .filter(|c| "sdpiofjgmc".contains(*c))
+            .collect()
     }
 
     /// Letters of the builtin options seen so far (`m` last if an extension was loaded).
@@ -470,8 +482,14 @@ impl Parser {
         args: &[&str],
         mut i: usize,
     ) -> Result<usize, ParseError> {
-        if self.cmd.is_some() && (COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS) {
-            return self.command_opt(c, shown, inv, inline, args, i);
+        if COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS {
+            let family = self.family;
+            if let Some(cmd) = self.cmd.as_mut() {
+                if inv {
+                    return Err(ParseError::Invalid(format!("cannot have ! before {shown}")));
+                }
+                return cmd.take_option(family, c, shown, inline, args, i);
+            }
         }
         if inv && "jmgc".contains(c) {
             return Err(ParseError::NotInvertible {
@@ -481,7 +499,7 @@ impl Parser {
         match c {
             's' | 'd' => {
                 self.once(c)?;
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 let list = AddrMask::parse(self.family, v, shown)?;
                 // `! -s 0.0.0.0/0` can match no packet (iptables-nft 1.8.9 then sends a rule the
                 // kernel refuses with EINVAL): say so while parsing.
@@ -503,7 +521,7 @@ impl Parser {
             }
             'p' => {
                 self.once(c)?;
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 let num = proto_number(v).ok_or_else(|| {
                     ParseError::bad(shown, format!("unknown protocol \"{v}\" specified"))
                 })?;
@@ -516,7 +534,7 @@ impl Parser {
             }
             'i' | 'o' => {
                 self.once(c)?;
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 // iptables sees a C string: a NUL (possible in a restore line) ends the name,
                 // and the kernel attribute could not carry it either.
                 let v = v.split('\0').next().unwrap_or_default();
@@ -557,7 +575,7 @@ impl Parser {
                 self.spec.frag = Some(!inv);
             }
             'm' => {
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 if v == raw::RAW_MATCH {
                     return self.raw_rule(args, i);
                 }
@@ -582,7 +600,7 @@ impl Parser {
                     return Err(ParseError::Invalid("multiple -j flags not allowed".into()));
                 }
                 self.seen.push(c);
-                let v = Self::value(shown, inline, args, &mut i)?;
+                let v = option_value(shown, inline, args, &mut i)?;
                 if v.is_empty() || v.len() >= 29 {
                     return Err(ParseError::bad(
                         shown,
@@ -616,7 +634,7 @@ impl Parser {
             }
             'c' => {
                 self.once(c)?;
-                let p = Self::value(shown, inline, args, &mut i)?;
+                let p = option_value(shown, inline, args, &mut i)?;
                 let b = args.get(i).ok_or_else(|| {
                     ParseError::Invalid("-c requires packet and byte counter".into())
                 })?;
@@ -772,7 +790,7 @@ mod builtin_tests {
                 );
             }
         }
-        let e = crate::ipt::command::check_chain_name("hello world", IpFamily::V4).unwrap_err();
+        let e = crate::ipt::cmdline::check_chain_name("hello world", IpFamily::V4).unwrap_err();
         assert_eq!(e.to_string(), "Invalid chain name `hello world'");
     }
 }

@@ -4,7 +4,8 @@
 //! the agent layer (`iptables::restore`), which also reads the input.
 
 use super::args::split_args_cow;
-use super::command::{check_chain_name, parse_command, Command};
+use super::command::{check_chain_name, parse_command_with, Command};
+use super::ext::SetIndex;
 use super::spec::RuleSpec;
 use super::tables::find_table;
 use super::IpFamily;
@@ -42,13 +43,15 @@ pub(crate) trait Lines {
     fn for_each_line(&self, f: &mut LineFn<'_, Self::Error>) -> Result<(), Self::Error>;
 }
 
-/// Which part of the input is handed on.
-#[derive(Debug, Clone, Copy, Default)]
+/// Which part of the input is handed on, and the ipsets its rules may name.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Selection<'a> {
     /// Only this table (`--table`).
     pub(crate) table: Option<&'a str>,
     /// Keep `[packets:bytes]` (`--counters`); without it they are dropped.
     pub(crate) counters: bool,
+    /// The ipsets rules may name.
+    pub(crate) sets: &'a dyn SetIndex,
 }
 
 /// One item of a table block.
@@ -241,7 +244,7 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         };
         let args = split_args_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
         let mut cl =
-            parse_command(family, &args).map_err(|e| input_err(line, e.to_string()))?;
+            parse_command_with(family, &args, sel.sets).map_err(|e| input_err(line, e.to_string()))?;
         if cl.table_given {
             return fail(
                 line,
@@ -303,7 +306,12 @@ impl Lines for str {
 #[cfg(test)]
 pub(crate) fn parse_input(family: IpFamily, input: &str) -> Result<Vec<Block>, InputError> {
     let mut blocks: Vec<Block> = Vec::new();
-    parse_stream(family, input, Selection::default(), |ev| {
+    let sel = Selection {
+        table: None,
+        counters: false,
+        sets: &super::ext::NoSets,
+    };
+    parse_stream(family, input, sel, |ev| {
         match ev {
             Event::Table { name, line } => blocks.push(Block {
                 table: name,

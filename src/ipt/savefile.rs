@@ -1,6 +1,8 @@
-//! Whole-ruleset save in the iptables-save format, as `iptables-nft-save` prints it: tables in
-//! iptables' order, built-in chains with policy and counters (shown as `ACCEPT [0:0]` when
-//! they do not exist yet), user chains sorted by name, then the rules chain by chain.
+//! The iptables-save format, as `iptables-nft-save` prints it: tables in iptables' order,
+//! built-in chains with policy and counters (shown as `ACCEPT [0:0]` when they do not exist
+//! yet), user chains sorted by name, then the rules chain by chain. This formats chains and
+//! rules given as data; reading them from the kernel is the agent layer's
+//! (`iptnl::iptables::save`).
 //! A rule iptables cannot express is saved whole (`-m nft --nft-rule HEX`, see
 //! [`super::raw`]) after a comment line that says what it does, so that restoring the save
 //! gives it back exactly (iptables-nft-save 1.8.9 drops the whole table instead).
@@ -8,11 +10,11 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-use super::decode::{decode_rule_exact, raw_spec};
-use super::tables::{find_table, hook_name, is_foreign_base_chain, TABLES};
+use super::decode::{decode_rule_exact_with, raw_spec};
+use super::ext::{NoSets, SetIndex};
+use super::tables::{find_table, hook_name};
 use super::IpFamily;
-use crate::netlink::Conn;
-use crate::nft::{anonymous_sets, dump_rules_by_chain, list_tables, BoundSet, Chain, Policy, Rule};
+use crate::nft::{BoundSet, Chain, Policy, Rule};
 
 /// The start of the comment line a save puts before each rule that has no iptables form
 /// (the rule itself follows as `-A CHAIN -m nft --nft-rule HEX`, see [`super::raw`]).
@@ -35,17 +37,6 @@ pub struct SaveOptions {
     pub counters: bool,
     /// `-t`: only this table.
     pub table: Option<String>,
-}
-
-/// Errors of a save.
-#[derive(Debug, thiserror::Error)]
-pub enum SaveError {
-    /// `-t` named a table that does not exist.
-    #[error("Table `{0}' does not exist")]
-    NoSuchTable(String),
-    /// Reading the ruleset failed.
-    #[error(transparent)]
-    Kernel(#[from] crate::nft::Error),
 }
 
 /// The tool name in the header: `iptables-nft-save` or `ip6tables-nft-save`.
@@ -93,7 +84,8 @@ pub fn ctime(t: std::time::SystemTime) -> String {
     )
 }
 
-/// Formats one table from its chains and rules (as read from the kernel).
+/// Formats one table from its chains and rules (as read from the kernel). A rule that names
+/// an ipset is saved whole here (see [`NoSets`]): [`TableFormat`] resolves set indexes.
 ///
 /// ```
 /// use iptnl::ipt::savefile::format_table;
@@ -109,152 +101,176 @@ pub fn format_table(
     counters: bool,
     date: &str,
 ) -> String {
-    let mut out = String::with_capacity(64 + rules.len() * 96);
-    let (order, foreign) = table_head(family, table, chains, date, &mut out);
-    // Rules come chain by chain: group them by runs (one map entry per chain, not per rule).
-    let mut by_chain: std::collections::HashMap<&str, Vec<&Rule>> =
-        std::collections::HashMap::with_capacity(chains.len());
-    let mut i = 0;
-    while i < rules.len() {
-        let name = rules[i].chain.as_str();
-        let run = rules[i..].iter().take_while(|r| r.chain == name).count();
-        by_chain.entry(name).or_default().extend(&rules[i..i + run]);
-        i += run;
+    TableFormat {
+        family,
+        counters,
+        date,
+        sets: &NoSets,
     }
-    let rules_of = |name: &str| by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
-    for name in order {
-        let rules = rules_of(name);
-        push_rules(
-            &mut out,
-            family,
-            name,
-            rules.iter().copied(),
-            counters,
-            &HashMap::new(),
-        );
-    }
-    for c in foreign {
-        push_foreign_chain(
-            &mut out,
-            family,
-            c,
-            rules_of(&c.name).iter().copied(),
-            counters,
-        );
-    }
-    table_tail(&mut out, date);
-    out
+    .table(table, chains, rules)
 }
 
-/// Appends the head of a table's save (comment lines, `*table`, the chain lines) to `out`, and
-/// returns the names of the chains whose rules follow, in order (built-in chains, then user
-/// chains by name), and the base chains iptables cannot express, by name, shown after them.
-fn table_head<'c>(
-    family: IpFamily,
-    table: &str,
-    chains: &'c [Chain],
-    date: &str,
-    out: &mut String,
-) -> (Vec<&'c str>, Vec<&'c Chain>) {
-    let spec = find_table(table);
-    let mut base: BTreeMap<&str, &Chain> = BTreeMap::new();
-    let mut user: Vec<&Chain> = Vec::new();
-    let mut foreign: Vec<&Chain> = Vec::new();
-    for c in chains {
-        match (&c.hook, spec.and_then(|t| t.builtin(&c.name))) {
-            (Some(_), Some(b)) if b.matches(c) => {
-                base.insert(c.name.as_str(), c);
-            }
-            (Some(_), _) => foreign.push(c),
-            (None, _) => user.push(c),
+/// The anonymous sets of a table, by the name the kernel gave them (rules without an
+/// iptables form that use them are saved with their elements).
+pub type AnonSets = HashMap<String, BoundSet>;
+
+/// How tables are saved: the family, whether rule counters are shown, the date of the
+/// header and footer lines, and the ipsets rules may name. [`table`](Self::table) formats a
+/// whole table given as data; the pieces (head, the rules of a chain, tail) let a caller
+/// format a table chain by chain as it reads it.
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::savefile::TableFormat;
+/// use iptnl::ipt::IpFamily;
+/// let f = TableFormat { family: IpFamily::V4, counters: false, date: "DATE", sets: &NoSets };
+/// let mut out = String::new();
+/// let (order, foreign) = f.head("nat", &[], &mut out);
+/// assert_eq!(order, ["PREROUTING", "INPUT", "OUTPUT", "POSTROUTING"]);
+/// assert!(foreign.is_empty());
+/// f.tail(&mut out);
+/// assert!(out.ends_with("*nat\n:PREROUTING ACCEPT [0:0]\n:INPUT ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\n:POSTROUTING ACCEPT [0:0]\nCOMMIT\n# Completed on DATE\n"));
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct TableFormat<'a> {
+    /// The family.
+    pub family: IpFamily,
+    /// `-c`: print rule counters as `[packets:bytes]`.
+    pub counters: bool,
+    /// The date shown in the header and footer lines (see [`ctime`]).
+    pub date: &'a str,
+    /// The ipsets rules may name.
+    pub sets: &'a dyn SetIndex,
+}
+
+impl TableFormat<'_> {
+    /// Formats one table from its chains and rules.
+    pub fn table(&self, table: &str, chains: &[Chain], rules: &[Rule]) -> String {
+        let mut out = String::with_capacity(64 + rules.len() * 96);
+        let (order, foreign) = self.head(table, chains, &mut out);
+        // Rules come chain by chain: group them by runs (one map entry per chain, not per rule).
+        let mut by_chain: HashMap<&str, Vec<&Rule>> = HashMap::with_capacity(chains.len());
+        let mut i = 0;
+        while i < rules.len() {
+            let name = rules[i].chain.as_str();
+            let run = rules[i..].iter().take_while(|r| r.chain == name).count();
+            by_chain.entry(name).or_default().extend(&rules[i..i + run]);
+            i += run;
         }
+        let rules_of = |name: &str| by_chain.get(name).map(Vec::as_slice).unwrap_or(&[]);
+        for name in order {
+            let rules = rules_of(name);
+            self.rules(&mut out, name, rules.iter().copied(), &HashMap::new());
+        }
+        for c in foreign {
+            self.foreign_chain(&mut out, c, rules_of(&c.name).iter().copied());
+        }
+        self.tail(&mut out);
+        out
     }
-    user.sort_by(|a, b| a.name.cmp(&b.name));
-    foreign.sort_by(|a, b| a.name.cmp(&b.name));
-    if !foreign.is_empty() {
+
+    /// Appends the head of a table's save (comment lines, `*table`, the chain lines) to `out`,
+    /// and returns the names of the chains whose rules follow, in order (built-in chains, then
+    /// user chains by name), and the base chains iptables cannot express, by name, shown after
+    /// them (see [`foreign_chain`](Self::foreign_chain)).
+    pub fn head<'c>(
+        &self,
+        table: &str,
+        chains: &'c [Chain],
+        out: &mut String,
+    ) -> (Vec<&'c str>, Vec<&'c Chain>) {
+        let spec = find_table(table);
+        let mut base: BTreeMap<&str, &Chain> = BTreeMap::new();
+        let mut user: Vec<&Chain> = Vec::new();
+        let mut foreign: Vec<&Chain> = Vec::new();
+        for c in chains {
+            match (&c.hook, spec.and_then(|t| t.builtin(&c.name))) {
+                (Some(_), Some(b)) if b.matches(c) => {
+                    base.insert(c.name.as_str(), c);
+                }
+                (Some(_), _) => foreign.push(c),
+                (None, _) => user.push(c),
+            }
+        }
+        user.sort_by(|a, b| a.name.cmp(&b.name));
+        foreign.sort_by(|a, b| a.name.cmp(&b.name));
+        if !foreign.is_empty() {
+            let _ = writeln!(
+                out,
+                "# Table `{table}' contains incompatible base-chains, use 'nft' tool to list them."
+            );
+        }
         let _ = writeln!(
             out,
-            "# Table `{table}' contains incompatible base-chains, use 'nft' tool to list them."
+            "# Generated by {} {SAVE_VERSION} (nf_tables) on {}",
+            tool(self.family),
+            self.date
         );
+        let _ = writeln!(out, "*{table}");
+        let builtin_names: Vec<&str> = spec
+            .map(|t| t.chains.iter().map(|c| c.name).collect())
+            .unwrap_or_default();
+        for name in &builtin_names {
+            let (policy, (p, b)) = match base.get(name) {
+                Some(c) => (
+                    c.hook
+                        .as_ref()
+                        .and_then(|h| h.policy)
+                        .unwrap_or(Policy::Accept),
+                    c.counters.unwrap_or((0, 0)),
+                ),
+                None => (Policy::Accept, (0, 0)),
+            };
+            let _ = writeln!(out, ":{name} {policy} [{p}:{b}]");
+        }
+        for c in &user {
+            let _ = writeln!(out, ":{} - [0:0]", c.name);
+        }
+        let order = builtin_names
+            .iter()
+            .copied()
+            .chain(user.iter().map(|c| c.name.as_str()))
+            .collect();
+        (order, foreign)
     }
-    let _ = writeln!(
-        out,
-        "# Generated by {} {SAVE_VERSION} (nf_tables) on {date}",
-        tool(family)
-    );
-    let _ = writeln!(out, "*{table}");
-    let builtin_names: Vec<&str> = spec
-        .map(|t| t.chains.iter().map(|c| c.name).collect())
-        .unwrap_or_default();
-    for name in &builtin_names {
-        let (policy, (p, b)) = match base.get(name) {
-            Some(c) => (
-                c.hook
-                    .as_ref()
-                    .and_then(|h| h.policy)
-                    .unwrap_or(Policy::Accept),
-                c.counters.unwrap_or((0, 0)),
-            ),
-            None => (Policy::Accept, (0, 0)),
-        };
-        let _ = writeln!(out, ":{name} {policy} [{p}:{b}]");
-    }
-    for c in &user {
-        let _ = writeln!(out, ":{} - [0:0]", c.name);
-    }
-    let order = builtin_names
-        .iter()
-        .copied()
-        .chain(user.iter().map(|c| c.name.as_str()))
-        .collect();
-    (order, foreign)
-}
 
-/// Appends what a save shows of a base chain iptables cannot express: comment lines (a
-/// restore keeps such a chain and its rules as they are, and reads none of this).
-fn push_foreign_chain<'r>(
-    out: &mut String,
-    family: IpFamily,
-    chain: &Chain,
-    rules: impl IntoIterator<Item = &'r Rule>,
-    counters: bool,
-) {
-    let mut text = String::new();
-    push_rules(
-        &mut text,
-        family,
-        &chain.name,
-        rules,
-        counters,
-        &HashMap::new(),
-    );
-    let hook = chain.hook.as_ref();
-    let _ = writeln!(
-        out,
-        "# Chain {} is a base chain iptables cannot express (hook {}, priority {}, type {}, policy {}); iptables-restore keeps it and its rules as they are:",
-        chain.name,
-        hook_name(hook.map_or(u32::MAX, |h| h.num)),
-        hook.map_or(0, |h| h.priority),
-        hook.map_or("?", |h| h.chain_type.name()),
-        hook.and_then(|h| h.policy).unwrap_or(Policy::Accept),
-    );
-    for line in text.lines() {
-        let _ = writeln!(out, "#   {line}");
+    /// Appends what a save shows of a base chain iptables cannot express: comment lines (a
+    /// restore keeps such a chain and its rules as they are, and reads none of this).
+    pub fn foreign_chain<'r>(
+        &self,
+        out: &mut String,
+        chain: &Chain,
+        rules: impl IntoIterator<Item = &'r Rule>,
+    ) {
+        let mut text = String::new();
+        self.rules(&mut text, &chain.name, rules, &HashMap::new());
+        let hook = chain.hook.as_ref();
+        let _ = writeln!(
+            out,
+            "# Chain {} is a base chain iptables cannot express (hook {}, priority {}, type {}, policy {}); iptables-restore keeps it and its rules as they are:",
+            chain.name,
+            hook_name(hook.map_or(u32::MAX, |h| h.num)),
+            hook.map_or(0, |h| h.priority),
+            hook.map_or("?", |h| h.chain_type.name()),
+            hook.and_then(|h| h.policy).unwrap_or(Policy::Accept),
+        );
+        for line in text.lines() {
+            let _ = writeln!(out, "#   {line}");
+        }
     }
-}
 
-/// Appends the save lines of the rules of chain `name`.
-fn push_rules<'r>(
-    out: &mut String,
-    family: IpFamily,
-    name: &str,
-    rules: impl IntoIterator<Item = &'r Rule>,
-    counters: bool,
-    anon: &AnonSets,
-) {
-    {
+    /// Appends the save lines of the rules of chain `name`; `anon` holds the table's
+    /// anonymous sets, for the rules without an iptables form that use them.
+    pub fn rules<'r>(
+        &self,
+        out: &mut String,
+        name: &str,
+        rules: impl IntoIterator<Item = &'r Rule>,
+        anon: &AnonSets,
+    ) {
+        let family = self.family;
         for r in rules {
-            let spec = match decode_rule_exact(r, family) {
+            let spec = match decode_rule_exact_with(r, family, self.sets) {
                 Ok(spec) => spec,
                 Err(f) => {
                     let raw = if r.uses_anonymous_sets() {
@@ -275,90 +291,16 @@ fn push_rules<'r>(
                     raw
                 }
             };
-            out.push_str(&spec.to_save_line(name, counters));
+            out.push_str(&spec.to_save_line(name, self.counters));
             out.push('\n');
         }
     }
-}
 
-/// The anonymous sets of a table, by the name the kernel gave them.
-type AnonSets = HashMap<String, BoundSet>;
-
-/// Appends the end of a table's save.
-fn table_tail(out: &mut String, date: &str) {
-    out.push_str("COMMIT\n");
-    let _ = writeln!(out, "# Completed on {date}");
-}
-
-/// Saves the iptables tables of `family` as `iptables-nft-save` does.
-///
-/// ```no_run
-/// use iptnl::ipt::savefile::{save, SaveOptions};
-/// use iptnl::ipt::IpFamily;
-/// let mut conn = iptnl::netlink::Conn::open()?;
-/// print!("{}", save(&mut conn, IpFamily::V4, &SaveOptions::default())?);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<String, SaveError> {
-    let (tables, _) = list_tables(conn, Some(family.nft()))?;
-    if let Some(t) = &opts.table {
-        // iptables-nft-save -t of an iptables table not in the kernel prints it empty.
-        if !tables.iter().any(|x| &x.name == t) && find_table(t).is_none() {
-            return Err(SaveError::NoSuchTable(t.clone()));
-        }
+    /// Appends the end of a table's save.
+    pub fn tail(&self, out: &mut String) {
+        out.push_str("COMMIT\n");
+        let _ = writeln!(out, "# Completed on {}", self.date);
     }
-    let date = ctime(std::time::SystemTime::now());
-    let mut out = String::new();
-    for t in TABLES {
-        let exists = tables.iter().any(|x| x.name == t.name);
-        if !exists && opts.table.is_none() || opts.table.as_deref().is_some_and(|n| n != t.name) {
-            continue;
-        }
-        if !exists {
-            out.push_str(&format_table(
-                family,
-                t.name,
-                &[],
-                &[],
-                opts.counters,
-                &date,
-            ));
-            continue;
-        }
-        let anon = anonymous_sets(conn, family.nft(), t.name)?;
-        // Chain by chain, formatted as read: the rules are never all in memory at once.
-        let mut text = String::new();
-        let (rules_text, _) = dump_rules_by_chain(
-            conn,
-            family.nft(),
-            t.name,
-            |chains| {
-                text.clear();
-                let (order, foreign) = table_head(family, t.name, chains, &date, &mut text);
-                let index: std::collections::HashMap<&str, usize> = chains
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| (c.name.as_str(), i))
-                    .collect();
-                order
-                    .into_iter()
-                    .chain(foreign.iter().map(|c| c.name.as_str()))
-                    .filter_map(|n| index.get(n).copied())
-                    .collect()
-            },
-            |chain, rules, out| {
-                if is_foreign_base_chain(t.name, chain) {
-                    push_foreign_chain(out, family, chain, rules, opts.counters);
-                } else {
-                    push_rules(out, family, &chain.name, rules, opts.counters, &anon);
-                }
-            },
-        )?;
-        text.push_str(&rules_text);
-        table_tail(&mut text, &date);
-        out.push_str(&text);
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

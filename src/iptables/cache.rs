@@ -13,8 +13,9 @@ use iptnl_sys::nf_tables::{NFTA_RULE_CHAIN, NFTA_RULE_TABLE, NFT_MSG_GETRULE, NF
 use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
 use super::error::{from_nft, Error};
-use super::events::Events;
-use crate::ipt::{canonical_of_rule, IpFamily};
+use super::events::{Ev, Events};
+use super::ipset::KernelSets;
+use crate::ipt::{canonical_of_rule_with, IpFamily};
 use crate::netlink::{Conn, DUMP_RETRIES};
 use crate::nft::{Chain, Expr, Rule};
 
@@ -206,6 +207,133 @@ impl Cache {
             .map(|v| v.as_ref().map_or(0, |r| r.len()))
             .sum()
     }
+
+    /// Applies one commit's events (see [`Events::commits`]) to the cached chains they
+    /// concern.
+    pub(crate) fn replay(&mut self, family: IpFamily, batch: &[Ev]) {
+        let f = family.nft();
+        let mut per_chain: HashMap<Key, Edit> = HashMap::new();
+        let mut drop_keys: HashSet<Key> = HashSet::new();
+        let mut drop_tables: HashSet<String> = HashSet::new();
+        for (i, ev) in batch.iter().enumerate() {
+            match ev {
+                Ev::NewRule { rule: r, .. } | Ev::DelRule(r) if r.family == f => {
+                    let k = (r.table.clone(), r.chain.clone());
+                    if self.chains.contains_key(&k) {
+                        per_chain.entry(k).or_default().events.push(i);
+                    }
+                }
+                Ev::NewChain(c) if c.family == f => {
+                    self.forget_table(&c.table);
+                    // A new chain, a renamed one, or a chain updated (policy): what was cached
+                    // under this name, or under the old name of a renamed chain, is read again.
+                    drop_keys.insert((c.table.clone(), c.name.clone()));
+                    // A chain of that table whose handle is not known could be the one renamed.
+                    for k in self.chains.keys().filter(|k| k.0 == c.table) {
+                        match self.chain_handles.get(k) {
+                            Some(h) if c.handle != Some(*h) => {}
+                            _ => {
+                                drop_keys.insert(k.clone());
+                            }
+                        }
+                    }
+                }
+                Ev::DelChain(c) if c.family == f => {
+                    self.forget_table(&c.table);
+                    drop_keys.insert((c.table.clone(), c.name.clone()));
+                }
+                Ev::DelTable(t) if t.family == f => {
+                    self.forget_table(&t.name);
+                    drop_tables.insert(t.name.clone());
+                }
+                _ => {}
+            }
+        }
+        for (k, edit) in per_chain {
+            if drop_keys.contains(&k) || drop_tables.contains(&k.0) {
+                continue;
+            }
+            if !self.apply(family, &k, batch, &edit.events) {
+                drop_keys.insert(k);
+            }
+        }
+        for k in &drop_keys {
+            self.forget(k);
+        }
+        if !drop_tables.is_empty() {
+            let keys: Vec<Key> = self
+                .chains
+                .keys()
+                .filter(|k| drop_tables.contains(&k.0))
+                .cloned()
+                .collect();
+            for k in &keys {
+                self.forget(k);
+            }
+        }
+    }
+
+    /// Replays the rule events `events` (indexes in `batch`) on the cached chain `k`; `false`
+    /// when one cannot be placed exactly.
+    fn apply(&mut self, family: IpFamily, k: &Key, batch: &[Ev], events: &[usize]) -> bool {
+        let Some((old, index)) = self.take_chain(k) else {
+            // Cached as missing: a rule appeared, so the chain exists now.
+            return false;
+        };
+        let mut rules: Vec<Rule> = Arc::unwrap_or_clone(old);
+        let mut removed: Vec<Rule> = Vec::new();
+        let mut added: HashSet<u64> = HashSet::new();
+        // Replacing a rule keeps its handle: the kernel notifies the new rule, then the deletion
+        // of the old one under the same handle.
+        let mut replaced: HashMap<u64, usize> = HashMap::new();
+        for &i in events {
+            match &batch[i] {
+                Ev::NewRule { rule, append } => {
+                    let Some(h) = rule.handle else { return false };
+                    let mut r = rule.clone();
+                    r.position = None;
+                    if let Some(at) = rules.iter().position(|x| x.handle == Some(h)) {
+                        let old_rule = std::mem::replace(&mut rules[at], r);
+                        removed.push(old_rule);
+                        *replaced.entry(h).or_default() += 1;
+                    } else if let Some(p) = rule.position {
+                        let Some(at) = rules.iter().position(|x| x.handle == Some(p)) else {
+                            return false;
+                        };
+                        rules.insert(at + 1, r);
+                    } else if *append || rules.is_empty() {
+                        // First or last in the chain: an append is last (or first of an empty
+                        // chain), a prepend first; a prepend into a non-empty chain could also
+                        // have become last in odd batches, so it is not guessed.
+                        rules.push(r);
+                    } else {
+                        return false;
+                    }
+                    added.insert(h);
+                }
+                Ev::DelRule(rule) => {
+                    let Some(h) = rule.handle else { return false };
+                    if let Some(n) = replaced.get_mut(&h).filter(|n| **n > 0) {
+                        *n -= 1;
+                        continue;
+                    }
+                    let Some(at) = rules.iter().position(|x| x.handle == Some(h)) else {
+                        return false;
+                    };
+                    removed.push(rules.remove(at));
+                }
+                _ => {}
+            }
+        }
+        self.put_chain(k, family, rules, index, &removed, &added);
+        true
+    }
+}
+
+/// The changes one commit made to one cached chain.
+#[derive(Default)]
+struct Edit {
+    events: Vec<usize>,
 }
 
 /// Canonical forms of rules by their expressions (see [`crate::ipt::compare`]), per chain:
@@ -229,12 +357,12 @@ impl Memo {
     ) -> Option<Vec<Expr>> {
         if rule.userdata.is_some() {
             // The memo is keyed by expressions; user data can make two such rules differ.
-            return canonical_of_rule(rule, family);
+            return canonical_of_rule_with(rule, family, &KernelSets);
         }
         if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {
             return c.clone();
         }
-        let c = canonical_of_rule(rule, family);
+        let c = canonical_of_rule_with(rule, family, &KernelSets);
         if self.len >= MAX_MEMO {
             self.map.clear();
             self.len = 0;
@@ -265,14 +393,17 @@ fn sync(conn: &mut Conn, cache: &mut Cache, family: IpFamily) -> Result<Option<u
         .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))?;
     if cache.genid != Some(g) {
         let had = cache.genid.is_some();
-        let advanced = match cache.events.take() {
-            Some(mut ev) => {
-                let ok = had && ev.advance(cache, family, g);
-                cache.events = Some(ev);
-                ok
-            }
-            None => false,
+        let commits = match (cache.genid, cache.events.as_mut()) {
+            (Some(from), Some(ev)) => ev.commits(from, g),
+            _ => None,
         };
+        let advanced = commits.is_some_and(|commits| {
+            for batch in &commits {
+                cache.replay(family, batch);
+            }
+            cache.genid = Some(g);
+            true
+        });
         if !advanced {
             cache.clear();
             if had && cache.events.is_some() {

@@ -1,7 +1,7 @@
 //! Typed errors of the [`IpTables`](super::IpTables) handle.
 
 use super::restore::RestoreError;
-use crate::ipt::savefile::SaveError;
+use super::save::SaveError;
 use crate::ipt::ParseError;
 use crate::nft;
 

@@ -12,9 +12,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use iptnl::ipt::savefile::{save, SaveOptions};
-use iptnl::ipt::{canonical_exprs, canonical_of_rule, parse_command, IpFamily};
+use iptnl::ipt::savefile::SaveOptions;
+use iptnl::ipt::{canonical_exprs_with, canonical_of_rule_with, parse_command_with, IpFamily};
+use iptnl::iptables::ipset::KernelSets;
 use iptnl::iptables::restore::{restore, restore_file, RestoreOptions};
+use iptnl::iptables::save::save;
 use iptnl::netlink::Conn;
 use iptnl::nft::error::group_thousands;
 use iptnl::nft::list_rules;
@@ -292,15 +294,16 @@ fn iptnl_ops(family: IpFamily) -> Result<[Duration; 3], String> {
     let mut conn = Conn::open().map_err(|e| e.to_string())?;
     let mut args = vec!["-t".to_owned(), "nat".into(), "-C".into(), OP_CHAIN.into()];
     args.extend(demo_rule(family == IpFamily::V6));
-    let cl = parse_command(family, &args).map_err(|e| format!("check: {e}"))?;
+    let cl = parse_command_with(family, &args, &KernelSets).map_err(|e| format!("check: {e}"))?;
     let spec = cl.rules.first().ok_or("check: no rule")?;
     let (rules, _) = list_rules(&mut conn, Some(family.nft()), Some("nat"), Some(OP_CHAIN))
         .map_err(|e| format!("check: {e}"))?;
     // What rule_matches_spec does for each rule, with the spec's side computed once.
-    let want = canonical_exprs(spec, "nat", OP_CHAIN).map_err(|e| format!("check: {e}"))?;
+    let want = canonical_exprs_with(spec, "nat", OP_CHAIN, &KernelSets)
+        .map_err(|e| format!("check: {e}"))?;
     if !rules
         .iter()
-        .any(|r| canonical_of_rule(r, family).is_some_and(|c| c == want))
+        .any(|r| canonical_of_rule_with(r, family, &KernelSets).is_some_and(|c| c == want))
     {
         return Err("check: the appended rule was not found".into());
     }

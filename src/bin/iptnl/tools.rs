@@ -1,13 +1,14 @@
 //! The restore and save tools: options, messages and exit codes as iptables-nft-restore and
-//! iptables-nft-save 1.8.9 have them, around `iptnl::iptables::restore` and `iptnl::ipt::savefile`.
+//! iptables-nft-save 1.8.9 have them, around `iptnl::iptables::restore` and `iptnl::iptables::save`.
 
 use std::io::{Read, Seek, Write};
 use std::os::fd::AsFd;
 
-use iptnl::ipt::savefile::{self, save, SaveError, SaveOptions, SAVE_VERSION};
+use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions};
+use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::Conn;
 
 use crate::getopt::{getopt, Arg, Opt};

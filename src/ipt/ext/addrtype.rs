@@ -269,6 +269,7 @@ mod tests {
         b.put_u16(offset_of!(xt_addrtype_info, dest), 1 << 2);
         b.put_u32(offset_of!(xt_addrtype_info, invert_dest), 1);
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

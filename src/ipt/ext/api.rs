@@ -140,13 +140,81 @@ impl OptSpec {
     }
 }
 
+/// The ipsets a rule may name: the kernel refers to an ipset by an index that only the ipset
+/// subsystem knows, so the `set` match and `SET` target ask this to turn a name into its index
+/// (when a rule is parsed and encoded) and an index back into its name (when a rule is
+/// decoded). The rule model asks, and never looks itself; the agent layer's
+/// `iptnl::iptables::ipset::KernelSets` asks the kernel, [`NoSets`] knows no set. It is
+/// `Sync`: a save decodes the rules of several chains at once.
+///
+/// ```
+/// use iptnl::ipt::ext::SetIndex;
+/// use iptnl::ipt::IpFamily;
+/// /// One set, `web`, of index 3.
+/// struct One;
+/// impl SetIndex for One {
+///     fn index(&self, name: &str, _family: IpFamily) -> Result<u16, String> {
+///         if name == "web" { Ok(3) } else { Err(format!("Set {name} doesn't exist.")) }
+///     }
+///     fn name(&self, index: u16) -> Option<String> {
+///         (index == 3).then(|| "web".to_owned())
+///     }
+/// }
+/// let spec = &iptnl::ipt::parse_rule_with(IpFamily::V4, &["-m", "set", "--match-set", "web", "src"], &One).unwrap()[0];
+/// let rule = iptnl::ipt::encode_rule_with(spec, IpFamily::V4, "filter", "INPUT", &One).unwrap();
+/// let back = iptnl::ipt::decode_rule_with(&rule, IpFamily::V4, &One).unwrap();
+/// assert_eq!(back.to_save_args(), "-m set --match-set web src");
+/// ```
+pub trait SetIndex: Sync {
+    /// The index of set `name`, which must suit `family`; otherwise the message iptables
+    /// gives (`Set NAME doesn't exist.`, `The protocol family of set NAME is IPv6, which is
+    /// not applicable.`, `Problem when communicating with ipset, errno=N.` …).
+    fn index(&self, name: &str, family: IpFamily) -> Result<u16, String>;
+
+    /// The name of the set of index `index`, `None` when there is none (or it cannot be
+    /// known).
+    fn name(&self, index: u16) -> Option<String>;
+}
+
+impl fmt::Debug for dyn SetIndex + '_ {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SetIndex")
+    }
+}
+
+/// The [`SetIndex`] that knows no set: every name is unknown (`Set NAME doesn't exist.`) and
+/// every index names nothing. The rule model's functions without a `_with` suffix use it, so a
+/// rule naming an ipset fails to encode with them, and decodes as a rule without an iptables
+/// form.
+///
+/// ```
+/// use iptnl::ipt::ext::{NoSets, SetIndex};
+/// use iptnl::ipt::IpFamily;
+/// assert_eq!(NoSets.index("web", IpFamily::V4).unwrap_err(), "Set web doesn't exist.");
+/// assert_eq!(NoSets.name(0), None);
+/// ```
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoSets;
+
+impl SetIndex for NoSets {
+    fn index(&self, name: &str, _family: IpFamily) -> Result<u16, String> {
+        Err(format!("Set {name} doesn't exist."))
+    }
+
+    fn name(&self, _index: u16) -> Option<String> {
+        None
+    }
+}
+
 /// What the parser knows about the rule when an extension parses or validates its options.
 #[derive(Debug, Clone, Copy)]
-pub struct ParseCtx {
+pub struct ParseCtx<'a> {
     /// The family.
     pub family: IpFamily,
     /// `-p` so far, if given.
     pub proto: Option<crate::ipt::ProtoMatch>,
+    /// The ipsets rules may name.
+    pub sets: &'a dyn SetIndex,
 }
 
 /// What an extension needs to encode itself.
@@ -160,15 +228,19 @@ pub struct EncodeCtx<'a> {
     pub table: &'a str,
     /// The chain the rule goes into.
     pub chain: &'a str,
+    /// The ipsets rules may name.
+    pub sets: &'a dyn SetIndex,
 }
 
 /// What an extension needs to decode itself.
 #[derive(Debug, Clone, Copy)]
-pub struct DecodeCtx {
+pub struct DecodeCtx<'a> {
     /// The family.
     pub family: IpFamily,
     /// `-p` of the rule as decoded so far.
     pub proto: Option<crate::ipt::ProtoMatch>,
+    /// The ipsets rules may name.
+    pub sets: &'a dyn SetIndex,
 }
 
 /// What an extension needs to print itself as `iptables -L` does.

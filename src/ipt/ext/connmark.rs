@@ -441,6 +441,7 @@ mod tests {
         b.put_u32(offset_of!(I, nfmask), 0xff0000);
         b.put_u8(offset_of!(I, mode), XT_CONNMARK_RESTORE);
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

@@ -739,8 +739,9 @@ mod tests {
         XT_CONNTRACK_STATE_SNAT, XT_CONNTRACK_STATE_UNTRACKED,
     };
 
-    fn ctx(family: IpFamily) -> ParseCtx {
+    fn ctx(family: IpFamily) -> ParseCtx<'static> {
         ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family,
             proto: None,
         }
@@ -848,6 +849,7 @@ mod tests {
     #[test]
     fn older_revisions_decode() {
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

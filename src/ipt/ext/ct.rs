@@ -308,6 +308,7 @@ mod tests {
     fn ct(args: &[(&str, &str)]) -> Ct {
         let mut c = Ct::default();
         let ctx = ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };
@@ -350,6 +351,7 @@ mod tests {
         );
         let mut c = Ct::default();
         let ctx = ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };
@@ -361,6 +363,7 @@ mod tests {
     fn timeout_round_trip() {
         let c = ct(&[("helper", "ftp"), ("timeout", "tcp-short"), ("zone", "4")]);
         let ectx = EncodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
             table: "raw",
@@ -373,6 +376,7 @@ mod tests {
         };
         assert_eq!((&*t.name, t.rev, t.info.len()), ("CT", 2, 72));
         let dctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

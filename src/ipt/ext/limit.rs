@@ -275,6 +275,7 @@ mod tests {
         info[..4].copy_from_slice(&120000u32.to_ne_bytes());
         info[4..8].copy_from_slice(&3u32.to_ne_bytes());
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

@@ -227,6 +227,7 @@ mod tests {
             .copied()
             .unwrap();
         let ctx = ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

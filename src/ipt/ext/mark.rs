@@ -360,6 +360,7 @@ mod tests {
             pos: 0,
         };
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

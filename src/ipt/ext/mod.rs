@@ -72,8 +72,8 @@ pub mod udp;
 
 pub use api::{
     parse_uint, save_inv, save_string, xt_match, xt_target, Arity, DecodeCtx, EncodeCtx,
-    EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, OptSpec, ParseCtx,
-    PrintCtx, Seen, ShownOpt, XtDecoder,
+    EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, OptSpec, ParseCtx,
+    PrintCtx, Seen, SetIndex, ShownOpt, XtDecoder,
 };
 pub use xtbuf::{XtBuf, XtView};
 

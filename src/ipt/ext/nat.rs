@@ -562,8 +562,9 @@ mod tests {
     use super::*;
     use crate::ipt::{parse_rule, ProtoMatch};
 
-    fn ctx(family: IpFamily, proto: u8) -> ParseCtx {
+    fn ctx(family: IpFamily, proto: u8) -> ParseCtx<'static> {
         ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family,
             proto: (proto != 0).then_some(ProtoMatch {
                 num: proto,
@@ -713,6 +714,7 @@ mod tests {
         let info = n.compat_info();
         assert_eq!(info.len(), iptnl_sys::xt::xt_align(20));
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

@@ -221,6 +221,7 @@ mod tests {
             seen: Seen::default(),
         };
         let ctx = EncodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
             table: "filter",
@@ -233,6 +234,7 @@ mod tests {
             pos: 0,
         };
         let d = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };
@@ -258,6 +260,7 @@ mod tests {
             pos: 0,
         };
         let d = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

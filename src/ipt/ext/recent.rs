@@ -408,6 +408,7 @@ mod tests {
         let r = &parse_rule_str(IpFamily::V4, "-m recent --set --name AB").unwrap()[0];
         let mut out = Vec::new();
         let ctx = EncodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
             table: "filter",
@@ -433,6 +434,7 @@ mod tests {
         let info = v0.to_xt();
         assert_eq!(info.len(), 216);
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };
@@ -442,6 +444,7 @@ mod tests {
         assert_eq!(s, " ! --update --seconds 9 --name x --rsource");
         let mut out = Vec::new();
         let ectx = EncodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
             table: "filter",

@@ -162,6 +162,7 @@ mod tests {
     fn with(family: IpFamily, arg: &str) -> Option<u32> {
         let mut r = Reject::new(family);
         let ctx = ParseCtx {
+            sets: &crate::ipt::ext::NoSets,
             family,
             proto: None,
         };
@@ -186,6 +187,7 @@ mod tests {
     #[test]
     fn unknown_types_are_not_decoded() {
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V6,
             proto: None,
         };

@@ -4,12 +4,13 @@
 //! --add-set NAME FLAGS [--exist] [--timeout N] | --del-set NAME FLAGS | --map-set NAME FLAGS
 //! [--map-mark] [--map-prio] [--map-queue]`).
 //!
-//! The kernel refers to an ipset by its index, which only the ipset subsystem knows: as
-//! iptables' `libxt_set` does, iptnl asks it with `getsockopt(SOL_IP, SO_IP_SET)` on a raw
-//! socket (see [`crate::netlink::ip_set_sockopt`]), in the calling thread's network
-//! namespace. Rules keep set names; a name is resolved to its index when the rule is encoded
-//! (an error when the set does not exist, or is of the other family, as the kernel would
-//! refuse the rule), and an index back to its name when a rule is decoded.
+//! The kernel refers to an ipset by its index, which only the ipset subsystem knows: rules
+//! keep set names, and the [`SetIndex`](crate::ipt::ext::SetIndex) of the parse, encode or
+//! decode context resolves them (the agent layer's asks the kernel as iptables' `libxt_set`
+//! does). A name is checked when the rule is parsed, as `libxt_set` does, and resolved to its
+//! index when the rule is encoded (an error when the set does not exist, or is of the other
+//! family, as the kernel would refuse the rule); an index is resolved back to its name when a
+//! rule is decoded.
 //!
 //! Encoding (iptables-nft 1.8.9): the x_tables `set` match, revision 4
 //! (`xt_set_info_match_v4`), and `SET` target, revision 3 (`xt_set_info_target_v3`).
@@ -17,28 +18,24 @@
 
 use std::mem::offset_of;
 
-use iptnl_sys::netfilter::{NFPROTO_IPV4, NFPROTO_IPV6};
 use iptnl_sys::xt::{
-    ip_set_counter_match, ip_set_counter_match0, ip_set_req_get_set, ip_set_req_get_set_family,
-    ip_set_req_version, xt_set_info, xt_set_info_match_v0, xt_set_info_match_v1,
-    xt_set_info_match_v3, xt_set_info_match_v4, xt_set_info_target_v1, xt_set_info_target_v2,
-    xt_set_info_target_v3, xt_set_info_v0, IPSET_COUNTER_EQ, IPSET_COUNTER_GT, IPSET_COUNTER_LT,
-    IPSET_COUNTER_NE, IPSET_COUNTER_NONE, IPSET_DIM_MAX, IPSET_DST, IPSET_FLAG_EXIST,
-    IPSET_FLAG_MAP_SKBMARK, IPSET_FLAG_MAP_SKBPRIO, IPSET_FLAG_MAP_SKBQUEUE,
-    IPSET_FLAG_RETURN_NOMATCH, IPSET_FLAG_SKIP_COUNTER_UPDATE, IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE,
-    IPSET_INVALID_ID, IPSET_INV_MATCH, IPSET_MATCH_INV, IPSET_MAXNAMELEN, IPSET_PROTOCOL,
-    IPSET_RETURN_NOMATCH, IPSET_SRC, IP_SET_OP_GET_BYINDEX, IP_SET_OP_GET_BYNAME,
-    IP_SET_OP_GET_FNAME, IP_SET_OP_VERSION,
+    ip_set_counter_match, ip_set_counter_match0, xt_set_info, xt_set_info_match_v0,
+    xt_set_info_match_v1, xt_set_info_match_v3, xt_set_info_match_v4, xt_set_info_target_v1,
+    xt_set_info_target_v2, xt_set_info_target_v3, xt_set_info_v0, IPSET_COUNTER_EQ,
+    IPSET_COUNTER_GT, IPSET_COUNTER_LT, IPSET_COUNTER_NE, IPSET_COUNTER_NONE, IPSET_DIM_MAX,
+    IPSET_DST, IPSET_FLAG_EXIST, IPSET_FLAG_MAP_SKBMARK, IPSET_FLAG_MAP_SKBPRIO,
+    IPSET_FLAG_MAP_SKBQUEUE, IPSET_FLAG_RETURN_NOMATCH, IPSET_FLAG_SKIP_COUNTER_UPDATE,
+    IPSET_FLAG_SKIP_SUBCOUNTER_UPDATE, IPSET_INVALID_ID, IPSET_INV_MATCH, IPSET_MATCH_INV,
+    IPSET_MAXNAMELEN, IPSET_RETURN_NOMATCH, IPSET_SRC,
 };
 
 use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    ParseCtx, Seen, SetIndex, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
-use crate::netlink::ip_set_sockopt;
 use crate::nft::expr::Expr;
 
 /// The `set` match.
@@ -85,113 +82,6 @@ pub static TARGET: ExtDesc = ExtDesc {
     decode_xt: Some(decode_target_xt),
     decode_native: None,
 };
-
-// ---------------------------------------------------------------------------------------
-// The ipset index lookups.
-
-/// Asks the kernel's ipset protocol version (`IP_SET_OP_VERSION`).
-fn ipset_version() -> Result<u32, String> {
-    type R = ip_set_req_version;
-    let mut b = req_buf(std::mem::size_of::<R>());
-    b[offset_of!(R, op)..][..4].copy_from_slice(&IP_SET_OP_VERSION.to_ne_bytes());
-    ip_set_sockopt(&mut b).map_err(|_| "Kernel module xt_set is not loaded in.".to_owned())?;
-    Ok(XtView::new(&b)
-        .u32(offset_of!(R, version))
-        .unwrap_or(IPSET_PROTOCOL))
-}
-
-fn req_buf(size: usize) -> Vec<u8> {
-    vec![0u8; size]
-}
-
-/// Resolves a set name to its index, checking its family against `family` (libxt_set's
-/// `get_set_byname`).
-fn set_index(name: &str, family: IpFamily) -> Result<u16, String> {
-    let version = ipset_version()?;
-    type F = ip_set_req_get_set_family;
-    let mut b = req_buf(std::mem::size_of::<F>());
-    b[offset_of!(F, op)..][..4].copy_from_slice(&IP_SET_OP_GET_FNAME.to_ne_bytes());
-    b[offset_of!(F, version)..][..4].copy_from_slice(&version.to_ne_bytes());
-    let n = name.len().min(IPSET_MAXNAMELEN - 1);
-    b[offset_of!(F, set)..][..n].copy_from_slice(&name.as_bytes()[..n]);
-    match ip_set_sockopt(&mut b) {
-        Ok(len) if len == b.len() => {
-            let v = XtView::new(&b);
-            let index = v.u16(offset_of!(F, set)).unwrap_or(IPSET_INVALID_ID);
-            if index == IPSET_INVALID_ID {
-                return Err(format!("Set {name} doesn't exist."));
-            }
-            let fam = v.u32(offset_of!(F, family)).unwrap_or(0);
-            let want = match family {
-                IpFamily::V4 => NFPROTO_IPV4,
-                IpFamily::V6 => NFPROTO_IPV6,
-            } as u32;
-            if fam != want && fam != 0 {
-                return Err(format!(
-                    "The protocol family of set {name} is {}, which is not applicable.",
-                    if fam == NFPROTO_IPV4 as u32 {
-                        "IPv4"
-                    } else {
-                        "IPv6"
-                    }
-                ));
-            }
-            Ok(index)
-        }
-        Ok(len) => Err(format!(
-            "Incorrect return size from kernel during ipset lookup, (want {}, got {len})",
-            b.len()
-        )),
-        Err(e) if e.raw_os_error() == Some(libc::EBADMSG) => {
-            // Kernels without IP_SET_OP_GET_FNAME: look the name up without its family.
-            type G = ip_set_req_get_set;
-            let mut b = req_buf(std::mem::size_of::<G>());
-            b[offset_of!(G, op)..][..4].copy_from_slice(&IP_SET_OP_GET_BYNAME.to_ne_bytes());
-            b[offset_of!(G, version)..][..4].copy_from_slice(&version.to_ne_bytes());
-            b[offset_of!(G, set)..][..n].copy_from_slice(&name.as_bytes()[..n]);
-            let len = ip_set_sockopt(&mut b).map_err(|e| {
-                format!(
-                    "Problem when communicating with ipset, errno={}.",
-                    e.raw_os_error().unwrap_or(0)
-                )
-            })?;
-            if len != b.len() {
-                return Err(format!(
-                    "Incorrect return size from kernel during ipset lookup, (want {}, got {len})",
-                    b.len()
-                ));
-            }
-            let index = XtView::new(&b)
-                .u16(offset_of!(G, set))
-                .unwrap_or(IPSET_INVALID_ID);
-            if index == IPSET_INVALID_ID {
-                return Err(format!("Set {name} doesn't exist."));
-            }
-            Ok(index)
-        }
-        Err(e) => Err(format!(
-            "Problem when communicating with ipset, errno={}.",
-            e.raw_os_error().unwrap_or(0)
-        )),
-    }
-}
-
-/// The name of the set with kernel index `index` (libxt_set's `get_set_byid`), `None` when
-/// there is none or ipset cannot be asked.
-fn set_name(index: u16) -> Option<String> {
-    let version = ipset_version().ok()?;
-    type G = ip_set_req_get_set;
-    let mut b = req_buf(std::mem::size_of::<G>());
-    b[offset_of!(G, op)..][..4].copy_from_slice(&IP_SET_OP_GET_BYINDEX.to_ne_bytes());
-    b[offset_of!(G, version)..][..4].copy_from_slice(&version.to_ne_bytes());
-    b[offset_of!(G, set)..][..2].copy_from_slice(&index.to_ne_bytes());
-    let len = ip_set_sockopt(&mut b).ok()?;
-    if len != b.len() {
-        return None;
-    }
-    let name = XtView::new(&b).str(offset_of!(G, set), IPSET_MAXNAMELEN)?;
-    (!name.is_empty()).then_some(name)
-}
 
 // ---------------------------------------------------------------------------------------
 // Set references: a name and its src/dst flags.
@@ -257,8 +147,9 @@ impl SetRef {
 
     /// Checks that the set exists and suits the family (libxt_set checks this when it parses
     /// the option).
-    fn check(&self, family: IpFamily, opt: &str) -> Result<(), ParseError> {
-        set_index(&self.name, family)
+    fn check(&self, ctx: &ParseCtx<'_>, opt: &str) -> Result<(), ParseError> {
+        ctx.sets
+            .index(&self.name, ctx.family)
             .map(|_| ())
             .map_err(|e| ParseError::bad(opt, e))
     }
@@ -282,9 +173,11 @@ impl SetRef {
     }
 
     /// Writes a `struct xt_set_info` at `off`, resolving the name.
-    fn put(&self, b: &mut XtBuf, off: usize, family: IpFamily) -> Result<(), EncodeError> {
+    fn put(&self, b: &mut XtBuf, off: usize, ctx: &EncodeCtx<'_>) -> Result<(), EncodeError> {
         let index = if self.is_set() {
-            set_index(&self.name, family).map_err(EncodeError)?
+            ctx.sets
+                .index(&self.name, ctx.family)
+                .map_err(EncodeError)?
         } else {
             IPSET_INVALID_ID
         };
@@ -296,13 +189,13 @@ impl SetRef {
 
     /// Reads a `struct xt_set_info` at `off`, resolving the index; `None` when a used index
     /// names no set.
-    fn get(v: &XtView<'_>, off: usize) -> Option<SetRef> {
+    fn get(v: &XtView<'_>, off: usize, sets: &dyn SetIndex) -> Option<SetRef> {
         let index = v.u16(off + offset_of!(xt_set_info, index))?;
         if index == IPSET_INVALID_ID {
             return Some(SetRef::default());
         }
         Some(SetRef {
-            name: set_name(index)?,
+            name: sets.name(index)?,
             dim: v.u8(off + offset_of!(xt_set_info, dim))?,
             flags: v.u8(off + offset_of!(xt_set_info, flags))?,
         })
@@ -386,7 +279,7 @@ impl Extension for SetMatch {
                     ));
                 }
                 let mut r = SetRef::parse(values[0], values[1], "--match-set")?;
-                r.check(ctx.family, "--match-set")?;
+                r.check(ctx, "--match-set")?;
                 if inv {
                     r.flags |= IPSET_INV_MATCH;
                 }
@@ -455,7 +348,7 @@ impl Extension for SetMatch {
         type I = xt_set_info_match_v4;
         type C = ip_set_counter_match;
         let mut b = XtBuf::of::<I>();
-        self.set.put(&mut b, offset_of!(I, match_set), ctx.family)?;
+        self.set.put(&mut b, offset_of!(I, match_set), ctx)?;
         for (off, (op, value)) in [
             (offset_of!(I, packets), self.packets),
             (offset_of!(I, bytes), self.bytes),
@@ -489,7 +382,7 @@ fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Ext
             let index = v.u16(base + offset_of!(xt_set_info_v0, index))?;
             let u = base + offset_of!(xt_set_info_v0, u);
             let mut r = SetRef {
-                name: set_name(index)?,
+                name: ctx.sets.name(index)?,
                 dim: 0,
                 flags: 0,
             };
@@ -513,7 +406,7 @@ fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Ext
         1 | 2 => {
             type I = xt_set_info_match_v1;
             let v = XtView::of::<I>(info)?;
-            m.set = SetRef::get(&v, offset_of!(I, match_set))?;
+            m.set = SetRef::get(&v, offset_of!(I, match_set), ctx.sets)?;
             if rev == 2 && m.set.flags & IPSET_RETURN_NOMATCH != 0 {
                 m.set.flags &= !IPSET_RETURN_NOMATCH;
                 m.flags |= IPSET_FLAG_RETURN_NOMATCH;
@@ -523,7 +416,7 @@ fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Ext
             type I = xt_set_info_match_v3;
             type C = ip_set_counter_match0;
             let v = XtView::of::<I>(info)?;
-            m.set = SetRef::get(&v, offset_of!(I, match_set))?;
+            m.set = SetRef::get(&v, offset_of!(I, match_set), ctx.sets)?;
             let (p, b) = (offset_of!(I, packets), offset_of!(I, bytes));
             m.packets = (
                 v.u8(p + offset_of!(C, op))?,
@@ -539,7 +432,7 @@ fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Ext
             type I = xt_set_info_match_v4;
             type C = ip_set_counter_match;
             let v = XtView::of::<I>(info)?;
-            m.set = SetRef::get(&v, offset_of!(I, match_set))?;
+            m.set = SetRef::get(&v, offset_of!(I, match_set), ctx.sets)?;
             let (p, b) = (offset_of!(I, packets), offset_of!(I, bytes));
             m.packets = (
                 v.u8(p + offset_of!(C, op))?,
@@ -653,7 +546,7 @@ impl Extension for SetTarget {
                     ));
                 }
                 let r = SetRef::parse(values[0], values[1], &shown)?;
-                r.check(ctx.family, &shown)?;
+                r.check(ctx, &shown)?;
                 *slot = r;
             }
             "exist" => self.flags |= IPSET_FLAG_EXIST,
@@ -719,9 +612,9 @@ impl Extension for SetTarget {
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         type I = xt_set_info_target_v3;
         let mut b = XtBuf::of::<I>();
-        self.add.put(&mut b, offset_of!(I, add_set), ctx.family)?;
-        self.del.put(&mut b, offset_of!(I, del_set), ctx.family)?;
-        self.map.put(&mut b, offset_of!(I, map_set), ctx.family)?;
+        self.add.put(&mut b, offset_of!(I, add_set), ctx)?;
+        self.del.put(&mut b, offset_of!(I, del_set), ctx)?;
+        self.map.put(&mut b, offset_of!(I, map_set), ctx)?;
         b.put_u32(offset_of!(I, flags), self.flags);
         b.put_u32(offset_of!(I, timeout), self.timeout);
         out.push(xt_target("SET", 3, b.into_vec()));
@@ -739,29 +632,29 @@ impl Extension for SetTarget {
     crate::ext_boilerplate!();
 }
 
-fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+fn decode_target_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let mut t = SetTarget::default();
     match rev {
         1 => {
             type I = xt_set_info_target_v1;
             let v = XtView::of::<I>(info)?;
-            t.add = SetRef::get(&v, offset_of!(I, add_set))?;
-            t.del = SetRef::get(&v, offset_of!(I, del_set))?;
+            t.add = SetRef::get(&v, offset_of!(I, add_set), ctx.sets)?;
+            t.del = SetRef::get(&v, offset_of!(I, del_set), ctx.sets)?;
         }
         2 => {
             type I = xt_set_info_target_v2;
             let v = XtView::of::<I>(info)?;
-            t.add = SetRef::get(&v, offset_of!(I, add_set))?;
-            t.del = SetRef::get(&v, offset_of!(I, del_set))?;
+            t.add = SetRef::get(&v, offset_of!(I, add_set), ctx.sets)?;
+            t.del = SetRef::get(&v, offset_of!(I, del_set), ctx.sets)?;
             t.flags = v.u32(offset_of!(I, flags))?;
             t.timeout = v.u32(offset_of!(I, timeout))?;
         }
         3 => {
             type I = xt_set_info_target_v3;
             let v = XtView::of::<I>(info)?;
-            t.add = SetRef::get(&v, offset_of!(I, add_set))?;
-            t.del = SetRef::get(&v, offset_of!(I, del_set))?;
-            t.map = SetRef::get(&v, offset_of!(I, map_set))?;
+            t.add = SetRef::get(&v, offset_of!(I, add_set), ctx.sets)?;
+            t.del = SetRef::get(&v, offset_of!(I, del_set), ctx.sets)?;
+            t.map = SetRef::get(&v, offset_of!(I, map_set), ctx.sets)?;
             t.flags = v.u32(offset_of!(I, flags))?;
             t.timeout = v.u32(offset_of!(I, timeout))?;
         }

@@ -128,6 +128,7 @@ mod tests {
     #[test]
     fn old_revisions() {
         let ctx = DecodeCtx {
+            sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };

@@ -7,7 +7,7 @@ use super::{
     builtin, At, DelMode, Numbered, Op, Pending, PlanError, Planner, Refusal, RulesetView,
 };
 use crate::ipt::command::check_chain_name;
-use crate::ipt::{canonical_exprs, canonical_of_rule, encode_rule_into, RuleSpec};
+use crate::ipt::{canonical_exprs_with, canonical_of_rule_with, encode_rule_into_with, RuleSpec};
 use crate::netlink::Messages;
 use crate::nft::{Chain, Expr, Policy, Position, Rule, Table};
 
@@ -98,8 +98,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// read are looked up in their canonical index (one hash lookup), the rules this plan
     /// added are compared by their canonical forms, computed once each.
     fn find(&mut self, table: &str, chain: &str, spec: &RuleSpec) -> Plan<Vec<usize>> {
-        let want =
-            canonical_exprs(spec, table, chain).map_err(|e| Refusal::Invalid(e.0.clone()))?;
+        let want = canonical_exprs_with(spec, table, chain, self.view.sets())
+            .map_err(|e| Refusal::Invalid(e.0.clone()))?;
         let k = key(table, chain);
         let (kernel, entries) = match self.known(table, chain) {
             Some(st) => (
@@ -123,9 +123,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 Entry::Kernel(h) => kernel_hits.contains(&h),
                 Entry::New { id, .. } => {
                     if !self.new_canon.contains_key(&id) {
-                        let c = self
-                            .rule_of(table, chain, e)
-                            .and_then(|r| canonical_of_rule(&r, self.family));
+                        let c = self.rule_of(table, chain, e).and_then(|r| {
+                            canonical_of_rule_with(&r, self.family, self.view.sets())
+                        });
                         self.new_canon.insert(id, c);
                     }
                     self.new_canon.get(&id).and_then(|c| c.as_ref()) == Some(&want)
@@ -192,7 +192,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         pos: Position,
     ) -> Plan<(u32, crate::netlink::OpIndex)> {
         // One rule reused for every rule: no per-rule allocation of its expression vector.
-        encode_rule_into(spec, self.family, table, chain, &mut self.scratch)
+        let sets = self.view.sets();
+        encode_rule_into_with(spec, self.family, table, chain, &mut self.scratch, sets)
             .map_err(|e| Refusal::Invalid(e.0))?;
         let id = self.batch.new_id();
         let op = self

@@ -8,7 +8,8 @@ use iptnl_sys::nf_tables::NFT_DATA_VERDICT;
 
 use super::super::cache::{read_chain, Cache, CanonIndex, ChainRules, Key};
 use super::super::error::{from_nft, Error};
-use crate::ipt::IpFamily;
+use super::super::ipset::KernelSets;
+use crate::ipt::{IpFamily, SetIndex};
 use crate::netlink::Conn;
 use crate::nft::{self, BoundSet, Chain, Rule};
 
@@ -55,6 +56,9 @@ pub(crate) trait RulesetView {
     /// not lose) the chains iptables manages, to flush and delete, or to flush and keep when
     /// what stays jumps to them.
     fn table_clear(&mut self, family: IpFamily, table: &str) -> Result<Option<TableClear>, Error>;
+
+    /// The ipsets rules may name (their indexes are resolved when a rule is encoded).
+    fn sets(&self) -> &dyn SetIndex;
 
     /// The canonical forms of `rules` (the rules of `k` as read) and the handles that have
     /// each, for finding a rule by its spec with one lookup.
@@ -173,6 +177,10 @@ impl RulesetView for KernelView<'_> {
             }
         }
         Ok(Some(out))
+    }
+
+    fn sets(&self) -> &dyn SetIndex {
+        &KernelSets
     }
 
     fn canonical_index(

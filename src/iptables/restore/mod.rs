@@ -22,6 +22,7 @@ use std::borrow::Cow;
 
 use super::cache::Cache;
 use super::error::Error;
+use super::ipset::KernelSets;
 use super::plan::{At, DelMode, KernelView, Mode, Op, PlanError, Planner, RulesetView};
 use crate::ipt::command::Command;
 use crate::ipt::restore_input::{parse_stream, Event, InputError, Item, Selection};
@@ -123,6 +124,7 @@ fn plan_once(
     let sel = Selection {
         table: opts.table.as_deref(),
         counters: opts.counters,
+        sets: &KernelSets,
     };
     let mode = Mode {
         ask_kernel: false,

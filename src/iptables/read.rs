@@ -1,0 +1,483 @@
+//! The read-only calls of [`IpTables`]: check, rules and listings (`-S`, `-L` stats),
+//! chains, policies and save. Each reads what it needs at one generation, through the cache.
+
+use super::cache::{self, read_chain};
+use super::error::from_nft;
+use super::ipset::KernelSets;
+use super::plan::builtin;
+use super::{check_rulenum, format, save, spec_err, Error, Inner, IpTables, RuleArgs, What};
+use crate::ipt::savefile::SaveOptions;
+use crate::ipt::tables::find_table;
+use crate::ipt::{decode_rule_or_raw_with, decode_rule_with, AddrMask, IpFamily, RuleSpec};
+use crate::nft::{self, get_chain, list_chains, Policy};
+
+/// One rule of `iptables -L -n -v -x`, typed (go-iptables' `Stat`).
+///
+/// ```no_run
+/// use iptnl::iptables::IpTables;
+/// let ipt = IpTables::new(iptnl::ipt::IpFamily::V4)?;
+/// for s in ipt.structured_stats("filter", "INPUT")? {
+///     println!("{} packets, {} bytes -> {}", s.packets, s.bytes, s.target);
+/// }
+/// # Ok::<(), iptnl::iptables::Error>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stat {
+    /// Packets counted.
+    pub packets: u64,
+    /// Bytes counted.
+    pub bytes: u64,
+    /// The target (`ACCEPT`, a chain, an extension), empty without one.
+    pub target: String,
+    /// The protocol number (`0` for all; `!6` when inverted).
+    pub protocol: String,
+    /// `--`, `-f` or `!f` (IPv4); two spaces for IPv6.
+    pub opt: String,
+    /// The input interface, `*` for any.
+    pub input: String,
+    /// The output interface, `*` for any.
+    pub output: String,
+    /// The source network (`0.0.0.0/0` or `::/0` for any).
+    pub source: AddrMask,
+    /// `! -s`.
+    pub source_inverted: bool,
+    /// The destination network.
+    pub destination: AddrMask,
+    /// `! -d`.
+    pub destination_inverted: bool,
+    /// Matches and target options in iptables' `-L` words (`tcp dpt:80 /* web */`), blanks
+    /// collapsed as go-iptables reads them.
+    pub options: String,
+}
+
+/// The chains of `table` in the order iptables lists them: every built-in chain of an
+/// iptables table (created yet or not), then the user chains sorted by name. A table that is
+/// not an iptables table and does not exist is [`Error::NotFound`].
+fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>, Error> {
+    let spec = find_table(table);
+    if spec.is_none() && chains.is_empty() {
+        return Err(Error::NotFound {
+            what: What::Table,
+            table: table.into(),
+            chain: String::new(),
+            message: format!("table {table} does not exist"),
+        });
+    }
+    let mut names: Vec<&str> = spec
+        .map(|t| t.chains.iter().map(|c| c.name).collect())
+        .unwrap_or_default();
+    let mut user: Vec<&str> = chains
+        .iter()
+        .filter(|c| c.hook.is_none())
+        .map(|c| c.name.as_str())
+        .collect();
+    user.sort_unstable();
+    names.extend(user);
+    Ok(names)
+}
+
+/// A table as `iptables -S` prints it: the chain lines (with policies, and counters when
+/// asked), then each chain's rule lines from `body`, chains in iptables' order.
+fn table_listing(
+    table: &str,
+    chains: &[nft::Chain],
+    counters: bool,
+    mut body: impl FnMut(&str) -> Vec<String>,
+) -> Result<Vec<String>, Error> {
+    let names = chain_names(table, chains)?;
+    let mut lines: Vec<String> = names
+        .iter()
+        .map(|&name| {
+            let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+            format::chain_line(name, ch.is_some(), ch.flatten(), counters)
+        })
+        .collect();
+    for name in names {
+        lines.extend(body(name));
+    }
+    Ok(lines)
+}
+
+/// How a listing turns kernel rules into specs; a rule iptables cannot express is carried
+/// whole either way, so that every rule keeps its kernel position.
+#[derive(Debug, Clone, Copy)]
+enum Decode {
+    /// For text that is read back (`-S`, save): the iptables form only where writing it
+    /// again gives the same rule ([`decode_rule_exact`](crate::ipt::decode_rule_exact)).
+    Exact,
+    /// For people (`-L`, stats): the iptables form wherever one exists.
+    Shown,
+}
+
+impl Decode {
+    fn spec(self, r: &nft::Rule, family: IpFamily) -> RuleSpec {
+        match self {
+            Decode::Exact => decode_rule_or_raw_with(r, family, &KernelSets),
+            Decode::Shown => decode_rule_with(r, family, &KernelSets)
+                .unwrap_or_else(|_| crate::ipt::decode::raw_spec(r, family)),
+        }
+    }
+}
+
+impl IpTables {
+    /// Whether the rule is in the chain (`iptables -C`). A missing rule, and a missing chain,
+    /// give `Ok(false)`, as go-iptables' `Exists` does with iptables-nft.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// if !ipt.exists("filter", "INPUT", &["-j", "ACCEPT"])? { println!("not there"); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn exists(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<bool, Error> {
+        let specs = self.specs(&spec)?;
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
+        let Some(rules) = rules else { return Ok(false) };
+        let k = (table.to_owned(), chain.to_owned());
+        let index = cache.canonical_index(&k, self.family, &rules);
+        for s in &specs {
+            let want = crate::ipt::canonical_exprs_with(s, table, chain, &KernelSets)
+                .map_err(|e| Error::Invalid(e.0))?;
+            if !index.contains_key(&want) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Same as [`exists`](Self::exists) (the name of `iptables -C`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let _ = ipt.check("filter", "INPUT", "-j ACCEPT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn check(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<bool, Error> {
+        self.exists(table, chain, spec)
+    }
+
+    /// The rules of a chain as specs, every rule in its kernel position: a rule iptables cannot
+    /// express is a spec carrying it whole (see [`crate::ipt::raw`]).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for r in ipt.rules("filter", "INPUT")? { println!("{}", r.to_save_args()); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn rules(&self, table: &str, chain: &str) -> Result<Vec<RuleSpec>, Error> {
+        let (_, rules) = self.read_listing(table, chain, false, Decode::Shown)?;
+        Ok(rules)
+    }
+
+    /// The chain's rules as specs (and the chain itself when it is built-in), every rule
+    /// in its kernel position (see [`Decode`]). With `counters` the rules are read again even
+    /// when the generation has not moved: packet and byte counters change without a new
+    /// generation.
+    fn read_listing(
+        &self,
+        table: &str,
+        chain: &str,
+        counters: bool,
+        how: Decode,
+    ) -> Result<(Option<nft::Chain>, Vec<RuleSpec>), Error> {
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        if counters {
+            cache.forget(&(table.to_owned(), chain.to_owned()));
+        }
+        let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
+        let is_builtin = builtin(table, chain).is_some();
+        if rules.is_none() && !is_builtin {
+            return Err(Error::chain_missing(table, chain));
+        }
+        let ch = if is_builtin {
+            get_chain(conn, self.family.nft(), table, chain)
+                .map_err(|e| from_nft(e, "reading a chain"))?
+        } else {
+            None
+        };
+        let specs = rules
+            .iter()
+            .flat_map(|v| v.iter())
+            .map(|r| how.spec(r, self.family))
+            .collect();
+        Ok((ch, specs))
+    }
+
+    fn list_impl(&self, table: &str, chain: &str, counters: bool) -> Result<Vec<String>, Error> {
+        let (ch, rules) = self.read_listing(table, chain, counters, Decode::Exact)?;
+        let is_builtin = builtin(table, chain).is_some();
+        let mut out = vec![format::chain_line(chain, is_builtin, ch.as_ref(), counters)];
+        for r in &rules {
+            out.push(format::rule_line(r, chain, counters));
+        }
+        Ok(out)
+    }
+
+    /// The chain as `iptables -S CHAIN` prints it: `-P CHAIN POLICY` (built-in) or
+    /// `-N CHAIN` (user), then one `-A` line per rule. A missing user chain is
+    /// [`Error::NotFound`]; a built-in chain not created yet lists as `-P CHAIN ACCEPT`.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for line in ipt.list("filter", "INPUT")? { println!("{line}"); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list(&self, table: &str, chain: &str) -> Result<Vec<String>, Error> {
+        self.list_impl(table, chain, false)
+    }
+
+    /// As [`list`](Self::list) with counters, as `iptables -v -S CHAIN` prints them:
+    /// `-P INPUT ACCEPT -c 0 0`, `-A INPUT -s 1.2.3.4/32 -c 5 300 -j ACCEPT`.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let lines = ipt.list_with_counters("filter", "INPUT")?;
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_with_counters(&self, table: &str, chain: &str) -> Result<Vec<String>, Error> {
+        self.list_impl(table, chain, true)
+    }
+
+    /// Rule number `n` as `iptables -S CHAIN n` prints it (go-iptables' `ListById`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// println!("{}", ipt.list_by_number("filter", "INPUT", 1)?);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_by_number(&self, table: &str, chain: &str, n: u32) -> Result<String, Error> {
+        check_rulenum(n)?;
+        let (_, rules) = self.read_listing(table, chain, false, Decode::Exact)?;
+        match rules.get(n as usize - 1) {
+            Some(r) => Ok(format::rule_line(r, chain, false)),
+            None => Err(Error::rule_missing(
+                table,
+                chain,
+                &format!("no rule number {n}"),
+            )),
+        }
+    }
+
+    /// The whole table as `iptables -S` (`-t table`) prints it: `-P` for every built-in
+    /// chain, `-N` for user chains (sorted), then the rules chain by chain.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// print!("{}", ipt.list_table("nat")?.join("\n"));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_table(&self, table: &str) -> Result<Vec<String>, Error> {
+        self.list_table_impl(table, false)
+    }
+
+    /// [`list_table`](Self::list_table) with packet and byte counters, as `iptables -S -v`
+    /// prints them (`-c PACKETS BYTES`).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// print!("{}", ipt.list_table_with_counters("filter")?.join("\n"));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_table_with_counters(&self, table: &str) -> Result<Vec<String>, Error> {
+        self.list_table_impl(table, true)
+    }
+
+    /// One consistent read of the whole table (its chains, then its rules: in one dump when
+    /// the table is small, chain by chain otherwise), printed as `iptables -S` does.
+    fn list_table_impl(&self, table: &str, counters: bool) -> Result<Vec<String>, Error> {
+        let family = self.family;
+        let render = |name: &str, rules: &[nft::Rule]| -> Vec<String> {
+            rules
+                .iter()
+                .map(|r| {
+                    let spec = decode_rule_or_raw_with(r, family, &KernelSets);
+                    format::rule_line(&spec, name, counters)
+                })
+                .collect()
+        };
+        let mut g = self.lock();
+        if counters {
+            // Counters move with traffic, not with the generation: always read.
+            let (chains, all, _) = crate::nft::list_chains_and_rules(
+                &mut g.conn,
+                Some(self.family.nft()),
+                Some(table),
+            )
+            .map_err(|e| from_nft(e, "listing a table"))?;
+            drop(g);
+            let mut by_chain: std::collections::HashMap<String, Vec<nft::Rule>> =
+                std::collections::HashMap::new();
+            for r in all {
+                by_chain.entry(r.chain.clone()).or_default().push(r);
+            }
+            return table_listing(table, &chains, counters, |name| {
+                by_chain
+                    .get(name)
+                    .map_or_else(Vec::new, |v| render(name, v))
+            });
+        }
+        // From the cache when the handle holds the table at the current generation (it
+        // updates what it changes itself), and each chain rendered once per version.
+        let Inner { conn, cache } = &mut *g;
+        let t = cache::read_table(conn, cache, family, table)?;
+        table_listing(table, &t.chains, counters, |name| match t.rules.get(name) {
+            Some(rules) => {
+                let k = (table.to_owned(), name.to_owned());
+                cache.rendered(&k, rules, |r| render(name, r)).to_vec()
+            }
+            None => Vec::new(),
+        })
+    }
+
+    /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:
+    /// every built-in chain of an iptables table (whether created yet or not), then user
+    /// chains sorted by name. A table that is not an iptables table and does not exist is
+    /// [`Error::NotFound`].
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// assert!(ipt.list_chains("filter")?.contains(&"INPUT".to_string()));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn list_chains(&self, table: &str) -> Result<Vec<String>, Error> {
+        let mut g = self.lock();
+        let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
+            .map_err(|e| from_nft(e, "listing chains"))?;
+        Ok(chain_names(table, &chains)?
+            .into_iter()
+            .map(str::to_owned)
+            .collect())
+    }
+
+    /// The base chains of `table` that iptables cannot express (another hook, priority or
+    /// type than its built-in chains, e.g. made by `nft`), sorted by name. iptables' own
+    /// listings leave them out; `iptables -L` shows them after the others, and a restore
+    /// keeps them as they are.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for c in ipt.foreign_base_chains("filter")? { println!("{}", c.name); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn foreign_base_chains(&self, table: &str) -> Result<Vec<nft::Chain>, Error> {
+        let mut g = self.lock();
+        let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
+            .map_err(|e| from_nft(e, "listing chains"))?;
+        let mut out: Vec<nft::Chain> = chains
+            .into_iter()
+            .filter(|c| crate::ipt::tables::is_foreign_base_chain(table, c))
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(out)
+    }
+
+    /// Whether the chain exists. Built-in chains of iptables tables always exist, as
+    /// `iptables -L CHAIN` (go-iptables' `ChainExists`) says; this reads one chain, no dump.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// if !ipt.chain_exists("filter", "MYCHAIN")? { ipt.new_chain("filter", "MYCHAIN")?; }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn chain_exists(&self, table: &str, chain: &str) -> Result<bool, Error> {
+        if builtin(table, chain).is_some() {
+            return Ok(true);
+        }
+        let mut g = self.lock();
+        Ok(get_chain(&mut g.conn, self.family.nft(), table, chain)
+            .map_err(|e| from_nft(e, "reading a chain"))?
+            .is_some())
+    }
+
+    /// The rules of a chain as the fields of `iptables -L CHAIN -n -v -x` (go-iptables'
+    /// `Stats`): pkts, bytes, target, prot, opt, in, out, source, destination, options. The
+    /// options column is in iptables' `-L` words (`tcp dpt:80`), as `iptables -L -n -v -x`
+    /// prints it.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for row in ipt.stats("filter", "INPUT")? { println!("{}", row.join(" ")); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn stats(&self, table: &str, chain: &str) -> Result<Vec<Vec<String>>, Error> {
+        let (_, rules) = self.read_listing(table, chain, true, Decode::Shown)?;
+        Ok(rules.iter().map(format::stats_row).collect())
+    }
+
+    /// [`stats`](Self::stats), typed.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let total: u64 = ipt.structured_stats("filter", "INPUT")?.iter().map(|s| s.bytes).sum();
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn structured_stats(&self, table: &str, chain: &str) -> Result<Vec<Stat>, Error> {
+        let (_, rules) = self.read_listing(table, chain, true, Decode::Shown)?;
+        let any = match self.family {
+            IpFamily::V4 => AddrMask::parse(IpFamily::V4, "0.0.0.0/0", "-s"),
+            IpFamily::V6 => AddrMask::parse(IpFamily::V6, "::/0", "-s"),
+        }
+        .map_err(spec_err)?[0];
+        Ok(rules
+            .iter()
+            .map(|r| {
+                let [_, _, target, protocol, opt, input, output, _, _, options] =
+                    <[String; 10]>::try_from(format::stats_row(r)).unwrap_or_default();
+                let (packets, bytes) = r.counters.unwrap_or((0, 0));
+                Stat {
+                    packets,
+                    bytes,
+                    target,
+                    protocol,
+                    opt,
+                    input,
+                    output,
+                    source: r.src.as_ref().map_or(any, |a| a.addr),
+                    source_inverted: r.src.as_ref().is_some_and(|a| a.inv),
+                    destination: r.dst.as_ref().map_or(any, |a| a.addr),
+                    destination_inverted: r.dst.as_ref().is_some_and(|a| a.inv),
+                    options,
+                }
+            })
+            .collect())
+    }
+
+    /// The policy of a built-in chain (ACCEPT when it is not created yet).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// println!("{}", ipt.get_policy("filter", "INPUT")?);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn get_policy(&self, table: &str, chain: &str) -> Result<Policy, Error> {
+        if builtin(table, chain).is_none() {
+            return Err(Error::Invalid(format!(
+                "{chain} is not a built-in chain of table {table}"
+            )));
+        }
+        let mut g = self.lock();
+        Ok(get_chain(&mut g.conn, self.family.nft(), table, chain)
+            .map_err(|e| from_nft(e, "reading a chain"))?
+            .and_then(|c| c.hook.and_then(|h| h.policy))
+            .unwrap_or(Policy::Accept))
+    }
+
+    /// The ruleset in `iptables-save` format, as `iptables-nft-save` prints it (one table or
+    /// all, with or without counters).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// print!("{}", ipt.save(Some("nat"), false)?);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn save(&self, table: Option<&str>, counters: bool) -> Result<String, Error> {
+        let mut g = self.lock();
+        let opts = SaveOptions {
+            counters,
+            table: table.map(str::to_owned),
+        };
+        Ok(save::save(&mut g.conn, self.family, &opts)?)
+    }
+}
