@@ -1,6 +1,6 @@
 //! Typed errors of the [`IpTables`](super::IpTables) handle.
 
-use super::restore::RestoreError;
+use super::restore::error::RestoreError;
 use super::save::SaveError;
 use crate::ipt::ParseError;
 use crate::nft;

@@ -156,25 +156,22 @@ pub fn parse_int(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result
 pub fn parse_markmask(ext: &str, option: &str, s: &str) -> Result<(u32, u32), ParseError> {
     let shown = format!("--{option}");
     let max = u64::from(u32::MAX);
-    let (value, rest) = strtoul_prefix_in(s, 0, max).ok_or_else(|| {
+    // libxtables' xtables_parse_val_mask, with its two messages.
+    let bad = || {
         ParseError::bad(
             &shown,
-            format!("{ext}: bad mark value for option \"{shown}\" `{s}', or out of range."),
+            format!("{ext}: bad integer value for option \"{shown}\", or out of range."),
         )
-    })?;
+    };
+    let (value, rest) = strtoul_prefix_in(s, 0, max).ok_or_else(bad)?;
     let (mask, rest) = match rest.strip_prefix('/') {
-        Some(m) => strtoul_prefix_in(m, 0, max).ok_or_else(|| {
-            ParseError::bad(
-                &shown,
-                format!("{ext}: bad mask value for option \"{shown}\" `{s}', or out of range."),
-            )
-        })?,
+        Some(m) => strtoul_prefix_in(m, 0, max).ok_or_else(bad)?,
         None => (max, rest),
     };
     if !rest.is_empty() {
         return Err(ParseError::bad(
             &shown,
-            format!("{ext}: trailing garbage after value for option \"{shown}\" `{s}'."),
+            format!("{ext}: trailing garbage after value for option \"{shown}\"."),
         ));
     }
     Ok((value as u32, mask as u32))

@@ -15,8 +15,11 @@
 //! lines and commands into the planner's operations, attributes each batch operation to its
 //! input line, and commits.
 
+pub(crate) mod error;
 mod input;
 mod pipeline;
+
+pub use error::RestoreError;
 
 use std::borrow::Cow;
 
@@ -25,7 +28,7 @@ use super::error::Error;
 use super::ipset::KernelSets;
 use super::plan::{At, DelMode, KernelView, Mode, Op, PlanError, Planner, RulesetView};
 use crate::ipt::command::Command;
-use crate::ipt::restore_input::{parse_stream, Event, InputError, Item, Selection};
+use crate::ipt::restore_input::{parse_stream, Event, Item, Selection};
 use crate::ipt::{IpFamily, RuleSpec};
 use crate::netlink::{Conn, Prefault};
 use crate::nft::{self, list_tables, Batch, Policy};
@@ -61,49 +64,6 @@ pub struct RestoreReport {
     /// Time spent in the kernel commit (sending the batch and reading the replies) of the
     /// last attempt; zero with `--test`.
     pub commit_time: std::time::Duration,
-}
-
-/// Why a restore failed. After any error the ruleset is as it was.
-#[derive(Debug, thiserror::Error)]
-pub enum RestoreError {
-    /// The input is wrong at a line.
-    #[error("line {}: {msg}", nft::error::group_thousands(*line as u64))]
-    Input {
-        /// 1-based line number.
-        line: usize,
-        /// What is wrong.
-        msg: String,
-    },
-    /// The kernel refused the batch; each refused operation is named by its input line.
-    #[error("{}", lines.join("\n"))]
-    Kernel {
-        /// One sentence per refused operation, starting with `line N:`.
-        lines: Vec<String>,
-        /// The first refused line.
-        first_line: usize,
-    },
-    /// The ruleset kept changing under a read-dependent restore.
-    #[error("the ruleset kept changing while the restore was planned ({tries} tries); nothing was applied")]
-    Conflict {
-        /// Attempts made.
-        tries: u32,
-    },
-    /// Reading the ruleset failed.
-    #[error(transparent)]
-    Nft(#[from] nft::Error),
-    /// Reading the input file failed, or the file changed while it was restored (its text is
-    /// read again for each attempt; see [`restore_file`]). Nothing was applied.
-    #[error("reading the input: {0}")]
-    Read(std::io::Error),
-}
-
-impl From<InputError> for RestoreError {
-    fn from(e: InputError) -> RestoreError {
-        RestoreError::Input {
-            line: e.line,
-            msg: e.msg,
-        }
-    }
 }
 
 /// Plans one attempt of a restore: the batch (with the generation id it depends on), the
