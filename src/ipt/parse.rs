@@ -3,7 +3,8 @@
 use super::addr::AddrMask;
 use super::cmdline::{option_value, CommandLine, COMMAND_SHORTS, LINE_NUMBERS};
 use super::error::ParseError;
-use super::ext::{self, Arity, ExtKind, Extension, NoSets, OptSpec, ParseCtx, SetIndex};
+use super::ext::opts::{self, Given};
+use super::ext::{self, ExtKind, Extension, NoSets, Opt, ParseCtx, SetIndex};
 use super::proto::{implicit_match, proto_number};
 use super::raw;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
@@ -151,6 +152,19 @@ pub fn parse_rule_str_with(
 struct Loaded {
     ext: Box<dyn Extension>,
     is_target: bool,
+    /// Its options given so far.
+    given: Given,
+}
+
+impl Loaded {
+    fn new(ext: Box<dyn Extension>, is_target: bool) -> Loaded {
+        let given = Given::new(ext.desc().options);
+        Loaded {
+            ext,
+            is_target,
+            given,
+        }
+    }
 }
 
 pub(crate) struct Parser<'a> {
@@ -203,7 +217,7 @@ impl Letters {
 
 enum Resolved {
     Builtin(char),
-    Ext(usize, OptSpec),
+    Ext(usize, Opt),
 }
 
 impl<'a> Parser<'a> {
@@ -227,11 +241,13 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn ctx(&self) -> ParseCtx<'a> {
+    /// The context for the options of an extension that was given `given` so far.
+    fn ctx(&self, given: Given) -> ParseCtx<'a> {
         ParseCtx {
             family: self.family,
             proto: self.spec.proto,
             sets: self.sets,
+            given,
         }
     }
 
@@ -375,16 +391,7 @@ impl<'a> Parser<'a> {
                     i = self.builtin(c, shown, inv, inline, args, i)?;
                 }
                 Resolved::Ext(idx, opt) => {
-                    if inv && !opt.invertible {
-                        return Err(ParseError::NotInvertible {
-                            option: shown.clone(),
-                        });
-                    }
-                    let need = match opt.arity {
-                        Arity::None => 0,
-                        Arity::One => 1,
-                        Arity::Two => 2,
-                    };
+                    let need = opt.arity();
                     let mut values: [&str; 2] = ["", ""];
                     let mut got = 0;
                     if let Some(v) = inline {
@@ -411,8 +418,14 @@ impl<'a> Parser<'a> {
                         }
                     }
                     let values = &values[..need];
-                    let ctx = self.ctx();
-                    self.loaded[idx].ext.parse(&opt, inv, values, &ctx)?;
+                    let given = self.loaded[idx].given;
+                    let ctx = self.ctx(given);
+                    let l = &mut self.loaded[idx];
+                    let desc = l.ext.desc();
+                    opts::precheck(desc.name, desc.options, &given, &opt, inv)?;
+                    let val = opts::parse_value(desc.name, &opt, values, self.family)?;
+                    l.ext.parse(&opt, inv, val, &ctx)?;
+                    l.given.record(opt.name);
                 }
             }
             inv = false;
@@ -442,10 +455,8 @@ impl<'a> Parser<'a> {
         };
         // `! -p tcp --dport 1` loads the tcp match too, as iptables does (and iptables-nft
         // accepts the rule).
-        self.loaded.push(Loaded {
-            ext: (desc.new)(self.family),
-            is_target: false,
-        });
+        self.loaded
+            .push(Loaded::new((desc.new)(self.family), false));
         Ok(true)
     }
 
@@ -590,10 +601,8 @@ impl<'a> Parser<'a> {
                         self.proto_used = true;
                     }
                 }
-                self.loaded.push(Loaded {
-                    ext: (desc.new)(self.family),
-                    is_target: false,
-                });
+                self.loaded
+                    .push(Loaded::new((desc.new)(self.family), false));
             }
             'j' | 'g' => {
                 if self.seen.contains('j') || self.seen.contains('g') {
@@ -621,10 +630,7 @@ impl<'a> Parser<'a> {
                         "QUEUE" => RuleTarget::Queue,
                         _ => match ext::find(ExtKind::Target, v, self.family) {
                             Some(desc) => {
-                                self.loaded.push(Loaded {
-                                    ext: (desc.new)(self.family),
-                                    is_target: true,
-                                });
+                                self.loaded.push(Loaded::new((desc.new)(self.family), true));
                                 RuleTarget::Jump(String::new())
                             }
                             None => RuleTarget::Jump(v.to_owned()),
@@ -710,9 +716,16 @@ impl<'a> Parser<'a> {
             }
             return Ok(vec![self.spec]);
         }
-        let ctx = self.ctx();
         for l in &mut self.loaded {
+            let ctx = ParseCtx {
+                family: self.family,
+                proto: self.spec.proto,
+                sets: self.sets,
+                given: l.given,
+            };
             l.ext.finish(&ctx)?;
+            let desc = l.ext.desc();
+            opts::fcheck(desc.name, desc.options, &l.given)?;
         }
         for l in self.loaded.drain(..) {
             if l.is_target {

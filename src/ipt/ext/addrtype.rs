@@ -13,8 +13,8 @@ use iptnl_sys::xt::{
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -25,10 +25,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("src-type"),
-        OptSpec::inv("dst-type"),
-        OptSpec::flag("limit-iface-in"),
-        OptSpec::flag("limit-iface-out"),
+        Opt::custom("src-type").inv().multi(),
+        Opt::custom("dst-type").inv().multi(),
+        Opt::flag("limit-iface-in").multi(),
+        Opt::flag("limit-iface-out").multi(),
     ],
     new: |_| Box::new(Addrtype::default()),
     xt_names: &["addrtype"],
@@ -110,9 +110,9 @@ impl Extension for Addrtype {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let name = opt.name;
@@ -126,13 +126,13 @@ impl Extension for Addrtype {
         self.seen.once(&DESC, name)?;
         match name {
             "src-type" => {
-                self.source |= parse_types(values[0], &shown)?;
+                self.source |= parse_types(val.text(), &shown)?;
                 if inv {
                     self.flags |= XT_ADDRTYPE_INVERT_SOURCE;
                 }
             }
             "dst-type" => {
-                self.dest |= parse_types(values[0], &shown)?;
+                self.dest |= parse_types(val.text(), &shown)?;
                 if inv {
                     self.flags |= XT_ADDRTYPE_INVERT_DEST;
                 }

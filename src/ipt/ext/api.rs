@@ -1,5 +1,5 @@
 //! The interface every extension implements and the types it is given: the static
-//! description of an extension ([`ExtDesc`], its options as [`OptSpec`]), the [`Extension`]
+//! description of an extension ([`ExtDesc`], its options as [`Opt`] entries), the [`Extension`]
 //! trait, the contexts of parsing, encoding, decoding and printing, and the small helpers
 //! every extension's save and encode use ([`Seen`], [`save_string`], [`xt_match`]).
 //!
@@ -22,123 +22,7 @@ pub enum ExtKind {
     Target,
 }
 
-/// How many values an option takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arity {
-    /// A flag.
-    None,
-    /// One value (`--dport 80`).
-    One,
-    /// Two values (`--tcp-flags SYN,ACK SYN`, `--match-set name src`).
-    Two,
-}
-
-/// One option of an extension.
-#[derive(Debug, Clone, Copy)]
-pub struct OptSpec {
-    /// Long name without the dashes (`dport`).
-    pub name: &'static str,
-    /// How many values it takes.
-    pub arity: Arity,
-    /// Whether `!` may precede it.
-    pub invertible: bool,
-}
-
-const SHOWN_CAP: usize = 48;
-
-/// An option name with its dashes (`--dport`), see [`OptSpec::shown`]; derefs to `str`.
-#[derive(Clone, Copy)]
-pub struct ShownOpt {
-    buf: [u8; SHOWN_CAP],
-    len: usize,
-}
-
-impl std::ops::Deref for ShownOpt {
-    type Target = str;
-    fn deref(&self) -> &str {
-        std::str::from_utf8(&self.buf[..self.len]).unwrap_or("--")
-    }
-}
-
-impl std::fmt::Display for ShownOpt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self)
-    }
-}
-
-impl From<&ShownOpt> for String {
-    fn from(s: &ShownOpt) -> String {
-        (**s).to_owned()
-    }
-}
-
-impl std::fmt::Debug for ShownOpt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        std::fmt::Debug::fmt(&**self, f)
-    }
-}
-
-impl OptSpec {
-    /// The option as messages show it (`--dport`), built on the stack: extensions parse
-    /// hundreds of thousands of options in a restore, and the name is only read on errors.
-    ///
-    /// ```
-    /// use iptnl::ipt::ext::OptSpec;
-    /// assert_eq!(&*OptSpec::inv("dport").shown(), "--dport");
-    /// ```
-    pub fn shown(&self) -> ShownOpt {
-        let mut buf = [0u8; SHOWN_CAP];
-        buf[..2].copy_from_slice(b"--");
-        let name = self.name.as_bytes();
-        // Option names are short constants; a longer one is cut at a char boundary.
-        let mut n = name.len().min(SHOWN_CAP - 2);
-        while !self.name.is_char_boundary(n) {
-            n -= 1;
-        }
-        buf[2..2 + n].copy_from_slice(&name[..n]);
-        ShownOpt { buf, len: 2 + n }
-    }
-    /// An option with one value that can be inverted.
-    pub const fn inv(name: &'static str) -> OptSpec {
-        OptSpec {
-            name,
-            arity: Arity::One,
-            invertible: true,
-        }
-    }
-    /// An option with one value that cannot be inverted.
-    pub const fn val(name: &'static str) -> OptSpec {
-        OptSpec {
-            name,
-            arity: Arity::One,
-            invertible: false,
-        }
-    }
-    /// A flag that cannot be inverted.
-    pub const fn flag(name: &'static str) -> OptSpec {
-        OptSpec {
-            name,
-            arity: Arity::None,
-            invertible: false,
-        }
-    }
-    /// A flag that can be inverted.
-    pub const fn inv_flag(name: &'static str) -> OptSpec {
-        OptSpec {
-            name,
-            arity: Arity::None,
-            invertible: true,
-        }
-    }
-    /// An option with two values.
-    pub const fn two(name: &'static str, invertible: bool) -> OptSpec {
-        OptSpec {
-            name,
-            arity: Arity::Two,
-            invertible,
-        }
-    }
-}
+pub use super::opts::{Given, Opt, ShownOpt, Ty, Val};
 
 /// The ipsets a rule may name: the kernel refers to an ipset by an index that only the ipset
 /// subsystem knows, so the `set` match and `SET` target ask this to turn a name into its index
@@ -215,6 +99,8 @@ pub struct ParseCtx<'a> {
     pub proto: Option<crate::ipt::ProtoMatch>,
     /// The ipsets rules may name.
     pub sets: &'a dyn SetIndex,
+    /// The options of this extension given before (all of them in `finish`).
+    pub given: Given,
 }
 
 /// What an extension needs to encode itself.
@@ -291,7 +177,7 @@ pub struct ExtDesc {
     /// Families it exists for (`None` = both).
     pub family: Option<IpFamily>,
     /// Its options.
-    pub options: &'static [OptSpec],
+    pub options: &'static [Opt],
     /// Creates an instance with no option set.
     pub new: fn(IpFamily) -> Box<dyn Extension>,
     /// Names of the x_tables extension in the kernel this decodes (`match`/`target` name).
@@ -316,17 +202,20 @@ pub trait Extension: Any + fmt::Debug + Send + Sync {
     /// Its description.
     fn desc(&self) -> &'static ExtDesc;
 
-    /// Takes one option (`opt` is one of `desc().options`), already checked for arity and
-    /// inversion support. `values` holds 0, 1 or 2 values per the option's arity.
+    /// Takes one option (`opt` is one of `desc().options`, as given: an alias's own entry,
+    /// see [`Opt::canonical`]), already checked as its entry says (given once, `!` only
+    /// where allowed) and its value parsed into `val` as the entry's [`Ty`] says.
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError>;
 
-    /// Checks the options as a whole once the rule is read (mandatory options, conflicts).
+    /// Checks what the option table cannot say once the rule is read (the parser checks
+    /// mandatory options, exclusions and dependencies after it, see
+    /// [`super::opts::fcheck`]).
     fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
         Ok(())
     }

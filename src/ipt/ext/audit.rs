@@ -8,8 +8,8 @@ use iptnl_sys::xt::{xt_audit_info, XT_AUDIT_TYPE_MAX};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -19,7 +19,15 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "AUDIT",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::val("type")],
+    options: &[Opt::new(
+        "type",
+        Ty::OneOf {
+            names: &TYPES,
+            nocase: true,
+            err: "Bad action type value \"%s\"",
+        },
+    )
+    .mand()],
     new: |_| Box::new(Audit::default()),
     xt_names: &["AUDIT"],
     decode_xt: Some(decode_xt),
@@ -33,7 +41,6 @@ const TYPES: [&str; 3] = ["accept", "drop", "reject"];
 pub struct Audit {
     /// `XT_AUDIT_TYPE_*`.
     pub kind: u8,
-    seen: Seen,
 }
 
 impl Extension for Audit {
@@ -43,27 +50,12 @@ impl Extension for Audit {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
-        self.kind = TYPES
-            .iter()
-            .position(|t| t.eq_ignore_ascii_case(v))
-            .ok_or_else(|| ParseError::bad("--type", format!("Bad action type value \"{v}\"")))?
-            as u8;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "type") {
-            return Err(ParseError::Invalid(
-                "AUDIT: option \"--type\" must be specified".into(),
-            ));
-        }
+        self.kind = val.index() as u8;
         Ok(())
     }
 
@@ -97,10 +89,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     }
     let v = XtView::of::<xt_audit_info>(info)?;
     let kind = v.u8(0)?;
-    (kind <= XT_AUDIT_TYPE_MAX).then(|| {
-        Box::new(Audit {
-            kind,
-            seen: Seen::default(),
-        }) as Box<dyn Extension>
-    })
+    (kind <= XT_AUDIT_TYPE_MAX).then(|| Box::new(Audit { kind }) as Box<dyn Extension>)
 }

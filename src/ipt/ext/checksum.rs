@@ -7,8 +7,8 @@ use iptnl_sys::xt::{xt_CHECKSUM_info, XT_CHECKSUM_OP_FILL};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -18,7 +18,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CHECKSUM",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::flag("checksum-fill")],
+    options: &[Opt::flag("checksum-fill").mand()],
     new: |_| Box::new(Checksum::default()),
     xt_names: &["CHECKSUM"],
     decode_xt: Some(decode_xt),
@@ -30,7 +30,6 @@ pub static DESC: ExtDesc = ExtDesc {
 pub struct Checksum {
     /// `XT_CHECKSUM_OP_*`.
     pub operation: u8,
-    seen: Seen,
 }
 
 impl Extension for Checksum {
@@ -40,22 +39,12 @@ impl Extension for Checksum {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         _inv: bool,
-        _values: &[&str],
+        _val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         self.operation |= XT_CHECKSUM_OP_FILL;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "checksum-fill") {
-            return Err(ParseError::Invalid(
-                "CHECKSUM: option \"--checksum-fill\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -89,6 +78,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     let v = XtView::of::<xt_CHECKSUM_info>(info)?;
     Some(Box::new(Checksum {
         operation: v.u8(0)?,
-        seen: Seen::default(),
     }))
 }

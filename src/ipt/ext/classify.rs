@@ -10,8 +10,8 @@ use iptnl_sys::xt::xt_classify_target_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CLASSIFY",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::val("set-class")],
+    options: &[Opt::new("set-class", Ty::Str { min: 0, max: 0 }).mand()],
     new: |_| Box::new(Classify::default()),
     xt_names: &["CLASSIFY"],
     decode_xt: Some(decode_xt),
@@ -33,7 +33,6 @@ pub static DESC: ExtDesc = ExtDesc {
 pub struct Classify {
     /// `major << 16 | minor`.
     pub priority: u32,
-    seen: Seen,
 }
 
 /// One `%x` conversion: white space, an optional sign, an optional `0x`, hex digits.
@@ -82,24 +81,14 @@ impl Extension for Classify {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         self.priority = parse_class(v)
             .ok_or_else(|| ParseError::bad("--set-class", format!("Bad class value \"{v}\"")))?;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "set-class") {
-            return Err(ParseError::Invalid(
-                "CLASSIFY: option \"--set-class\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -136,7 +125,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     let v = XtView::of::<xt_classify_target_info>(info)?;
     Some(Box::new(Classify {
         priority: v.u32(0)?,
-        seen: Seen::default(),
     }))
 }
 

@@ -7,8 +7,8 @@
 use iptnl_sys::xt::{xt_comment_info, XT_MAX_COMMENT_LEN};
 
 use super::api::{
-    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
@@ -19,7 +19,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "comment",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::val("comment")],
+    options: &[Opt::new("comment", Ty::Str { min: 0, max: 0 }).mand()],
     new: |_| Box::new(Comment::default()),
     xt_names: &["comment"],
     decode_xt: Some(decode_xt),
@@ -31,7 +31,6 @@ pub static DESC: ExtDesc = ExtDesc {
 pub struct Comment {
     /// The text (at most 255 bytes).
     pub text: String,
-    seen: Seen,
 }
 
 impl Comment {
@@ -39,7 +38,6 @@ impl Comment {
     pub fn new(text: &str) -> Comment {
         Comment {
             text: text.to_owned(),
-            seen: Seen::default(),
         }
     }
 }
@@ -51,13 +49,12 @@ impl Extension for Comment {
 
     fn parse(
         &mut self,
-        _opt: &OptSpec,
+        _opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, "comment")?;
-        let v = values[0];
+        let v = val.text();
         if v.len() >= XT_MAX_COMMENT_LEN {
             return Err(ParseError::bad(
                 "--comment",
@@ -68,15 +65,6 @@ impl Extension for Comment {
             ));
         }
         self.text = v.to_owned();
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "comment") {
-            return Err(ParseError::Invalid(
-                "comment: option \"--comment\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 

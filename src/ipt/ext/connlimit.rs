@@ -16,8 +16,8 @@ use iptnl_sys::xt::{xt_connlimit_info, XT_CONNLIMIT_DADDR, XT_CONNLIMIT_INVERT};
 use super::libxt::{parse_plen, prefix_mask, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -28,11 +28,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("connlimit-upto"),
-        OptSpec::inv("connlimit-above"),
-        OptSpec::val("connlimit-mask"),
-        OptSpec::flag("connlimit-saddr"),
-        OptSpec::flag("connlimit-daddr"),
+        Opt::custom("connlimit-upto").inv().multi(),
+        Opt::custom("connlimit-above").inv().multi(),
+        Opt::custom("connlimit-mask").multi(),
+        Opt::flag("connlimit-saddr").multi(),
+        Opt::flag("connlimit-daddr").multi(),
     ],
     new: |f| Box::new(Connlimit::new(f)),
     xt_names: &["connlimit"],
@@ -91,23 +91,23 @@ impl Extension for Connlimit {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "connlimit-upto" | "connlimit-above" => {
                 self.limit =
-                    uint_value("connlimit", opt.name, values[0], 0, u32::MAX as u64)? as u32;
+                    uint_value("connlimit", opt.name, val.text(), 0, u32::MAX as u64)? as u32;
                 // Above N matches when the count is > N; upto is its inversion.
                 if (opt.name == "connlimit-upto") != inv {
                     self.flags |= XT_CONNLIMIT_INVERT;
                 }
             }
             "connlimit-mask" => {
-                self.mask = match parse_plen(self.family, "connlimit", opt.name, values[0])? {
+                self.mask = match parse_plen(self.family, "connlimit", opt.name, val.text())? {
                     PlenMask::Len(n) => prefix_mask(n),
                     PlenMask::Odd(m) => m,
                 };

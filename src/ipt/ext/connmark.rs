@@ -18,7 +18,7 @@ use super::libxt::{parse_c_uint, parse_markmask, parse_u32_opt, save_mark_mask, 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
-    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+    Opt, ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -28,7 +28,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "connmark",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("mark")],
+    options: &[Opt::custom("mark").inv().multi()],
     new: |_| Box::new(Connmark::default()),
     xt_names: &["connmark"],
     decode_xt: Some(decode_match_xt),
@@ -52,18 +52,18 @@ pub static TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("set-xmark"),
-        OptSpec::val("set-mark"),
-        OptSpec::val("and-mark"),
-        OptSpec::val("or-mark"),
-        OptSpec::val("xor-mark"),
-        OptSpec::flag("save-mark"),
-        OptSpec::flag("restore-mark"),
-        OptSpec::val("left-shift-mark"),
-        OptSpec::val("right-shift-mark"),
-        OptSpec::val("ctmask"),
-        OptSpec::val("nfmask"),
-        OptSpec::val("mask"),
+        Opt::custom("set-xmark").multi(),
+        Opt::custom("set-mark").multi(),
+        Opt::custom("and-mark").multi(),
+        Opt::custom("or-mark").multi(),
+        Opt::custom("xor-mark").multi(),
+        Opt::flag("save-mark").multi(),
+        Opt::flag("restore-mark").multi(),
+        Opt::custom("left-shift-mark").multi(),
+        Opt::custom("right-shift-mark").multi(),
+        Opt::custom("ctmask").multi(),
+        Opt::custom("nfmask").multi(),
+        Opt::custom("mask").multi(),
     ],
     new: |_| Box::new(ConnmarkTarget::default()),
     xt_names: &["CONNMARK"],
@@ -101,9 +101,9 @@ impl Extension for Connmark {
 
     fn parse(
         &mut self,
-        _opt: &OptSpec,
+        _opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         if self.seen.has(&MATCH, "mark") {
@@ -113,7 +113,7 @@ impl Extension for Connmark {
             ));
         }
         self.seen.once(&MATCH, "mark")?;
-        (self.mark, self.mask) = parse_markmask("connmark", "mark", values[0])?;
+        (self.mark, self.mask) = parse_markmask("connmark", "mark", val.text())?;
         self.invert = inv;
         Ok(())
     }
@@ -230,9 +230,9 @@ impl Extension for ConnmarkTarget {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let name = opt.name;
@@ -262,7 +262,7 @@ impl Extension for ConnmarkTarget {
             _ => {}
         }
         self.seen.once(&TARGET, name)?;
-        let v = values.first().copied().unwrap_or("");
+        let v = val.text();
         match name {
             "set-xmark" => {
                 self.mode = XT_CONNMARK_SET;

@@ -28,8 +28,8 @@ use super::conntrack_names::{parse_states, parse_statuses, save_states, save_sta
 use super::libxt::{parse_c_uint, prefix_mask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::proto::proto_number;
 use crate::ipt::IpFamily;
@@ -41,19 +41,19 @@ pub static CONNTRACK: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("ctstate"),
-        OptSpec::inv("ctproto"),
-        OptSpec::inv("ctorigsrc"),
-        OptSpec::inv("ctorigdst"),
-        OptSpec::inv("ctreplsrc"),
-        OptSpec::inv("ctrepldst"),
-        OptSpec::inv("ctstatus"),
-        OptSpec::inv("ctexpire"),
-        OptSpec::inv("ctorigsrcport"),
-        OptSpec::inv("ctorigdstport"),
-        OptSpec::inv("ctreplsrcport"),
-        OptSpec::inv("ctrepldstport"),
-        OptSpec::val("ctdir"),
+        Opt::custom("ctstate").inv().multi(),
+        Opt::custom("ctproto").inv().multi(),
+        Opt::custom("ctorigsrc").inv().multi(),
+        Opt::custom("ctorigdst").inv().multi(),
+        Opt::custom("ctreplsrc").inv().multi(),
+        Opt::custom("ctrepldst").inv().multi(),
+        Opt::custom("ctstatus").inv().multi(),
+        Opt::custom("ctexpire").inv().multi(),
+        Opt::custom("ctorigsrcport").inv().multi(),
+        Opt::custom("ctorigdstport").inv().multi(),
+        Opt::custom("ctreplsrcport").inv().multi(),
+        Opt::custom("ctrepldstport").inv().multi(),
+        Opt::custom("ctdir").multi(),
     ],
     new: |_| Box::new(Conntrack::default()),
     xt_names: &["conntrack"],
@@ -66,7 +66,7 @@ pub static STATE: ExtDesc = ExtDesc {
     name: "state",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("state")],
+    options: &[Opt::custom("state").inv().multi()],
     new: |_| {
         Box::new(Conntrack {
             match_flags: XT_CONNTRACK_STATE_ALIAS,
@@ -477,9 +477,9 @@ impl Extension for Conntrack {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let desc = self.desc();
@@ -492,7 +492,7 @@ impl Extension for Conntrack {
             ));
         }
         self.seen.once(desc, name)?;
-        let v = values[0];
+        let v = val.text();
         match name {
             "state" => {
                 self.match_flags = XT_CONNTRACK_STATE | XT_CONNTRACK_STATE_ALIAS;
@@ -739,12 +739,8 @@ mod tests {
         XT_CONNTRACK_STATE_SNAT, XT_CONNTRACK_STATE_UNTRACKED,
     };
 
-    fn ctx(family: IpFamily) -> ParseCtx<'static> {
-        ParseCtx {
-            sets: &crate::ipt::ext::NoSets,
-            family,
-            proto: None,
-        }
+    fn feed(c: &mut Conntrack, family: IpFamily, opt: &str, v: &str) -> Result<(), ParseError> {
+        crate::ipt::ext::opts::feed(c, family, None, opt, v)
     }
 
     #[test]
@@ -781,13 +777,7 @@ mod tests {
     #[test]
     fn non_cidr_masks_are_kept() {
         let mut c = Conntrack::default();
-        c.parse(
-            &OptSpec::inv("ctorigsrc"),
-            false,
-            &["10.1.0.0/255.255.0.255"],
-            &ctx(IpFamily::V4),
-        )
-        .unwrap();
+        feed(&mut c, IpFamily::V4, "ctorigsrc", "10.1.0.0/255.255.0.255").unwrap();
         let mut want = [0u8; 16];
         want[..4].copy_from_slice(&[255, 255, 0, 255]);
         assert_eq!(c.origsrc.1, want);
@@ -796,11 +786,11 @@ mod tests {
         assert_eq!(s, " --ctorigsrc 10.1.0.0/255.255.0.255");
 
         let mut c = Conntrack::default();
-        c.parse(
-            &OptSpec::inv("ctreplsrc"),
-            false,
-            &["2001:db8::/ffff:ffff:0:ffff::"],
-            &ctx(IpFamily::V6),
+        feed(
+            &mut c,
+            IpFamily::V6,
+            "ctreplsrc",
+            "2001:db8::/ffff:ffff:0:ffff::",
         )
         .unwrap();
         let mut s = String::new();
@@ -812,14 +802,7 @@ mod tests {
     #[test]
     fn ctproto_zero_is_refused() {
         let mut c = Conntrack::default();
-        assert!(c
-            .parse(
-                &OptSpec::inv("ctproto"),
-                false,
-                &["all"],
-                &ctx(IpFamily::V4)
-            )
-            .is_err());
+        assert!(feed(&mut c, IpFamily::V4, "ctproto", "all").is_err());
     }
 
     /// iptables 1.8.9 took a port above 65535 modulo 65536 and a prefix length above the
@@ -827,23 +810,9 @@ mod tests {
     #[test]
     fn out_of_range_values_are_refused() {
         let mut c = Conntrack::default();
-        assert!(c
-            .parse(
-                &OptSpec::inv("ctorigsrcport"),
-                false,
-                &["70000"],
-                &ctx(IpFamily::V4)
-            )
-            .is_err());
+        assert!(feed(&mut c, IpFamily::V4, "ctorigsrcport", "70000").is_err());
         let mut c = Conntrack::default();
-        assert!(c
-            .parse(
-                &OptSpec::inv("ctorigsrc"),
-                false,
-                &["10.0.0.0/33"],
-                &ctx(IpFamily::V4)
-            )
-            .is_err());
+        assert!(feed(&mut c, IpFamily::V4, "ctorigsrc", "10.0.0.0/33").is_err());
     }
 
     #[test]

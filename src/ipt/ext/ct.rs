@@ -18,8 +18,8 @@ use iptnl_sys::xt::{
 use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -30,14 +30,14 @@ pub static CT: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::flag("notrack"),
-        OptSpec::val("helper"),
-        OptSpec::val("timeout"),
-        OptSpec::val("ctevents"),
-        OptSpec::val("expevents"),
-        OptSpec::val("zone-orig"),
-        OptSpec::val("zone-reply"),
-        OptSpec::val("zone"),
+        Opt::flag("notrack").multi(),
+        Opt::custom("helper").multi(),
+        Opt::custom("timeout").multi(),
+        Opt::custom("ctevents").multi(),
+        Opt::custom("expevents").multi(),
+        Opt::custom("zone-orig").multi(),
+        Opt::custom("zone-reply").multi(),
+        Opt::custom("zone").multi(),
     ],
     new: |_| Box::new(Ct::default()),
     xt_names: &["CT"],
@@ -177,19 +177,19 @@ impl Extension for Ct {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&CT, opt.name)?;
         let shown = opt.shown();
         match opt.name {
             "notrack" => self.flags |= XT_CT_NOTRACK,
-            "helper" => self.helper = truncate_bytes(values[0], HELPER_CAP),
-            "timeout" => self.timeout = truncate_bytes(values[0], TIMEOUT_CAP),
-            "ctevents" => self.ct_events = parse_events(CT_EVENTS, values[0], &shown)?,
-            "expevents" => self.exp_events = parse_events(EXP_EVENTS, values[0], &shown)?,
+            "helper" => self.helper = truncate_bytes(val.text(), HELPER_CAP),
+            "timeout" => self.timeout = truncate_bytes(val.text(), TIMEOUT_CAP),
+            "ctevents" => self.ct_events = parse_events(CT_EVENTS, val.text(), &shown)?,
+            "expevents" => self.exp_events = parse_events(EXP_EVENTS, val.text(), &shown)?,
             "zone" | "zone-orig" | "zone-reply" => {
                 if opt.name == "zone-orig" {
                     self.flags |= XT_CT_ZONE_DIR_ORIG;
@@ -197,7 +197,7 @@ impl Extension for Ct {
                 if opt.name == "zone-reply" {
                     self.flags |= XT_CT_ZONE_DIR_REPL;
                 }
-                let v = values[0];
+                let v = val.text();
                 self.zone = 0;
                 if v.eq_ignore_ascii_case("mark") {
                     self.flags |= XT_CT_ZONE_MARK;
@@ -304,17 +304,12 @@ fn decode_notrack(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Ext
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipt::ext::opts::feed;
 
     fn ct(args: &[(&str, &str)]) -> Ct {
         let mut c = Ct::default();
-        let ctx = ParseCtx {
-            sets: &crate::ipt::ext::NoSets,
-            family: IpFamily::V4,
-            proto: None,
-        };
         for (o, v) in args {
-            let spec = CT.options.iter().find(|s| s.name == *o).copied().unwrap();
-            c.parse(&spec, false, &[v], &ctx).unwrap();
+            feed(&mut c, IpFamily::V4, None, o, v).unwrap();
         }
         c
     }
@@ -350,13 +345,9 @@ mod tests {
             " --ctevents new,secmark"
         );
         let mut c = Ct::default();
-        let ctx = ParseCtx {
-            sets: &crate::ipt::ext::NoSets,
-            family: IpFamily::V4,
-            proto: None,
-        };
-        assert!(c.parse(&CT.options[3], false, &["new,"], &ctx).is_err());
-        assert!(c.parse(&CT.options[4], false, &["destroy"], &ctx).is_err());
+        let name = |i: usize| CT.options[i].name;
+        assert!(feed(&mut c, IpFamily::V4, None, name(3), "new,").is_err());
+        assert!(feed(&mut c, IpFamily::V4, None, name(4), "destroy").is_err());
     }
 
     #[test]

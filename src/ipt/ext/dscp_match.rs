@@ -12,8 +12,8 @@ use super::libxt::{
 };
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -23,7 +23,10 @@ pub static DSCP: ExtDesc = ExtDesc {
     name: "dscp",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("dscp"), OptSpec::inv("dscp-class")],
+    options: &[
+        Opt::custom("dscp").inv().multi(),
+        Opt::custom("dscp-class").inv().multi(),
+    ],
     new: |_| Box::new(Dscp::default()),
     xt_names: &["dscp"],
     decode_xt: Some(decode_dscp),
@@ -35,7 +38,7 @@ pub static TOS: ExtDesc = ExtDesc {
     name: "tos",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("tos")],
+    options: &[Opt::custom("tos").inv().multi()],
     new: |_| Box::new(Tos::default()),
     xt_names: &["tos"],
     decode_xt: Some(decode_tos),
@@ -59,9 +62,9 @@ impl Extension for Dscp {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DSCP, opt.name)?;
@@ -75,7 +78,7 @@ impl Extension for Dscp {
                 "dscp: option \"--dscp\" cannot be used together with \"--dscp-class\"".into(),
             ));
         }
-        let v = values[0];
+        let v = val.text();
         self.dscp = if opt.name == "dscp" {
             uint_value("dscp", "dscp", v, 0, XT_DSCP_MAX as u64)? as u8
         } else {
@@ -185,13 +188,13 @@ impl Extension for Tos {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&TOS, opt.name)?;
-        let (value, mask) = parse_tos(values[0])?;
+        let (value, mask) = parse_tos(val.text())?;
         self.value = value;
         self.mask = mask;
         if inv {

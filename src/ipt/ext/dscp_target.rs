@@ -6,11 +6,11 @@
 
 use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
 
-use super::libxt::{parse_int, DSCP_CLASSES};
+use super::libxt::DSCP_CLASSES;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -20,7 +20,17 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "DSCP",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::val("set-dscp"), OptSpec::val("set-dscp-class")],
+    options: &[
+        Opt::new(
+            "set-dscp",
+            Ty::Uint {
+                min: 0,
+                max: XT_DSCP_MAX as u64,
+            },
+        )
+        .excl(&["set-dscp-class"]),
+        Opt::new("set-dscp-class", Ty::Str { min: 0, max: 0 }).excl(&["set-dscp"]),
+    ],
     new: |_| Box::new(Dscp::default()),
     xt_names: &["DSCP"],
     decode_xt: Some(decode_xt),
@@ -32,7 +42,6 @@ pub static DESC: ExtDesc = ExtDesc {
 pub struct Dscp {
     /// The code point (0–63).
     pub dscp: u8,
-    seen: Seen,
 }
 
 impl Extension for Dscp {
@@ -42,25 +51,14 @@ impl Extension for Dscp {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let (this, other) = if opt.name == "set-dscp" {
-            ("set-dscp", "set-dscp-class")
-        } else {
-            ("set-dscp-class", "set-dscp")
-        };
-        if self.seen.has(&DESC, other) {
-            return Err(ParseError::Invalid(format!(
-                "DSCP: option \"--{other}\" cannot be used together with \"--{this}\"."
-            )));
-        }
-        let v = values[0];
+        let v = val.text();
         self.dscp = if opt.name == "set-dscp" {
-            parse_int("DSCP", opt.name, v, 0, u64::from(XT_DSCP_MAX))? as u8
+            val.uint() as u8
         } else {
             DSCP_CLASSES
                 .iter()
@@ -73,8 +71,8 @@ impl Extension for Dscp {
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "set-dscp") && !self.seen.has(&DESC, "set-dscp-class") {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid(
                 "DSCP target: Parameter --set-dscp is required".into(),
             ));
@@ -105,8 +103,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         return None;
     }
     let v = XtView::of::<xt_DSCP_info>(info)?;
-    Some(Box::new(Dscp {
-        dscp: v.u8(0)?,
-        seen: Seen::default(),
-    }))
+    Some(Box::new(Dscp { dscp: v.u8(0)? }))
 }

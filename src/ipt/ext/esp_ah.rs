@@ -15,8 +15,8 @@ use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, X
 use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,7 +26,7 @@ pub static ESP: ExtDesc = ExtDesc {
     name: "esp",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("espspi")],
+    options: &[Opt::custom("espspi").inv().multi()],
     new: |_| Box::new(Spi::new(Kind::Esp)),
     xt_names: &["esp"],
     decode_xt: Some(decode_esp),
@@ -38,7 +38,7 @@ pub static AH4: ExtDesc = ExtDesc {
     name: "ah",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &[OptSpec::inv("ahspi")],
+    options: &[Opt::custom("ahspi").inv().multi()],
     new: |_| Box::new(Spi::new(Kind::Ah4)),
     xt_names: &["ah"],
     decode_xt: Some(decode_ah4),
@@ -51,9 +51,9 @@ pub static AH6: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        OptSpec::inv("ahspi"),
-        OptSpec::inv("ahlen"),
-        OptSpec::flag("ahres"),
+        Opt::custom("ahspi").inv().multi(),
+        Opt::custom("ahlen").inv().multi(),
+        Opt::flag("ahres").multi(),
     ],
     new: |_| Box::new(Spi::new(Kind::Ah6)),
     xt_names: &["ah"],
@@ -119,22 +119,22 @@ impl Extension for Spi {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(self.desc(), opt.name)?;
         match opt.name {
             "espspi" | "ahspi" => {
-                let (r, n) = parse_range_u32(self.ext(), opt.name, values[0])?;
+                let (r, n) = parse_range_u32(self.ext(), opt.name, val.text())?;
                 self.spis = if n == 1 { [r[0], r[0]] } else { r };
                 if inv {
                     self.invflags |= XT_ESP_INV_SPI;
                 }
             }
             "ahlen" => {
-                self.hdrlen = uint_value("ah", "ahlen", values[0], 0, u32::MAX as u64)? as u32;
+                self.hdrlen = uint_value("ah", "ahlen", val.text(), 0, u32::MAX as u64)? as u32;
                 if inv {
                     self.invflags |= IP6T_AH_INV_LEN;
                 }

@@ -14,8 +14,8 @@ use iptnl_sys::xt::{
 use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,12 +26,12 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        OptSpec::inv("fragid"),
-        OptSpec::inv("fraglen"),
-        OptSpec::flag("fragres"),
-        OptSpec::flag("fragfirst"),
-        OptSpec::flag("fragmore"),
-        OptSpec::flag("fraglast"),
+        Opt::custom("fragid").inv().multi(),
+        Opt::custom("fraglen").inv().multi(),
+        Opt::flag("fragres").multi(),
+        Opt::flag("fragfirst").multi(),
+        Opt::flag("fragmore").multi(),
+        Opt::flag("fraglast").multi(),
     ],
     new: |_| Box::new(Frag::default()),
     xt_names: &["frag"],
@@ -80,15 +80,15 @@ impl Extension for Frag {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "fragid" => {
-                let (r, n) = parse_range_u32("frag", "fragid", values[0])?;
+                let (r, n) = parse_range_u32("frag", "fragid", val.text())?;
                 self.ids = if n == 1 { [r[0], r[0]] } else { r };
                 if inv {
                     self.invflags |= IP6T_FRAG_INV_IDS;
@@ -96,7 +96,7 @@ impl Extension for Frag {
                 self.flags |= IP6T_FRAG_IDS;
             }
             "fraglen" => {
-                self.hdrlen = uint_value("frag", "fraglen", values[0], 0, u32::MAX as u64)? as u32;
+                self.hdrlen = uint_value("frag", "fraglen", val.text(), 0, u32::MAX as u64)? as u32;
                 if inv {
                     self.invflags |= IP6T_FRAG_INV_LEN;
                 }

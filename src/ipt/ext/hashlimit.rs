@@ -24,8 +24,8 @@ use iptnl_sys::xt::{
 use super::libxt::{parse_plen, strtoul_prefix, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -47,20 +47,20 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("hashlimit-upto"),
-        OptSpec::inv("hashlimit-above"),
-        OptSpec::inv("hashlimit"),
-        OptSpec::val("hashlimit-srcmask"),
-        OptSpec::val("hashlimit-dstmask"),
-        OptSpec::val("hashlimit-burst"),
-        OptSpec::val("hashlimit-htable-size"),
-        OptSpec::val("hashlimit-htable-max"),
-        OptSpec::val("hashlimit-htable-gcinterval"),
-        OptSpec::val("hashlimit-htable-expire"),
-        OptSpec::val("hashlimit-mode"),
-        OptSpec::val("hashlimit-name"),
-        OptSpec::flag("hashlimit-rate-match"),
-        OptSpec::val("hashlimit-rate-interval"),
+        Opt::custom("hashlimit-upto").inv().multi(),
+        Opt::custom("hashlimit-above").inv().multi(),
+        Opt::custom("hashlimit").inv().multi(),
+        Opt::custom("hashlimit-srcmask").multi(),
+        Opt::custom("hashlimit-dstmask").multi(),
+        Opt::custom("hashlimit-burst").multi(),
+        Opt::custom("hashlimit-htable-size").multi(),
+        Opt::custom("hashlimit-htable-max").multi(),
+        Opt::custom("hashlimit-htable-gcinterval").multi(),
+        Opt::custom("hashlimit-htable-expire").multi(),
+        Opt::custom("hashlimit-mode").multi(),
+        Opt::custom("hashlimit-name").multi(),
+        Opt::flag("hashlimit-rate-match").multi(),
+        Opt::custom("hashlimit-rate-interval").multi(),
     ],
     new: |f| Box::new(Hashlimit::new(f)),
     xt_names: &["hashlimit"],
@@ -409,9 +409,9 @@ impl Extension for Hashlimit {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         // The old name `--hashlimit` is `--hashlimit-upto`.
@@ -426,7 +426,7 @@ impl Extension for Hashlimit {
                 option: format!("--{}", opt.name),
             })?;
         let shown = opt.shown();
-        let v = values.first().copied().unwrap_or("");
+        let v = val.text();
         match id {
             "hashlimit-upto" | "hashlimit-above" => {
                 if (id == "hashlimit-above") != inv {

@@ -13,8 +13,8 @@ use iptnl_sys::xt::{
 use super::libxt::{strtoul_prefix, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -24,7 +24,10 @@ pub static HBH: ExtDesc = ExtDesc {
     name: "hbh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[OptSpec::inv("hbh-len"), OptSpec::val("hbh-opts")],
+    options: &[
+        Opt::custom("hbh-len").inv().multi(),
+        Opt::custom("hbh-opts").multi(),
+    ],
     new: |_| Box::new(Opts::new(false)),
     xt_names: &["hbh"],
     decode_xt: Some(decode_hbh),
@@ -36,7 +39,10 @@ pub static DST: ExtDesc = ExtDesc {
     name: "dst",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[OptSpec::inv("dst-len"), OptSpec::val("dst-opts")],
+    options: &[
+        Opt::custom("dst-len").inv().multi(),
+        Opt::custom("dst-opts").multi(),
+    ],
     new: |_| Box::new(Opts::new(true)),
     xt_names: &["dst"],
     decode_xt: Some(decode_dst),
@@ -140,21 +146,21 @@ impl Extension for Opts {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(self.desc(), opt.name)?;
         let shown = opt.shown();
         if opt.name.ends_with("-len") {
-            self.hdrlen = uint_value(self.ext(), opt.name, values[0], 0, u32::MAX as u64)? as u32;
+            self.hdrlen = uint_value(self.ext(), opt.name, val.text(), 0, u32::MAX as u64)? as u32;
             if inv {
                 self.invflags |= IP6T_OPTS_INV_LEN;
             }
             self.flags |= IP6T_OPTS_LEN;
         } else {
-            self.parse_list(&shown, values[0])?;
+            self.parse_list(&shown, val.text())?;
             self.flags |= IP6T_OPTS_OPTS;
         }
         Ok(())

@@ -9,8 +9,8 @@ use iptnl_sys::xt::xt_helper_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "helper",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("helper")],
+    options: &[Opt::new("helper", Ty::Str { min: 0, max: 0 }).inv().mand()],
     new: |_| Box::new(Helper::default()),
     xt_names: &["helper"],
     decode_xt: Some(decode_xt),
@@ -37,7 +37,6 @@ pub struct Helper {
     pub invert: i32,
     /// Helper name (`ftp`, or `ftp-21` to test the port too).
     pub name: String,
-    seen: Seen,
 }
 
 impl Extension for Helper {
@@ -47,14 +46,13 @@ impl Extension for Helper {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         // xtopt_parse_string: at most sizeof(name) - 1 bytes are kept.
-        let v = values[0];
+        let v = val.text();
         let mut end = v.len().min(NAME_LEN - 1);
         while !v.is_char_boundary(end) {
             end -= 1;
@@ -62,15 +60,6 @@ impl Extension for Helper {
         self.name = v[..end].to_owned();
         if inv {
             self.invert = 1;
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "helper") {
-            return Err(ParseError::Invalid(
-                "helper: option \"--helper\" must be specified".into(),
-            ));
         }
         Ok(())
     }
@@ -112,6 +101,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     Some(Box::new(Helper {
         invert: v.u32(offset_of!(xt_helper_info, invert))? as i32,
         name: v.str(offset_of!(xt_helper_info, name), NAME_LEN)?,
-        seen: Seen::default(),
     }))
 }

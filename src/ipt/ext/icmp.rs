@@ -15,8 +15,8 @@ use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
@@ -26,7 +26,7 @@ pub static ICMP: ExtDesc = ExtDesc {
     name: "icmp",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &[OptSpec::inv("icmp-type")],
+    options: &[Opt::custom("icmp-type").inv().multi()],
     new: |_| Box::new(Icmp::new(IpFamily::V4)),
     xt_names: &["icmp"],
     decode_xt: Some(decode_xt4),
@@ -38,7 +38,7 @@ pub static ICMP6: ExtDesc = ExtDesc {
     name: "icmp6",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[OptSpec::inv("icmpv6-type")],
+    options: &[Opt::custom("icmpv6-type").inv().multi()],
     new: |_| Box::new(Icmp::new(IpFamily::V6)),
     xt_names: &["icmp6"],
     decode_xt: Some(decode_xt6),
@@ -221,13 +221,13 @@ impl Extension for Icmp {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(self.d(), opt.name)?;
-        let (t, code) = parse_type(self.family, values[0])?;
+        let (t, code) = parse_type(self.family, val.text())?;
         self.icmp_type = t;
         self.code = code;
         if inv {

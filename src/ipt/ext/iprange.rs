@@ -15,8 +15,8 @@ use iptnl_sys::xt::{
 use super::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,7 +26,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "iprange",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("src-range"), OptSpec::inv("dst-range")],
+    options: &[
+        Opt::custom("src-range").inv().multi(),
+        Opt::custom("dst-range").inv().multi(),
+    ],
     new: |_| Box::new(IpRange::default()),
     xt_names: &["iprange"],
     decode_xt: Some(decode_xt),
@@ -88,14 +91,14 @@ impl Extension for IpRange {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         let shown = opt.shown();
-        let r = parse_range(ctx.family, values[0], &shown)?;
+        let r = parse_range(ctx.family, val.text(), &shown)?;
         if opt.name == "src-range" {
             self.src = r;
             self.flags |= IPRANGE_SRC | if inv { IPRANGE_SRC_INV } else { 0 };

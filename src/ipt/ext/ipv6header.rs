@@ -14,8 +14,8 @@ use iptnl_sys::xt::{
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::proto::{getprotobyname, getprotobynumber};
 use crate::ipt::IpFamily;
@@ -26,7 +26,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ipv6header",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[OptSpec::inv("header"), OptSpec::flag("soft")],
+    options: &[
+        Opt::custom("header").inv().multi(),
+        Opt::flag("soft").multi(),
+    ],
     new: |_| Box::new(Ipv6Header::default()),
     xt_names: &["ipv6header"],
     decode_xt: Some(decode_xt),
@@ -126,9 +129,9 @@ impl Extension for Ipv6Header {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
@@ -137,7 +140,7 @@ impl Extension for Ipv6Header {
             return Ok(());
         }
         let mut flags = 0u8;
-        for name in values[0].split(',').filter(|n| !n.is_empty()) {
+        for name in val.text().split(',').filter(|n| !n.is_empty()) {
             flags |= header_bit(name)?;
         }
         if flags == 0 {

@@ -7,11 +7,10 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_length_info;
 
-use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -21,7 +20,9 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "length",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("length")],
+    options: &[Opt::new("length", Ty::Range { min: 0, max: 65535 })
+        .inv()
+        .mand()],
     new: |_| Box::new(Length::default()),
     xt_names: &["length"],
     decode_xt: Some(decode_xt),
@@ -37,51 +38,6 @@ pub struct Length {
     pub max: u16,
     /// 1 when negated.
     pub invert: u8,
-    seen: Seen,
-}
-
-/// Parses a range of up to two `:`-separated numbers as libxtables' `XTTYPE_UINT16RC`
-/// (`a`, `a:b`, `:b`, `a:`, `:`): an empty first part is 0, an empty second part the maximum.
-/// Returns the values given (one or two).
-pub fn parse_u16_range(opt: &str, ext: &str, arg: &str) -> Result<Vec<u16>, ParseError> {
-    let shown = format!("--{opt}");
-    let mut vals = Vec::with_capacity(2);
-    let mut rest = arg;
-    loop {
-        if vals.len() == 2 {
-            return Err(ParseError::bad(
-                &shown,
-                format!("{ext}: Too many components for option \"{shown}\" (max: 2)"),
-            ));
-        }
-        let (value, after) = if rest.is_empty() || rest.starts_with(':') {
-            (if vals.len() == 1 { u16::MAX as u64 } else { 0 }, rest)
-        } else {
-            match strtoul_prefix(rest) {
-                Some((v, after)) if v <= u16::MAX as u64 => {
-                    if !after.is_empty() && !after.starts_with(':') {
-                        return Err(ParseError::bad(
-                            &shown,
-                            format!("Argument has unexpected characters near \"{after}\""),
-                        ));
-                    }
-                    (v, after)
-                }
-                _ => {
-                    return Err(ParseError::bad(
-                        &shown,
-                        format!("bad value near \"{rest}\", or out of range (0-65535)"),
-                    ))
-                }
-            }
-        };
-        vals.push(value as u16);
-        match after.strip_prefix(':') {
-            Some(r) => rest = r,
-            None => break,
-        }
-    }
-    Ok(vals)
 }
 
 impl Length {
@@ -101,25 +57,15 @@ impl Extension for Length {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = parse_u16_range("length", "length", values[0])?;
-        self.min = v[0];
-        self.max = *v.get(1).unwrap_or(&v[0]);
+        let [min, max] = val.range();
+        self.min = min as u16;
+        self.max = max as u16;
         self.invert = inv as u8;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "length") {
-            return Err(ParseError::Invalid(
-                "length: option \"--length\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -164,7 +110,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         min: v.u16(offset_of!(xt_length_info, min))?,
         max: v.u16(offset_of!(xt_length_info, max))?,
         invert: v.u8(offset_of!(xt_length_info, invert))?,
-        seen: Seen::default(),
     };
     (l.invert <= 1 && l.to_xt() == info).then(|| Box::new(l) as _)
 }
@@ -175,15 +120,20 @@ mod tests {
 
     #[test]
     fn ranges() {
-        let p = |s| parse_u16_range("length", "length", s);
-        assert_eq!(p("100").unwrap(), vec![100]);
-        assert_eq!(p(":200").unwrap(), vec![0, 200]);
-        assert_eq!(p("200:").unwrap(), vec![200, 65535]);
-        assert_eq!(p(":").unwrap(), vec![0, 65535]);
-        assert_eq!(p("").unwrap(), vec![0]);
-        assert_eq!(p("0x10").unwrap(), vec![16]);
+        let p = |s: &str| {
+            let mut l = Length::default();
+            crate::ipt::ext::opts::feed(&mut l, IpFamily::V4, None, "length", s)
+                .map(|()| (l.min, l.max))
+        };
+        assert_eq!(p("100").unwrap(), (100, 100));
+        assert_eq!(p(":200").unwrap(), (0, 200));
+        assert_eq!(p("200:").unwrap(), (200, 65535));
+        assert_eq!(p(":").unwrap(), (0, 65535));
+        assert_eq!(p("").unwrap(), (0, 0));
+        assert_eq!(p("0x10").unwrap(), (16, 16));
         assert!(p("1:2:3").is_err());
         assert!(p("65536").is_err());
         assert!(p("1-5").is_err());
+        assert!(p("5:3").is_err());
     }
 }

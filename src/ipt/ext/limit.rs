@@ -13,8 +13,8 @@ use iptnl_sys::xt::{xt_rateinfo, XT_LIMIT_SCALE};
 use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtView,
+    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
+    Seen, Val, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::limit::{Limit as NftLimit, LimitType};
@@ -25,7 +25,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "limit",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::val("limit"), OptSpec::val("limit-burst")],
+    options: &[
+        Opt::custom("limit").multi(),
+        Opt::custom("limit-burst").multi(),
+    ],
     new: |_| Box::new(RateLimit::default()),
     xt_names: &["limit"],
     decode_xt: Some(decode_xt),
@@ -159,13 +162,13 @@ impl Extension for RateLimit {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         if opt.name == "limit" {
             self.avg = parse_rate(v)?;
         } else {

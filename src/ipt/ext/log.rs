@@ -15,8 +15,8 @@ use iptnl_sys::xt::{
 use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
-    OptSpec, ParseCtx, Seen, XtBuf, XtView,
+    save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -27,13 +27,13 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("log-level"),
-        OptSpec::val("log-prefix"),
-        OptSpec::flag("log-tcp-sequence"),
-        OptSpec::flag("log-tcp-options"),
-        OptSpec::flag("log-ip-options"),
-        OptSpec::flag("log-uid"),
-        OptSpec::flag("log-macdecode"),
+        Opt::custom("log-level").multi(),
+        Opt::custom("log-prefix").multi(),
+        Opt::flag("log-tcp-sequence").multi(),
+        Opt::flag("log-tcp-options").multi(),
+        Opt::flag("log-ip-options").multi(),
+        Opt::flag("log-uid").multi(),
+        Opt::flag("log-macdecode").multi(),
     ],
     new: |_| Box::new(Log::default()),
     xt_names: &["LOG"],
@@ -95,15 +95,15 @@ impl Extension for Log {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "log-level" => {
-                let v = values[0];
+                let v = val.text();
                 self.level = match strtoul_full(v, 0, 7) {
                     Some(n) => n as u8,
                     None => LEVELS
@@ -116,7 +116,7 @@ impl Extension for Log {
                 };
             }
             "log-prefix" => {
-                let v = values[0];
+                let v = val.text();
                 if v.is_empty() {
                     return Err(ParseError::bad(
                         "--log-prefix",
@@ -220,18 +220,7 @@ mod tests {
 
     fn parse(opt: &str, v: &str) -> Result<Log, ParseError> {
         let mut l = Log::default();
-        let spec = DESC
-            .options
-            .iter()
-            .find(|o| o.name == opt)
-            .copied()
-            .unwrap();
-        let ctx = ParseCtx {
-            sets: &crate::ipt::ext::NoSets,
-            family: IpFamily::V4,
-            proto: None,
-        };
-        l.parse(&spec, false, &[v], &ctx)?;
+        crate::ipt::ext::opts::feed(&mut l, IpFamily::V4, None, opt, v)?;
         Ok(l)
     }
 

@@ -10,8 +10,8 @@ use iptnl_sys::xt::{xt_mac_info, ETH_ALEN};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mac",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("mac-source")],
+    options: &[Opt::custom("mac-source").inv().mand()],
     new: |_| Box::new(Mac::default()),
     xt_names: &["mac"],
     decode_xt: Some(decode_xt),
@@ -35,7 +35,6 @@ pub struct Mac {
     pub srcaddr: [u8; ETH_ALEN],
     /// 1 when negated.
     pub invert: i32,
-    seen: Seen,
 }
 
 /// Parses a MAC address as libxtables' `XTTYPE_ETHERMAC`: six `:`-separated fields of at most
@@ -75,28 +74,18 @@ impl Extension for Mac {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        self.srcaddr = parse_mac(values[0]).ok_or_else(|| {
+        self.srcaddr = parse_mac(val.text()).ok_or_else(|| {
             ParseError::bad(
                 "--mac-source",
-                format!("Invalid MAC address specified: \"{}\"", values[0]),
+                format!("Invalid MAC address specified: \"{}\"", val.text()),
             )
         })?;
         self.invert = inv as i32;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "mac-source") {
-            return Err(ParseError::Invalid(
-                "mac: option \"--mac-source\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -142,7 +131,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
             .try_into()
             .ok()?,
         invert: v.u32(offset_of!(xt_mac_info, invert))? as i32,
-        seen: Seen::default(),
     };
     (m.invert == 0 || m.invert == 1).then(|| Box::new(m) as _)
 }

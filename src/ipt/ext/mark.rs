@@ -20,7 +20,7 @@ use super::libxt::{parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
-    Extension, OptSpec, ParseCtx, Seen, XtBuf, XtView,
+    Extension, Opt, ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
@@ -32,7 +32,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "mark",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("mark")],
+    options: &[Opt::custom("mark").inv().multi()],
     new: |_| Box::new(Mark::default()),
     xt_names: &["mark"],
     decode_xt: Some(decode_match_xt),
@@ -45,11 +45,11 @@ pub static TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("set-xmark"),
-        OptSpec::val("set-mark"),
-        OptSpec::val("and-mark"),
-        OptSpec::val("or-mark"),
-        OptSpec::val("xor-mark"),
+        Opt::custom("set-xmark").multi(),
+        Opt::custom("set-mark").multi(),
+        Opt::custom("and-mark").multi(),
+        Opt::custom("or-mark").multi(),
+        Opt::custom("xor-mark").multi(),
     ],
     new: |_| Box::new(MarkTarget::default()),
     xt_names: &["MARK"],
@@ -87,9 +87,9 @@ impl Extension for Mark {
 
     fn parse(
         &mut self,
-        _opt: &OptSpec,
+        _opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         if self.seen.has(&MATCH, "mark") {
@@ -99,7 +99,7 @@ impl Extension for Mark {
             ));
         }
         self.seen.once(&MATCH, "mark")?;
-        let (mark, mask) = parse_markmask("mark", "mark", values[0])?;
+        let (mark, mask) = parse_markmask("mark", "mark", val.text())?;
         self.mark = mark;
         self.mask = mask;
         self.invert = inv;
@@ -211,9 +211,9 @@ impl Extension for MarkTarget {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let name = opt.name;
@@ -242,7 +242,7 @@ impl Extension for MarkTarget {
             )));
         }
         self.seen.once(&TARGET, name)?;
-        let v = values[0];
+        let v = val.text();
         match name {
             "set-xmark" => (self.mark, self.mask) = parse_markmask("MARK", name, v)?,
             "set-mark" => {

@@ -11,8 +11,8 @@ use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -22,7 +22,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[OptSpec::inv("mh-type")],
+    options: &[Opt::custom("mh-type").inv().multi()],
     new: |_| Box::new(Mh::default()),
     xt_names: &["mh"],
     decode_xt: Some(decode_xt),
@@ -95,13 +95,13 @@ impl Extension for Mh {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         self.types = match v.split_once(':') {
             None => {
                 let t = mh_type(v)?;

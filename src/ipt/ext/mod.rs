@@ -8,7 +8,8 @@
 //!
 //! This module is the registry: it lists the extensions ([`all`]) and finds them by name.
 //! What they are given and share lives in helper modules that know no extension: [`api`]
-//! (the [`Extension`] trait and its contexts), [`libxt`] (libxtables' parsers and printers),
+//! (the [`Extension`] trait and its contexts), [`opts`] (the option tables and their
+//! enforcement), [`libxt`] (libxtables' parsers and printers),
 //! [`names`] (host, service and user names), [`ports`] (tcp/udp port ranges) and [`xtbuf`]
 //! (x_tables structs).
 
@@ -18,6 +19,7 @@ use super::IpFamily;
 pub mod api;
 pub mod libxt;
 pub mod names;
+pub mod opts;
 pub mod ports;
 pub mod xtbuf;
 
@@ -71,10 +73,11 @@ pub mod ttl_hl;
 pub mod udp;
 
 pub use api::{
-    parse_uint, save_inv, save_string, xt_match, xt_target, Arity, DecodeCtx, EncodeCtx,
-    EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, OptSpec, ParseCtx,
-    PrintCtx, Seen, SetIndex, ShownOpt, XtDecoder,
+    parse_uint, save_inv, save_string, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError,
+    ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, ParseCtx, PrintCtx, Seen,
+    SetIndex, XtDecoder,
 };
+pub use opts::{Given, Opt, ShownOpt, Ty, Val};
 pub use xtbuf::{XtBuf, XtView};
 
 /// The registry: native decoders are tried in this order.

@@ -14,8 +14,8 @@ use iptnl_sys::xt::{
 use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,11 +26,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("source-ports"),
-        OptSpec::inv("sports"),
-        OptSpec::inv("destination-ports"),
-        OptSpec::inv("dports"),
-        OptSpec::inv("ports"),
+        Opt::custom("source-ports").inv().multi(),
+        Opt::custom("sports").inv().multi(),
+        Opt::custom("destination-ports").inv().multi(),
+        Opt::custom("dports").inv().multi(),
+        Opt::custom("ports").inv().multi(),
     ],
     new: |_| Box::new(Multiport::default()),
     xt_names: &["multiport"],
@@ -130,9 +130,9 @@ impl Extension for Multiport {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let shown = opt.shown();
@@ -176,7 +176,7 @@ impl Extension for Multiport {
                 ))
             }
         };
-        self.parse_ports(values[0], proto, &shown)?;
+        self.parse_ports(val.text(), proto, &shown)?;
         self.flags = id;
         self.invert = inv;
         Ok(())

@@ -34,8 +34,8 @@ use super::libxt::{ntop, strtoul_prefix_in as strtoul_prefix};
 use super::names::service_port;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -46,9 +46,9 @@ pub static MASQUERADE: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("to-ports"),
-        OptSpec::flag("random"),
-        OptSpec::flag("random-fully"),
+        Opt::custom("to-ports").multi(),
+        Opt::flag("random").multi(),
+        Opt::flag("random-fully").multi(),
     ],
     new: |f| Box::new(Nat::new(NatKind::Masquerade, f)),
     xt_names: &["MASQUERADE"],
@@ -62,10 +62,10 @@ pub static SNAT: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("to-source"),
-        OptSpec::flag("random"),
-        OptSpec::flag("random-fully"),
-        OptSpec::flag("persistent"),
+        Opt::custom("to-source").multi(),
+        Opt::flag("random").multi(),
+        Opt::flag("random-fully").multi(),
+        Opt::flag("persistent").multi(),
     ],
     new: |f| Box::new(Nat::new(NatKind::Snat, f)),
     xt_names: &["SNAT"],
@@ -79,9 +79,9 @@ pub static DNAT: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("to-destination"),
-        OptSpec::flag("random"),
-        OptSpec::flag("persistent"),
+        Opt::custom("to-destination").multi(),
+        Opt::flag("random").multi(),
+        Opt::flag("persistent").multi(),
     ],
     new: |f| Box::new(Nat::new(NatKind::Dnat, f)),
     xt_names: &["DNAT"],
@@ -94,7 +94,7 @@ pub static REDIRECT: ExtDesc = ExtDesc {
     name: "REDIRECT",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::val("to-ports"), OptSpec::flag("random")],
+    options: &[Opt::custom("to-ports").multi(), Opt::flag("random").multi()],
     new: |f| Box::new(Nat::new(NatKind::Redirect, f)),
     xt_names: &["REDIRECT"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Redirect, rev, info, ctx)),
@@ -406,17 +406,17 @@ impl Extension for Nat {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let desc = desc_of(self.kind);
         let shown = opt.shown();
         self.seen.once(desc, opt.name)?;
         match opt.name {
-            "to-source" | "to-destination" => self.parse_to(values[0], portok(ctx), &shown)?,
-            "to-ports" => self.parse_ports(values[0], portok(ctx), &shown)?,
+            "to-source" | "to-destination" => self.parse_to(val.text(), portok(ctx), &shown)?,
+            "to-ports" => self.parse_ports(val.text(), portok(ctx), &shown)?,
             "random" => self.flags |= NF_NAT_RANGE_PROTO_RANDOM,
             "random-fully" => self.flags |= NF_NAT_RANGE_PROTO_RANDOM_FULLY,
             "persistent" => self.flags |= NF_NAT_RANGE_PERSISTENT,
@@ -562,17 +562,6 @@ mod tests {
     use super::*;
     use crate::ipt::{parse_rule, ProtoMatch};
 
-    fn ctx(family: IpFamily, proto: u8) -> ParseCtx<'static> {
-        ParseCtx {
-            sets: &crate::ipt::ext::NoSets,
-            family,
-            proto: (proto != 0).then_some(ProtoMatch {
-                num: proto,
-                inv: false,
-            }),
-        }
-    }
-
     fn parsed(
         kind: NatKind,
         family: IpFamily,
@@ -581,13 +570,11 @@ mod tests {
         v: &str,
     ) -> Result<Nat, ParseError> {
         let mut n = Nat::new(kind, family);
-        let spec = desc_of(kind)
-            .options
-            .iter()
-            .find(|o| o.name == opt)
-            .copied()
-            .unwrap();
-        n.parse(&spec, false, &[v], &ctx(family, proto))?;
+        let proto = (proto != 0).then_some(ProtoMatch {
+            num: proto,
+            inv: false,
+        });
+        crate::ipt::ext::opts::feed(&mut n, family, proto, opt, v)?;
         Ok(n)
     }
 

@@ -14,8 +14,8 @@ use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 use super::libxt::{field_bytes, parse_int, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    OptSpec, ParseCtx, Seen, XtView,
+    save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, Val, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::log::Log;
@@ -27,11 +27,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("nflog-group"),
-        OptSpec::val("nflog-prefix"),
-        OptSpec::val("nflog-range"),
-        OptSpec::val("nflog-size"),
-        OptSpec::val("nflog-threshold"),
+        Opt::custom("nflog-group").multi(),
+        Opt::custom("nflog-prefix").multi(),
+        Opt::custom("nflog-range").multi(),
+        Opt::custom("nflog-size").multi(),
+        Opt::custom("nflog-threshold").multi(),
     ],
     new: |_| Box::new(Nflog::default()),
     xt_names: &["NFLOG"],
@@ -87,13 +87,13 @@ impl Extension for Nflog {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         match opt.name {
             "nflog-group" => self.group = parse_int("NFLOG", opt.name, v, 0, 65535)? as u16,
             "nflog-prefix" => {

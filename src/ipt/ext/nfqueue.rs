@@ -14,8 +14,8 @@ use iptnl_sys::xt::{
 use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,10 +26,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("queue-num"),
-        OptSpec::val("queue-balance"),
-        OptSpec::flag("queue-bypass"),
-        OptSpec::flag("queue-cpu-fanout"),
+        Opt::custom("queue-num").multi(),
+        Opt::custom("queue-balance").multi(),
+        Opt::flag("queue-bypass").multi(),
+        Opt::flag("queue-cpu-fanout").multi(),
     ],
     new: |_| Box::new(Nfqueue::default()),
     xt_names: &["NFQUEUE"],
@@ -134,9 +134,9 @@ impl Extension for Nfqueue {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
@@ -151,13 +151,13 @@ impl Extension for Nfqueue {
                 if self.seen.has(&DESC, "queue-balance") {
                     return Err(excl("queue-balance"));
                 }
-                self.queuenum = parse_int("NFQUEUE", opt.name, values[0], 0, 65535)? as u16;
+                self.queuenum = parse_int("NFQUEUE", opt.name, val.text(), 0, 65535)? as u16;
             }
             "queue-balance" => {
                 if self.seen.has(&DESC, "queue-num") {
                     return Err(excl("queue-num"));
                 }
-                let (a, b) = parse_balance(values[0])?;
+                let (a, b) = parse_balance(val.text())?;
                 self.queuenum = a;
                 self.queues_total = b - a + 1;
             }

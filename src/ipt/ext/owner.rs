@@ -16,8 +16,8 @@ use iptnl_sys::xt::{
 use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -28,10 +28,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("uid-owner"),
-        OptSpec::inv("gid-owner"),
-        OptSpec::inv_flag("socket-exists"),
-        OptSpec::flag("suppl-groups"),
+        Opt::custom("uid-owner").inv().multi(),
+        Opt::custom("gid-owner").inv().multi(),
+        Opt::flag("socket-exists").inv().multi(),
+        Opt::flag("suppl-groups").multi(),
     ],
     new: |_| Box::new(Owner::default()),
     xt_names: &["owner"],
@@ -146,19 +146,19 @@ impl Extension for Owner {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         let bit = match opt.name {
             "uid-owner" => {
-                self.uid = parse_ids(opt.name, "/etc/passwd", values[0])?;
+                self.uid = parse_ids(opt.name, "/etc/passwd", val.text())?;
                 XT_OWNER_UID
             }
             "gid-owner" => {
-                self.gid = parse_ids(opt.name, "/etc/group", values[0])?;
+                self.gid = parse_ids(opt.name, "/etc/group", val.text())?;
                 XT_OWNER_GID
             }
             "socket-exists" => XT_OWNER_SOCKET,

@@ -14,8 +14,8 @@ use std::mem::offset_of;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,11 +26,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("physdev-in"),
-        OptSpec::inv("physdev-out"),
-        OptSpec::inv_flag("physdev-is-in"),
-        OptSpec::inv_flag("physdev-is-out"),
-        OptSpec::inv_flag("physdev-is-bridged"),
+        Opt::custom("physdev-in").inv().multi(),
+        Opt::custom("physdev-out").inv().multi(),
+        Opt::flag("physdev-is-in").inv().multi(),
+        Opt::flag("physdev-is-out").inv().multi(),
+        Opt::flag("physdev-is-bridged").inv().multi(),
     ],
     new: |_| Box::new(Physdev::default()),
     xt_names: &["physdev"],
@@ -89,15 +89,15 @@ impl Extension for Physdev {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
         let bit = match opt.name {
             "physdev-in" | "physdev-out" => {
-                let v = values[0];
+                let v = val.text();
                 if v.len() >= IFNAMSIZ {
                     return Err(ParseError::bad(
                         format!("--{}", opt.name),

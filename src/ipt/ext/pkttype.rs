@@ -11,8 +11,8 @@ use iptnl_sys::xt::xt_pkttype_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{MetaKey, MetaOp};
@@ -23,7 +23,9 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "pkttype",
     kind: ExtKind::Match,
     family: None,
-    options: &[OptSpec::inv("pkt-type")],
+    options: &[Opt::new("pkt-type", Ty::Str { min: 0, max: 0 })
+        .inv()
+        .mand()],
     new: |_| Box::new(PktType::default()),
     xt_names: &["pkttype"],
     decode_xt: Some(decode_xt),
@@ -48,7 +50,6 @@ pub struct PktType {
     pub pkttype: i32,
     /// 1 when negated.
     pub invert: i32,
-    seen: Seen,
 }
 
 impl PktType {
@@ -67,28 +68,18 @@ impl Extension for PktType {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        _opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         self.pkttype = TYPES
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(v))
             .map(|(_, t)| *t)
             .ok_or_else(|| ParseError::bad("--pkt-type", format!("Bad packet type '{v}'")))?;
         self.invert = inv as i32;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "pkt-type") {
-            return Err(ParseError::Invalid(
-                "pkttype: option \"--pkt-type\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -131,7 +122,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     let p = PktType {
         pkttype: v.u32(offset_of!(xt_pkttype_info, pkttype))? as i32,
         invert: v.u32(offset_of!(xt_pkttype_info, invert))? as i32,
-        seen: Seen::default(),
     };
     (p.invert == 0 || p.invert == 1).then(|| Box::new(p) as _)
 }
@@ -152,7 +142,6 @@ fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn E
     Some(Box::new(PktType {
         pkttype: c.data.as_bytes()[0] as i32,
         invert: (c.op == CmpOp::Neq) as i32,
-        seen: Seen::default(),
     }))
 }
 

@@ -19,8 +19,8 @@ use iptnl_sys::xt::{
 use super::libxt::{inet_aton, ntop, parse_ipv6, strtoul_full};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -31,18 +31,18 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv_flag("set"),
-        OptSpec::inv_flag("rcheck"),
-        OptSpec::inv_flag("update"),
-        OptSpec::inv_flag("remove"),
-        OptSpec::val("seconds"),
-        OptSpec::flag("reap"),
-        OptSpec::val("hitcount"),
-        OptSpec::flag("rttl"),
-        OptSpec::val("name"),
-        OptSpec::flag("rsource"),
-        OptSpec::flag("rdest"),
-        OptSpec::val("mask"),
+        Opt::flag("set").inv().multi(),
+        Opt::flag("rcheck").inv().multi(),
+        Opt::flag("update").inv().multi(),
+        Opt::flag("remove").inv().multi(),
+        Opt::custom("seconds").multi(),
+        Opt::flag("reap").multi(),
+        Opt::custom("hitcount").multi(),
+        Opt::flag("rttl").multi(),
+        Opt::custom("name").multi(),
+        Opt::flag("rsource").multi(),
+        Opt::flag("rdest").multi(),
+        Opt::custom("mask").multi(),
     ],
     new: |_| Box::new(Recent::default()),
     xt_names: &["recent"],
@@ -149,9 +149,9 @@ impl Extension for Recent {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
@@ -163,16 +163,16 @@ impl Extension for Recent {
             return Ok(());
         }
         match opt.name {
-            "seconds" => self.seconds = parse_u32("seconds", values[0], 1)?,
+            "seconds" => self.seconds = parse_u32("seconds", val.text(), 1)?,
             "hitcount" => {
-                self.hit_count = parse_u32("hitcount", values[0], 0)?;
+                self.hit_count = parse_u32("hitcount", val.text(), 0)?;
                 // The kernel keeps at most XT_RECENT_MAX_NSTAMPS - 1 time stamps.
                 if self.hit_count > 65535 {
                     return Err(ParseError::bad(
                         "--hitcount",
                         format!(
                             "hitcount {} is larger than the allowed maximum 65535",
-                            values[0]
+                            val.text()
                         ),
                     ));
                 }
@@ -182,27 +182,27 @@ impl Extension for Recent {
             "rsource" => self.side = XT_RECENT_SOURCE,
             "rdest" => self.side = XT_RECENT_DEST,
             "name" => {
-                let v = values[0].as_bytes();
+                let v = val.text().as_bytes();
                 // The kernel refuses what is not a valid /proc file name.
                 if v.is_empty() || v == b"." || v == b".." || v.contains(&b'/') {
                     return Err(ParseError::bad(
                         "--name",
-                        format!("invalid list name \"{}\"", values[0]),
+                        format!("invalid list name \"{}\"", val.text()),
                     ));
                 }
                 // iptables truncates to the buffer size.
                 let n = v.len().min(XT_RECENT_NAME_LEN - 1);
-                if !values[0].is_char_boundary(n) {
+                if !val.text().is_char_boundary(n) {
                     return Err(ParseError::bad(
                         "--name",
-                        format!("list name \"{}\" is too long", values[0]),
+                        format!("list name \"{}\" is too long", val.text()),
                     ));
                 }
                 self.name[..n].copy_from_slice(&v[..n]);
                 self.name[n] = 0;
             }
             _ => {
-                let v = values[0];
+                let v = val.text();
                 let mut m = [0u8; 16];
                 match ctx.family {
                     IpFamily::V4 => {

@@ -12,8 +12,8 @@ use iptnl_sys::xt::ipt_reject_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "REJECT",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::val("reject-with")],
+    options: &[Opt::custom("reject-with").multi()],
     new: |f| Box::new(Reject::new(f)),
     xt_names: &["REJECT"],
     decode_xt: Some(decode_xt),
@@ -103,13 +103,13 @@ impl Extension for Reject {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let arg = values[0];
+        let arg = val.text();
         let t = types(self.family)
             .iter()
             .find(|t| prefix_of(t.0, arg) || prefix_of(t.1, arg))
@@ -161,12 +161,8 @@ mod tests {
 
     fn with(family: IpFamily, arg: &str) -> Option<u32> {
         let mut r = Reject::new(family);
-        let ctx = ParseCtx {
-            sets: &crate::ipt::ext::NoSets,
-            family,
-            proto: None,
-        };
-        r.parse(&DESC.options[0], false, &[arg], &ctx).ok()?;
+        let name = DESC.options[0].name;
+        crate::ipt::ext::opts::feed(&mut r, family, None, name, arg).ok()?;
         Some(r.with)
     }
 

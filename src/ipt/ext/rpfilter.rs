@@ -11,8 +11,8 @@ use iptnl_sys::xt::{
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -23,10 +23,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::flag("loose"),
-        OptSpec::flag("validmark"),
-        OptSpec::flag("accept-local"),
-        OptSpec::flag("invert"),
+        Opt::flag("loose"),
+        Opt::flag("validmark"),
+        Opt::flag("accept-local"),
+        Opt::flag("invert"),
     ],
     new: |_| Box::new(Rpfilter::default()),
     xt_names: &["rpfilter"],
@@ -47,7 +47,6 @@ const FLAGS: &[(&str, u8)] = &[
 pub struct Rpfilter {
     /// `XT_RPFILTER_*` bits.
     pub flags: u8,
-    seen: Seen,
 }
 
 impl Extension for Rpfilter {
@@ -57,12 +56,11 @@ impl Extension for Rpfilter {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        _values: &[&str],
+        _val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         if let Some((_, bit)) = FLAGS.iter().find(|(n, _)| *n == opt.name) {
             self.flags |= bit;
         }
@@ -103,8 +101,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         return None;
     }
     let v = XtView::of::<xt_rpfilter_info>(info)?;
-    Some(Box::new(Rpfilter {
-        flags: v.u8(0)?,
-        seen: Seen::default(),
-    }))
+    Some(Box::new(Rpfilter { flags: v.u8(0)? }))
 }

@@ -16,8 +16,8 @@ use iptnl_sys::xt::{
 use super::libxt::{ntop6, parse_range_u32, print_u32_range, save_u32_range, uint_value};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -28,12 +28,12 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        OptSpec::inv("rt-type"),
-        OptSpec::inv("rt-segsleft"),
-        OptSpec::inv("rt-len"),
-        OptSpec::flag("rt-0-res"),
-        OptSpec::val("rt-0-addrs"),
-        OptSpec::flag("rt-0-not-strict"),
+        Opt::custom("rt-type").inv().multi(),
+        Opt::custom("rt-segsleft").inv().multi(),
+        Opt::custom("rt-len").inv().multi(),
+        Opt::flag("rt-0-res").multi(),
+        Opt::custom("rt-0-addrs").multi(),
+        Opt::flag("rt-0-not-strict").multi(),
     ],
     new: |_| Box::new(Rt::default()),
     xt_names: &["rt"],
@@ -100,23 +100,23 @@ impl Extension for Rt {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let shown = opt.shown();
         self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "rt-type" => {
-                self.rt_type = uint_value("rt", opt.name, values[0], 0, u32::MAX as u64)? as u32;
+                self.rt_type = uint_value("rt", opt.name, val.text(), 0, u32::MAX as u64)? as u32;
                 if inv {
                     self.invflags |= IP6T_RT_INV_TYP;
                 }
                 self.flags |= IP6T_RT_TYP;
             }
             "rt-segsleft" => {
-                let (r, n) = parse_range_u32("rt", opt.name, values[0])?;
+                let (r, n) = parse_range_u32("rt", opt.name, val.text())?;
                 self.segsleft = if n == 1 { [r[0], r[0]] } else { r };
                 if inv {
                     self.invflags |= IP6T_RT_INV_SGS;
@@ -124,7 +124,7 @@ impl Extension for Rt {
                 self.flags |= IP6T_RT_SGS;
             }
             "rt-len" => {
-                self.hdrlen = uint_value("rt", opt.name, values[0], 0, u32::MAX as u64)? as u32;
+                self.hdrlen = uint_value("rt", opt.name, val.text(), 0, u32::MAX as u64)? as u32;
                 if inv {
                     self.invflags |= IP6T_RT_INV_LEN;
                 }
@@ -146,7 +146,7 @@ impl Extension for Rt {
                         "`--rt-type 0' required before `--rt-0-addrs'",
                     ));
                 }
-                let items: Vec<&str> = values[0].split(',').collect();
+                let items: Vec<&str> = val.text().split(',').collect();
                 if items.len() > IP6T_RT_HOPS {
                     return Err(ParseError::bad(&shown, "too many addresses specified"));
                 }

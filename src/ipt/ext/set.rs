@@ -32,8 +32,8 @@ use iptnl_sys::xt::{
 use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, Seen, SetIndex, XtBuf, XtView,
+    xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Seen, SetIndex, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -44,17 +44,17 @@ pub static MATCH: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::two("match-set", true),
-        OptSpec::two("set", true),
-        OptSpec::inv_flag("return-nomatch"),
-        OptSpec::inv_flag("update-counters"),
-        OptSpec::inv("packets-eq"),
-        OptSpec::inv("packets-lt"),
-        OptSpec::inv("packets-gt"),
-        OptSpec::inv("bytes-eq"),
-        OptSpec::inv("bytes-lt"),
-        OptSpec::inv("bytes-gt"),
-        OptSpec::inv_flag("update-subcounters"),
+        Opt::new("match-set", Ty::Custom2).inv().multi(),
+        Opt::new("set", Ty::Custom2).inv().multi(),
+        Opt::flag("return-nomatch").inv().multi(),
+        Opt::flag("update-counters").inv().multi(),
+        Opt::custom("packets-eq").inv().multi(),
+        Opt::custom("packets-lt").inv().multi(),
+        Opt::custom("packets-gt").inv().multi(),
+        Opt::custom("bytes-eq").inv().multi(),
+        Opt::custom("bytes-lt").inv().multi(),
+        Opt::custom("bytes-gt").inv().multi(),
+        Opt::flag("update-subcounters").inv().multi(),
     ],
     new: |_| Box::new(SetMatch::default()),
     xt_names: &["set"],
@@ -68,14 +68,14 @@ pub static TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::two("add-set", true),
-        OptSpec::two("del-set", true),
-        OptSpec::inv_flag("exist"),
-        OptSpec::inv("timeout"),
-        OptSpec::two("map-set", true),
-        OptSpec::inv_flag("map-mark"),
-        OptSpec::inv_flag("map-prio"),
-        OptSpec::inv_flag("map-queue"),
+        Opt::new("add-set", Ty::Custom2).inv().multi(),
+        Opt::new("del-set", Ty::Custom2).inv().multi(),
+        Opt::flag("exist").inv().multi(),
+        Opt::custom("timeout").inv().multi(),
+        Opt::new("map-set", Ty::Custom2).inv().multi(),
+        Opt::flag("map-mark").inv().multi(),
+        Opt::flag("map-prio").inv().multi(),
+        Opt::flag("map-queue").inv().multi(),
     ],
     new: |_| Box::new(SetTarget::default()),
     xt_names: &["SET"],
@@ -263,9 +263,9 @@ impl Extension for SetMatch {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let name = opt.name;
@@ -278,7 +278,7 @@ impl Extension for SetMatch {
                         "--match-set can be specified only once",
                     ));
                 }
-                let mut r = SetRef::parse(values[0], values[1], "--match-set")?;
+                let mut r = SetRef::parse(val.text(), val.second(), "--match-set")?;
                 r.check(ctx, "--match-set")?;
                 if inv {
                     r.flags |= IPSET_INV_MATCH;
@@ -329,7 +329,7 @@ impl Extension for SetMatch {
                         ))
                     }
                 };
-                *slot = (code, parse_counter(values[0], &shown)?);
+                *slot = (code, parse_counter(val.text(), &shown)?);
             }
         }
         Ok(())
@@ -524,9 +524,9 @@ impl Extension for SetTarget {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         // libxt_SET ignores `!` before its options.
@@ -545,18 +545,18 @@ impl Extension for SetTarget {
                         format!("{shown} can be specified only once"),
                     ));
                 }
-                let r = SetRef::parse(values[0], values[1], &shown)?;
+                let r = SetRef::parse(val.text(), val.second(), &shown)?;
                 r.check(ctx, &shown)?;
                 *slot = r;
             }
             "exist" => self.flags |= IPSET_FLAG_EXIST,
             "timeout" => {
-                self.timeout = parse_c_uint(values[0], u32::MAX as u64 - 1).ok_or_else(|| {
+                self.timeout = parse_c_uint(val.text(), u32::MAX as u64 - 1).ok_or_else(|| {
                     ParseError::bad(
                         &shown,
                         format!(
                             "Invalid value `{}' for option --timeout or out of range 0-{}",
-                            values[0],
+                            val.text(),
                             u32::MAX - 1
                         ),
                     )

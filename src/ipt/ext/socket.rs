@@ -12,8 +12,8 @@ use iptnl_sys::xt::{
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -24,9 +24,9 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::flag("transparent"),
-        OptSpec::flag("nowildcard"),
-        OptSpec::flag("restore-skmark"),
+        Opt::flag("transparent"),
+        Opt::flag("nowildcard"),
+        Opt::flag("restore-skmark"),
     ],
     new: |_| Box::new(Socket::default()),
     xt_names: &["socket"],
@@ -45,7 +45,6 @@ const FLAGS: [(&str, u8); 3] = [
 pub struct Socket {
     /// `XT_SOCKET_*` flags.
     pub flags: u8,
-    seen: Seen,
 }
 
 impl Extension for Socket {
@@ -55,12 +54,11 @@ impl Extension for Socket {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        _values: &[&str],
+        _val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         if let Some(&(_, f)) = FLAGS.iter().find(|(n, _)| *n == opt.name) {
             self.flags |= f;
         }
@@ -113,12 +111,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         }
         _ => return None,
     };
-    (flags & !valid == 0).then(|| {
-        Box::new(Socket {
-            flags,
-            seen: Seen::default(),
-        }) as _
-    })
+    (flags & !valid == 0).then(|| Box::new(Socket { flags }) as _)
 }
 
 #[cfg(test)]

@@ -15,8 +15,8 @@ use iptnl_sys::xt::{
 use super::libxt::{strtod_full, strtoul_full};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -27,10 +27,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::val("mode"),
-        OptSpec::inv("probability"),
-        OptSpec::inv("every"),
-        OptSpec::val("packet"),
+        Opt::custom("mode").multi(),
+        Opt::custom("probability").inv().multi(),
+        Opt::custom("every").inv().multi(),
+        Opt::custom("packet").multi(),
     ],
     new: |_| Box::new(Statistic::default()),
     xt_names: &["statistic"],
@@ -127,13 +127,13 @@ impl Extension for Statistic {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         let shown = opt.shown();
         if inv {
             self.flags |= XT_STATISTIC_INVERT;

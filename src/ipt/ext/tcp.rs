@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
 
 use super::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    OptSpec, ParseCtx, PrintCtx, Seen, XtBuf, XtView,
+    Opt, ParseCtx, PrintCtx, Seen, Ty, Val, XtBuf, XtView,
 };
 use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
@@ -38,13 +38,13 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("source-port"),
-        OptSpec::inv("sport"),
-        OptSpec::inv("destination-port"),
-        OptSpec::inv("dport"),
-        OptSpec::inv_flag("syn"),
-        OptSpec::two("tcp-flags", true),
-        OptSpec::inv("tcp-option"),
+        Opt::custom("source-port").inv().multi(),
+        Opt::custom("sport").inv().multi(),
+        Opt::custom("destination-port").inv().multi(),
+        Opt::custom("dport").inv().multi(),
+        Opt::flag("syn").inv().multi(),
+        Opt::new("tcp-flags", Ty::Custom2).inv().multi(),
+        Opt::custom("tcp-option").inv().multi(),
     ],
     new: |_| Box::new(Tcp::default()),
     xt_names: &["tcp"],
@@ -146,9 +146,9 @@ impl Extension for Tcp {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let name = match opt.name {
@@ -160,7 +160,7 @@ impl Extension for Tcp {
         match name {
             "sport" | "dport" => {
                 self.seen.once(&DESC, name)?;
-                let r = parse_range(values[0], "tcp", &shown)?;
+                let r = parse_range(val.text(), "tcp", &shown)?;
                 if name == "sport" {
                     self.spts = r;
                     if inv {
@@ -184,8 +184,8 @@ impl Extension for Tcp {
                     self.flg_mask = 0x17;
                     self.flg_cmp = 0x02;
                 } else {
-                    self.flg_mask = parse_flags(values[0], &shown)?;
-                    self.flg_cmp = parse_flags(values[1], &shown)?;
+                    self.flg_mask = parse_flags(val.text(), &shown)?;
+                    self.flg_cmp = parse_flags(val.second(), &shown)?;
                 }
                 if inv {
                     self.invflags |= XT_TCP_INV_FLAGS;
@@ -193,8 +193,8 @@ impl Extension for Tcp {
             }
             "tcp-option" => {
                 self.seen.once(&DESC, name)?;
-                self.option = super::api::parse_uint(values[0], 1, 255).ok_or_else(|| {
-                    ParseError::bad(&shown, format!("Bad TCP option \"{}\"", values[0]))
+                self.option = super::api::parse_uint(val.text(), 1, 255).ok_or_else(|| {
+                    ParseError::bad(&shown, format!("Bad TCP option \"{}\"", val.text()))
                 })? as u8;
                 if inv {
                     self.invflags |= XT_TCP_INV_OPTION;

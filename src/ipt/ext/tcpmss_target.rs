@@ -8,12 +8,12 @@
 
 use iptnl_sys::xt::{xt_tcpmss_info, XT_TCPMSS_CLAMP_PMTU};
 
-use super::libxt::parse_int;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::parse_uint;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -22,7 +22,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TCPMSS",
     kind: ExtKind::Target,
     family: None,
-    options: &[OptSpec::val("set-mss"), OptSpec::flag("clamp-mss-to-pmtu")],
+    options: &[Opt::custom("set-mss"), Opt::flag("clamp-mss-to-pmtu")],
     new: |_| Box::new(Tcpmss::default()),
     xt_names: &["TCPMSS"],
     decode_xt: Some(decode_xt),
@@ -34,7 +34,6 @@ pub static DESC: ExtDesc = ExtDesc {
 pub struct Tcpmss {
     /// The MSS, or `0xffff` to clamp to the path MTU.
     pub mss: u16,
-    seen: Seen,
 }
 
 impl Extension for Tcpmss {
@@ -44,27 +43,28 @@ impl Extension for Tcpmss {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "set-mss" => {
                 let max = match ctx.family {
                     IpFamily::V4 => 65535 - 20,
                     IpFamily::V6 => 65535 - 40,
                 };
-                self.mss = parse_int("TCPMSS", opt.name, values[0], 0, max)? as u16;
+                // The largest MSS depends on the family's header size, so the value is
+                // parsed here rather than by the table.
+                self.mss = parse_uint("TCPMSS", opt.name, val.text(), 0, max)? as u16;
             }
             _ => self.mss = XT_TCPMSS_CLAMP_PMTU,
         }
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "set-mss") && !self.seen.has(&DESC, "clamp-mss-to-pmtu") {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid(
                 "TCPMSS target: At least one parameter is required".into(),
             ));
@@ -103,8 +103,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         return None;
     }
     let v = XtView::of::<xt_tcpmss_info>(info)?;
-    Some(Box::new(Tcpmss {
-        mss: v.u16(0)?,
-        seen: Seen::default(),
-    }))
+    Some(Box::new(Tcpmss { mss: v.u16(0)? }))
 }

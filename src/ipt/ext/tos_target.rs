@@ -13,8 +13,8 @@ use iptnl_sys::xt::xt_tos_target_info;
 use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -25,10 +25,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("set-tos"),
-        OptSpec::val("and-tos"),
-        OptSpec::val("or-tos"),
-        OptSpec::val("xor-tos"),
+        Opt::custom("set-tos").multi(),
+        Opt::custom("and-tos").multi(),
+        Opt::custom("or-tos").multi(),
+        Opt::custom("xor-tos").multi(),
     ],
     new: |_| Box::new(Tos::default()),
     xt_names: &["TOS"],
@@ -75,9 +75,9 @@ impl Extension for Tos {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         if let Some(other) = DESC
@@ -91,7 +91,7 @@ impl Extension for Tos {
             )));
         }
         self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         let (value, mask) = match opt.name {
             "set-tos" => parse_tosmask(v)?,
             _ => {

@@ -19,8 +19,8 @@ use super::libxt::{ntop, parse_markmask};
 use super::names::{parse_host, service_port};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -31,9 +31,9 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        OptSpec::val("on-port"),
-        OptSpec::val("on-ip"),
-        OptSpec::val("tproxy-mark"),
+        Opt::custom("on-port").multi(),
+        Opt::custom("on-ip").multi(),
+        Opt::custom("tproxy-mark").multi(),
     ],
     new: |f| Box::new(Tproxy::new(f)),
     xt_names: &["TPROXY"],
@@ -92,13 +92,13 @@ impl Extension for Tproxy {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         self.seen.once(&DESC, opt.name)?;
-        let v = values[0];
+        let v = val.text();
         match opt.name {
             "on-port" => self.lport = parse_port(v)?,
             "on-ip" => self.laddr = parse_host(self.family, v, "--on-ip")?,

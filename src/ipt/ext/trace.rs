@@ -9,8 +9,8 @@ use iptnl_sys::nf_tables::NFT_META_NFTRACE;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec, ParseCtx,
-    Seen,
+    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
+    Seen, Val,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
@@ -45,9 +45,9 @@ impl Extension for Trace {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        _values: &[&str],
+        _val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         Err(ParseError::UnknownOption {

@@ -19,7 +19,7 @@ use super::libxt::uint_value;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
-    Extension, OptSpec, ParseCtx, XtBuf, XtView,
+    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
@@ -30,10 +30,10 @@ pub static TTL_MATCH: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
     options: &[
-        OptSpec::val("ttl-lt"),
-        OptSpec::val("ttl-gt"),
-        OptSpec::inv("ttl-eq"),
-        OptSpec::inv("ttl"),
+        Opt::custom("ttl-lt").multi(),
+        Opt::custom("ttl-gt").multi(),
+        Opt::custom("ttl-eq").inv().multi(),
+        Opt::custom("ttl").inv().multi(),
     ],
     new: |_| Box::new(HopMatch::new(false)),
     xt_names: &["ttl"],
@@ -47,10 +47,10 @@ pub static HL_MATCH: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        OptSpec::val("hl-lt"),
-        OptSpec::val("hl-gt"),
-        OptSpec::inv("hl-eq"),
-        OptSpec::inv("hl"),
+        Opt::custom("hl-lt").multi(),
+        Opt::custom("hl-gt").multi(),
+        Opt::custom("hl-eq").inv().multi(),
+        Opt::custom("hl").inv().multi(),
     ],
     new: |_| Box::new(HopMatch::new(true)),
     xt_names: &["hl"],
@@ -64,9 +64,9 @@ pub static TTL_TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
     options: &[
-        OptSpec::val("ttl-set"),
-        OptSpec::val("ttl-dec"),
-        OptSpec::val("ttl-inc"),
+        Opt::custom("ttl-set").multi(),
+        Opt::custom("ttl-dec").multi(),
+        Opt::custom("ttl-inc").multi(),
     ],
     new: |_| Box::new(HopTarget::new(false)),
     xt_names: &["TTL"],
@@ -80,9 +80,9 @@ pub static HL_TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: Some(IpFamily::V6),
     options: &[
-        OptSpec::val("hl-set"),
-        OptSpec::val("hl-dec"),
-        OptSpec::val("hl-inc"),
+        Opt::custom("hl-set").multi(),
+        Opt::custom("hl-dec").multi(),
+        Opt::custom("hl-inc").multi(),
     ],
     new: |_| Box::new(HopTarget::new(true)),
     xt_names: &["HL"],
@@ -165,9 +165,9 @@ impl Extension for HopMatch {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let ext = self.desc().name;
@@ -186,7 +186,7 @@ impl Extension for HopMatch {
             (true, _) => "hl-eq",
         };
         self.given.set(ext, id, opt.name)?;
-        self.value = uint_value(ext, opt.name, values[0], 0, 255)? as u8;
+        self.value = uint_value(ext, opt.name, val.text(), 0, 255)? as u8;
         self.mode = mode;
         Ok(())
     }
@@ -339,9 +339,9 @@ impl Extension for HopTarget {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         _inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let ext = self.desc().name;
@@ -356,7 +356,7 @@ impl Extension for HopTarget {
         let op = opt.name.rsplit('-').next().unwrap_or("");
         let mode = MODE_NAMES.iter().position(|m| *m == op).unwrap_or(0) as u8;
         let min = if mode == 0 { 0 } else { 1 };
-        self.value = uint_value(ext, opt.name, values[0], min, 255)? as u8;
+        self.value = uint_value(ext, opt.name, val.text(), min, 255)? as u8;
         self.mode = mode;
         Ok(())
     }

@@ -8,8 +8,8 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_MASK, XT_UDP_INV_SRCPT};
 
 use super::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, OptSpec,
-    ParseCtx, PrintCtx, Seen, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, PrintCtx, Seen, Val, XtBuf, XtView,
 };
 use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
@@ -22,10 +22,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        OptSpec::inv("source-port"),
-        OptSpec::inv("sport"),
-        OptSpec::inv("destination-port"),
-        OptSpec::inv("dport"),
+        Opt::custom("source-port").inv().multi(),
+        Opt::custom("sport").inv().multi(),
+        Opt::custom("destination-port").inv().multi(),
+        Opt::custom("dport").inv().multi(),
     ],
     new: |_| Box::new(Udp::default()),
     xt_names: &["udp"],
@@ -71,9 +71,9 @@ impl Extension for Udp {
 
     fn parse(
         &mut self,
-        opt: &OptSpec,
+        opt: &Opt,
         inv: bool,
-        values: &[&str],
+        val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let name = match opt.name {
@@ -83,7 +83,7 @@ impl Extension for Udp {
         };
         let shown = opt.shown();
         self.seen.once(&DESC, name)?;
-        let r = parse_range(values[0], "udp", &shown)?;
+        let r = parse_range(val.text(), "udp", &shown)?;
         if name == "sport" {
             self.spts = r;
             if inv {
