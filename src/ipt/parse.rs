@@ -422,6 +422,7 @@ impl<'a> Parser<'a> {
                     let ctx = self.ctx(given);
                     let l = &mut self.loaded[idx];
                     let desc = l.ext.desc();
+                    let opt = opts::entry_for(desc.options, &opt);
                     opts::precheck(desc.name, desc.options, &given, &opt, inv)?;
                     let val = opts::parse_value(desc.name, &opt, values, self.family)?;
                     l.ext.parse(&opt, inv, val, &ctx)?;

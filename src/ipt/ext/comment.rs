@@ -8,9 +8,10 @@ use iptnl_sys::xt::{xt_comment_info, XT_MAX_COMMENT_LEN};
 
 use super::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::error::ParseError;
+use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 

@@ -14,12 +14,13 @@ use iptnl_sys::xt::{
     XT_CONNMARK_RESTORE, XT_CONNMARK_SAVE, XT_CONNMARK_SET,
 };
 
-use super::libxt::{parse_c_uint, parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
+use super::libxt::{save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
-    Opt, ParseCtx, Seen, Val, XtBuf, XtView,
+    Opt, ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -28,7 +29,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "connmark",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("mark").inv().multi()],
+    options: &[Opt::new("mark", Ty::MarkMask).inv().mand()],
     new: |_| Box::new(Connmark::default()),
     xt_names: &["connmark"],
     decode_xt: Some(decode_match_xt),
@@ -52,18 +53,18 @@ pub static TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("set-xmark").multi(),
-        Opt::custom("set-mark").multi(),
-        Opt::custom("and-mark").multi(),
-        Opt::custom("or-mark").multi(),
-        Opt::custom("xor-mark").multi(),
-        Opt::flag("save-mark").multi(),
-        Opt::flag("restore-mark").multi(),
-        Opt::custom("left-shift-mark").multi(),
-        Opt::custom("right-shift-mark").multi(),
-        Opt::custom("ctmask").multi(),
-        Opt::custom("nfmask").multi(),
-        Opt::custom("mask").multi(),
+        Opt::new("set-xmark", Ty::MarkMask).excl(OPS),
+        Opt::new("set-mark", Ty::MarkMask).excl(OPS),
+        Opt::new("and-mark", U32).excl(OPS),
+        Opt::new("or-mark", U32).excl(OPS),
+        Opt::new("xor-mark", U32).excl(OPS),
+        Opt::flag("save-mark").excl(OPS),
+        Opt::flag("restore-mark").excl(OPS),
+        Opt::new("left-shift-mark", Ty::Uint { min: 0, max: 32 }),
+        Opt::new("right-shift-mark", Ty::Uint { min: 0, max: 32 }),
+        Opt::new("ctmask", U32).excl(&["mask"]),
+        Opt::new("nfmask", U32).excl(&["mask"]),
+        Opt::new("mask", U32).excl(&["ctmask", "nfmask"]),
     ],
     new: |_| Box::new(ConnmarkTarget::default()),
     xt_names: &["CONNMARK"],
@@ -80,7 +81,6 @@ pub struct Connmark {
     pub mask: u32,
     /// `! --mark`.
     pub invert: bool,
-    seen: Seen,
 }
 
 impl Default for Connmark {
@@ -89,7 +89,6 @@ impl Default for Connmark {
             mark: 0,
             mask: u32::MAX,
             invert: false,
-            seen: Seen::default(),
         }
     }
 }
@@ -106,24 +105,8 @@ impl Extension for Connmark {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        if self.seen.has(&MATCH, "mark") {
-            return Err(ParseError::bad(
-                "--mark",
-                "connmark: option \"--mark\" can only be used once",
-            ));
-        }
-        self.seen.once(&MATCH, "mark")?;
-        (self.mark, self.mask) = parse_markmask("connmark", "mark", val.text())?;
+        (self.mark, self.mask) = val.mark_mask();
         self.invert = inv;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&MATCH, "mark") {
-            return Err(ParseError::Invalid(
-                "connmark: option \"--mark\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -164,7 +147,6 @@ fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Ex
         mark: v.u32(offset_of!(I, mark))?,
         mask: v.u32(offset_of!(I, mask))?,
         invert: v.u8(offset_of!(I, invert))? != 0,
-        seen: Seen::default(),
     }))
 }
 
@@ -183,7 +165,6 @@ pub struct ConnmarkTarget {
     pub shift_bits: u8,
     /// `XT_CONNMARK_SET`, `_SAVE` or `_RESTORE`.
     pub mode: u8,
-    seen: Seen,
 }
 
 impl Default for ConnmarkTarget {
@@ -195,18 +176,8 @@ impl Default for ConnmarkTarget {
             shift_dir: D_SHIFT_LEFT,
             shift_bits: 0,
             mode: XT_CONNMARK_SET,
-            seen: Seen::default(),
         }
     }
-}
-
-fn excl_error(a: &str, b: &str) -> ParseError {
-    // libxtables reports the pair in the order of the extension's option table.
-    let pos = |n: &str| TARGET.options.iter().position(|o| o.name == n);
-    let (a, b) = if pos(a) <= pos(b) { (a, b) } else { (b, a) };
-    ParseError::Invalid(format!(
-        "CONNMARK: option \"--{a}\" cannot be used together with \"--{b}\""
-    ))
 }
 
 impl ConnmarkTarget {
@@ -235,93 +206,55 @@ impl Extension for ConnmarkTarget {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let name = opt.name;
-        let shown = format!("--{name}");
-        if self.seen.has(&TARGET, name) {
-            return Err(ParseError::bad(
-                &shown,
-                format!("CONNMARK: option \"{shown}\" can only be used once"),
-            ));
-        }
-        if OPS.contains(&name) {
-            if let Some(other) = OPS.iter().find(|o| self.seen.has(&TARGET, o)) {
-                return Err(excl_error(name, other));
-            }
-        }
-        match name {
-            "mask" => {
-                for other in ["ctmask", "nfmask"] {
-                    if self.seen.has(&TARGET, other) {
-                        return Err(excl_error(name, other));
-                    }
-                }
-            }
-            "ctmask" | "nfmask" if self.seen.has(&TARGET, "mask") => {
-                return Err(excl_error(name, "mask"));
-            }
-            _ => {}
-        }
-        self.seen.once(&TARGET, name)?;
-        let v = val.text();
-        match name {
+        let bits = val.uint() as u32;
+        match opt.name {
             "set-xmark" => {
                 self.mode = XT_CONNMARK_SET;
-                (self.ctmark, self.ctmask) = parse_markmask("CONNMARK", name, v)?;
+                (self.ctmark, self.ctmask) = val.mark_mask();
             }
             "set-mark" => {
                 self.mode = XT_CONNMARK_SET;
-                let (mark, mask) = parse_markmask("CONNMARK", name, v)?;
+                let (mark, mask) = val.mark_mask();
                 self.ctmark = mark;
                 self.ctmask = mark | mask;
             }
             "and-mark" => {
                 self.mode = XT_CONNMARK_SET;
                 self.ctmark = 0;
-                self.ctmask = !parse_u32_opt(v, "CONNMARK", name)?;
+                self.ctmask = !bits;
             }
             "or-mark" => {
                 self.mode = XT_CONNMARK_SET;
-                let bits = parse_u32_opt(v, "CONNMARK", name)?;
                 self.ctmark = bits;
                 self.ctmask = bits;
             }
             "xor-mark" => {
                 self.mode = XT_CONNMARK_SET;
-                self.ctmark = parse_u32_opt(v, "CONNMARK", name)?;
+                self.ctmark = bits;
                 self.ctmask = 0;
             }
             "save-mark" => self.mode = XT_CONNMARK_SAVE,
             "restore-mark" => self.mode = XT_CONNMARK_RESTORE,
-            "ctmask" => self.ctmask = parse_u32_opt(v, "CONNMARK", name)?,
-            "nfmask" => self.nfmask = parse_u32_opt(v, "CONNMARK", name)?,
+            "ctmask" => self.ctmask = bits,
+            "nfmask" => self.nfmask = bits,
             "mask" => {
-                let m = parse_u32_opt(v, "CONNMARK", name)?;
-                self.ctmask = m;
-                self.nfmask = m;
+                self.ctmask = bits;
+                self.nfmask = bits;
             }
-            "left-shift-mark" | "right-shift-mark" => {
-                let bits = parse_c_uint(v, 32).ok_or_else(|| {
-                    ParseError::bad(
-                        &shown,
-                        format!(
-                            "CONNMARK: bad value `{v}' for option \"{shown}\", or out of range (0-32)"
-                        ),
-                    )
-                })? as u8;
-                self.shift_dir = if name == "left-shift-mark" {
-                    D_SHIFT_LEFT
-                } else {
-                    D_SHIFT_RIGHT
-                };
-                self.shift_bits = bits;
+            "left-shift-mark" => {
+                self.shift_dir = D_SHIFT_LEFT;
+                self.shift_bits = bits as u8;
             }
-            _ => return Err(ParseError::UnknownOption { option: shown }),
+            _ => {
+                self.shift_dir = D_SHIFT_RIGHT;
+                self.shift_bits = bits as u8;
+            }
         }
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !OPS.iter().any(|o| self.seen.has(&TARGET, o)) {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !OPS.iter().any(|o| ctx.given.has(o)) {
             return Err(ParseError::Invalid(
                 "CONNMARK target: No operation specified".into(),
             ));
@@ -418,7 +351,6 @@ fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn E
                 shift_dir: v.u8(offset_of!(I, shift_dir))?,
                 shift_bits: v.u8(offset_of!(I, shift_bits))?,
                 mode: v.u8(offset_of!(I, mode))?,
-                seen: Seen::default(),
             }
         }
         _ => return None,

@@ -10,8 +10,9 @@ use iptnl_sys::xt::xt_helper_info;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 

@@ -20,9 +20,16 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "length",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::new("length", Ty::Range { min: 0, max: 65535 })
-        .inv()
-        .mand()],
+    options: &[Opt::new(
+        "length",
+        Ty::Range {
+            min: 0,
+            max: 65535,
+            ordered: false,
+        },
+    )
+    .inv()
+    .mand()],
     new: |_| Box::new(Length::default()),
     xt_names: &["length"],
     decode_xt: Some(decode_xt),
@@ -134,6 +141,7 @@ mod tests {
         assert!(p("1:2:3").is_err());
         assert!(p("65536").is_err());
         assert!(p("1-5").is_err());
-        assert!(p("5:3").is_err());
+        // iptables 1.8.9 took a reversed range, and iptnl still does.
+        assert_eq!(p("5:3").unwrap(), (5, 3));
     }
 }

@@ -10,12 +10,12 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_rateinfo, XT_LIMIT_SCALE};
 
-use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    Seen, Val, XtView,
+    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtView,
 };
+use crate::ipt::ext::opts::{Ty, STR};
 use crate::ipt::IpFamily;
 use crate::nft::expr::limit::{Limit as NftLimit, LimitType};
 use crate::nft::expr::Expr;
@@ -26,8 +26,8 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("limit").multi(),
-        Opt::custom("limit-burst").multi(),
+        Opt::new("limit", STR),
+        Opt::new("limit-burst", Ty::Uint { min: 0, max: 10000 }),
     ],
     new: |_| Box::new(RateLimit::default()),
     xt_names: &["limit"],
@@ -53,7 +53,6 @@ pub struct RateLimit {
     pub avg: u32,
     /// Bucket size (`--limit-burst`).
     pub burst: u32,
-    seen: Seen,
 }
 
 impl Default for RateLimit {
@@ -61,7 +60,6 @@ impl Default for RateLimit {
         RateLimit {
             avg: XT_LIMIT_SCALE * 3600 / 3,
             burst: DEFAULT_BURST,
-            seen: Seen::default(),
         }
     }
 }
@@ -167,17 +165,11 @@ impl Extension for RateLimit {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         let v = val.text();
         if opt.name == "limit" {
             self.avg = parse_rate(v)?;
         } else {
-            let b = strtoul_full(v, 0, 10000).ok_or_else(|| {
-                ParseError::bad(
-                    "--limit-burst",
-                    format!("bad value \"{v}\", or out of range (0-10000)"),
-                )
-            })? as u32;
+            let b = val.uint() as u32;
             // The kernel's limit expression turns a zero packet burst into the default.
             self.burst = if b == 0 { DEFAULT_BURST } else { b };
         }
@@ -213,13 +205,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     let v = XtView::of::<xt_rateinfo>(info)?;
     let avg = v.u32(offset_of!(xt_rateinfo, avg))?;
     let burst = v.u32(offset_of!(xt_rateinfo, burst))?;
-    (avg != 0 && burst != 0).then(|| {
-        Box::new(RateLimit {
-            avg,
-            burst,
-            seen: Seen::default(),
-        }) as Box<dyn Extension>
-    })
+    (avg != 0 && burst != 0).then(|| Box::new(RateLimit { avg, burst }) as Box<dyn Extension>)
 }
 
 fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
@@ -237,7 +223,6 @@ fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn E
     Some(Box::new(RateLimit {
         avg: avg as u32,
         burst: l.burst,
-        seen: Seen::default(),
     }))
 }
 

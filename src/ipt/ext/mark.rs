@@ -16,12 +16,13 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use super::libxt::{parse_markmask, parse_u32_opt, save_mark_mask, xmark_words};
+use super::libxt::{save_mark_mask, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
-    Extension, Opt, ParseCtx, Seen, Val, XtBuf, XtView,
+    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, REG};
@@ -32,7 +33,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "mark",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("mark").inv().multi()],
+    options: &[Opt::new("mark", Ty::MarkMask).inv().mand()],
     new: |_| Box::new(Mark::default()),
     xt_names: &["mark"],
     decode_xt: Some(decode_match_xt),
@@ -45,17 +46,20 @@ pub static TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("set-xmark").multi(),
-        Opt::custom("set-mark").multi(),
-        Opt::custom("and-mark").multi(),
-        Opt::custom("or-mark").multi(),
-        Opt::custom("xor-mark").multi(),
+        Opt::new("set-xmark", Ty::MarkMask).excl(MARK_OPS),
+        Opt::new("set-mark", Ty::MarkMask).excl(MARK_OPS),
+        Opt::new("and-mark", U32).excl(MARK_OPS),
+        Opt::new("or-mark", U32).excl(MARK_OPS),
+        Opt::new("xor-mark", U32).excl(MARK_OPS),
     ],
     new: |_| Box::new(MarkTarget::default()),
     xt_names: &["MARK"],
     decode_xt: Some(decode_target_xt),
     decode_native: Some(decode_target_native),
 };
+
+/// The options of `MARK` (each excludes the others).
+const MARK_OPS: &[&str] = &["set-xmark", "set-mark", "and-mark", "or-mark", "xor-mark"];
 
 /// `-m mark [!] --mark value[/mask]`, as `struct xt_mark_mtinfo1`.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +70,6 @@ pub struct Mark {
     pub mask: u32,
     /// `! --mark`.
     pub invert: bool,
-    seen: Seen,
 }
 
 impl Default for Mark {
@@ -75,7 +78,6 @@ impl Default for Mark {
             mark: 0,
             mask: u32::MAX,
             invert: false,
-            seen: Seen::default(),
         }
     }
 }
@@ -92,26 +94,8 @@ impl Extension for Mark {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        if self.seen.has(&MATCH, "mark") {
-            return Err(ParseError::bad(
-                "--mark",
-                "mark: option \"--mark\" can only be used once",
-            ));
-        }
-        self.seen.once(&MATCH, "mark")?;
-        let (mark, mask) = parse_markmask("mark", "mark", val.text())?;
-        self.mark = mark;
-        self.mask = mask;
+        (self.mark, self.mask) = val.mark_mask();
         self.invert = inv;
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&MATCH, "mark") {
-            return Err(ParseError::Invalid(
-                "mark: option \"--mark\" must be specified".into(),
-            ));
-        }
         Ok(())
     }
 
@@ -152,7 +136,6 @@ fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Ex
         mark: v.u32(offset_of!(xt_mark_mtinfo1, mark))?,
         mask: v.u32(offset_of!(xt_mark_mtinfo1, mask))?,
         invert: v.u8(offset_of!(xt_mark_mtinfo1, invert))? != 0,
-        seen: Seen::default(),
     }))
 }
 
@@ -190,7 +173,6 @@ fn decode_match_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box
         mark,
         mask,
         invert: c.op == CmpOp::Neq,
-        seen: Seen::default(),
     }))
 }
 
@@ -201,7 +183,6 @@ pub struct MarkTarget {
     pub mark: u32,
     /// Bits cleared first.
     pub mask: u32,
-    seen: Seen,
 }
 
 impl Extension for MarkTarget {
@@ -216,69 +197,22 @@ impl Extension for MarkTarget {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let name = opt.name;
-        if self.seen.has(&TARGET, name) {
-            return Err(ParseError::bad(
-                format!("--{name}"),
-                format!("MARK: option \"--{name}\" can only be used once"),
-            ));
-        }
-        if let Some(other) = TARGET
-            .options
-            .iter()
-            .find(|o| self.seen.has(&TARGET, o.name))
-        {
-            // libxtables reports the exclusion from the option that comes first in the
-            // extension's table.
-            let (a, b) = if TARGET.options.iter().position(|o| o.name == name)
-                < TARGET.options.iter().position(|o| o.name == other.name)
-            {
-                (name, other.name)
-            } else {
-                (other.name, name)
-            };
-            return Err(ParseError::Invalid(format!(
-                "MARK: option \"--{a}\" cannot be used together with \"--{b}\""
-            )));
-        }
-        self.seen.once(&TARGET, name)?;
-        let v = val.text();
-        match name {
-            "set-xmark" => (self.mark, self.mask) = parse_markmask("MARK", name, v)?,
+        let bits = val.uint() as u32;
+        (self.mark, self.mask) = match opt.name {
+            "set-xmark" => val.mark_mask(),
             "set-mark" => {
-                let (mark, mask) = parse_markmask("MARK", name, v)?;
-                self.mark = mark;
-                self.mask = mark | mask;
+                let (mark, mask) = val.mark_mask();
+                (mark, mark | mask)
             }
-            "and-mark" => {
-                let bits = parse_u32_opt(v, "MARK", name)?;
-                self.mark = 0;
-                self.mask = !bits;
-            }
-            "or-mark" => {
-                let bits = parse_u32_opt(v, "MARK", name)?;
-                self.mark = bits;
-                self.mask = bits;
-            }
-            "xor-mark" => {
-                self.mark = parse_u32_opt(v, "MARK", name)?;
-                self.mask = 0;
-            }
-            _ => {
-                return Err(ParseError::UnknownOption {
-                    option: format!("--{name}"),
-                })
-            }
-        }
+            "and-mark" => (0, !bits),
+            "or-mark" => (bits, bits),
+            _ => (bits, 0),
+        };
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !TARGET
-            .options
-            .iter()
-            .any(|o| self.seen.has(&TARGET, o.name))
-        {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid(
                 "MARK: One of the --set-xmark, --{and,or,xor,set}-mark options is required".into(),
             ));
@@ -313,7 +247,6 @@ fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn E
     Some(Box::new(MarkTarget {
         mark: v.u32(offset_of!(xt_mark_tginfo2, mark))?,
         mask: v.u32(offset_of!(xt_mark_tginfo2, mask))?,
-        seen: Seen::default(),
     }))
 }
 
@@ -337,7 +270,6 @@ fn decode_target_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Bo
     Some(Box::new(MarkTarget {
         mark,
         mask: u32::MAX,
-        seen: Seen::default(),
     }))
 }
 
@@ -345,6 +277,21 @@ fn decode_target_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Bo
 mod tests {
     use super::*;
     use crate::nft::expr::Immediate;
+
+    #[test]
+    fn mark_masks_parse_like_libxtables() {
+        assert_eq!(
+            crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "0x4000/0x4000").unwrap(),
+            (0x4000, 0x4000)
+        );
+        assert_eq!(
+            crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "7").unwrap(),
+            (7, u32::MAX)
+        );
+        assert!(crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "5/").is_err());
+        assert!(crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "0x100000000").is_err());
+        assert!(crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "1/2/3").is_err());
+    }
 
     #[test]
     fn nft_meta_mark_set_reads_as_set_xmark() {

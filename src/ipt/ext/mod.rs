@@ -77,7 +77,7 @@ pub use api::{
     ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, ParseCtx, PrintCtx, Seen,
     SetIndex, XtDecoder,
 };
-pub use opts::{Given, Opt, ShownOpt, Ty, Val};
+pub use opts::{Given, Opt, ShownOpt, Ty, Val, STR, U16, U32, U8};
 pub use xtbuf::{XtBuf, XtView};
 
 /// The registry: native decoders are tried in this order.

@@ -42,13 +42,16 @@ pub enum Ty {
         /// The largest value.
         max: u64,
     },
-    /// One or two numbers `a[:b]` within `min..=max`, the second not below the first
-    /// (`XTTYPE_UINT*RC`); an empty first component is `min`, an empty second `max`.
+    /// One or two numbers `a[:b]` within `min..=max` (`XTTYPE_UINT*RC`); an empty first
+    /// component is `min`, an empty second `max`.
     Range {
         /// The smallest value.
         min: u64,
         /// The largest value.
         max: u64,
+        /// Whether the second may not be below the first, as libxtables 1.8.11 checks
+        /// (1.8.9 took `5:3`).
+        ordered: bool,
     },
     /// A string of `min..=max` bytes (`XTTYPE_STRING`; `max` 0 for no limit).
     Str {
@@ -78,6 +81,21 @@ pub enum Ty {
     /// Two values the extension parses itself (`--tcp-flags MASK COMP`).
     Custom2,
 }
+
+/// `XTTYPE_UINT8`: 0–255.
+pub const U8: Ty = Ty::Uint { min: 0, max: 0xff };
+/// `XTTYPE_UINT16`: 0–65535.
+pub const U16: Ty = Ty::Uint {
+    min: 0,
+    max: 0xffff,
+};
+/// `XTTYPE_UINT32`: 0–4294967295.
+pub const U32: Ty = Ty::Uint {
+    min: 0,
+    max: 0xffff_ffff,
+};
+/// A string of any length (`XTTYPE_STRING` without limits).
+pub const STR: Ty = Ty::Str { min: 0, max: 0 };
 
 /// Flag of [`Opt::flags`]: `!` may precede the option (`XTOPT_INVERT`).
 pub const INVERT: u8 = 1;
@@ -413,6 +431,16 @@ pub fn also_error(ext: &str, a: &str, b: &str) -> ParseError {
     ParseError::Invalid(format!("{ext}: option \"--{a}\" also requires \"--{b}\"."))
 }
 
+/// The entry an option given as `opt` stands for: the one it is an alias of (as libxtables
+/// looks an option up by its id, whose first entry gives the name, type and flags), or
+/// itself.
+pub fn entry_for(table: &[Opt], opt: &Opt) -> Opt {
+    match opt.alias_of {
+        Some(of) => table.iter().find(|o| o.name == of).copied().unwrap_or(*opt),
+        None => *opt,
+    }
+}
+
 /// The checks `xtables_option_parse` makes before an option's value is parsed: a second use
 /// of a once-only option, and `!` before one that cannot be inverted. `opt` is the entry as
 /// found in `table`.
@@ -489,14 +517,16 @@ pub fn parse_uint(ext: &str, name: &str, s: &str, min: u64, max: u64) -> Result<
 }
 
 /// `a[:b]` as `XTTYPE_UINT*RC` reads it (at most two components): each number within
-/// `min..=max` and not below the one before, an empty first component `min` and an empty
-/// second `max`. Returns both ends (equal for one number) and how many components were given.
+/// `min..=max` (and, when `ordered`, not below the one before), an empty first component
+/// `min` and an empty second `max`. Returns both ends (equal for one number) and how many
+/// components were given.
 ///
 /// ```
 /// use iptnl::ipt::ext::opts::parse_range;
-/// assert_eq!(parse_range("length", "length", "5:", 0, 65535), Ok(([5, 65535], 2)));
-/// assert_eq!(parse_range("length", "length", "7", 0, 65535), Ok(([7, 7], 1)));
-/// assert!(parse_range("length", "length", "7:5", 0, 65535).is_err());
+/// assert_eq!(parse_range("length", "length", "5:", 0, 65535, true), Ok(([5, 65535], 2)));
+/// assert_eq!(parse_range("length", "length", "7", 0, 65535, true), Ok(([7, 7], 1)));
+/// assert!(parse_range("frag", "fragid", "7:5", 0, 65535, true).is_err());
+/// assert_eq!(parse_range("length", "length", "7:5", 0, 65535, false), Ok(([7, 5], 2)));
 /// ```
 pub fn parse_range(
     ext: &str,
@@ -504,6 +534,7 @@ pub fn parse_range(
     arg: &str,
     min: u64,
     max: u64,
+    ordered: bool,
 ) -> Result<([u64; 2], u8), ParseError> {
     let shown = format!("--{name}");
     let mut lmin = min;
@@ -538,7 +569,9 @@ pub fn parse_range(
                     ),
                 ));
             }
-            lmin = v;
+            if ordered {
+                lmin = v;
+            }
             (v, after)
         };
         out[nvals] = value;
@@ -684,8 +717,8 @@ pub fn parse_value<'a>(
     Ok(match opt.ty {
         Ty::Flag => Val::None,
         Ty::Uint { min, max } => Val::Uint(parse_uint(ext, name, first, min, max)?),
-        Ty::Range { min, max } => {
-            let (r, n) = parse_range(ext, name, first, min, max)?;
+        Ty::Range { min, max, ordered } => {
+            let (r, n) = parse_range(ext, name, first, min, max, ordered)?;
             Val::Range(r, n)
         }
         Ty::Str { min, max } => {
@@ -817,22 +850,22 @@ mod tests {
     #[test]
     fn value_parsers() {
         assert_eq!(
-            parse_range("frag", "fragid", "5:3", 0, u32::MAX.into())
+            parse_range("frag", "fragid", "5:3", 0, u32::MAX.into(), true)
                 .unwrap_err()
                 .to_string(),
             "--fragid: frag: bad value for option \"--fragid\" near \"3\", or out of range (5-4294967295)."
         );
         assert_eq!(
-            parse_range("length", "length", "5x", 0, 65535)
+            parse_range("length", "length", "5x", 0, 65535, true)
                 .unwrap_err()
                 .to_string(),
             "--length: length: Argument to \"--length\" has unexpected characters near \"x\"."
         );
         assert_eq!(
-            parse_range("l", "l", ":", 0, 65535).unwrap(),
+            parse_range("l", "l", ":", 0, 65535, true).unwrap(),
             ([0, 65535], 2)
         );
-        assert!(parse_range("l", "l", "1:2:3", 0, 65535).is_err());
+        assert!(parse_range("l", "l", "1:2:3", 0, 65535, true).is_err());
         assert_eq!(
             parse_mark_mask("mark", "mark", "1/x")
                 .unwrap_err()

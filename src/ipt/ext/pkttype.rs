@@ -12,8 +12,9 @@ use iptnl_sys::xt::xt_pkttype_info;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{MetaKey, MetaOp};
 use crate::nft::expr::{CmpOp, Expr, REG};

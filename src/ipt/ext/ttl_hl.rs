@@ -15,14 +15,23 @@ use iptnl_sys::xt::{
     IPT_TTL_NE,
 };
 
-use super::libxt::uint_value;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U8};
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
+
+/// The comparisons of `-m ttl` (each excludes the others).
+const TTL_OPS: &[&str] = &["ttl-lt", "ttl-gt", "ttl-eq"];
+/// The comparisons of `-m hl`.
+const HL_OPS: &[&str] = &["hl-lt", "hl-gt", "hl-eq"];
+/// The actions of `-j TTL` (each excludes the others).
+const TTL_ACTIONS: &[&str] = &["ttl-set", "ttl-dec", "ttl-inc"];
+/// The actions of `-j HL`.
+const HL_ACTIONS: &[&str] = &["hl-set", "hl-dec", "hl-inc"];
 
 /// The IPv4 `ttl` match.
 pub static TTL_MATCH: ExtDesc = ExtDesc {
@@ -30,10 +39,10 @@ pub static TTL_MATCH: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
     options: &[
-        Opt::custom("ttl-lt").multi(),
-        Opt::custom("ttl-gt").multi(),
-        Opt::custom("ttl-eq").inv().multi(),
-        Opt::custom("ttl").inv().multi(),
+        Opt::new("ttl-lt", U8).excl(TTL_OPS),
+        Opt::new("ttl-gt", U8).excl(TTL_OPS),
+        Opt::new("ttl-eq", U8).inv().excl(TTL_OPS),
+        Opt::new("ttl", U8).alias("ttl-eq"),
     ],
     new: |_| Box::new(HopMatch::new(false)),
     xt_names: &["ttl"],
@@ -47,10 +56,10 @@ pub static HL_MATCH: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        Opt::custom("hl-lt").multi(),
-        Opt::custom("hl-gt").multi(),
-        Opt::custom("hl-eq").inv().multi(),
-        Opt::custom("hl").inv().multi(),
+        Opt::new("hl-lt", U8).excl(HL_OPS),
+        Opt::new("hl-gt", U8).excl(HL_OPS),
+        Opt::new("hl-eq", U8).inv().excl(HL_OPS),
+        Opt::new("hl", U8).alias("hl-eq"),
     ],
     new: |_| Box::new(HopMatch::new(true)),
     xt_names: &["hl"],
@@ -64,9 +73,9 @@ pub static TTL_TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
     options: &[
-        Opt::custom("ttl-set").multi(),
-        Opt::custom("ttl-dec").multi(),
-        Opt::custom("ttl-inc").multi(),
+        Opt::new("ttl-set", U8).excl(TTL_ACTIONS),
+        Opt::new("ttl-dec", Ty::Uint { min: 1, max: 255 }).excl(TTL_ACTIONS),
+        Opt::new("ttl-inc", Ty::Uint { min: 1, max: 255 }).excl(TTL_ACTIONS),
     ],
     new: |_| Box::new(HopTarget::new(false)),
     xt_names: &["TTL"],
@@ -80,9 +89,9 @@ pub static HL_TARGET: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: Some(IpFamily::V6),
     options: &[
-        Opt::custom("hl-set").multi(),
-        Opt::custom("hl-dec").multi(),
-        Opt::custom("hl-inc").multi(),
+        Opt::new("hl-set", U8).excl(HL_ACTIONS),
+        Opt::new("hl-dec", Ty::Uint { min: 1, max: 255 }).excl(HL_ACTIONS),
+        Opt::new("hl-inc", Ty::Uint { min: 1, max: 255 }).excl(HL_ACTIONS),
     ],
     new: |_| Box::new(HopTarget::new(true)),
     xt_names: &["HL"],
@@ -99,37 +108,6 @@ pub struct HopMatch {
     pub mode: u8,
     /// The value compared with.
     pub value: u8,
-    /// The option given (one of them only), for the conflict messages.
-    given: GivenOpt,
-}
-
-/// The option of a one-option-only group that was given; never part of equality.
-#[derive(Debug, Clone, Copy, Default)]
-struct GivenOpt(Option<&'static str>);
-
-impl PartialEq for GivenOpt {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl GivenOpt {
-    /// Records `id` (the option's identity: aliases share one) shown as `name`; errors as
-    /// libxtables does when an option of the group was given before.
-    fn set(&mut self, ext: &str, id: &'static str, name: &str) -> Result<(), ParseError> {
-        match self.0 {
-            Some(prev) if prev == id => Err(ParseError::Duplicate {
-                option: format!("--{name}"),
-            }),
-            Some(prev) => Err(ParseError::Invalid(format!(
-                "{ext}: option \"--{name}\" cannot be used together with \"--{prev}\""
-            ))),
-            None => {
-                self.0 = Some(id);
-                Ok(())
-            }
-        }
-    }
 }
 
 impl HopMatch {
@@ -138,7 +116,6 @@ impl HopMatch {
             v6,
             mode: IPT_TTL_EQ,
             value: 0,
-            given: GivenOpt::default(),
         }
     }
 
@@ -170,29 +147,18 @@ impl Extension for HopMatch {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let ext = self.desc().name;
-        let base = opt.name.strip_prefix(ext).unwrap_or(opt.name);
-        let (id, mode) = match base {
-            "-lt" => ("lt", IPT_TTL_LT),
-            "-gt" => ("gt", IPT_TTL_GT),
-            _ => ("eq", if inv { IPT_TTL_NE } else { IPT_TTL_EQ }),
+        self.mode = match opt.name.rsplit('-').next() {
+            Some("lt") => IPT_TTL_LT,
+            Some("gt") => IPT_TTL_GT,
+            _ if inv => IPT_TTL_NE,
+            _ => IPT_TTL_EQ,
         };
-        let id: &'static str = match (self.v6, id) {
-            (false, "lt") => "ttl-lt",
-            (false, "gt") => "ttl-gt",
-            (false, _) => "ttl-eq",
-            (true, "lt") => "hl-lt",
-            (true, "gt") => "hl-gt",
-            (true, _) => "hl-eq",
-        };
-        self.given.set(ext, id, opt.name)?;
-        self.value = uint_value(ext, opt.name, val.text(), 0, 255)? as u8;
-        self.mode = mode;
+        self.value = val.uint() as u8;
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if self.given.0.is_none() {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid(if self.v6 {
                 "HL match: You must specify one of `--hl-eq', `--hl-lt', `--hl-gt'".into()
             } else {
@@ -312,7 +278,6 @@ pub struct HopTarget {
     pub mode: u8,
     /// Value to set, or amount to add or subtract.
     pub value: u8,
-    given: GivenOpt,
 }
 
 impl HopTarget {
@@ -321,7 +286,6 @@ impl HopTarget {
             v6,
             mode: 0,
             value: 0,
-            given: GivenOpt::default(),
         }
     }
 }
@@ -344,25 +308,14 @@ impl Extension for HopTarget {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let ext = self.desc().name;
-        let id: &'static str = self
-            .desc()
-            .options
-            .iter()
-            .find(|o| o.name == opt.name)
-            .map(|o| o.name)
-            .unwrap_or("");
-        self.given.set(ext, id, opt.name)?;
         let op = opt.name.rsplit('-').next().unwrap_or("");
-        let mode = MODE_NAMES.iter().position(|m| *m == op).unwrap_or(0) as u8;
-        let min = if mode == 0 { 0 } else { 1 };
-        self.value = uint_value(ext, opt.name, val.text(), min, 255)? as u8;
-        self.mode = mode;
+        self.mode = MODE_NAMES.iter().position(|m| *m == op).unwrap_or(0) as u8;
+        self.value = val.uint() as u8;
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if self.given.0.is_none() {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid(format!(
                 "{}: You must specify an action",
                 self.desc().name
