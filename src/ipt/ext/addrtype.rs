@@ -14,8 +14,9 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -25,10 +26,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("src-type").inv().multi(),
-        Opt::custom("dst-type").inv().multi(),
-        Opt::flag("limit-iface-in").multi(),
-        Opt::flag("limit-iface-out").multi(),
+        Opt::new("src-type", STR).inv(),
+        Opt::new("dst-type", STR).inv(),
+        Opt::flag("limit-iface-in").excl(&["limit-iface-out"]),
+        Opt::flag("limit-iface-out").excl(&["limit-iface-in"]),
     ],
     new: |_| Box::new(Addrtype::default()),
     xt_names: &["addrtype"],
@@ -62,7 +63,6 @@ pub struct Addrtype {
     pub dest: u16,
     /// `XT_ADDRTYPE_INVERT_*` and `XT_ADDRTYPE_LIMIT_IFACE_*`.
     pub flags: u32,
-    seen: Seen,
 }
 
 /// Parses a comma-separated type list; each word may be a case-insensitive abbreviation,
@@ -115,16 +115,8 @@ impl Extension for Addrtype {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let name = opt.name;
-        let shown = format!("--{name}");
-        if self.seen.has(&DESC, name) {
-            return Err(ParseError::bad(
-                &shown,
-                format!("addrtype: option \"{shown}\" can only be used once"),
-            ));
-        }
-        self.seen.once(&DESC, name)?;
-        match name {
+        let shown = opt.shown();
+        match opt.name {
             "src-type" => {
                 self.source |= parse_types(val.text(), &shown)?;
                 if inv {
@@ -138,19 +130,13 @@ impl Extension for Addrtype {
                 }
             }
             "limit-iface-in" => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_IN,
-            "limit-iface-out" => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_OUT,
-            _ => return Err(ParseError::UnknownOption { option: shown }),
+            _ => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_OUT,
         }
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if self.seen.has(&DESC, "limit-iface-in") && self.seen.has(&DESC, "limit-iface-out") {
-            return Err(ParseError::Invalid(
-                "addrtype: option \"--limit-iface-in\" cannot be used together with \"--limit-iface-out\"".into(),
-            ));
-        }
-        if !self.seen.has(&DESC, "src-type") && !self.seen.has(&DESC, "dst-type") {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !ctx.given.has("src-type") && !ctx.given.has("dst-type") {
             return Err(ParseError::Invalid(
                 "addrtype: you must specify --src-type or --dst-type".into(),
             ));
@@ -229,7 +215,6 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
                 source: v.u16(offset_of!(I, source))?,
                 dest: v.u16(offset_of!(I, dest))?,
                 flags,
-                seen: Seen::default(),
             }
         }
         1 => {
@@ -239,7 +224,6 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
                 source: v.u16(offset_of!(I, source))?,
                 dest: v.u16(offset_of!(I, dest))?,
                 flags: v.u32(offset_of!(I, flags))?,
-                seen: Seen::default(),
             }
         }
         _ => return None,

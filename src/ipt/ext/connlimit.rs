@@ -13,12 +13,12 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_connlimit_info, XT_CONNLIMIT_DADDR, XT_CONNLIMIT_INVERT};
 
-use super::libxt::{parse_plen, prefix_mask, uint_value, PlenMask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -28,11 +28,15 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("connlimit-upto").inv().multi(),
-        Opt::custom("connlimit-above").inv().multi(),
-        Opt::custom("connlimit-mask").multi(),
-        Opt::flag("connlimit-saddr").multi(),
-        Opt::flag("connlimit-daddr").multi(),
+        Opt::new("connlimit-upto", U32)
+            .inv()
+            .excl(&["connlimit-above"]),
+        Opt::new("connlimit-above", U32)
+            .inv()
+            .excl(&["connlimit-upto"]),
+        Opt::new("connlimit-mask", Ty::Plen),
+        Opt::flag("connlimit-saddr").excl(&["connlimit-daddr"]),
+        Opt::flag("connlimit-daddr").excl(&["connlimit-saddr"]),
     ],
     new: |f| Box::new(Connlimit::new(f)),
     xt_names: &["connlimit"],
@@ -53,7 +57,6 @@ pub struct Connlimit {
     pub limit: u32,
     /// `XT_CONNLIMIT_*` bits.
     pub flags: u32,
-    seen: Seen,
 }
 
 impl Connlimit {
@@ -64,7 +67,6 @@ impl Connlimit {
             mask: [0xff; 16],
             limit: 0,
             flags: 0,
-            seen: Seen::default(),
         }
     }
 
@@ -96,46 +98,25 @@ impl Extension for Connlimit {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        match opt.name {
-            "connlimit-upto" | "connlimit-above" => {
-                self.limit =
-                    uint_value("connlimit", opt.name, val.text(), 0, u32::MAX as u64)? as u32;
+        match (opt.name, val) {
+            ("connlimit-upto" | "connlimit-above", _) => {
+                self.limit = val.uint() as u32;
                 // Above N matches when the count is > N; upto is its inversion.
                 if (opt.name == "connlimit-upto") != inv {
                     self.flags |= XT_CONNLIMIT_INVERT;
                 }
             }
-            "connlimit-mask" => {
-                self.mask = match parse_plen(self.family, "connlimit", opt.name, val.text())? {
-                    PlenMask::Len(n) => prefix_mask(n),
-                    PlenMask::Odd(m) => m,
-                };
-            }
-            "connlimit-saddr" => self.flags &= !XT_CONNLIMIT_DADDR,
+            ("connlimit-mask", Val::Plen(_, mask)) => self.mask = mask,
+            ("connlimit-saddr", _) => self.flags &= !XT_CONNLIMIT_DADDR,
             _ => self.flags |= XT_CONNLIMIT_DADDR,
         }
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        let (up, above) = (
-            self.seen.has(&DESC, "connlimit-upto"),
-            self.seen.has(&DESC, "connlimit-above"),
-        );
-        if up && above {
-            return Err(ParseError::Invalid(
-                "connlimit: option \"--connlimit-upto\" cannot be used together with \"--connlimit-above\"".into(),
-            ));
-        }
-        if !up && !above {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if !ctx.given.has("connlimit-upto") && !ctx.given.has("connlimit-above") {
             return Err(ParseError::Invalid(
                 "You must specify \"--connlimit-above\" or \"--connlimit-upto\".".into(),
-            ));
-        }
-        if self.seen.has(&DESC, "connlimit-saddr") && self.seen.has(&DESC, "connlimit-daddr") {
-            return Err(ParseError::Invalid(
-                "connlimit: option \"--connlimit-saddr\" cannot be used together with \"--connlimit-daddr\"".into(),
             ));
         }
         Ok(())
@@ -200,13 +181,13 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
         mask,
         limit: v.u32(offset_of!(xt_connlimit_info, limit))?,
         flags: v.u32(offset_of!(xt_connlimit_info, flags))?,
-        seen: Seen::default(),
     }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipt::ext::libxt::prefix_mask;
 
     #[test]
     fn mask_lengths_as_iptables_counts_them() {

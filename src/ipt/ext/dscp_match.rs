@@ -7,14 +7,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_dscp_info, xt_tos_match_info, XT_DSCP_MAX};
 
-use super::libxt::{
-    class_to_dscp, strtoul_full, strtoul_prefix, tos_symbol, uint_value, TOS_NAMES,
-};
+use super::libxt::{class_to_dscp, strtoul_full, strtoul_prefix, tos_symbol, TOS_NAMES};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, STR};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,8 +23,16 @@ pub static DSCP: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("dscp").inv().multi(),
-        Opt::custom("dscp-class").inv().multi(),
+        Opt::new(
+            "dscp",
+            Ty::Uint {
+                min: 0,
+                max: XT_DSCP_MAX as u64,
+            },
+        )
+        .inv()
+        .excl(&["dscp-class"]),
+        Opt::new("dscp-class", STR).inv().excl(&["dscp"]),
     ],
     new: |_| Box::new(Dscp::default()),
     xt_names: &["dscp"],
@@ -38,7 +45,7 @@ pub static TOS: ExtDesc = ExtDesc {
     name: "tos",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("tos").inv().multi()],
+    options: &[Opt::custom("tos").inv().mand()],
     new: |_| Box::new(Tos::default()),
     xt_names: &["tos"],
     decode_xt: Some(decode_tos),
@@ -52,7 +59,6 @@ pub struct Dscp {
     pub dscp: u8,
     /// Nonzero to negate the match.
     pub invert: u8,
-    seen: Seen,
 }
 
 impl Extension for Dscp {
@@ -67,20 +73,9 @@ impl Extension for Dscp {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DSCP, opt.name)?;
-        let other = if opt.name == "dscp" {
-            "dscp-class"
-        } else {
-            "dscp"
-        };
-        if self.seen.has(&DSCP, other) {
-            return Err(ParseError::Invalid(
-                "dscp: option \"--dscp\" cannot be used together with \"--dscp-class\"".into(),
-            ));
-        }
         let v = val.text();
         self.dscp = if opt.name == "dscp" {
-            uint_value("dscp", "dscp", v, 0, XT_DSCP_MAX as u64)? as u8
+            val.uint() as u8
         } else {
             class_to_dscp(v).ok_or_else(|| {
                 ParseError::bad("--dscp-class", format!("Invalid DSCP value `{v}'"))
@@ -92,8 +87,8 @@ impl Extension for Dscp {
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DSCP, "dscp") && !self.seen.has(&DSCP, "dscp-class") {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid(
                 "DSCP match: Parameter --dscp is required".into(),
             ));
@@ -132,7 +127,6 @@ fn decode_dscp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extens
     Some(Box::new(Dscp {
         dscp: v.u8(offset_of!(xt_dscp_info, dscp))?,
         invert: v.u8(offset_of!(xt_dscp_info, invert))?,
-        seen: Seen::default(),
     }))
 }
 
@@ -166,7 +160,6 @@ pub struct Tos {
     pub mask: u8,
     /// Nonzero to negate the match.
     pub invert: u8,
-    seen: Seen,
 }
 
 impl Default for Tos {
@@ -176,7 +169,6 @@ impl Default for Tos {
             value: 0,
             mask: 0xff,
             invert: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -188,26 +180,16 @@ impl Extension for Tos {
 
     fn parse(
         &mut self,
-        opt: &Opt,
+        _opt: &Opt,
         inv: bool,
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&TOS, opt.name)?;
         let (value, mask) = parse_tos(val.text())?;
         self.value = value;
         self.mask = mask;
         if inv {
             self.invert = 1;
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&TOS, "tos") {
-            return Err(ParseError::Invalid(
-                "tos: option \"--tos\" must be specified".into(),
-            ));
         }
         Ok(())
     }
@@ -280,7 +262,6 @@ fn decode_tos(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extensio
                 value: v.u8(0)?,
                 mask: 0xff,
                 invert: v.u8(1)?,
-                seen: Seen::default(),
             }))
         }
         1 => {
@@ -290,7 +271,6 @@ fn decode_tos(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extensio
                 value: v.u8(offset_of!(xt_tos_match_info, tos_value))?,
                 mask: v.u8(offset_of!(xt_tos_match_info, tos_mask))?,
                 invert: v.u8(offset_of!(xt_tos_match_info, invert))?,
-                seen: Seen::default(),
             }))
         }
         _ => None,

@@ -15,9 +15,10 @@ use iptnl_sys::xt::{
 use super::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,8 +28,8 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("src-range").inv().multi(),
-        Opt::custom("dst-range").inv().multi(),
+        Opt::new("src-range", STR).inv(),
+        Opt::new("dst-range", STR).inv(),
     ],
     new: |_| Box::new(IpRange::default()),
     xt_names: &["iprange"],
@@ -46,7 +47,6 @@ pub struct IpRange {
     pub dst: [[u8; 16]; 2],
     /// `IPRANGE_*` bits.
     pub flags: u8,
-    seen: Seen,
 }
 
 fn parse_addr(family: IpFamily, s: &str, opt: &str) -> Result<[u8; 16], ParseError> {
@@ -96,7 +96,6 @@ impl Extension for IpRange {
         val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         let shown = opt.shown();
         let r = parse_range(ctx.family, val.text(), &shown)?;
         if opt.name == "src-range" {
@@ -186,7 +185,6 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
             a(offset_of!(xt_iprange_mtinfo, dst_max))?,
         ],
         flags: v.u8(offset_of!(xt_iprange_mtinfo, flags))?,
-        seen: Seen::default(),
     };
     // Only what iptables prints back: known flags, inversions of ranges in use, no
     // address bytes beyond an IPv4 address, no range of a test not in use.

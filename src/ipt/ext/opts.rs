@@ -26,6 +26,7 @@
 //! ```
 
 use crate::ipt::error::ParseError;
+use crate::ipt::ext::libxt::{inet_aton, prefix_mask, strtod_full};
 use crate::ipt::ext::libxt::{strtoul_full, strtoul_prefix};
 use crate::ipt::IpFamily;
 
@@ -52,6 +53,14 @@ pub enum Ty {
         /// Whether the second may not be below the first, as libxtables 1.8.11 checks
         /// (1.8.9 took `5:3`).
         ordered: bool,
+    },
+    /// A floating-point number in `strtod`'s syntax within `min..=max` (`XTTYPE_DOUBLE`; no
+    /// range when both are 0).
+    Double {
+        /// The smallest value.
+        min: u32,
+        /// The largest value.
+        max: u32,
     },
     /// A string of `min..=max` bytes (`XTTYPE_STRING`; `max` 0 for no limit).
     Str {
@@ -309,7 +318,7 @@ impl Given {
 }
 
 /// An option's value, parsed as its [`Ty`] says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Val<'a> {
     /// A flag.
     None,
@@ -318,6 +327,8 @@ pub enum Val<'a> {
     /// [`Ty::Range`]: both ends (equal for one number) and how many components were given
     /// (1 for `5`, 2 for `5:` or `5:7`).
     Range([u64; 2], u8),
+    /// [`Ty::Double`].
+    Double(f64),
     /// [`Ty::Str`].
     Str(&'a str),
     /// [`Ty::MarkMask`]: value and mask.
@@ -361,6 +372,13 @@ impl<'a> Val<'a> {
         match *self {
             Val::Range(r, _) => r,
             _ => [0, 0],
+        }
+    }
+    /// The number of a [`Val::Double`] (0 otherwise).
+    pub fn double(&self) -> f64 {
+        match *self {
+            Val::Double(v) => v,
+            _ => 0.0,
         }
     }
     /// Value and mask of a [`Val::MarkMask`] (`(0, 0)` otherwise).
@@ -514,6 +532,25 @@ pub fn uint_error(ext: &str, name: &str, min: u64, max: u64) -> ParseError {
 /// ```
 pub fn parse_uint(ext: &str, name: &str, s: &str, min: u64, max: u64) -> Result<u64, ParseError> {
     strtoul_full(s, min, max).ok_or_else(|| uint_error(ext, name, min, max))
+}
+
+/// A number as `XTTYPE_DOUBLE` reads it: the whole string in `strtod`'s syntax, within
+/// `min..=max` unless both are 0.
+///
+/// ```
+/// use iptnl::ipt::ext::opts::parse_double;
+/// assert_eq!(parse_double("statistic", "probability", "0.5", 0, 1), Ok(0.5));
+/// assert!(parse_double("statistic", "probability", "2", 0, 1).is_err());
+/// ```
+pub fn parse_double(ext: &str, name: &str, s: &str, min: u32, max: u32) -> Result<f64, ParseError> {
+    strtod_full(s)
+        .filter(|v| min == max || (f64::from(min)..=f64::from(max)).contains(v))
+        .ok_or_else(|| {
+            ParseError::bad(
+                format!("--{name}"),
+                format!("{ext}: bad value for option \"--{name}\", or out of range ({min}-{max})."),
+            )
+        })
 }
 
 /// `a[:b]` as `XTTYPE_UINT*RC` reads it (at most two components): each number within
@@ -672,16 +709,12 @@ pub fn parse_plen(
     };
     let mut mask = [0u8; 16];
     if let Some(len) = strtoul_full(s, 0, u64::from(bits)) {
-        let len = len as u8;
-        for (i, b) in mask.iter_mut().enumerate() {
-            let have = usize::from(len).saturating_sub(8 * i).min(8);
-            *b = (0xffu16 << (8 - have)) as u8;
-        }
-        return Ok((Some(len), mask));
+        return Ok((Some(len as u8), prefix_mask(len as u8)));
     }
     let parsed = match family {
-        IpFamily::V4 => s.parse::<std::net::Ipv4Addr>().ok().map(|a| {
-            mask[..4].copy_from_slice(&a.octets());
+        // A mask in any form getaddrinfo takes with AI_NUMERICHOST (inet_aton's).
+        IpFamily::V4 => inet_aton(s).map(|a| {
+            mask[..4].copy_from_slice(&a);
         }),
         IpFamily::V6 => s.parse::<std::net::Ipv6Addr>().ok().map(|a| {
             mask.copy_from_slice(&a.octets());
@@ -721,6 +754,7 @@ pub fn parse_value<'a>(
             let (r, n) = parse_range(ext, name, first, min, max, ordered)?;
             Val::Range(r, n)
         }
+        Ty::Double { min, max } => Val::Double(parse_double(ext, name, first, min, max)?),
         Ty::Str { min, max } => {
             check_str(name, first, min, max)?;
             Val::Str(first)
@@ -879,7 +913,12 @@ mod tests {
             parse_plen("r", "m", "255.0.255.0", IpFamily::V4).unwrap().0,
             None
         );
-        assert!(parse_plen("r", "m", "33", IpFamily::V4).is_err());
+        // Not a length: a mask in inet_aton's forms (0.0.0.33), as getaddrinfo reads it.
+        assert_eq!(
+            parse_plen("r", "m", "33", IpFamily::V4).unwrap(),
+            (None, [0, 0, 0, 33, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0])
+        );
+        assert!(parse_plen("r", "m", "x", IpFamily::V4).is_err());
         let names = Ty::OneOf {
             names: &["accept", "drop"],
             nocase: true,

@@ -16,9 +16,10 @@ use iptnl_sys::xt::{
 use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -28,10 +29,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("uid-owner").inv().multi(),
-        Opt::custom("gid-owner").inv().multi(),
-        Opt::flag("socket-exists").inv().multi(),
-        Opt::flag("suppl-groups").multi(),
+        Opt::new("uid-owner", STR).inv(),
+        Opt::new("gid-owner", STR).inv(),
+        Opt::flag("socket-exists").inv(),
+        Opt::flag("suppl-groups"),
     ],
     new: |_| Box::new(Owner::default()),
     xt_names: &["owner"],
@@ -50,7 +51,6 @@ pub struct Owner {
     pub matched: u8,
     /// `XT_OWNER_*` tests negated.
     pub invert: u8,
-    seen: Seen,
 }
 
 /// Looks `name` up in a colon-separated database (`/etc/passwd`, `/etc/group`): the third
@@ -151,7 +151,6 @@ impl Extension for Owner {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         let bit = match opt.name {
             "uid-owner" => {
                 self.uid = parse_ids(opt.name, "/etc/passwd", val.text())?;
@@ -246,7 +245,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         ],
         matched: v.u8(offset_of!(xt_owner_match_info, r#match))?,
         invert: v.u8(offset_of!(xt_owner_match_info, invert))?,
-        seen: Seen::default(),
     };
     // What iptables cannot print: unknown bits, a negated --suppl-groups or an inversion of
     // a test not in use, ranges of an unused test.

@@ -14,9 +14,10 @@ use std::mem::offset_of;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,11 +27,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("physdev-in").inv().multi(),
-        Opt::custom("physdev-out").inv().multi(),
-        Opt::flag("physdev-is-in").inv().multi(),
-        Opt::flag("physdev-is-out").inv().multi(),
-        Opt::flag("physdev-is-bridged").inv().multi(),
+        Opt::new("physdev-in", STR).inv(),
+        Opt::new("physdev-out", STR).inv(),
+        Opt::flag("physdev-is-in").inv(),
+        Opt::flag("physdev-is-out").inv(),
+        Opt::flag("physdev-is-bridged").inv(),
     ],
     new: |_| Box::new(Physdev::default()),
     xt_names: &["physdev"],
@@ -49,7 +50,6 @@ pub struct Physdev {
     pub invert: u8,
     /// `XT_PHYSDEV_OP_*` in use.
     pub bitmask: u8,
-    seen: Seen,
 }
 
 /// The name and mask bytes `xtables_parse_interface` produces.
@@ -94,7 +94,6 @@ impl Extension for Physdev {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         let bit = match opt.name {
             "physdev-in" | "physdev-out" => {
                 let v = val.text();
@@ -190,7 +189,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         physoutdev: v.str(offset_of!(xt_physdev_info, physoutdev), IFNAMSIZ)?,
         invert: v.u8(offset_of!(xt_physdev_info, invert))?,
         bitmask: v.u8(offset_of!(xt_physdev_info, bitmask))?,
-        seen: Seen::default(),
     };
     // Only what iptables can print back exactly: names of the tests in use with the masks
     // iptables derives from them, inversions of tests in use.

@@ -12,12 +12,12 @@ use iptnl_sys::xt::{
     xt_statistic_info, XT_STATISTIC_INVERT, XT_STATISTIC_MODE_NTH, XT_STATISTIC_MODE_RANDOM,
 };
 
-use super::libxt::{strtod_full, strtoul_full};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,10 +27,23 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("mode").multi(),
-        Opt::custom("probability").inv().multi(),
-        Opt::custom("every").inv().multi(),
-        Opt::custom("packet").multi(),
+        Opt::new("mode", STR).mand(),
+        Opt::new("probability", Ty::Double { min: 0, max: 1 })
+            .inv()
+            .excl(&["every", "packet"]),
+        Opt::new(
+            "every",
+            Ty::Uint {
+                min: 1,
+                max: u32::MAX as u64,
+            },
+        )
+        .inv()
+        .excl(&["probability"])
+        .also(&["packet"]),
+        Opt::new("packet", U32)
+            .excl(&["probability"])
+            .also(&["every"]),
     ],
     new: |_| Box::new(Statistic::default()),
     xt_names: &["statistic"],
@@ -49,7 +62,6 @@ pub struct Statistic {
     pub u0: u32,
     /// Nth mode: `--packet`.
     pub packet: u32,
-    seen: Seen,
 }
 
 /// `lround(0x80000000 * p)` for `p` in `0..=1`.
@@ -73,24 +85,6 @@ impl Statistic {
         // iptables' final check: `u.nth.count = u.nth.every - u.nth.packet`, in both modes.
         b.put_u32(u + 8, self.u0.wrapping_sub(self.packet));
         b.into_vec()
-    }
-
-    fn excl(&self, a: &str, b: &str) -> Result<(), ParseError> {
-        if self.seen.has(&DESC, a) && self.seen.has(&DESC, b) {
-            return Err(ParseError::Invalid(format!(
-                "statistic: option \"--{a}\" cannot be used together with \"--{b}\""
-            )));
-        }
-        Ok(())
-    }
-
-    fn also(&self, a: &str, b: &str) -> Result<(), ParseError> {
-        if self.seen.has(&DESC, a) && !self.seen.has(&DESC, b) {
-            return Err(ParseError::Invalid(format!(
-                "statistic: option \"--{a}\" also requires \"--{b}\".",
-            )));
-        }
-        Ok(())
     }
 }
 
@@ -132,67 +126,32 @@ impl Extension for Statistic {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = val.text();
-        let shown = opt.shown();
         if inv {
             self.flags |= XT_STATISTIC_INVERT;
         }
         match opt.name {
             "mode" => {
+                let v = val.text();
                 self.mode = match v {
                     "random" => XT_STATISTIC_MODE_RANDOM,
                     "nth" => XT_STATISTIC_MODE_NTH,
-                    _ => return Err(ParseError::bad(&shown, format!("Bad mode \"{v}\""))),
+                    _ => return Err(ParseError::bad(&*opt.shown(), format!("Bad mode \"{v}\""))),
                 }
             }
-            "probability" => {
-                let p = strtod_full(v)
-                    .filter(|p| (0.0..=1.0).contains(p))
-                    .ok_or_else(|| {
-                        ParseError::bad(&shown, format!("bad value \"{v}\", or out of range (0-1)"))
-                    })?;
-                self.u0 = probability_to_u32(p);
-            }
-            "every" => {
-                let n = strtoul_full(v, 1, u32::MAX as u64).ok_or_else(|| {
-                    ParseError::bad(
-                        &shown,
-                        format!("bad value \"{v}\", or out of range (1-4294967295)"),
-                    )
-                })?;
-                self.u0 = n as u32 - 1;
-            }
-            _ => {
-                self.packet = strtoul_full(v, 0, u32::MAX as u64).ok_or_else(|| {
-                    ParseError::bad(
-                        &shown,
-                        format!("bad value \"{v}\", or out of range (0-4294967295)"),
-                    )
-                })? as u32;
-            }
+            "probability" => self.u0 = probability_to_u32(val.double()),
+            "every" => self.u0 = val.uint() as u32 - 1,
+            _ => self.packet = val.uint() as u32,
         }
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "mode") {
-            return Err(ParseError::Invalid(
-                "statistic: option \"--mode\" must be specified".into(),
-            ));
-        }
-        self.excl("probability", "every")?;
-        self.excl("probability", "packet")?;
-        self.also("every", "packet")?;
-        self.also("packet", "every")?;
-        if self.mode == XT_STATISTIC_MODE_RANDOM && !self.seen.has(&DESC, "probability") {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if self.mode == XT_STATISTIC_MODE_RANDOM && !ctx.given.has("probability") {
             return Err(ParseError::Invalid(
                 "--probability must be specified when using random mode".into(),
             ));
         }
-        if self.mode == XT_STATISTIC_MODE_NTH
-            && !self.seen.has(&DESC, "every")
-            && !self.seen.has(&DESC, "packet")
+        if self.mode == XT_STATISTIC_MODE_NTH && !ctx.given.has("every") && !ctx.given.has("packet")
         {
             return Err(ParseError::Invalid(
                 "--every and --packet must be specified when using nth mode".into(),
@@ -232,7 +191,6 @@ fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensi
         flags: v.u16(offset_of!(xt_statistic_info, flags))?,
         u0: v.u32(u)?,
         packet: v.u32(u + 4)?,
-        seen: Seen::default(),
     };
     // The count word and the kernel-private pointer are not part of what iptables compares.
     if s.mode > XT_STATISTIC_MODE_NTH || s.flags & !XT_STATISTIC_INVERT != 0 {
