@@ -139,44 +139,6 @@ pub fn strtoul_prefix_in(s: &str, min: u64, max: u64) -> Option<(u64, &str)> {
     strtoul_prefix(s).filter(|(v, _)| (min..=max).contains(v))
 }
 
-/// The error libxtables gives for a bad `XTTYPE_UINT*` value.
-pub fn int_error(ext: &str, option: &str, min: u64, max: u64) -> ParseError {
-    ParseError::bad(
-        format!("--{option}"),
-        format!("{ext}: bad value for option \"--{option}\", or out of range ({min}-{max})."),
-    )
-}
-
-/// Parses an `XTTYPE_UINT*` option value (`min..=max`, whole string).
-pub fn parse_int(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Result<u64, ParseError> {
-    strtoul_full(s, min, max).ok_or_else(|| int_error(ext, option, min, max))
-}
-
-/// Parses `value[/mask]` as `XTTYPE_MARKMASK32` does; the mask defaults to `0xffffffff`.
-pub fn parse_markmask(ext: &str, option: &str, s: &str) -> Result<(u32, u32), ParseError> {
-    let shown = format!("--{option}");
-    let max = u64::from(u32::MAX);
-    // libxtables' xtables_parse_val_mask, with its two messages.
-    let bad = || {
-        ParseError::bad(
-            &shown,
-            format!("{ext}: bad integer value for option \"{shown}\", or out of range."),
-        )
-    };
-    let (value, rest) = strtoul_prefix_in(s, 0, max).ok_or_else(bad)?;
-    let (mask, rest) = match rest.strip_prefix('/') {
-        Some(m) => strtoul_prefix_in(m, 0, max).ok_or_else(bad)?,
-        None => (max, rest),
-    };
-    if !rest.is_empty() {
-        return Err(ParseError::bad(
-            &shown,
-            format!("{ext}: trailing garbage after value for option \"{shown}\"."),
-        ));
-    }
-    Ok((value as u32, mask as u32))
-}
-
 /// An address of `family` from the first 4 or 16 bytes of an `nf_inet_addr`, printed as
 /// `xtables_ipaddr_to_numeric` / `xtables_ip6addr_to_numeric` do (IPv6 by [`ntop6`]); bytes
 /// missing from a short slice count as zero.
@@ -548,20 +510,6 @@ pub fn parse_c_uint(s: &str, max: u64) -> Option<u64> {
     strtoul_full(t, 0, max)
 }
 
-/// Parses a 32-bit unsigned value (libxtables' `XTTYPE_UINT32`).
-pub fn parse_u32_opt(s: &str, ext: &str, opt: &str) -> Result<u32, ParseError> {
-    parse_c_uint(s, u32::MAX as u64)
-        .map(|v| v as u32)
-        .ok_or_else(|| {
-            ParseError::bad(
-                format!("--{opt}"),
-                format!(
-                    "{ext}: bad value `{s}' for option \"--{opt}\", or out of range (0-4294967295)"
-                ),
-            )
-        })
-}
-
 /// Appends ` 0xMARK` or ` 0xMARK/0xMASK` as libxt_mark and libxt_connmark print it (the
 /// mask only when it is not `0xffffffff`).
 pub fn save_mark_mask(out: &mut String, mark: u32, mask: u32) {
@@ -670,20 +618,6 @@ mod tests {
         assert_eq!(f("1:2:3:4:5:6:7:0"), "1:2:3:4:5:6:7:0");
         assert_eq!(f("0:0:1::"), "0:0:1::");
         assert_eq!(f("2001:db8:0:0:1:0:0:1"), "2001:db8::1:0:0:1");
-    }
-
-    #[test]
-    fn markmask() {
-        assert_eq!(parse_markmask("X", "m", "0x1/0x1").unwrap(), (1, 1));
-        assert_eq!(parse_markmask("X", "m", "16").unwrap(), (16, u32::MAX));
-        assert!(parse_markmask("X", "m", "1/").is_err());
-        assert!(parse_markmask("X", "m", "1x").is_err());
-        assert!(parse_markmask("X", "m", "0x100000000").is_err());
-        assert_eq!(
-            parse_markmask("mark", "mark", "0x4000/0x4000").unwrap(),
-            (0x4000, 0x4000)
-        );
-        assert!(parse_markmask("mark", "mark", "1/2/3").is_err());
     }
 
     #[test]

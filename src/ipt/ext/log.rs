@@ -16,8 +16,9 @@ use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,13 +28,13 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("log-level").multi(),
-        Opt::custom("log-prefix").multi(),
-        Opt::flag("log-tcp-sequence").multi(),
-        Opt::flag("log-tcp-options").multi(),
-        Opt::flag("log-ip-options").multi(),
-        Opt::flag("log-uid").multi(),
-        Opt::flag("log-macdecode").multi(),
+        Opt::custom("log-level"),
+        Opt::new("log-prefix", Ty::Str { min: 1, max: 0 }),
+        Opt::flag("log-tcp-sequence"),
+        Opt::flag("log-tcp-options"),
+        Opt::flag("log-ip-options"),
+        Opt::flag("log-uid"),
+        Opt::flag("log-macdecode"),
     ],
     new: |_| Box::new(Log::default()),
     xt_names: &["LOG"],
@@ -74,7 +75,6 @@ pub struct Log {
     pub logflags: u8,
     /// The prefix bytes (at most 29).
     pub prefix: Vec<u8>,
-    seen: Seen,
 }
 
 impl Default for Log {
@@ -83,7 +83,6 @@ impl Default for Log {
             level: 4,
             logflags: 0,
             prefix: Vec::new(),
-            seen: Seen::default(),
         }
     }
 }
@@ -100,7 +99,6 @@ impl Extension for Log {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "log-level" => {
                 let v = val.text();
@@ -117,12 +115,6 @@ impl Extension for Log {
             }
             "log-prefix" => {
                 let v = val.text();
-                if v.is_empty() {
-                    return Err(ParseError::bad(
-                        "--log-prefix",
-                        "Argument must have a minimum length of 1 characters",
-                    ));
-                }
                 if v.contains('\n') {
                     return Err(ParseError::bad(
                         "--log-prefix",
@@ -210,7 +202,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         level: v.u8(offset_of!(xt_log_info, level))?,
         logflags: v.u8(offset_of!(xt_log_info, logflags))?,
         prefix: field_bytes(v.bytes(off, PREFIX_CAP)?),
-        seen: Seen::default(),
     }))
 }
 

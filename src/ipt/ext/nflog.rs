@@ -11,12 +11,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 
-use super::libxt::{field_bytes, parse_int, text, truncate_bytes};
+use super::libxt::{field_bytes, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, Val, XtView,
+    ParseCtx, Val, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U16, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::log::Log;
 use crate::nft::expr::Expr;
@@ -27,11 +28,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("nflog-group").multi(),
-        Opt::custom("nflog-prefix").multi(),
-        Opt::custom("nflog-range").multi(),
-        Opt::custom("nflog-size").multi(),
-        Opt::custom("nflog-threshold").multi(),
+        Opt::new("nflog-group", U16),
+        Opt::new("nflog-prefix", Ty::Str { min: 1, max: 0 }),
+        Opt::new("nflog-range", U32).excl(&["nflog-size"]),
+        Opt::new("nflog-size", U32).excl(&["nflog-range"]),
+        Opt::new("nflog-threshold", U16),
     ],
     new: |_| Box::new(Nflog::default()),
     xt_names: &["NFLOG"],
@@ -56,7 +57,6 @@ pub struct Nflog {
     pub flags: u16,
     /// The prefix bytes (at most 127).
     pub prefix: Vec<u8>,
-    seen: Seen,
 }
 
 impl Nflog {
@@ -92,17 +92,10 @@ impl Extension for Nflog {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = val.text();
         match opt.name {
-            "nflog-group" => self.group = parse_int("NFLOG", opt.name, v, 0, 65535)? as u16,
+            "nflog-group" => self.group = val.uint() as u16,
             "nflog-prefix" => {
-                if v.is_empty() {
-                    return Err(ParseError::bad(
-                        "--nflog-prefix",
-                        "Argument must have a minimum length of 1 characters",
-                    ));
-                }
+                let v = val.text();
                 if v.contains('\n') {
                     return Err(ParseError::bad(
                         "--nflog-prefix",
@@ -111,31 +104,13 @@ impl Extension for Nflog {
                 }
                 self.prefix = truncate_bytes(v, NATIVE_PREFIX_CAP);
             }
-            "nflog-range" | "nflog-size" => {
-                let other = if opt.name == "nflog-range" {
-                    "nflog-size"
-                } else {
-                    "nflog-range"
-                };
-                if self.seen.has(&DESC, other) {
-                    return Err(ParseError::Invalid(
-                        "NFLOG: option \"--nflog-range\" cannot be used together with \"--nflog-size\"."
-                            .into(),
-                    ));
-                }
-                let n = parse_int("NFLOG", opt.name, v, 0, u64::from(u32::MAX))? as u32;
-                // --nflog-range never had an effect; iptables-nft does not encode it.
-                if opt.name == "nflog-size" {
-                    self.len = n;
-                    self.flags |= XT_NFLOG_F_COPY_LEN;
-                }
+            // --nflog-range never had an effect; iptables-nft does not encode it.
+            "nflog-range" => {}
+            "nflog-size" => {
+                self.len = val.uint() as u32;
+                self.flags |= XT_NFLOG_F_COPY_LEN;
             }
-            "nflog-threshold" => self.threshold = parse_int("NFLOG", opt.name, v, 0, 65535)? as u16,
-            _ => {
-                return Err(ParseError::UnknownOption {
-                    option: format!("--{}", opt.name),
-                })
-            }
+            _ => self.threshold = val.uint() as u16,
         }
         Ok(())
     }
@@ -174,7 +149,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         threshold: v.u16(offset_of!(xt_nflog_info, threshold))?,
         flags: v.u16(offset_of!(xt_nflog_info, flags))?,
         prefix: field_bytes(v.bytes(off, 64)?),
-        seen: Seen::default(),
     }))
 }
 
@@ -202,7 +176,6 @@ fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn E
             0
         },
         prefix,
-        seen: Seen::default(),
     }))
 }
 
@@ -218,7 +191,6 @@ mod tests {
             threshold: 3,
             flags: XT_NFLOG_F_COPY_LEN,
             prefix: b"hi there".to_vec(),
-            seen: Seen::default(),
         };
         let ctx = EncodeCtx {
             sets: &crate::ipt::ext::NoSets,

@@ -11,12 +11,13 @@ use iptnl_sys::xt::{
     NFQ_FLAG_CPU_FANOUT,
 };
 
-use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix};
+use super::libxt::strtoul_prefix_in as strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::U16;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,10 +27,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("queue-num").multi(),
-        Opt::custom("queue-balance").multi(),
-        Opt::flag("queue-bypass").multi(),
-        Opt::flag("queue-cpu-fanout").multi(),
+        Opt::new("queue-num", U16).excl(&["queue-balance"]),
+        Opt::custom("queue-balance").excl(&["queue-num"]),
+        Opt::flag("queue-bypass"),
+        Opt::flag("queue-cpu-fanout").also(&["queue-balance"]),
     ],
     new: |_| Box::new(Nfqueue::default()),
     xt_names: &["NFQUEUE"],
@@ -46,7 +47,6 @@ pub struct Nfqueue {
     pub queues_total: u16,
     /// `NFQ_FLAG_*`.
     pub flags: u16,
-    seen: Seen,
 }
 
 impl Default for Nfqueue {
@@ -55,7 +55,6 @@ impl Default for Nfqueue {
             queuenum: 0,
             queues_total: 1,
             flags: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -139,39 +138,15 @@ impl Extension for Nfqueue {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let excl = |other: &str| {
-            ParseError::Invalid(format!(
-                "NFQUEUE: option \"--{other}\" cannot be used together with \"--{}\".",
-                opt.name
-            ))
-        };
         match opt.name {
-            "queue-num" => {
-                if self.seen.has(&DESC, "queue-balance") {
-                    return Err(excl("queue-balance"));
-                }
-                self.queuenum = parse_int("NFQUEUE", opt.name, val.text(), 0, 65535)? as u16;
-            }
+            "queue-num" => self.queuenum = val.uint() as u16,
             "queue-balance" => {
-                if self.seen.has(&DESC, "queue-num") {
-                    return Err(excl("queue-num"));
-                }
                 let (a, b) = parse_balance(val.text())?;
                 self.queuenum = a;
                 self.queues_total = b - a + 1;
             }
             "queue-bypass" => self.flags |= NFQ_FLAG_BYPASS,
             _ => self.flags |= NFQ_FLAG_CPU_FANOUT,
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if self.seen.has(&DESC, "queue-cpu-fanout") && !self.seen.has(&DESC, "queue-balance") {
-            return Err(ParseError::Invalid(
-                "NFQUEUE: option \"--queue-cpu-fanout\" also requires \"--queue-balance\".".into(),
-            ));
         }
         Ok(())
     }

@@ -882,6 +882,20 @@ mod tests {
     }
 
     #[test]
+    fn mark_masks() {
+        assert_eq!(parse_mark_mask("X", "m", "0x1/0x1").unwrap(), (1, 1));
+        assert_eq!(parse_mark_mask("X", "m", "16").unwrap(), (16, u32::MAX));
+        assert!(parse_mark_mask("X", "m", "1/").is_err());
+        assert!(parse_mark_mask("X", "m", "1x").is_err());
+        assert!(parse_mark_mask("X", "m", "0x100000000").is_err());
+        assert_eq!(
+            parse_mark_mask("mark", "mark", "0x4000/0x4000").unwrap(),
+            (0x4000, 0x4000)
+        );
+        assert!(parse_mark_mask("mark", "mark", "1/2/3").is_err());
+    }
+
+    #[test]
     fn value_parsers() {
         assert_eq!(
             parse_range("frag", "fragid", "5:3", 0, u32::MAX.into(), true)

@@ -12,9 +12,10 @@ use iptnl_sys::xt::ipt_reject_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -23,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "REJECT",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::custom("reject-with").multi()],
+    options: &[Opt::new("reject-with", STR)],
     new: |f| Box::new(Reject::new(f)),
     xt_names: &["REJECT"],
     decode_xt: Some(decode_xt),
@@ -67,7 +68,6 @@ pub struct Reject {
     pub family: IpFamily,
     /// `ipt_reject_with` / `ip6t_reject_with`.
     pub with: u32,
-    seen: Seen,
 }
 
 impl Reject {
@@ -79,7 +79,6 @@ impl Reject {
                 IpFamily::V4 => 3,
                 IpFamily::V6 => 4,
             },
-            seen: Seen::default(),
         }
     }
 
@@ -103,12 +102,11 @@ impl Extension for Reject {
 
     fn parse(
         &mut self,
-        opt: &Opt,
+        _opt: &Opt,
         _inv: bool,
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         let arg = val.text();
         let t = types(self.family)
             .iter()
@@ -148,7 +146,6 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
     let r = Reject {
         family: ctx.family,
         with: v.u32(0)?,
-        seen: Seen::default(),
     };
     // A type iptables has no name for cannot be printed.
     r.name()?;

@@ -10,12 +10,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_tos_target_info;
 
-use super::libxt::{parse_int, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
+use super::libxt::{strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::U8;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -25,16 +26,19 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("set-tos").multi(),
-        Opt::custom("and-tos").multi(),
-        Opt::custom("or-tos").multi(),
-        Opt::custom("xor-tos").multi(),
+        Opt::custom("set-tos").excl(TOS_OPS),
+        Opt::new("and-tos", U8).excl(TOS_OPS),
+        Opt::new("or-tos", U8).excl(TOS_OPS),
+        Opt::new("xor-tos", U8).excl(TOS_OPS),
     ],
     new: |_| Box::new(Tos::default()),
     xt_names: &["TOS"],
     decode_xt: Some(decode_xt),
     decode_native: None,
 };
+
+/// The options of `TOS` (each excludes the others).
+const TOS_OPS: &[&str] = &["set-tos", "and-tos", "or-tos", "xor-tos"];
 
 /// `-j TOS …`, as `struct xt_tos_target_info`.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -45,7 +49,6 @@ pub struct Tos {
     pub mask: u8,
     /// Decoded from revision 0 (printed without a mask).
     pub rev0: bool,
-    seen: Seen,
 }
 
 /// `XTTYPE_TOSMASK`: `value[/mask]` (mask 0xff by default) or a name (mask 0x3f).
@@ -80,36 +83,18 @@ impl Extension for Tos {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        if let Some(other) = DESC
-            .options
-            .iter()
-            .find(|o| o.name != opt.name && self.seen.has(&DESC, o.name))
-        {
-            return Err(ParseError::Invalid(format!(
-                "TOS: option \"--{}\" cannot be used together with \"--{}\".",
-                other.name, opt.name
-            )));
-        }
-        self.seen.once(&DESC, opt.name)?;
-        let v = val.text();
-        let (value, mask) = match opt.name {
-            "set-tos" => parse_tosmask(v)?,
-            _ => {
-                let b = parse_int("TOS", opt.name, v, 0, 255)? as u8;
-                match opt.name {
-                    "and-tos" => (0, !b),
-                    "or-tos" => (b, b),
-                    _ => (b, 0),
-                }
-            }
+        let b = val.uint() as u8;
+        (self.value, self.mask) = match opt.name {
+            "set-tos" => parse_tosmask(val.text())?,
+            "and-tos" => (0, !b),
+            "or-tos" => (b, b),
+            _ => (b, 0),
         };
-        self.value = value;
-        self.mask = mask;
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !DESC.options.iter().any(|o| self.seen.has(&DESC, o.name)) {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.given.is_empty() {
             return Err(ParseError::Invalid("TOS: An action is required".into()));
         }
         Ok(())
@@ -169,7 +154,6 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
                 value: v.u8(0)?,
                 mask: 0xff,
                 rev0: true,
-                seen: Seen::default(),
             }))
         }
         1 => {
@@ -178,7 +162,6 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
                 value: v.u8(offset_of!(xt_tos_target_info, tos_value))?,
                 mask: v.u8(offset_of!(xt_tos_target_info, tos_mask))?,
                 rev0: false,
-                seen: Seen::default(),
             }))
         }
         _ => None,

@@ -15,13 +15,14 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_tproxy_target_info, xt_tproxy_target_info_v1};
 
-use super::libxt::{ntop, parse_markmask};
+use super::libxt::ntop;
 use super::names::{parse_host, service_port};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -31,9 +32,9 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("on-port").multi(),
-        Opt::custom("on-ip").multi(),
-        Opt::custom("tproxy-mark").multi(),
+        Opt::custom("on-port").mand(),
+        Opt::custom("on-ip"),
+        Opt::new("tproxy-mark", Ty::MarkMask),
     ],
     new: |f| Box::new(Tproxy::new(f)),
     xt_names: &["TPROXY"],
@@ -54,7 +55,6 @@ pub struct Tproxy {
     pub laddr: [u8; 16],
     /// Local port (0: the packet's destination port).
     pub lport: u16,
-    seen: Seen,
 }
 
 impl Tproxy {
@@ -66,7 +66,6 @@ impl Tproxy {
             mark_value: 0,
             laddr: [0; 16],
             lport: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -97,30 +96,10 @@ impl Extension for Tproxy {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
-        let v = val.text();
         match opt.name {
-            "on-port" => self.lport = parse_port(v)?,
-            "on-ip" => self.laddr = parse_host(self.family, v, "--on-ip")?,
-            "tproxy-mark" => {
-                let (value, mask) = parse_markmask("TPROXY", opt.name, v)?;
-                self.mark_value = value;
-                self.mark_mask = mask;
-            }
-            _ => {
-                return Err(ParseError::UnknownOption {
-                    option: format!("--{}", opt.name),
-                })
-            }
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "on-port") {
-            return Err(ParseError::Invalid(
-                "TPROXY: option \"--on-port\" must be specified".into(),
-            ));
+            "on-port" => self.lport = parse_port(val.text())?,
+            "on-ip" => self.laddr = parse_host(self.family, val.text(), "--on-ip")?,
+            _ => (self.mark_value, self.mark_mask) = val.mark_mask(),
         }
         Ok(())
     }
