@@ -422,9 +422,11 @@ impl<'a> Parser<'a> {
                     let ctx = self.ctx(given);
                     let l = &mut self.loaded[idx];
                     let desc = l.ext.desc();
-                    let opt = opts::entry_for(desc.options, &opt);
-                    opts::precheck(desc.name, desc.options, &given, &opt, inv)?;
-                    let val = opts::parse_value(desc.name, &opt, values, self.family)?;
+                    // An alias counts, inverts and parses as the entry it stands for; the
+                    // extension sees the name given.
+                    let entry = opts::entry_for(desc.options, &opt);
+                    opts::precheck(desc.name, desc.options, &given, &entry, inv)?;
+                    let val = opts::parse_value(desc.name, &entry, values, self.family)?;
                     l.ext.parse(&opt, inv, val, &ctx)?;
                     l.given.record(opt.name);
                 }

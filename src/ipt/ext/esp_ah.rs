@@ -12,21 +12,29 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
-use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{print_u32_range, save_u32_range};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+
+/// An SPI range (`XTTYPE_UINT32RC`).
+const SPI_RANGE: Ty = Ty::Range {
+    min: 0,
+    max: u32::MAX as u64,
+    ordered: true,
+};
 
 /// The `esp` match.
 pub static ESP: ExtDesc = ExtDesc {
     name: "esp",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("espspi").inv().multi()],
+    options: &[Opt::new("espspi", SPI_RANGE).inv()],
     new: |_| Box::new(Spi::new(Kind::Esp)),
     xt_names: &["esp"],
     decode_xt: Some(decode_esp),
@@ -38,7 +46,7 @@ pub static AH4: ExtDesc = ExtDesc {
     name: "ah",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &[Opt::custom("ahspi").inv().multi()],
+    options: &[Opt::new("ahspi", SPI_RANGE).inv()],
     new: |_| Box::new(Spi::new(Kind::Ah4)),
     xt_names: &["ah"],
     decode_xt: Some(decode_ah4),
@@ -51,9 +59,9 @@ pub static AH6: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        Opt::custom("ahspi").inv().multi(),
-        Opt::custom("ahlen").inv().multi(),
-        Opt::flag("ahres").multi(),
+        Opt::new("ahspi", SPI_RANGE).inv(),
+        Opt::new("ahlen", U32).inv(),
+        Opt::flag("ahres"),
     ],
     new: |_| Box::new(Spi::new(Kind::Ah6)),
     xt_names: &["ah"],
@@ -85,7 +93,6 @@ pub struct Spi {
     pub hdrres: u8,
     /// `*_INV_SPI` (0x01), `IP6T_AH_INV_LEN` (0x02).
     pub invflags: u8,
-    seen: Seen,
 }
 
 impl Spi {
@@ -96,7 +103,6 @@ impl Spi {
             hdrlen: 0,
             hdrres: 0,
             invflags: 0,
-            seen: Seen::default(),
         }
     }
 
@@ -124,17 +130,16 @@ impl Extension for Spi {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(self.desc(), opt.name)?;
         match opt.name {
             "espspi" | "ahspi" => {
-                let (r, n) = parse_range_u32(self.ext(), opt.name, val.text())?;
-                self.spis = if n == 1 { [r[0], r[0]] } else { r };
+                let [lo, hi] = val.range();
+                self.spis = [lo as u32, hi as u32];
                 if inv {
                     self.invflags |= XT_ESP_INV_SPI;
                 }
             }
             "ahlen" => {
-                self.hdrlen = uint_value("ah", "ahlen", val.text(), 0, u32::MAX as u64)? as u32;
+                self.hdrlen = val.uint() as u32;
                 if inv {
                     self.invflags |= IP6T_AH_INV_LEN;
                 }

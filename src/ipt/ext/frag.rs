@@ -11,12 +11,13 @@ use iptnl_sys::xt::{
     IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
 };
 
-use super::libxt::{parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{print_u32_range, save_u32_range};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,12 +27,20 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        Opt::custom("fragid").inv().multi(),
-        Opt::custom("fraglen").inv().multi(),
-        Opt::flag("fragres").multi(),
-        Opt::flag("fragfirst").multi(),
-        Opt::flag("fragmore").multi(),
-        Opt::flag("fraglast").multi(),
+        Opt::new(
+            "fragid",
+            Ty::Range {
+                min: 0,
+                max: u32::MAX as u64,
+                ordered: true,
+            },
+        )
+        .inv(),
+        Opt::new("fraglen", U32).inv(),
+        Opt::flag("fragres"),
+        Opt::flag("fragfirst"),
+        Opt::flag("fragmore").excl(&["fraglast"]),
+        Opt::flag("fraglast").excl(&["fragmore"]),
     ],
     new: |_| Box::new(Frag::default()),
     xt_names: &["frag"],
@@ -58,7 +67,6 @@ pub struct Frag {
     pub flags: u8,
     /// `IP6T_FRAG_INV_*` bits.
     pub invflags: u8,
-    seen: Seen,
 }
 
 impl Default for Frag {
@@ -68,7 +76,6 @@ impl Default for Frag {
             hdrlen: 0,
             flags: 0,
             invflags: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -85,18 +92,17 @@ impl Extension for Frag {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "fragid" => {
-                let (r, n) = parse_range_u32("frag", "fragid", val.text())?;
-                self.ids = if n == 1 { [r[0], r[0]] } else { r };
+                let [lo, hi] = val.range();
+                self.ids = [lo as u32, hi as u32];
                 if inv {
                     self.invflags |= IP6T_FRAG_INV_IDS;
                 }
                 self.flags |= IP6T_FRAG_IDS;
             }
             "fraglen" => {
-                self.hdrlen = uint_value("frag", "fraglen", val.text(), 0, u32::MAX as u64)? as u32;
+                self.hdrlen = val.uint() as u32;
                 if inv {
                     self.invflags |= IP6T_FRAG_INV_LEN;
                 }
@@ -106,15 +112,6 @@ impl Extension for Frag {
             "fragfirst" => self.flags |= IP6T_FRAG_FST,
             "fragmore" => self.flags |= IP6T_FRAG_MF,
             _ => self.flags |= IP6T_FRAG_NMF,
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if self.seen.has(&DESC, "fragmore") && self.seen.has(&DESC, "fraglast") {
-            return Err(ParseError::Invalid(
-                "frag: option \"--fragmore\" cannot be used together with \"--fraglast\"".into(),
-            ));
         }
         Ok(())
     }
@@ -194,7 +191,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         hdrlen: v.u32(offset_of!(ip6t_frag, hdrlen))?,
         flags: v.u8(offset_of!(ip6t_frag, flags))?,
         invflags: v.u8(offset_of!(ip6t_frag, invflags))?,
-        seen: Seen::default(),
     }))
 }
 

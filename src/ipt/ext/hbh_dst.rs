@@ -10,12 +10,13 @@ use iptnl_sys::xt::{
     ip6t_opts, IP6T_OPTS_INV_LEN, IP6T_OPTS_LEN, IP6T_OPTS_OPTS, IP6T_OPTS_OPTSNR,
 };
 
-use super::libxt::{strtoul_prefix, uint_value};
+use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,10 +25,7 @@ pub static HBH: ExtDesc = ExtDesc {
     name: "hbh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[
-        Opt::custom("hbh-len").inv().multi(),
-        Opt::custom("hbh-opts").multi(),
-    ],
+    options: &[Opt::new("hbh-len", U32).inv(), Opt::new("hbh-opts", STR)],
     new: |_| Box::new(Opts::new(false)),
     xt_names: &["hbh"],
     decode_xt: Some(decode_hbh),
@@ -39,10 +37,7 @@ pub static DST: ExtDesc = ExtDesc {
     name: "dst",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[
-        Opt::custom("dst-len").inv().multi(),
-        Opt::custom("dst-opts").multi(),
-    ],
+    options: &[Opt::new("dst-len", U32).inv(), Opt::new("dst-opts", STR)],
     new: |_| Box::new(Opts::new(true)),
     xt_names: &["dst"],
     decode_xt: Some(decode_dst),
@@ -64,7 +59,6 @@ pub struct Opts {
     pub opts: [u16; IP6T_OPTS_OPTSNR],
     /// Entries used in `opts`.
     pub optsnr: u8,
-    seen: Seen,
 }
 
 impl Opts {
@@ -76,7 +70,6 @@ impl Opts {
             invflags: 0,
             opts: [0; IP6T_OPTS_OPTSNR],
             optsnr: 0,
-            seen: Seen::default(),
         }
     }
 
@@ -151,10 +144,9 @@ impl Extension for Opts {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(self.desc(), opt.name)?;
         let shown = opt.shown();
         if opt.name.ends_with("-len") {
-            self.hdrlen = uint_value(self.ext(), opt.name, val.text(), 0, u32::MAX as u64)? as u32;
+            self.hdrlen = val.uint() as u32;
             if inv {
                 self.invflags |= IP6T_OPTS_INV_LEN;
             }

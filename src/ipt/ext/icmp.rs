@@ -16,8 +16,9 @@ use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
 
@@ -26,7 +27,7 @@ pub static ICMP: ExtDesc = ExtDesc {
     name: "icmp",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &[Opt::custom("icmp-type").inv().multi()],
+    options: &[Opt::new("icmp-type", STR).inv().mand()],
     new: |_| Box::new(Icmp::new(IpFamily::V4)),
     xt_names: &["icmp"],
     decode_xt: Some(decode_xt4),
@@ -38,7 +39,7 @@ pub static ICMP6: ExtDesc = ExtDesc {
     name: "icmp6",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[Opt::custom("icmpv6-type").inv().multi()],
+    options: &[Opt::new("icmpv6-type", STR).inv().mand()],
     new: |_| Box::new(Icmp::new(IpFamily::V6)),
     xt_names: &["icmp6"],
     decode_xt: Some(decode_xt6),
@@ -135,7 +136,6 @@ pub struct Icmp {
     pub code: [u8; 2],
     /// `IPT_ICMP_INV` or 0.
     pub invflags: u8,
-    seen: Seen,
 }
 
 impl Icmp {
@@ -146,7 +146,6 @@ impl Icmp {
             icmp_type: if family == IpFamily::V4 { 0xff } else { 0 },
             code: [0, 0xff],
             invflags: 0,
-            seen: Seen::default(),
         }
     }
 
@@ -221,31 +220,16 @@ impl Extension for Icmp {
 
     fn parse(
         &mut self,
-        opt: &Opt,
+        _opt: &Opt,
         inv: bool,
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(self.d(), opt.name)?;
         let (t, code) = parse_type(self.family, val.text())?;
         self.icmp_type = t;
         self.code = code;
         if inv {
             self.invflags |= IPT_ICMP_INV;
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        let opt = match self.family {
-            IpFamily::V4 => "icmp-type",
-            IpFamily::V6 => "icmpv6-type",
-        };
-        if !self.seen.has(self.d(), opt) {
-            return Err(ParseError::Invalid(format!(
-                "{}: option \"--{opt}\" must be specified",
-                self.d().name
-            )));
         }
         // Without `-p icmp` (or `-p ipv6-icmp`), or with it inverted, the kernel refuses the
         // match (`.proto` of ipt_icmp/ip6t_icmp6), as it does iptables-nft's: a rule add
@@ -328,7 +312,6 @@ fn decode_xt(family: IpFamily, rev: u32, info: &[u8]) -> Option<Box<dyn Extensio
             v.u8(offset_of!(ipt_icmp, code) + 1)?,
         ],
         invflags: v.u8(offset_of!(ipt_icmp, invflags))?,
-        seen: Seen::default(),
     };
     (i.to_xt() == info && i.invflags & !IPT_ICMP_INV == 0).then(|| Box::new(i) as _)
 }

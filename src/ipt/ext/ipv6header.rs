@@ -14,9 +14,10 @@ use iptnl_sys::xt::{
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::proto::{getprotobyname, getprotobynumber};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,10 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ipv6header",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[
-        Opt::custom("header").inv().multi(),
-        Opt::flag("soft").multi(),
-    ],
+    options: &[Opt::new("header", STR).inv().mand(), Opt::flag("soft")],
     new: |_| Box::new(Ipv6Header::default()),
     xt_names: &["ipv6header"],
     decode_xt: Some(decode_xt),
@@ -79,7 +77,6 @@ pub struct Ipv6Header {
     pub invflags: u8,
     /// 0xff with `--soft`.
     pub modeflag: u8,
-    seen: Seen,
 }
 
 fn header_bit(name: &str) -> Result<u8, ParseError> {
@@ -134,7 +131,6 @@ impl Extension for Ipv6Header {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         if opt.name == "soft" {
             self.modeflag |= 0xff;
             return Ok(());
@@ -152,15 +148,6 @@ impl Extension for Ipv6Header {
         self.matchflags = flags;
         if inv {
             self.invflags |= 0xff;
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if !self.seen.has(&DESC, "header") {
-            return Err(ParseError::Invalid(
-                "ipv6header: option \"--header\" must be specified".into(),
-            ));
         }
         Ok(())
     }
@@ -239,6 +226,5 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         matchflags: v.u8(offset_of!(ip6t_ipv6header_info, matchflags))?,
         invflags: v.u8(offset_of!(ip6t_ipv6header_info, invflags))?,
         modeflag: v.u8(offset_of!(ip6t_ipv6header_info, modeflag))?,
-        seen: Seen::default(),
     }))
 }

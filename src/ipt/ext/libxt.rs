@@ -189,60 +189,6 @@ pub fn uint_value(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Resul
     })
 }
 
-/// Parses a `min[:max]` range as libxtables 1.8.11 parses an `XTTYPE_UINT32RC` option: an
-/// empty component defaults to 0 (first) or `u32::MAX` (second), the second may not be
-/// below the first (1.8.9 accepted reversed ranges), at most two components. Returns the
-/// two values and how many components were given (1 for `5`, 2 for `5:`).
-pub fn parse_range_u32(
-    ext: &str,
-    option: &str,
-    arg: &str,
-) -> Result<([u32; 2], usize), ParseError> {
-    let shown = format!("--{option}");
-    let lmax = u32::MAX as u64;
-    let mut lmin = 0u64;
-    let mut out = [0u32, 0u32];
-    let mut nvals = 0usize;
-    let mut rest = arg;
-    loop {
-        if nvals == 2 {
-            return Err(ParseError::bad(
-                &shown,
-                format!("{ext}: Too many components in `{arg}' (max: 2)"),
-            ));
-        }
-        let (value, after) = if rest.is_empty() || rest.starts_with(':') {
-            (if nvals == 1 { lmax } else { lmin }, rest)
-        } else {
-            let (v, after) = strtoul_prefix(rest)
-                .filter(|(v, _)| (lmin..=lmax).contains(v))
-                .ok_or_else(|| {
-                    ParseError::bad(
-                        &shown,
-                        format!(
-                            "{ext}: bad value near \"{rest}\", or out of range ({lmin}-{lmax})"
-                        ),
-                    )
-                })?;
-            if !after.is_empty() && !after.starts_with(':') {
-                return Err(ParseError::bad(
-                    &shown,
-                    format!("{ext}: Argument has unexpected characters near \"{after}\""),
-                ));
-            }
-            lmin = v;
-            (v, after)
-        };
-        out[nvals] = value as u32;
-        nvals += 1;
-        match after.strip_prefix(':') {
-            Some(next) => rest = next,
-            None => break,
-        }
-    }
-    Ok((out, nvals))
-}
-
 /// Appends `N` or `N:M` as the range savers of ah/esp/frag/rt print it.
 pub fn save_u32_range(out: &mut String, r: [u32; 2]) {
     if r[0] == r[1] {
@@ -633,20 +579,6 @@ mod tests {
         assert_eq!(strtoul_full("255", 0, 255), Some(255));
         assert_eq!(strtoul_full("256", 0, 255), None);
         assert_eq!(strtoul_full("5x", 0, 255), None);
-    }
-
-    #[test]
-    fn ranges_as_libxtables_1_8_11() {
-        let r = |s| parse_range_u32("esp", "espspi", s);
-        assert_eq!(r("5").unwrap(), ([5, 0], 1));
-        assert_eq!(r("5:").unwrap(), ([5, u32::MAX], 2));
-        assert_eq!(r(":5").unwrap(), ([0, 5], 2));
-        assert_eq!(r(":").unwrap(), ([0, u32::MAX], 2));
-        assert_eq!(r("4:4").unwrap(), ([4, 4], 2));
-        assert!(r("4:3").is_err());
-        assert!(r("1:2:3").is_err());
-        assert!(r("5x").is_err());
-        assert!(r("4294967296").is_err());
     }
 
     #[test]

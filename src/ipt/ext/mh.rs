@@ -11,9 +11,10 @@ use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 use super::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -22,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[Opt::custom("mh-type").inv().multi()],
+    options: &[Opt::new("mh-type", STR).inv()],
     new: |_| Box::new(Mh::default()),
     xt_names: &["mh"],
     decode_xt: Some(decode_xt),
@@ -75,7 +76,6 @@ pub struct Mh {
     pub types: [u8; 2],
     /// `IP6T_MH_INV_*` bits.
     pub invflags: u8,
-    seen: Seen,
 }
 
 impl Default for Mh {
@@ -83,7 +83,6 @@ impl Default for Mh {
         Mh {
             types: [0, 0xff],
             invflags: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -95,12 +94,11 @@ impl Extension for Mh {
 
     fn parse(
         &mut self,
-        opt: &Opt,
+        _opt: &Opt,
         inv: bool,
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         let v = val.text();
         self.types = match v.split_once(':') {
             None => {
@@ -190,7 +188,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
             v.u8(offset_of!(ip6t_mh, types) + 1)?,
         ],
         invflags: v.u8(offset_of!(ip6t_mh, invflags))?,
-        seen: Seen::default(),
     }))
 }
 

@@ -896,6 +896,21 @@ mod tests {
     }
 
     #[test]
+    fn ranges_as_libxtables_1_8_11() {
+        let r = |s| parse_range("esp", "espspi", s, 0, u32::MAX.into(), true);
+        let max = u64::from(u32::MAX);
+        assert_eq!(r("5").unwrap(), ([5, 5], 1));
+        assert_eq!(r("5:").unwrap(), ([5, max], 2));
+        assert_eq!(r(":5").unwrap(), ([0, 5], 2));
+        assert_eq!(r(":").unwrap(), ([0, max], 2));
+        assert_eq!(r("4:4").unwrap(), ([4, 4], 2));
+        assert!(r("4:3").is_err());
+        assert!(r("1:2:3").is_err());
+        assert!(r("5x").is_err());
+        assert!(r("4294967296").is_err());
+    }
+
+    #[test]
     fn value_parsers() {
         assert_eq!(
             parse_range("frag", "fragid", "5:3", 0, u32::MAX.into(), true)

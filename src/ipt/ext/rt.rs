@@ -13,12 +13,13 @@ use iptnl_sys::xt::{
     IP6T_RT_INV_TYP, IP6T_RT_LEN, IP6T_RT_RES, IP6T_RT_SGS, IP6T_RT_TYP,
 };
 
-use super::libxt::{ntop6, parse_range_u32, print_u32_range, save_u32_range, uint_value};
+use super::libxt::{ntop6, print_u32_range, save_u32_range};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{Ty, STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -28,12 +29,20 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &[
-        Opt::custom("rt-type").inv().multi(),
-        Opt::custom("rt-segsleft").inv().multi(),
-        Opt::custom("rt-len").inv().multi(),
-        Opt::flag("rt-0-res").multi(),
-        Opt::custom("rt-0-addrs").multi(),
-        Opt::flag("rt-0-not-strict").multi(),
+        Opt::new("rt-type", U32).inv(),
+        Opt::new(
+            "rt-segsleft",
+            Ty::Range {
+                min: 0,
+                max: u32::MAX as u64,
+                ordered: true,
+            },
+        )
+        .inv(),
+        Opt::new("rt-len", U32).inv(),
+        Opt::flag("rt-0-res"),
+        Opt::new("rt-0-addrs", STR),
+        Opt::flag("rt-0-not-strict"),
     ],
     new: |_| Box::new(Rt::default()),
     xt_names: &["rt"],
@@ -56,7 +65,6 @@ pub struct Rt {
     pub invflags: u8,
     /// Type-0 addresses.
     pub addrs: Vec<Ipv6Addr>,
-    seen: Seen,
 }
 
 impl Default for Rt {
@@ -68,14 +76,13 @@ impl Default for Rt {
             flags: 0,
             invflags: 0,
             addrs: Vec::new(),
-            seen: Seen::default(),
         }
     }
 }
 
 impl Rt {
     fn type0_given(&self) -> bool {
-        self.seen.has(&DESC, "rt-type") && self.rt_type == 0 && self.invflags & IP6T_RT_INV_TYP == 0
+        self.flags & IP6T_RT_TYP != 0 && self.rt_type == 0 && self.invflags & IP6T_RT_INV_TYP == 0
     }
 
     /// The type-0 address options with prefix `p` (`--rt-` to save, empty for -L).
@@ -106,25 +113,24 @@ impl Extension for Rt {
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         let shown = opt.shown();
-        self.seen.once(&DESC, opt.name)?;
         match opt.name {
             "rt-type" => {
-                self.rt_type = uint_value("rt", opt.name, val.text(), 0, u32::MAX as u64)? as u32;
+                self.rt_type = val.uint() as u32;
                 if inv {
                     self.invflags |= IP6T_RT_INV_TYP;
                 }
                 self.flags |= IP6T_RT_TYP;
             }
             "rt-segsleft" => {
-                let (r, n) = parse_range_u32("rt", opt.name, val.text())?;
-                self.segsleft = if n == 1 { [r[0], r[0]] } else { r };
+                let [lo, hi] = val.range();
+                self.segsleft = [lo as u32, hi as u32];
                 if inv {
                     self.invflags |= IP6T_RT_INV_SGS;
                 }
                 self.flags |= IP6T_RT_SGS;
             }
             "rt-len" => {
-                self.hdrlen = uint_value("rt", opt.name, val.text(), 0, u32::MAX as u64)? as u32;
+                self.hdrlen = val.uint() as u32;
                 if inv {
                     self.invflags |= IP6T_RT_INV_LEN;
                 }
@@ -160,7 +166,7 @@ impl Extension for Rt {
                 self.flags |= IP6T_RT_FST;
             }
             _ => {
-                if !self.seen.has(&DESC, "rt-0-addrs") {
+                if self.flags & IP6T_RT_FST == 0 {
                     return Err(ParseError::bad(
                         &shown,
                         "`--rt-0-addr ...' required before `--rt-0-not-strict'",
@@ -273,7 +279,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         flags: v.u8(offset_of!(ip6t_rt, flags))?,
         invflags: v.u8(offset_of!(ip6t_rt, invflags))?,
         addrs,
-        seen: Seen::default(),
     }))
 }
 

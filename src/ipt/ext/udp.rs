@@ -9,7 +9,7 @@ use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_MASK, XT_UDP_INV_SRCPT}
 
 use super::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Seen, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
 use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
@@ -22,10 +22,10 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("source-port").inv().multi(),
-        Opt::custom("sport").inv().multi(),
-        Opt::custom("destination-port").inv().multi(),
-        Opt::custom("dport").inv().multi(),
+        Opt::custom("source-port").inv(),
+        Opt::custom("sport").alias("source-port"),
+        Opt::custom("destination-port").inv(),
+        Opt::custom("dport").alias("destination-port"),
     ],
     new: |_| Box::new(Udp::default()),
     xt_names: &["udp"],
@@ -42,7 +42,6 @@ pub struct Udp {
     pub dpts: [u16; 2],
     /// `XT_UDP_INV_*`.
     pub invflags: u8,
-    seen: Seen,
 }
 
 impl Default for Udp {
@@ -51,7 +50,6 @@ impl Default for Udp {
             spts: [0, u16::MAX],
             dpts: [0, u16::MAX],
             invflags: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -76,15 +74,9 @@ impl Extension for Udp {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let name = match opt.name {
-            "source-port" => "sport",
-            "destination-port" => "dport",
-            n => n,
-        };
         let shown = opt.shown();
-        self.seen.once(&DESC, name)?;
         let r = parse_range(val.text(), "udp", &shown)?;
-        if name == "sport" {
+        if opt.canonical() == "source-port" {
             self.spts = r;
             if inv {
                 self.invflags |= XT_UDP_INV_SRCPT;
@@ -161,7 +153,6 @@ fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensi
         spts: [v.u16(s)?, v.u16(s + 2)?],
         dpts: [v.u16(d)?, v.u16(d + 2)?],
         invflags: v.u8(offset_of!(xt_udp, invflags))?,
-        seen: Seen::default(),
     }))
 }
 
