@@ -15,10 +15,14 @@ use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, Val, XtBuf, XtView,
+    ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+
+/// The options of `-m multiport` (each excludes the others, itself included).
+const ANY: &[&str] = &["source-ports", "destination-ports", "ports"];
 
 /// The `multiport` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -26,11 +30,11 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::custom("source-ports").inv().multi(),
-        Opt::custom("sports").inv().multi(),
-        Opt::custom("destination-ports").inv().multi(),
-        Opt::custom("dports").inv().multi(),
-        Opt::custom("ports").inv().multi(),
+        Opt::new("source-ports", STR).inv().excl(ANY),
+        Opt::new("sports", STR).alias("source-ports"),
+        Opt::new("destination-ports", STR).inv().excl(ANY),
+        Opt::new("dports", STR).alias("destination-ports"),
+        Opt::new("ports", STR).inv().excl(ANY),
     ],
     new: |_| Box::new(Multiport::default()),
     xt_names: &["multiport"],
@@ -51,7 +55,6 @@ pub struct Multiport {
     pub pflags: [u8; XT_MULTI_PORTS],
     /// `!` was given.
     pub invert: bool,
-    seen: Seen,
 }
 
 fn proto_name(num: u8) -> Option<&'static str> {
@@ -115,14 +118,6 @@ impl Multiport {
     }
 }
 
-fn id_name(id: u8) -> &'static str {
-    match id {
-        XT_MULTIPORT_SOURCE => "source-ports",
-        XT_MULTIPORT_DESTINATION => "destination-ports",
-        _ => "ports",
-    }
-}
-
 impl Extension for Multiport {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -137,27 +132,6 @@ impl Extension for Multiport {
     ) -> Result<(), ParseError> {
         let shown = opt.shown();
         let id = Self::option_id(opt.name);
-        let canonical = id_name(id);
-        if self.seen.has(&DESC, canonical) {
-            return Err(ParseError::bad(
-                &shown,
-                format!("multiport: option \"{shown}\" can only be used once"),
-            ));
-        }
-        if let Some(other) = ["source-ports", "destination-ports", "ports"]
-            .into_iter()
-            .find(|n| self.seen.has(&DESC, n))
-        {
-            let (a, b) = if Self::option_id(other) < id {
-                (other, canonical)
-            } else {
-                (canonical, other)
-            };
-            return Err(ParseError::Invalid(format!(
-                "multiport: option \"--{a}\" cannot be used together with \"--{b}\""
-            )));
-        }
-        self.seen.once(&DESC, canonical)?;
         let proto = match ctx.proto {
             Some(p) if p.inv => {
                 return Err(ParseError::Invalid(

@@ -13,7 +13,7 @@ use iptnl_sys::xt::{
 
 use super::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    Opt, ParseCtx, PrintCtx, Seen, Ty, Val, XtBuf, XtView,
+    Opt, ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
 use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
 use crate::ipt::error::ParseError;
@@ -38,10 +38,12 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
+        // libxt_tcp parses its options itself (it has no libxtables option table): `parse`
+        // refuses a repeated option with tcp's own messages.
         Opt::custom("source-port").inv().multi(),
-        Opt::custom("sport").inv().multi(),
+        Opt::custom("sport").alias("source-port"),
         Opt::custom("destination-port").inv().multi(),
-        Opt::custom("dport").inv().multi(),
+        Opt::custom("dport").alias("destination-port"),
         Opt::flag("syn").inv().multi(),
         Opt::new("tcp-flags", Ty::Custom2).inv().multi(),
         Opt::custom("tcp-option").inv().multi(),
@@ -67,7 +69,6 @@ pub struct Tcp {
     pub flg_cmp: u8,
     /// `XT_TCP_INV_*`.
     pub invflags: u8,
-    seen: Seen,
 }
 
 impl Default for Tcp {
@@ -79,7 +80,6 @@ impl Default for Tcp {
             flg_mask: 0,
             flg_cmp: 0,
             invflags: 0,
-            seen: Seen::default(),
         }
     }
 }
@@ -149,19 +149,26 @@ impl Extension for Tcp {
         opt: &Opt,
         inv: bool,
         val: Val<'_>,
-        _ctx: &ParseCtx,
+        ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let name = match opt.name {
-            "source-port" => "sport",
-            "destination-port" => "dport",
-            n => n,
-        };
+        let name = opt.canonical();
         let shown = opt.shown();
+        let flags_given = ctx.given.has("syn") || ctx.given.has("tcp-flags");
         match name {
-            "sport" | "dport" => {
-                self.seen.once(&DESC, name)?;
+            "syn" | "tcp-flags" if flags_given => {
+                return Err(ParseError::Invalid(
+                    "Only one of `--syn' or `--tcp-flags'  allowed".into(),
+                ))
+            }
+            _ if ctx.given.has(name) => {
+                return Err(ParseError::Invalid(format!("Only one `--{name}' allowed")))
+            }
+            _ => {}
+        }
+        match name {
+            "source-port" | "destination-port" => {
                 let r = parse_range(val.text(), "tcp", &shown)?;
-                if name == "sport" {
+                if name == "source-port" {
                     self.spts = r;
                     if inv {
                         self.invflags |= XT_TCP_INV_SRCPT;
@@ -174,12 +181,6 @@ impl Extension for Tcp {
                 }
             }
             "syn" | "tcp-flags" => {
-                if self.seen.has(&DESC, "syn") || self.seen.has(&DESC, "tcp-flags") {
-                    return Err(ParseError::Invalid(
-                        "Only one of `--syn' or `--tcp-flags' may be specified".into(),
-                    ));
-                }
-                self.seen.once(&DESC, name)?;
                 if name == "syn" {
                     self.flg_mask = 0x17;
                     self.flg_cmp = 0x02;
@@ -191,19 +192,13 @@ impl Extension for Tcp {
                     self.invflags |= XT_TCP_INV_FLAGS;
                 }
             }
-            "tcp-option" => {
-                self.seen.once(&DESC, name)?;
+            _ => {
                 self.option = super::api::parse_uint(val.text(), 1, 255).ok_or_else(|| {
                     ParseError::bad(&shown, format!("Bad TCP option \"{}\"", val.text()))
                 })? as u8;
                 if inv {
                     self.invflags |= XT_TCP_INV_OPTION;
                 }
-            }
-            _ => {
-                return Err(ParseError::UnknownOption {
-                    option: shown.to_string(),
-                })
             }
         }
         Ok(())
@@ -307,7 +302,6 @@ fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensi
         flg_mask: v.u8(offset_of!(xt_tcp, flg_mask))?,
         flg_cmp: v.u8(offset_of!(xt_tcp, flg_cmp))?,
         invflags: v.u8(offset_of!(xt_tcp, invflags))?,
-        seen: Seen::default(),
     }))
 }
 

@@ -9,8 +9,7 @@ use iptnl_sys::nf_tables::NFT_META_NFTRACE;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    Seen, Val,
+    DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
@@ -34,9 +33,7 @@ const TRACE_REG: u32 = 9;
 
 /// `-j TRACE` (no options).
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Trace {
-    seen: Seen,
-}
+pub struct Trace {}
 
 impl Extension for Trace {
     fn desc(&self) -> &'static ExtDesc {
