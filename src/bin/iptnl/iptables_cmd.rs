@@ -57,7 +57,11 @@ fn usage_err(family: IpFamily, msg: impl std::fmt::Display) -> Fail {
     // Extension option checks end in a newline of their own.
     let msg = if msg.ends_with("must be specified")
         || msg.ends_with("doesn't exist.")
-        || (msg.contains("\" also requires \"--") && msg.ends_with("\"."))
+        || msg.ends_with("\" can only be used once.")
+        || msg.ends_with("\" cannot be inverted.")
+        || ((msg.contains("\" also requires \"--")
+            || msg.contains("\" cannot be used together with \"--"))
+            && msg.ends_with("\"."))
     {
         format!("{msg}\n")
     } else {
