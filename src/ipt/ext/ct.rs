@@ -18,9 +18,10 @@ use iptnl_sys::xt::{
 use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -30,14 +31,14 @@ pub static CT: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::flag("notrack").multi(),
-        Opt::custom("helper").multi(),
-        Opt::custom("timeout").multi(),
-        Opt::custom("ctevents").multi(),
-        Opt::custom("expevents").multi(),
-        Opt::custom("zone-orig").multi(),
-        Opt::custom("zone-reply").multi(),
-        Opt::custom("zone").multi(),
+        Opt::flag("notrack"),
+        Opt::new("helper", STR),
+        Opt::new("timeout", STR),
+        Opt::new("ctevents", STR),
+        Opt::new("expevents", STR),
+        Opt::new("zone-orig", STR),
+        Opt::new("zone-reply", STR),
+        Opt::new("zone", STR),
     ],
     new: |_| Box::new(Ct::default()),
     xt_names: &["CT"],
@@ -92,7 +93,6 @@ pub struct Ct {
     pub helper: Vec<u8>,
     /// Timeout policy name (at most 31 bytes).
     pub timeout: Vec<u8>,
-    seen: Seen,
 }
 
 impl Ct {
@@ -182,7 +182,6 @@ impl Extension for Ct {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&CT, opt.name)?;
         let shown = opt.shown();
         match opt.name {
             "notrack" => self.flags |= XT_CT_NOTRACK,
@@ -269,7 +268,6 @@ fn decode_ct(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
                 exp_events: v.u32(offset_of!(xt_ct_target_info, exp_events))?,
                 helper: field_bytes(v.bytes(h, HELPER_CAP)?),
                 timeout: Vec::new(),
-                seen: Seen::default(),
             }
         }
         1 | 2 => {
@@ -288,7 +286,6 @@ fn decode_ct(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
                 exp_events: v.u32(offset_of!(xt_ct_target_info_v1, exp_events))?,
                 helper: field_bytes(v.bytes(h, HELPER_CAP)?),
                 timeout: field_bytes(v.bytes(t, TIMEOUT_CAP)?),
-                seen: Seen::default(),
             }
         }
         _ => return None,
@@ -383,5 +380,16 @@ mod tests {
         let n = Ct::notrack();
         assert_eq!(n.save_name(), "NOTRACK");
         assert_eq!(saved(&n), "");
+    }
+
+    #[test]
+    fn repeated_option() {
+        let e = crate::ipt::parse_rule_str(IpFamily::V4, "-j CT --zone 1 --zone 2")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.ends_with("CT: option \"--zone\" can only be used once."),
+            "{e}"
+        );
     }
 }

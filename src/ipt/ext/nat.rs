@@ -34,9 +34,10 @@ use super::libxt::{ntop, strtoul_prefix_in as strtoul_prefix};
 use super::names::service_port;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
-    Val, XtBuf, XtView,
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
+    XtBuf, XtView,
 };
+use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -46,9 +47,9 @@ pub static MASQUERADE: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("to-ports").multi(),
-        Opt::flag("random").multi(),
-        Opt::flag("random-fully").multi(),
+        Opt::new("to-ports", STR),
+        Opt::flag("random"),
+        Opt::flag("random-fully"),
     ],
     new: |f| Box::new(Nat::new(NatKind::Masquerade, f)),
     xt_names: &["MASQUERADE"],
@@ -62,10 +63,10 @@ pub static SNAT: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("to-source").multi(),
-        Opt::flag("random").multi(),
-        Opt::flag("random-fully").multi(),
-        Opt::flag("persistent").multi(),
+        Opt::new("to-source", STR).mand(),
+        Opt::flag("random"),
+        Opt::flag("random-fully"),
+        Opt::flag("persistent"),
     ],
     new: |f| Box::new(Nat::new(NatKind::Snat, f)),
     xt_names: &["SNAT"],
@@ -79,9 +80,9 @@ pub static DNAT: ExtDesc = ExtDesc {
     kind: ExtKind::Target,
     family: None,
     options: &[
-        Opt::custom("to-destination").multi(),
-        Opt::flag("random").multi(),
-        Opt::flag("persistent").multi(),
+        Opt::new("to-destination", STR).mand(),
+        Opt::flag("random"),
+        Opt::flag("persistent"),
     ],
     new: |f| Box::new(Nat::new(NatKind::Dnat, f)),
     xt_names: &["DNAT"],
@@ -94,7 +95,7 @@ pub static REDIRECT: ExtDesc = ExtDesc {
     name: "REDIRECT",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::custom("to-ports").multi(), Opt::flag("random").multi()],
+    options: &[Opt::new("to-ports", STR), Opt::flag("random")],
     new: |f| Box::new(Nat::new(NatKind::Redirect, f)),
     xt_names: &["REDIRECT"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Redirect, rev, info, ctx)),
@@ -134,7 +135,6 @@ pub struct Nat {
     pub max_port: u16,
     /// Base of a shifted port range (`DNAT --to-destination …:80-90/1000`).
     pub base_port: u16,
-    seen: Seen,
 }
 
 impl Nat {
@@ -149,7 +149,6 @@ impl Nat {
             min_port: 0,
             max_port: 0,
             base_port: 0,
-            seen: Seen::default(),
         }
     }
 
@@ -411,9 +410,7 @@ impl Extension for Nat {
         val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let desc = desc_of(self.kind);
         let shown = opt.shown();
-        self.seen.once(desc, opt.name)?;
         match opt.name {
             "to-source" | "to-destination" => self.parse_to(val.text(), portok(ctx), &shown)?,
             "to-ports" => self.parse_ports(val.text(), portok(ctx), &shown)?,
@@ -424,23 +421,6 @@ impl Extension for Nat {
                 return Err(ParseError::UnknownOption {
                     option: shown.to_string(),
                 })
-            }
-        }
-        Ok(())
-    }
-
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        let mand = match self.kind {
-            NatKind::Snat => Some("to-source"),
-            NatKind::Dnat => Some("to-destination"),
-            _ => None,
-        };
-        if let Some(m) = mand {
-            if !self.seen.has(desc_of(self.kind), m) {
-                return Err(ParseError::Invalid(format!(
-                    "{}: option \"--{m}\" must be specified",
-                    self.xt_name()
-                )));
             }
         }
         Ok(())
@@ -710,5 +690,24 @@ mod tests {
         let mut s = String::new();
         back.save(IpFamily::V4, &mut s);
         assert_eq!(s, " --to-source 10.0.0.1-10.0.0.5:100-200");
+    }
+
+    #[test]
+    fn table_messages() {
+        for (rule, msg) in [
+            (
+                "-j SNAT --random",
+                "SNAT: option \"--to-source\" must be specified",
+            ),
+            (
+                "-j DNAT --to-destination 1.2.3.4 --random --random",
+                "DNAT: option \"--random\" can only be used once.",
+            ),
+        ] {
+            let e = crate::ipt::parse_rule_str(IpFamily::V4, rule)
+                .unwrap_err()
+                .to_string();
+            assert!(e.ends_with(msg), "{rule}: {e}");
+        }
     }
 }

@@ -16,12 +16,13 @@ use iptnl_sys::xt::{
     XT_RECENT_UPDATE, XT_RECENT_VALID_FLAGS,
 };
 
-use super::libxt::{inet_aton, ntop, parse_ipv6, strtoul_full};
+use super::libxt::{inet_aton, ntop, parse_ipv6};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
+use crate::ipt::ext::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -31,24 +32,34 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &[
-        Opt::flag("set").inv().multi(),
-        Opt::flag("rcheck").inv().multi(),
-        Opt::flag("update").inv().multi(),
-        Opt::flag("remove").inv().multi(),
-        Opt::custom("seconds").multi(),
-        Opt::flag("reap").multi(),
-        Opt::custom("hitcount").multi(),
-        Opt::flag("rttl").multi(),
-        Opt::custom("name").multi(),
-        Opt::flag("rsource").multi(),
-        Opt::flag("rdest").multi(),
-        Opt::custom("mask").multi(),
+        Opt::flag("set").inv().excl(ANY_OP),
+        Opt::flag("rcheck").inv().excl(ANY_OP),
+        Opt::flag("update").inv().excl(ANY_OP),
+        Opt::flag("remove").inv().excl(ANY_OP),
+        Opt::new(
+            "seconds",
+            Ty::Uint {
+                min: 1,
+                max: u32::MAX as u64,
+            },
+        ),
+        Opt::flag("reap").also(&["seconds"]),
+        Opt::new("hitcount", U32),
+        Opt::flag("rttl").excl(&["set", "remove"]),
+        Opt::new("name", STR),
+        Opt::flag("rsource"),
+        Opt::flag("rdest"),
+        // `XTTYPE_HOST` in libxtables; parsed here as an address of the rule's family.
+        Opt::custom("mask"),
     ],
     new: |_| Box::new(Recent::default()),
     xt_names: &["recent"],
     decode_xt: Some(decode_xt),
     decode_native: None,
 };
+
+/// The commands, each excluding the others (libxt_recent's `F_ANY_OP`).
+const ANY_OP: &[&str] = &["set", "rcheck", "update", "remove"];
 
 const OPS: [(&str, u8); 4] = [
     ("set", XT_RECENT_SET),
@@ -74,7 +85,6 @@ pub struct Recent {
     pub side: u8,
     /// The 16-byte mask (rev 1), `None` for a rev 0 match.
     pub mask: Option<[u8; 16]>,
-    seen: Seen,
 }
 
 fn default_name() -> Vec<u8> {
@@ -93,7 +103,6 @@ impl Default for Recent {
             name: default_name(),
             side: XT_RECENT_SOURCE,
             mask: Some([0xff; 16]),
-            seen: Seen::default(),
         }
     }
 }
@@ -125,21 +134,6 @@ impl Recent {
         }
         b.into_vec()
     }
-
-    fn has(&self, o: &str) -> bool {
-        self.seen.has(&DESC, o)
-    }
-}
-
-fn parse_u32(opt: &str, v: &str, min: u64) -> Result<u32, ParseError> {
-    strtoul_full(v, min, u32::MAX as u64)
-        .map(|n| n as u32)
-        .ok_or_else(|| {
-            ParseError::bad(
-                format!("--{opt}"),
-                format!("bad value \"{v}\", or out of range ({min}-4294967295)"),
-            )
-        })
 }
 
 impl Extension for Recent {
@@ -154,7 +148,6 @@ impl Extension for Recent {
         val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        self.seen.once(&DESC, opt.name)?;
         if let Some(&(_, bit)) = OPS.iter().find(|(n, _)| *n == opt.name) {
             self.check_set |= bit;
             if inv {
@@ -163,9 +156,9 @@ impl Extension for Recent {
             return Ok(());
         }
         match opt.name {
-            "seconds" => self.seconds = parse_u32("seconds", val.text(), 1)?,
+            "seconds" => self.seconds = val.uint() as u32,
             "hitcount" => {
-                self.hit_count = parse_u32("hitcount", val.text(), 0)?;
+                self.hit_count = val.uint() as u32;
                 // The kernel keeps at most XT_RECENT_MAX_NSTAMPS - 1 time stamps.
                 if self.hit_count > 65535 {
                     return Err(ParseError::bad(
@@ -223,41 +216,21 @@ impl Extension for Recent {
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        let given: Vec<&str> = OPS
-            .iter()
-            .map(|(n, _)| *n)
-            .filter(|n| self.has(n))
-            .collect();
-        match given.as_slice() {
-            [] => {
-                return Err(ParseError::Invalid(
-                    "recent: you must specify one of `--set', `--rcheck' `--update' or `--remove'"
-                        .into(),
-                ))
-            }
-            [_] => {}
-            [a, b, ..] => {
-                return Err(ParseError::Invalid(format!(
-                    "recent: option \"--{a}\" cannot be used together with \"--{b}\""
-                )))
-            }
-        }
-        if self.has("reap") && !self.has("seconds") {
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        let Some(op) = ANY_OP.iter().find(|o| ctx.given.has(o)) else {
             return Err(ParseError::Invalid(
-                "recent: option \"--reap\" also requires \"--seconds\"".into(),
+                "recent: you must specify one of `--set', `--rcheck' `--update' or `--remove'"
+                    .into(),
             ));
-        }
-        let op = given[0];
-        if matches!(op, "set" | "remove") {
-            if self.has("rttl") {
-                return Err(ParseError::Invalid(format!(
-                    "recent: option \"--rttl\" cannot be used together with \"--{op}\""
-                )));
-            }
-            // The kernel refuses these with --set and --remove.
+        };
+        // The kernel refuses these with --set and --remove; the table's exclusions (a second
+        // command, --rttl) are reported first, as libxtables checks them before the kernel.
+        let table_ok = ANY_OP.iter().filter(|o| ctx.given.has(o)).count() == 1
+            && !ctx.given.has("rttl")
+            && (ctx.given.has("seconds") || !ctx.given.has("reap"));
+        if table_ok && matches!(*op, "set" | "remove") {
             for o in ["seconds", "hitcount"] {
-                if self.has(o) {
+                if ctx.given.has(o) {
                     return Err(ParseError::Invalid(format!(
                         "recent: option \"--{o}\" cannot be used with \"--{op}\""
                     )));
@@ -383,7 +356,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
             .to_vec(),
         side: v.u8(offset_of!(xt_recent_mtinfo_v1, side))?,
         mask,
-        seen: Seen::default(),
     };
     let ops = r.check_set & (XT_RECENT_SET | XT_RECENT_CHECK | XT_RECENT_UPDATE | XT_RECENT_REMOVE);
     if r.check_set & !XT_RECENT_VALID_FLAGS != 0
@@ -465,6 +437,39 @@ mod tests {
             "-m recent --rcheck --reap",
         ] {
             assert!(parse_rule_str(IpFamily::V4, bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn table_messages() {
+        for (rule, msg) in [
+            (
+                "-m recent --set --rcheck",
+                "recent: option \"--set\" cannot be used together with \"--rcheck\".",
+            ),
+            (
+                "-m recent --set --set",
+                "recent: option \"--set\" can only be used once.",
+            ),
+            (
+                "-m recent --set --rttl",
+                "recent: option \"--rttl\" cannot be used together with \"--set\".",
+            ),
+            (
+                "-m recent --update --reap",
+                "recent: option \"--reap\" also requires \"--seconds\".",
+            ),
+            (
+                "-m recent --set --seconds 5",
+                "recent: option \"--seconds\" cannot be used with \"--set\"",
+            ),
+            (
+                "-m recent --name x",
+                "recent: you must specify one of `--set', `--rcheck' `--update' or `--remove'",
+            ),
+        ] {
+            let e = parse_rule_str(IpFamily::V4, rule).unwrap_err().to_string();
+            assert!(e.ends_with(msg), "{rule}: {e}");
         }
     }
 }
