@@ -79,6 +79,55 @@ impl<'a> Transaction<'a> {
         self
     }
 
+    /// Queues adding the rules of `spec` to `chain` at `at`.
+    fn add_op(
+        &mut self,
+        table: &str,
+        chain: &str,
+        spec: impl RuleArgs,
+        at: At,
+        unique: bool,
+    ) -> &mut Self {
+        self.rule_op(spec, |specs| Op::Add {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
+            at,
+            unique,
+        })
+    }
+
+    /// Queues inserting the rules of `spec` into `chain` at rule number `pos`.
+    fn insert_op(
+        &mut self,
+        table: &str,
+        chain: &str,
+        pos: u32,
+        spec: impl RuleArgs,
+        unique: bool,
+    ) -> &mut Self {
+        if !self.pos_ok(pos) {
+            return self;
+        }
+        self.add_op(table, chain, spec, At::Insert(pos), unique)
+    }
+
+    /// Queues deleting the rules of `spec` from `chain` as `mode` says.
+    fn delete_op(
+        &mut self,
+        table: &str,
+        chain: &str,
+        spec: impl RuleArgs,
+        mode: DelMode,
+    ) -> &mut Self {
+        self.rule_op(spec, |specs| Op::Delete {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            specs: specs.into(),
+            mode,
+        })
+    }
+
     fn pos_ok(&mut self, n: u32) -> bool {
         if n == 0 {
             self.error
@@ -97,13 +146,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn append(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
-        self.rule_op(spec, |specs| Op::Add {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            at: At::Append,
-            unique: false,
-        })
+        self.add_op(table, chain, spec, At::Append, false)
     }
 
     /// Appends a rule unless present ([`IpTables::append_unique`]); its result is
@@ -117,13 +160,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn append_unique(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
-        self.rule_op(spec, |specs| Op::Add {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            at: At::Append,
-            unique: true,
-        })
+        self.add_op(table, chain, spec, At::Append, true)
     }
 
     /// Inserts a rule at `pos` ([`IpTables::insert`]).
@@ -136,16 +173,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn insert(&mut self, table: &str, chain: &str, pos: u32, spec: impl RuleArgs) -> &mut Self {
-        if !self.pos_ok(pos) {
-            return self;
-        }
-        self.rule_op(spec, |specs| Op::Add {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            at: At::Insert(pos),
-            unique: false,
-        })
+        self.insert_op(table, chain, pos, spec, false)
     }
 
     /// Inserts a rule at `pos` unless present ([`IpTables::insert_unique`]).
@@ -164,16 +192,7 @@ impl<'a> Transaction<'a> {
         pos: u32,
         spec: impl RuleArgs,
     ) -> &mut Self {
-        if !self.pos_ok(pos) {
-            return self;
-        }
-        self.rule_op(spec, |specs| Op::Add {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            at: At::Insert(pos),
-            unique: true,
-        })
+        self.insert_op(table, chain, pos, spec, true)
     }
 
     /// Replaces rule number `pos` ([`IpTables::replace`]).
@@ -214,12 +233,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
-        self.rule_op(spec, |specs| Op::Delete {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            mode: DelMode::First,
-        })
+        self.delete_op(table, chain, spec, DelMode::First)
     }
 
     /// Deletes the first rule equal to the spec if there is one.
@@ -232,12 +246,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete_if_exists(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
-        self.rule_op(spec, |specs| Op::Delete {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            mode: DelMode::IfExists,
-        })
+        self.delete_op(table, chain, spec, DelMode::IfExists)
     }
 
     /// Deletes every rule equal to the spec.
@@ -250,12 +259,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete_all(&mut self, table: &str, chain: &str, spec: impl RuleArgs) -> &mut Self {
-        self.rule_op(spec, |specs| Op::Delete {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            specs: specs.into(),
-            mode: DelMode::All,
-        })
+        self.delete_op(table, chain, spec, DelMode::All)
     }
 
     /// Deletes rule number `n` (numbered as the chain is at this point of the transaction).

@@ -255,6 +255,19 @@ impl Batch {
         table: &str,
         chain: &str,
     ) -> Result<OpIndex, Error> {
+        self.push_del_rules(family, table, chain, |_| {}, || format!("chain {chain}"))
+    }
+
+    /// Deletes the rules of `chain` that the attributes `key` writes select (all of them
+    /// when it writes none).
+    fn push_del_rules(
+        &mut self,
+        family: Family,
+        table: &str,
+        chain: &str,
+        key: impl FnOnce(&mut MsgWriter),
+        what: impl FnOnce() -> String,
+    ) -> Result<OpIndex, Error> {
         self.push(
             NFT_MSG_DELRULE,
             0,
@@ -263,8 +276,9 @@ impl Batch {
             |w| {
                 w.put_str(NFTA_RULE_TABLE, table);
                 w.put_str(NFTA_RULE_CHAIN, chain);
+                key(w);
             },
-            || format!("chain {chain}"),
+            what,
         )
     }
 
@@ -354,16 +368,11 @@ impl Batch {
         chain: &str,
         id: u32,
     ) -> Result<OpIndex, Error> {
-        self.push(
-            NFT_MSG_DELRULE,
-            0,
+        self.push_del_rules(
             family,
-            false,
-            |w| {
-                w.put_str(NFTA_RULE_TABLE, table);
-                w.put_str(NFTA_RULE_CHAIN, chain);
-                w.put_be32(NFTA_RULE_ID, id);
-            },
+            table,
+            chain,
+            |w| w.put_be32(NFTA_RULE_ID, id),
             || format!("rule in chain {chain}"),
         )
     }
@@ -376,16 +385,11 @@ impl Batch {
         chain: &str,
         handle: u64,
     ) -> Result<OpIndex, Error> {
-        self.push(
-            NFT_MSG_DELRULE,
-            0,
+        self.push_del_rules(
             family,
-            false,
-            |w| {
-                w.put_str(NFTA_RULE_TABLE, table);
-                w.put_str(NFTA_RULE_CHAIN, chain);
-                w.put_be64(NFTA_RULE_HANDLE, handle);
-            },
+            table,
+            chain,
+            |w| w.put_be64(NFTA_RULE_HANDLE, handle),
             || format!("rule in chain {chain}"),
         )
     }

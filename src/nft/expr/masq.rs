@@ -4,6 +4,7 @@ use std::fmt;
 
 use iptnl_sys::nf_tables::*;
 
+use super::nat::{decode_regs, fmt_port_regs, put_regs};
 use super::ExprKind;
 use crate::netlink::{Attrs, DecodeError, MsgWriter};
 
@@ -27,49 +28,45 @@ pub struct Masq {
     pub reg_proto_max: Option<u32>,
 }
 
+/// The attributes of `masq`, in the order the kernel dumps them (the flags first, unlike `redir`).
+const REGS: [u16; 3] = [
+    NFTA_MASQ_FLAGS,
+    NFTA_MASQ_REG_PROTO_MIN,
+    NFTA_MASQ_REG_PROTO_MAX,
+];
+
 impl ExprKind for Masq {
     const NAME: &'static str = "masq";
 
     fn encode(&self, w: &mut MsgWriter) {
-        // The kernel dumps the flags first, unlike redir.
-        if let Some(f) = self.flags {
-            w.put_be32(NFTA_MASQ_FLAGS, f);
-        }
-        if let Some(r) = self.reg_proto_min {
-            w.put_be32(NFTA_MASQ_REG_PROTO_MIN, r);
-        }
-        if let Some(r) = self.reg_proto_max {
-            w.put_be32(NFTA_MASQ_REG_PROTO_MAX, r);
-        }
+        put_regs(
+            w,
+            &REGS,
+            [self.flags, self.reg_proto_min, self.reg_proto_max],
+        );
     }
 
     fn decode(data: Attrs<'_>) -> Result<Option<Self>, DecodeError> {
-        let t = data.table::<{ NFTA_MASQ_REG_PROTO_MAX as usize + 1 }>()?;
-        if t.has_unknown() {
+        const N: usize = NFTA_MASQ_REG_PROTO_MAX as usize + 1;
+        let Some([flags, reg_proto_min, reg_proto_max]) = decode_regs::<N, 3>(data, &REGS)? else {
             return Ok(None);
-        }
-        let get = |ty| t.get(ty).map(|a| a.be32()).transpose();
+        };
         Ok(Some(Masq {
-            flags: get(NFTA_MASQ_FLAGS)?,
-            reg_proto_min: get(NFTA_MASQ_REG_PROTO_MIN)?,
-            reg_proto_max: get(NFTA_MASQ_REG_PROTO_MAX)?,
+            flags,
+            reg_proto_min,
+            reg_proto_max,
         }))
     }
 }
 
 impl fmt::Display for Masq {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("masq")?;
-        if let Some(r) = self.reg_proto_min {
-            write!(f, " proto_min reg {r}")?;
-        }
-        if let Some(r) = self.reg_proto_max {
-            write!(f, " proto_max reg {r}")?;
-        }
-        if let Some(fl) = self.flags {
-            write!(f, " flags 0x{fl:x}")?;
-        }
-        Ok(())
+        let Masq {
+            flags,
+            reg_proto_min: min,
+            reg_proto_max: max,
+        } = *self;
+        fmt_port_regs(f, "masq", min, max, flags)
     }
 }
 

@@ -7,7 +7,7 @@ use std::fmt;
 use iptnl_sys::nf_tables::*;
 
 use super::ExprKind;
-use crate::netlink::{Attrs, DecodeError, MsgWriter};
+use crate::netlink::{AttrTable, Attrs, DecodeError, MsgWriter};
 use crate::nft::Family;
 
 // From include/uapi/linux/netfilter/nf_nat.h (not in iptnl_sys yet).
@@ -27,6 +27,81 @@ pub const NF_NAT_RANGE_PROTO_RANDOM_FULLY: u32 = 1 << 4;
 pub const NF_NAT_RANGE_PROTO_OFFSET: u32 = 1 << 5;
 /// `NF_NAT_RANGE_NETMAP`: prefix-to-prefix mapping (`snat ip prefix to …`).
 pub const NF_NAT_RANGE_NETMAP: u32 = 1 << 6;
+
+/// Writes each present value as a big-endian 32-bit attribute of the type at the same
+/// index, in the order given (the order the kernel dumps them), skipping absent ones.
+pub(super) fn put_regs<const K: usize>(
+    w: &mut MsgWriter,
+    types: &[u16; K],
+    values: [Option<u32>; K],
+) {
+    for (&ty, v) in types.iter().zip(values) {
+        if let Some(v) = v {
+            w.put_be32(ty, v);
+        }
+    }
+}
+
+/// Reads the optional big-endian 32-bit attributes `types` of a decoded table.
+pub(super) fn get_regs<const N: usize, const K: usize>(
+    t: &AttrTable<'_, N>,
+    types: &[u16; K],
+) -> Result<[Option<u32>; K], DecodeError> {
+    let mut out = [None; K];
+    for (o, &ty) in out.iter_mut().zip(types) {
+        *o = t.get(ty).map(|a| a.be32()).transpose()?;
+    }
+    Ok(out)
+}
+
+/// Reads a nest made only of the optional big-endian 32-bit attributes `types`, all below
+/// `N`; `Ok(None)` when it holds any other attribute.
+pub(super) fn decode_regs<const N: usize, const K: usize>(
+    data: Attrs<'_>,
+    types: &[u16; K],
+) -> Result<Option<[Option<u32>; K]>, DecodeError> {
+    let t = data.table::<N>()?;
+    if t.has_unknown() {
+        return Ok(None);
+    }
+    get_regs(&t, types).map(Some)
+}
+
+/// Prints `head`, then ` <name> reg <r>` for each present register, then ` flags 0x<f>` when
+/// the flags are present: how `nft --debug=netlink` prints `nat`, `masq` and `redir`.
+pub(super) fn fmt_regs(
+    f: &mut fmt::Formatter<'_>,
+    head: fmt::Arguments<'_>,
+    regs: &[(&str, Option<u32>)],
+    flags: Option<u32>,
+) -> fmt::Result {
+    f.write_fmt(head)?;
+    for &(name, r) in regs {
+        if let Some(r) = r {
+            write!(f, " {name} reg {r}")?;
+        }
+    }
+    if let Some(fl) = flags {
+        write!(f, " flags 0x{fl:x}")?;
+    }
+    Ok(())
+}
+
+/// [`fmt_regs`] for an expression whose only registers are a port range (`masq`, `redir`).
+pub(super) fn fmt_port_regs(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    reg_proto_min: Option<u32>,
+    reg_proto_max: Option<u32>,
+    flags: Option<u32>,
+) -> fmt::Result {
+    fmt_regs(
+        f,
+        format_args!("{name}"),
+        &[("proto_min", reg_proto_min), ("proto_max", reg_proto_max)],
+        flags,
+    )
+}
 
 /// Which side of the connection a `nat` expression rewrites (`NFT_NAT_*`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -105,27 +180,32 @@ pub struct Nat {
     pub flags: Option<u32>,
 }
 
+/// The register and flag attributes of `nat`, in the order the kernel dumps them.
+const REGS: [u16; 5] = [
+    NFTA_NAT_REG_ADDR_MIN,
+    NFTA_NAT_REG_ADDR_MAX,
+    NFTA_NAT_REG_PROTO_MIN,
+    NFTA_NAT_REG_PROTO_MAX,
+    NFTA_NAT_FLAGS,
+];
+
 impl ExprKind for Nat {
     const NAME: &'static str = "nat";
 
     fn encode(&self, w: &mut MsgWriter) {
         w.put_be32(NFTA_NAT_TYPE, self.nat_type.raw());
         w.put_be32(NFTA_NAT_FAMILY, u32::from(self.family.raw()));
-        if let Some(r) = self.reg_addr_min {
-            w.put_be32(NFTA_NAT_REG_ADDR_MIN, r);
-        }
-        if let Some(r) = self.reg_addr_max {
-            w.put_be32(NFTA_NAT_REG_ADDR_MAX, r);
-        }
-        if let Some(r) = self.reg_proto_min {
-            w.put_be32(NFTA_NAT_REG_PROTO_MIN, r);
-        }
-        if let Some(r) = self.reg_proto_max {
-            w.put_be32(NFTA_NAT_REG_PROTO_MAX, r);
-        }
-        if let Some(f) = self.flags {
-            w.put_be32(NFTA_NAT_FLAGS, f);
-        }
+        put_regs(
+            w,
+            &REGS,
+            [
+                self.reg_addr_min,
+                self.reg_addr_max,
+                self.reg_proto_min,
+                self.reg_proto_max,
+                self.flags,
+            ],
+        );
     }
 
     fn decode(data: Attrs<'_>) -> Result<Option<Self>, DecodeError> {
@@ -142,38 +222,33 @@ impl ExprKind for Nat {
         let Some(family) = u8::try_from(fam.be32()?).ok().and_then(Family::from_raw) else {
             return Ok(None);
         };
-        let reg = |ty| t.get(ty).map(|a| a.be32()).transpose();
+        let [reg_addr_min, reg_addr_max, reg_proto_min, reg_proto_max, flags] =
+            get_regs(&t, &REGS)?;
         Ok(Some(Nat {
             nat_type,
             family,
-            reg_addr_min: reg(NFTA_NAT_REG_ADDR_MIN)?,
-            reg_addr_max: reg(NFTA_NAT_REG_ADDR_MAX)?,
-            reg_proto_min: reg(NFTA_NAT_REG_PROTO_MIN)?,
-            reg_proto_max: reg(NFTA_NAT_REG_PROTO_MAX)?,
-            flags: reg(NFTA_NAT_FLAGS)?,
+            reg_addr_min,
+            reg_addr_max,
+            reg_proto_min,
+            reg_proto_max,
+            flags,
         }))
     }
 }
 
 impl fmt::Display for Nat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "nat {} {}", self.nat_type.name(), self.family)?;
-        if let Some(r) = self.reg_addr_min {
-            write!(f, " addr_min reg {r}")?;
-        }
-        if let Some(r) = self.reg_addr_max {
-            write!(f, " addr_max reg {r}")?;
-        }
-        if let Some(r) = self.reg_proto_min {
-            write!(f, " proto_min reg {r}")?;
-        }
-        if let Some(r) = self.reg_proto_max {
-            write!(f, " proto_max reg {r}")?;
-        }
-        if let Some(fl) = self.flags {
-            write!(f, " flags 0x{fl:x}")?;
-        }
-        Ok(())
+        fmt_regs(
+            f,
+            format_args!("nat {} {}", self.nat_type.name(), self.family),
+            &[
+                ("addr_min", self.reg_addr_min),
+                ("addr_max", self.reg_addr_max),
+                ("proto_min", self.reg_proto_min),
+                ("proto_max", self.reg_proto_max),
+            ],
+            self.flags,
+        )
     }
 }
 

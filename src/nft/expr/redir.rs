@@ -4,6 +4,7 @@ use std::fmt;
 
 use iptnl_sys::nf_tables::*;
 
+use super::nat::{decode_regs, fmt_port_regs, put_regs};
 use super::ExprKind;
 use crate::netlink::{Attrs, DecodeError, MsgWriter};
 
@@ -30,48 +31,45 @@ pub struct Redir {
     pub flags: Option<u32>,
 }
 
+/// The attributes of `redir`, in the order the kernel dumps them.
+const REGS: [u16; 3] = [
+    NFTA_REDIR_REG_PROTO_MIN,
+    NFTA_REDIR_REG_PROTO_MAX,
+    NFTA_REDIR_FLAGS,
+];
+
 impl ExprKind for Redir {
     const NAME: &'static str = "redir";
 
     fn encode(&self, w: &mut MsgWriter) {
-        if let Some(r) = self.reg_proto_min {
-            w.put_be32(NFTA_REDIR_REG_PROTO_MIN, r);
-        }
-        if let Some(r) = self.reg_proto_max {
-            w.put_be32(NFTA_REDIR_REG_PROTO_MAX, r);
-        }
-        if let Some(f) = self.flags {
-            w.put_be32(NFTA_REDIR_FLAGS, f);
-        }
+        put_regs(
+            w,
+            &REGS,
+            [self.reg_proto_min, self.reg_proto_max, self.flags],
+        );
     }
 
     fn decode(data: Attrs<'_>) -> Result<Option<Self>, DecodeError> {
-        let t = data.table::<{ NFTA_REDIR_FLAGS as usize + 1 }>()?;
-        if t.has_unknown() {
+        const N: usize = NFTA_REDIR_FLAGS as usize + 1;
+        let Some([reg_proto_min, reg_proto_max, flags]) = decode_regs::<N, 3>(data, &REGS)? else {
             return Ok(None);
-        }
-        let get = |ty| t.get(ty).map(|a| a.be32()).transpose();
+        };
         Ok(Some(Redir {
-            reg_proto_min: get(NFTA_REDIR_REG_PROTO_MIN)?,
-            reg_proto_max: get(NFTA_REDIR_REG_PROTO_MAX)?,
-            flags: get(NFTA_REDIR_FLAGS)?,
+            reg_proto_min,
+            reg_proto_max,
+            flags,
         }))
     }
 }
 
 impl fmt::Display for Redir {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("redir")?;
-        if let Some(r) = self.reg_proto_min {
-            write!(f, " proto_min reg {r}")?;
-        }
-        if let Some(r) = self.reg_proto_max {
-            write!(f, " proto_max reg {r}")?;
-        }
-        if let Some(fl) = self.flags {
-            write!(f, " flags 0x{fl:x}")?;
-        }
-        Ok(())
+        let Redir {
+            reg_proto_min: min,
+            reg_proto_max: max,
+            flags,
+        } = *self;
+        fmt_port_regs(f, "redir", min, max, flags)
     }
 }
 
