@@ -54,7 +54,6 @@ pub(crate) fn run_once(
         }
         let mut pending = Vec::with_capacity(ops.len());
         for (i, op) in ops.iter().enumerate() {
-            p.current = i as u32;
             pending.push(p.op(op)?);
             p.mark(i as u32);
         }

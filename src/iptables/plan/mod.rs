@@ -440,8 +440,6 @@ pub(crate) struct Planner<'v, V: RulesetView + ?Sized> {
     pub(crate) genid: Option<u32>,
     /// The caller's item (operation index, input line) of each batch operation.
     pub(crate) owner: Vec<u32>,
-    /// The item being planned.
-    pub(crate) current: u32,
     /// Tables this plan deletes and rebuilds (a restore without `--noflush`): a chain that
     /// it did not declare does not exist.
     pub(crate) rebuilt: HashSet<String>,
@@ -485,7 +483,6 @@ impl<'v, V: RulesetView + ?Sized> Planner<'v, V> {
             chains: TableMap::default(),
             genid: None,
             owner: Vec::new(),
-            current: 0,
             rebuilt: HashSet::new(),
             tables_added: HashSet::new(),
             ensured: HashSet::new(),

@@ -17,12 +17,15 @@ fn key(table: &str, chain: &str) -> (String, String) {
     (table.to_owned(), chain.to_owned())
 }
 
-fn missing(t: &str, c: &str) -> PlanError {
+fn chain_missing(t: &str, c: &str) -> Refusal {
     Refusal::ChainMissing {
         table: t.to_owned(),
         chain: c.to_owned(),
     }
-    .into()
+}
+
+fn missing(t: &str, c: &str) -> PlanError {
+    chain_missing(t, c).into()
 }
 
 fn too_big(what: Numbered, t: &str, c: &str, n: u32) -> PlanError {
@@ -220,17 +223,11 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         // that a policy or rule changed after these reads makes the plan start again.
         let declared = self.known(table, chain).and_then(|s| s.exists);
         if declared == Some(false) {
-            return Ok(Some(Refusal::ChainMissing {
-                table: table.to_owned(),
-                chain: chain.to_owned(),
-            }));
+            return Ok(Some(chain_missing(table, chain)));
         }
         let rebuilt = self.rebuilt.contains(table);
         if rebuilt && declared != Some(true) {
-            return Ok(Some(Refusal::ChainMissing {
-                table: table.to_owned(),
-                chain: chain.to_owned(),
-            }));
+            return Ok(Some(chain_missing(table, chain)));
         }
         self.load(table, chain)?;
         let kernel = if rebuilt {
@@ -239,12 +236,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             match self.view.chain(self.family, table, chain)? {
                 Some(c) => Some(c),
                 None if declared == Some(true) || self.ensured.contains(&key(table, chain)) => None,
-                None => {
-                    return Ok(Some(Refusal::ChainMissing {
-                        table: table.to_owned(),
-                        chain: chain.to_owned(),
-                    }))
-                }
+                None => return Ok(Some(chain_missing(table, chain))),
             }
         };
         let policy = match self.policies.get(&key(table, chain)) {
