@@ -16,6 +16,7 @@ use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::libxt::{abbrev_of, for_each_listed};
 use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -69,26 +70,14 @@ pub struct Addrtype {
 /// taken as the first type it abbreviates (as iptables' `strncasecmp` loop does).
 fn parse_types(s: &str, opt: &str) -> Result<u16, ParseError> {
     let mut mask = 0;
-    let mut rest = s;
-    loop {
-        let (word, next) = match rest.split_once(',') {
-            Some((w, n)) => (w, Some(n)),
-            None => (rest, None),
-        };
+    for_each_listed(s, |word, rest| {
         let idx = TYPES
             .iter()
-            .position(|t| {
-                !word.is_empty()
-                    && word.len() <= t.len()
-                    && t.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes())
-            })
+            .position(|t| abbrev_of(word, t))
             .ok_or_else(|| ParseError::bad(opt, format!("addrtype: bad type \"{rest}\"")))?;
         mask |= 1 << idx;
-        match next {
-            Some(n) => rest = n,
-            None => break,
-        }
-    }
+        Ok(())
+    })?;
     Ok(mask)
 }
 

@@ -9,6 +9,7 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
+use crate::ipt::ext::libxt::{abbrev_of, for_each_listed};
 
 /// State names in the order iptables prints them, with their `state_mask` bits. `-m state`
 /// knows the first five.
@@ -42,14 +43,6 @@ pub const STATUSES: &[(&str, u16)] = &[
     ("CONFIRMED", IPS_CONFIRMED),
 ];
 
-/// `strncasecmp(word, name, len(word)) == 0` with a non-empty word: `word` is a
-/// case-insensitive prefix of `name`.
-pub fn abbrev_of(word: &str, name: &str) -> bool {
-    !word.is_empty()
-        && word.len() <= name.len()
-        && name.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes())
-}
-
 /// Parses a `--ctstate`/`--state` list. `alias` limits the names to those of `-m state`.
 pub fn parse_states(s: &str, alias: bool) -> Result<u16, ParseError> {
     let (opt, what) = if alias {
@@ -69,43 +62,27 @@ pub fn parse_states(s: &str, alias: bool) -> Result<u16, ParseError> {
         STATE_PARSE_ORDER
     };
     let mut mask = 0;
-    let mut rest = s;
-    loop {
-        let (word, next) = match rest.split_once(',') {
-            Some((w, n)) => (w, Some(n)),
-            None => (rest, None),
-        };
+    for_each_listed(s, |word, rest| {
         let name = order
             .iter()
             .find(|n| abbrev_of(word, n))
             .ok_or_else(|| ParseError::bad(opt, format!("Bad {what} \"{rest}\"")))?;
         mask |= STATES.iter().find(|(n, _)| n == name).map_or(0, |s| s.1);
-        match next {
-            Some(n) => rest = n,
-            None => break,
-        }
-    }
+        Ok(())
+    })?;
     Ok(mask)
 }
 
 pub fn parse_statuses(s: &str) -> Result<u16, ParseError> {
     let mut mask = 0;
-    let mut rest = s;
-    loop {
-        let (word, next) = match rest.split_once(',') {
-            Some((w, n)) => (w, Some(n)),
-            None => (rest, None),
-        };
+    for_each_listed(s, |word, rest| {
         let (_, bit) = STATUSES
             .iter()
             .find(|(n, _)| abbrev_of(word, n))
             .ok_or_else(|| ParseError::bad("--ctstatus", format!("Bad ctstatus \"{rest}\"")))?;
         mask |= bit;
-        match next {
-            Some(n) => rest = n,
-            None => break,
-        }
-    }
+        Ok(())
+    })?;
     Ok(mask)
 }
 

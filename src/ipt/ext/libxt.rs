@@ -50,6 +50,49 @@ pub fn strtoul_prefix(s: &str) -> Option<(u64, &str)> {
     Some((v, &t[start + digits..]))
 }
 
+/// `strncasecmp(word, name, len(word)) == 0` with a non-empty word: `word` is a
+/// case-insensitive prefix of `name`, as iptables' name-list parsers take abbreviations.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::abbrev_of;
+/// assert!(abbrev_of("est", "ESTABLISHED"));
+/// assert!(!abbrev_of("", "ESTABLISHED"));
+/// ```
+pub fn abbrev_of(word: &str, name: &str) -> bool {
+    !word.is_empty()
+        && word.len() <= name.len()
+        && name.as_bytes()[..word.len()].eq_ignore_ascii_case(word.as_bytes())
+}
+
+/// Calls `each` with every word of the comma-separated list `s` and the list from that word
+/// on (which iptables quotes when a word is bad); the first error stops the walk.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::for_each_listed;
+/// let mut seen = Vec::new();
+/// for_each_listed("a,b,c", |w, rest| -> Result<(), ()> {
+///     seen.push((w.to_owned(), rest.to_owned()));
+///     Ok(())
+/// })
+/// .unwrap();
+/// assert_eq!(seen[1], ("b".to_owned(), "b,c".to_owned()));
+/// ```
+pub fn for_each_listed<E>(
+    s: &str,
+    mut each: impl FnMut(&str, &str) -> Result<(), E>,
+) -> Result<(), E> {
+    let mut rest = s;
+    loop {
+        match rest.split_once(',') {
+            Some((word, next)) => {
+                each(word, rest)?;
+                rest = next;
+            }
+            None => return each(rest, rest),
+        }
+    }
+}
+
 /// A whole string as one number within `min..=max` (`xtables_strtoul` without an end
 /// pointer, as the `XTTYPE_UINT*` option types use it).
 ///
