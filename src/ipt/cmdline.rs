@@ -10,8 +10,37 @@ use super::IpFamily;
 /// Pseudo short option of `--line-numbers`, which has none.
 pub(crate) const LINE_NUMBERS: char = '\u{1}';
 
-/// Short options of commands and command-line flags (only in [`super::parse_command`]).
-pub(crate) const COMMAND_SHORTS: &str = "ADCIRLSFZNXEPtnvxVhM46wW";
+/// Whether `c` is the short option of a command or a command-line flag (only in
+/// [`super::parse_command`]).
+#[inline]
+pub(crate) fn is_command_short(c: char) -> bool {
+    matches!(
+        c,
+        'A' | 'D'
+            | 'C'
+            | 'I'
+            | 'R'
+            | 'L'
+            | 'S'
+            | 'F'
+            | 'Z'
+            | 'N'
+            | 'X'
+            | 'E'
+            | 'P'
+            | 't'
+            | 'n'
+            | 'v'
+            | 'x'
+            | 'V'
+            | 'h'
+            | 'M'
+            | '4'
+            | '6'
+            | 'w'
+            | 'W'
+    )
+}
 
 /// One iptables command with its operands.
 #[derive(Debug, Clone, PartialEq, Eq)]

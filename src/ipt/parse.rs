@@ -1,10 +1,10 @@
 //! The rule-spec parser: iptables' options for one rule, as iptables 1.8.11 accepts them.
 
 use super::addr::AddrMask;
-use super::cmdline::{option_value, CommandLine, COMMAND_SHORTS, LINE_NUMBERS};
+use super::cmdline::{is_command_short, option_value, CommandLine, LINE_NUMBERS};
 use super::error::ParseError;
 use super::ext::opts::{self, Given};
-use super::ext::{self, ExtKind, Extension, NoSets, Opt, ParseCtx, SetIndex};
+use super::ext::{self, ExtKind, Extension, NoSets, ParseCtx, SetIndex};
 use super::proto::{implicit_match, proto_number};
 use super::raw;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
@@ -217,7 +217,8 @@ impl Letters {
 
 enum Resolved {
     Builtin(char),
-    Ext(usize, Opt),
+    /// The loaded extension's index, and the option's index in its table.
+    Ext(usize, usize),
 }
 
 impl<'a> Parser<'a> {
@@ -255,18 +256,20 @@ impl<'a> Parser<'a> {
     fn resolve_long(&self, name: &str) -> Result<Option<Resolved>, ParseError> {
         // getopt_long sees the most recently loaded extension's options first (iptables merges
         // new options in front of the older ones).
-        let ext_opts = self
-            .loaded
-            .iter()
-            .enumerate()
-            .rev()
-            .flat_map(|(i, l)| l.ext.desc().options.iter().map(move |o| (i, *o)));
+        let ext_opts = self.loaded.iter().enumerate().rev().flat_map(|(i, l)| {
+            l.ext
+                .desc()
+                .options
+                .iter()
+                .enumerate()
+                .map(move |(k, o)| (i, k, o))
+        });
         // Exact matches first, builtins before extensions.
         if let Some(short) = builtin_long_exact(name) {
             return Ok(short.map(Resolved::Builtin));
         }
-        if let Some((i, o)) = ext_opts.clone().find(|(_, o)| o.name == name) {
-            return Ok(Some(Resolved::Ext(i, o)));
+        if let Some((i, k, _)) = ext_opts.clone().find(|(_, _, o)| o.name == name) {
+            return Ok(Some(Resolved::Ext(i, k)));
         }
         let mut names: Vec<&str> = BUILTIN_LONG
             .iter()
@@ -276,7 +279,7 @@ impl<'a> Parser<'a> {
         names.extend(
             ext_opts
                 .clone()
-                .map(|(_, o)| o.name)
+                .map(|(_, _, o)| o.name)
                 .filter(|n| n.starts_with(name)),
         );
         names.sort_unstable();
@@ -289,8 +292,8 @@ impl<'a> Parser<'a> {
                 }
                 Ok(ext_opts
                     .clone()
-                    .find(|(_, o)| o.name == *one)
-                    .map(|(i, o)| Resolved::Ext(i, o)))
+                    .find(|(_, _, o)| o.name == *one)
+                    .map(|(i, k, _)| Resolved::Ext(i, k)))
             }
             _ => Err(ParseError::AmbiguousOption {
                 option: format!("--{name}"),
@@ -346,8 +349,7 @@ impl<'a> Parser<'a> {
                 }
                 let r = match r {
                     Some(Resolved::Builtin(c))
-                        if self.cmd.is_none()
-                            && (COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS) =>
+                        if self.cmd.is_none() && (is_command_short(c) || c == LINE_NUMBERS) =>
                     {
                         None
                     }
@@ -367,7 +369,8 @@ impl<'a> Parser<'a> {
                 let c = short.chars().next().unwrap_or('-');
                 let rest = &short[c.len_utf8()..];
                 let allowed =
-                    "sdpiojmgfc".contains(c) || self.cmd.is_some() && COMMAND_SHORTS.contains(c);
+                    matches!(c, 's' | 'd' | 'p' | 'i' | 'o' | 'j' | 'm' | 'g' | 'f' | 'c')
+                        || self.cmd.is_some() && is_command_short(c);
                 if !allowed {
                     return Err(ParseError::UnknownOption {
                         option: a.to_owned(),
@@ -377,7 +380,10 @@ impl<'a> Parser<'a> {
                 shown.push(c);
                 // A flag that takes no value (`-n`, `-v`, `-x`, `-4`, `-6`, `-V`, `-h`) lets
                 // the letters after it be options of their own, as getopt reads them.
-                if self.cmd.is_some() && !rest.is_empty() && "nvxVh46".contains(c) {
+                if self.cmd.is_some()
+                    && !rest.is_empty()
+                    && matches!(c, 'n' | 'v' | 'x' | 'V' | 'h' | '4' | '6')
+                {
                     group = Some(format!("-{rest}"));
                     (Resolved::Builtin(c), None)
                 } else {
@@ -390,7 +396,11 @@ impl<'a> Parser<'a> {
                 Resolved::Builtin(c) => {
                     i = self.builtin(c, shown, inv, inline, args, i)?;
                 }
-                Resolved::Ext(idx, opt) => {
+                Resolved::Ext(idx, k) => {
+                    let desc = self.loaded[idx].ext.desc();
+                    let Some(opt) = desc.options.get(k) else {
+                        continue;
+                    };
                     let need = opt.arity();
                     let mut values: [&str; 2] = ["", ""];
                     let mut got = 0;
@@ -421,14 +431,14 @@ impl<'a> Parser<'a> {
                     let given = self.loaded[idx].given;
                     let ctx = self.ctx(given);
                     let l = &mut self.loaded[idx];
-                    let desc = l.ext.desc();
                     // An alias counts, inverts and parses as the entry it stands for; the
                     // extension sees the name given.
-                    let entry = opts::entry_for(desc.options, &opt);
-                    opts::precheck(desc.name, desc.options, &given, &entry, inv)?;
-                    let val = opts::parse_value(desc.name, &entry, values, self.family)?;
-                    l.ext.parse(&opt, inv, val, &ctx)?;
-                    l.given.record(opt.name);
+                    let slot = opts::slot_at(desc.options, k).unwrap_or(k);
+                    let entry = desc.options.get(slot).unwrap_or(opt);
+                    opts::precheck(desc.name, desc.options, &given, slot, inv)?;
+                    let val = opts::parse_value(desc.name, entry, values, self.family)?;
+                    l.ext.parse(opt, inv, val, &ctx)?;
+                    l.given.record_slot(slot);
                 }
             }
             inv = false;
@@ -496,7 +506,7 @@ impl<'a> Parser<'a> {
         args: &[&str],
         mut i: usize,
     ) -> Result<usize, ParseError> {
-        if COMMAND_SHORTS.contains(c) || c == LINE_NUMBERS {
+        if is_command_short(c) || c == LINE_NUMBERS {
             let family = self.family;
             if let Some(cmd) = self.cmd.as_mut() {
                 if inv {
@@ -505,7 +515,7 @@ impl<'a> Parser<'a> {
                 return cmd.take_option(family, c, shown, inline, args, i);
             }
         }
-        if inv && "jmgc".contains(c) {
+        if inv && matches!(c, 'j' | 'm' | 'g' | 'c') {
             return Err(ParseError::NotInvertible {
                 option: shown.to_owned(),
             });

@@ -26,12 +26,12 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "addrtype",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("src-type", STR).inv(),
         Opt::new("dst-type", STR).inv(),
         Opt::flag("limit-iface-in").excl(&["limit-iface-out"]),
         Opt::flag("limit-iface-out").excl(&["limit-iface-in"]),
-    ],
+    ]),
     new: |_| Box::new(Addrtype::default()),
     xt_names: &["addrtype"],
     decode_xt: Some(decode_xt),

@@ -19,7 +19,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "AUDIT",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::new(
+    options: &super::opts::table([Opt::new(
         "type",
         Ty::OneOf {
             names: &TYPES,
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
             err: "Bad action type value \"%s\"",
         },
     )
-    .mand()],
+    .mand()]),
     new: |_| Box::new(Audit::default()),
     xt_names: &["AUDIT"],
     decode_xt: Some(decode_xt),

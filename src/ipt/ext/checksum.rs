@@ -18,7 +18,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CHECKSUM",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::flag("checksum-fill").mand()],
+    options: &super::opts::table([Opt::flag("checksum-fill").mand()]),
     new: |_| Box::new(Checksum::default()),
     xt_names: &["CHECKSUM"],
     decode_xt: Some(decode_xt),

@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CLASSIFY",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::new("set-class", Ty::Str { min: 0, max: 0 }).mand()],
+    options: &super::opts::table([Opt::new("set-class", Ty::Str { min: 0, max: 0 }).mand()]),
     new: |_| Box::new(Classify::default()),
     xt_names: &["CLASSIFY"],
     decode_xt: Some(decode_xt),

@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "comment",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::new("comment", Ty::Str { min: 0, max: 0 }).mand()],
+    options: &super::opts::table([Opt::new("comment", Ty::Str { min: 0, max: 0 }).mand()]),
     new: |_| Box::new(Comment::default()),
     xt_names: &["comment"],
     decode_xt: Some(decode_xt),

@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "connlimit",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("connlimit-upto", U32)
             .inv()
             .excl(&["connlimit-above"]),
@@ -37,7 +37,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::new("connlimit-mask", Ty::Plen),
         Opt::flag("connlimit-saddr").excl(&["connlimit-daddr"]),
         Opt::flag("connlimit-daddr").excl(&["connlimit-saddr"]),
-    ],
+    ]),
     new: |f| Box::new(Connlimit::new(f)),
     xt_names: &["connlimit"],
     decode_xt: Some(decode_xt),

@@ -29,7 +29,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "connmark",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::new("mark", Ty::MarkMask).inv().mand()],
+    options: &super::opts::table([Opt::new("mark", Ty::MarkMask).inv().mand()]),
     new: |_| Box::new(Connmark::default()),
     xt_names: &["connmark"],
     decode_xt: Some(decode_match_xt),
@@ -52,7 +52,7 @@ pub static TARGET: ExtDesc = ExtDesc {
     name: "CONNMARK",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("set-xmark", Ty::MarkMask).excl(OPS),
         Opt::new("set-mark", Ty::MarkMask).excl(OPS),
         Opt::new("and-mark", U32).excl(OPS),
@@ -65,7 +65,7 @@ pub static TARGET: ExtDesc = ExtDesc {
         Opt::new("ctmask", U32).excl(&["mask"]),
         Opt::new("nfmask", U32).excl(&["mask"]),
         Opt::new("mask", U32).excl(&["ctmask", "nfmask"]),
-    ],
+    ]),
     new: |_| Box::new(ConnmarkTarget::default()),
     xt_names: &["CONNMARK"],
     decode_xt: Some(decode_target_xt),

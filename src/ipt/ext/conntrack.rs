@@ -40,7 +40,7 @@ pub static CONNTRACK: ExtDesc = ExtDesc {
     name: "conntrack",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::custom("ctstate").inv().multi(),
         Opt::custom("ctproto").inv().multi(),
         Opt::custom("ctorigsrc").inv().multi(),
@@ -54,7 +54,7 @@ pub static CONNTRACK: ExtDesc = ExtDesc {
         Opt::custom("ctreplsrcport").inv().multi(),
         Opt::custom("ctrepldstport").inv().multi(),
         Opt::custom("ctdir").multi(),
-    ],
+    ]),
     new: |_| Box::new(Conntrack::default()),
     xt_names: &["conntrack"],
     decode_xt: Some(decode_xt),
@@ -66,7 +66,7 @@ pub static STATE: ExtDesc = ExtDesc {
     name: "state",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("state").inv().multi()],
+    options: &super::opts::table([Opt::custom("state").inv().multi()]),
     new: |_| {
         Box::new(Conntrack {
             match_flags: XT_CONNTRACK_STATE_ALIAS,

@@ -30,7 +30,7 @@ pub static CT: ExtDesc = ExtDesc {
     name: "CT",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::flag("notrack"),
         Opt::new("helper", STR),
         Opt::new("timeout", STR),
@@ -39,7 +39,7 @@ pub static CT: ExtDesc = ExtDesc {
         Opt::new("zone-orig", STR),
         Opt::new("zone-reply", STR),
         Opt::new("zone", STR),
-    ],
+    ]),
     new: |_| Box::new(Ct::default()),
     xt_names: &["CT"],
     decode_xt: Some(decode_ct),
@@ -51,7 +51,7 @@ pub static NOTRACK: ExtDesc = ExtDesc {
     name: "NOTRACK",
     kind: ExtKind::Target,
     family: None,
-    options: &[],
+    options: &super::opts::table([]),
     new: |_| Box::new(Ct::notrack()),
     xt_names: &["NOTRACK"],
     decode_xt: Some(decode_notrack),

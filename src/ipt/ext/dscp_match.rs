@@ -22,7 +22,7 @@ pub static DSCP: ExtDesc = ExtDesc {
     name: "dscp",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new(
             "dscp",
             Ty::Uint {
@@ -33,7 +33,7 @@ pub static DSCP: ExtDesc = ExtDesc {
         .inv()
         .excl(&["dscp-class"]),
         Opt::new("dscp-class", STR).inv().excl(&["dscp"]),
-    ],
+    ]),
     new: |_| Box::new(Dscp::default()),
     xt_names: &["dscp"],
     decode_xt: Some(decode_dscp),
@@ -45,7 +45,7 @@ pub static TOS: ExtDesc = ExtDesc {
     name: "tos",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("tos").inv().mand()],
+    options: &super::opts::table([Opt::custom("tos").inv().mand()]),
     new: |_| Box::new(Tos::default()),
     xt_names: &["tos"],
     decode_xt: Some(decode_tos),

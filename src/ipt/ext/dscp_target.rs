@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "DSCP",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new(
             "set-dscp",
             Ty::Uint {
@@ -30,7 +30,7 @@ pub static DESC: ExtDesc = ExtDesc {
         )
         .excl(&["set-dscp-class"]),
         Opt::new("set-dscp-class", Ty::Str { min: 0, max: 0 }).excl(&["set-dscp"]),
-    ],
+    ]),
     new: |_| Box::new(Dscp::default()),
     xt_names: &["DSCP"],
     decode_xt: Some(decode_xt),

@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "frag",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[
+    options: &super::opts::table([
         Opt::new(
             "fragid",
             Ty::Range {
@@ -41,7 +41,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::flag("fragfirst"),
         Opt::flag("fragmore").excl(&["fraglast"]),
         Opt::flag("fraglast").excl(&["fragmore"]),
-    ],
+    ]),
     new: |_| Box::new(Frag::default()),
     xt_names: &["frag"],
     decode_xt: Some(decode_xt),

@@ -46,7 +46,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "hashlimit",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::custom("hashlimit-upto").inv().multi(),
         Opt::custom("hashlimit-above").inv().multi(),
         Opt::custom("hashlimit").inv().multi(),
@@ -61,7 +61,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::custom("hashlimit-name").multi(),
         Opt::flag("hashlimit-rate-match").multi(),
         Opt::custom("hashlimit-rate-interval").multi(),
-    ],
+    ]),
     new: |f| Box::new(Hashlimit::new(f)),
     xt_names: &["hashlimit"],
     decode_xt: Some(decode_xt),

@@ -24,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "helper",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::new("helper", Ty::Str { min: 0, max: 0 }).inv().mand()],
+    options: &super::opts::table([Opt::new("helper", Ty::Str { min: 0, max: 0 }).inv().mand()]),
     new: |_| Box::new(Helper::default()),
     xt_names: &["helper"],
     decode_xt: Some(decode_xt),

@@ -27,10 +27,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "iprange",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("src-range", STR).inv(),
         Opt::new("dst-range", STR).inv(),
-    ],
+    ]),
     new: |_| Box::new(IpRange::default()),
     xt_names: &["iprange"],
     decode_xt: Some(decode_xt),

@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ipv6header",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[Opt::new("header", STR).inv().mand(), Opt::flag("soft")],
+    options: &super::opts::table([Opt::new("header", STR).inv().mand(), Opt::flag("soft")]),
     new: |_| Box::new(Ipv6Header::default()),
     xt_names: &["ipv6header"],
     decode_xt: Some(decode_xt),

@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "length",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::new(
+    options: &super::opts::table([Opt::new(
         "length",
         Ty::Range {
             min: 0,
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
         },
     )
     .inv()
-    .mand()],
+    .mand()]),
     new: |_| Box::new(Length::default()),
     xt_names: &["length"],
     decode_xt: Some(decode_xt),

@@ -21,33 +21,40 @@ use crate::ipt::IpFamily;
 /// assert_eq!(strtoul_prefix("-1"), None);
 /// ```
 pub fn strtoul_prefix(s: &str) -> Option<(u64, &str)> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    if t.starts_with('-') {
-        return None;
+    // Byte by byte: rule sets carry hundreds of thousands of ports and numbers.
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
     }
-    let t = t.strip_prefix('+').unwrap_or(t);
-    let b = t.as_bytes();
-    let (radix, start) = if b.len() >= 2 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
-        if b.get(2).is_some_and(|c| c.is_ascii_hexdigit()) {
-            (16, 2)
+    match b.get(i) {
+        Some(b'-') => return None,
+        Some(b'+') => i += 1,
+        _ => {}
+    }
+    let radix: u64 = if b.len() >= i + 2 && b[i] == b'0' && (b[i + 1] | 0x20) == b'x' {
+        if b.get(i + 2).is_some_and(|c| c.is_ascii_hexdigit()) {
+            i += 2;
+            16
         } else {
             // "0x" without a hex digit: strtoumax reads the "0" and stops at the "x".
-            return Some((0, &t[1..]));
+            return Some((0, &s[i + 1..]));
         }
-    } else if b.first() == Some(&b'0') {
-        (8, 0)
+    } else if b.get(i) == Some(&b'0') {
+        8
     } else {
-        (10, 0)
+        10
     };
-    let digits = b[start..]
-        .iter()
-        .take_while(|c| (**c as char).is_digit(radix))
-        .count();
-    if digits == 0 {
+    let start = i;
+    let mut v: u64 = 0;
+    while let Some(d) = b.get(i).and_then(|c| (*c as char).to_digit(radix as u32)) {
+        v = v.checked_mul(radix)?.checked_add(u64::from(d))?;
+        i += 1;
+    }
+    if i == start {
         return None;
     }
-    let v = u64::from_str_radix(&t[start..start + digits], radix).ok()?;
-    Some((v, &t[start + digits..]))
+    Some((v, &s[i..]))
 }
 
 /// `strncasecmp(word, name, len(word)) == 0` with a non-empty word: `word` is a
@@ -582,6 +589,43 @@ pub fn tos_symbol(value: u8, mask: u8) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `strtoumax` as the standard library's parsers read it, to check the byte loop against.
+    fn strtoul_reference(s: &str) -> Option<(u64, &str)> {
+        let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+        if t.starts_with('-') {
+            return None;
+        }
+        let t = t.strip_prefix('+').unwrap_or(t);
+        let b = t.as_bytes();
+        let (radix, start) = if b.len() >= 2 && b[0] == b'0' && (b[1] | 0x20) == b'x' {
+            if b.get(2).is_some_and(|c| c.is_ascii_hexdigit()) {
+                (16, 2)
+            } else {
+                return Some((0, &t[1..]));
+            }
+        } else if b.first() == Some(&b'0') {
+            (8, 0)
+        } else {
+            (10, 0)
+        };
+        let digits = b[start..]
+            .iter()
+            .take_while(|c| (**c as char).is_digit(radix))
+            .count();
+        if digits == 0 {
+            return None;
+        }
+        let v = u64::from_str_radix(&t[start..start + digits], radix).ok()?;
+        Some((v, &t[start + digits..]))
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn strtoul_prefix_reads_as_strtoumax(s in "[ +\\-]{0,2}(0[xX]?)?[0-9a-fA-Fx:/ ]{0,24}") {
+            proptest::prop_assert_eq!(strtoul_prefix(&s), strtoul_reference(&s));
+        }
+    }
 
     #[test]
     fn strtoul_like_libc() {

@@ -25,10 +25,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "limit",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("limit", STR),
         Opt::new("limit-burst", Ty::Uint { min: 0, max: 10000 }),
-    ],
+    ]),
     new: |_| Box::new(RateLimit::default()),
     xt_names: &["limit"],
     decode_xt: Some(decode_xt),

@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "LOG",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::custom("log-level"),
         Opt::new("log-prefix", Ty::Str { min: 1, max: 0 }),
         Opt::flag("log-tcp-sequence"),
@@ -35,7 +35,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::flag("log-ip-options"),
         Opt::flag("log-uid"),
         Opt::flag("log-macdecode"),
-    ],
+    ]),
     new: |_| Box::new(Log::default()),
     xt_names: &["LOG"],
     decode_xt: Some(decode_xt),

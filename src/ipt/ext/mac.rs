@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mac",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::custom("mac-source").inv().mand()],
+    options: &super::opts::table([Opt::custom("mac-source").inv().mand()]),
     new: |_| Box::new(Mac::default()),
     xt_names: &["mac"],
     decode_xt: Some(decode_xt),

@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[Opt::new("mh-type", STR).inv()],
+    options: &super::opts::table([Opt::new("mh-type", STR).inv()]),
     new: |_| Box::new(Mh::default()),
     xt_names: &["mh"],
     decode_xt: Some(decode_xt),

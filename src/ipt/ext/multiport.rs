@@ -29,13 +29,13 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "multiport",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("source-ports", STR).inv().excl(ANY),
         Opt::new("sports", STR).alias("source-ports"),
         Opt::new("destination-ports", STR).inv().excl(ANY),
         Opt::new("dports", STR).alias("destination-ports"),
         Opt::new("ports", STR).inv().excl(ANY),
-    ],
+    ]),
     new: |_| Box::new(Multiport::default()),
     xt_names: &["multiport"],
     decode_xt: Some(decode_xt),

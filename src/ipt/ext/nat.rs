@@ -46,11 +46,11 @@ pub static MASQUERADE: ExtDesc = ExtDesc {
     name: "MASQUERADE",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("to-ports", STR),
         Opt::flag("random"),
         Opt::flag("random-fully"),
-    ],
+    ]),
     new: |f| Box::new(Nat::new(NatKind::Masquerade, f)),
     xt_names: &["MASQUERADE"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Masquerade, rev, info, ctx)),
@@ -62,12 +62,12 @@ pub static SNAT: ExtDesc = ExtDesc {
     name: "SNAT",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("to-source", STR).mand(),
         Opt::flag("random"),
         Opt::flag("random-fully"),
         Opt::flag("persistent"),
-    ],
+    ]),
     new: |f| Box::new(Nat::new(NatKind::Snat, f)),
     xt_names: &["SNAT"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Snat, rev, info, ctx)),
@@ -79,11 +79,11 @@ pub static DNAT: ExtDesc = ExtDesc {
     name: "DNAT",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("to-destination", STR).mand(),
         Opt::flag("random"),
         Opt::flag("persistent"),
-    ],
+    ]),
     new: |f| Box::new(Nat::new(NatKind::Dnat, f)),
     xt_names: &["DNAT"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Dnat, rev, info, ctx)),
@@ -95,7 +95,7 @@ pub static REDIRECT: ExtDesc = ExtDesc {
     name: "REDIRECT",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::new("to-ports", STR), Opt::flag("random")],
+    options: &super::opts::table([Opt::new("to-ports", STR), Opt::flag("random")]),
     new: |f| Box::new(Nat::new(NatKind::Redirect, f)),
     xt_names: &["REDIRECT"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Redirect, rev, info, ctx)),

@@ -27,13 +27,13 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "NFLOG",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("nflog-group", U16),
         Opt::new("nflog-prefix", Ty::Str { min: 1, max: 0 }),
         Opt::new("nflog-range", U32).excl(&["nflog-size"]),
         Opt::new("nflog-size", U32).excl(&["nflog-range"]),
         Opt::new("nflog-threshold", U16),
-    ],
+    ]),
     new: |_| Box::new(Nflog::default()),
     xt_names: &["NFLOG"],
     decode_xt: Some(decode_xt),

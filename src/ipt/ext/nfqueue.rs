@@ -26,12 +26,12 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "NFQUEUE",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("queue-num", U16).excl(&["queue-balance"]),
         Opt::custom("queue-balance").excl(&["queue-num"]),
         Opt::flag("queue-bypass"),
         Opt::flag("queue-cpu-fanout").also(&["queue-balance"]),
-    ],
+    ]),
     new: |_| Box::new(Nfqueue::default()),
     xt_names: &["NFQUEUE"],
     decode_xt: Some(decode_xt),

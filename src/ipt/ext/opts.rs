@@ -130,6 +130,129 @@ pub struct Opt {
     /// The option this one is another name of (`sport` for `source-port`): they count as one
     /// option, and messages name the first.
     pub alias_of: Option<&'static str>,
+    /// The same facts by entry index, filled by [`table`]: the rule parser checks them with
+    /// bit operations instead of comparing names.
+    pub links: Links,
+}
+
+/// What [`table`] works out of an entry's names once, at compile time.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Links {
+    /// Set by [`table`]; a table built without it is checked by name.
+    pub linked: bool,
+    /// Index of the entry this one counts as (its alias target's, or its own).
+    pub slot: u8,
+    /// Whether its own name is in its `excl` list (a [`MULTI`] option once-only again).
+    pub self_excl: bool,
+    /// Bits of the (non-alias) entries it excludes.
+    pub excl: u64,
+    /// Bits of the (non-alias) entries it needs.
+    pub also: u64,
+    /// The same in every entry of a table: bits of its mandatory entries.
+    pub table_mand: u64,
+    /// The same in every entry of a table: bits of its entries that exclude or need others.
+    pub table_linked: u64,
+}
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn names_contain(list: &[&str], name: &str) -> bool {
+    let mut i = 0;
+    while i < list.len() {
+        if str_eq(list[i], name) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// An extension's option table with its entries linked by index ([`Links`]), worked out at
+/// compile time: each alias finds its entry, and `excl`/`also` become bit masks, so that the
+/// rule parser's checks compare no names. At most 64 entries.
+///
+/// ```
+/// use iptnl::ipt::ext::opts::{table, Opt, Ty};
+/// static OPTIONS: &[Opt] = &table([
+///     Opt::new("ttl-eq", Ty::Uint { min: 0, max: 255 }).excl(&["ttl-lt"]),
+///     Opt::new("ttl-lt", Ty::Uint { min: 0, max: 255 }),
+///     Opt::new("ttl", Ty::Uint { min: 0, max: 255 }).alias("ttl-eq"),
+/// ]);
+/// assert_eq!(OPTIONS[0].links.excl, 0b10);
+/// assert_eq!(OPTIONS[2].links.slot, 0);
+/// ```
+pub const fn table<const N: usize>(mut t: [Opt; N]) -> [Opt; N] {
+    assert!(N <= 64, "an option table has at most 64 entries");
+    let mut i = 0;
+    while i < N {
+        let mut slot = i;
+        if let Some(of) = t[i].alias_of {
+            let mut j = 0;
+            while j < N {
+                if str_eq(t[j].name, of) {
+                    slot = j;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        let (mut excl, mut also) = (0u64, 0u64);
+        let mut j = 0;
+        while j < N {
+            if t[j].alias_of.is_none() && !str_eq(t[j].name, t[i].name) {
+                if names_contain(t[i].excl, t[j].name) {
+                    excl |= 1 << j;
+                }
+                if names_contain(t[i].also, t[j].name) {
+                    also |= 1 << j;
+                }
+            }
+            j += 1;
+        }
+        t[i].links = Links {
+            linked: true,
+            slot: slot as u8,
+            self_excl: names_contain(t[i].excl, t[i].name),
+            excl,
+            also,
+            table_mand: 0,
+            table_linked: 0,
+        };
+        i += 1;
+    }
+    let (mut mand, mut linked) = (0u64, 0u64);
+    let mut i = 0;
+    while i < N {
+        if t[i].alias_of.is_none() {
+            if t[i].flags & MAND != 0 {
+                mand |= 1 << i;
+            }
+            if t[i].links.excl | t[i].links.also != 0 {
+                linked |= 1 << i;
+            }
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < N {
+        t[i].links.table_mand = mand;
+        t[i].links.table_linked = linked;
+        i += 1;
+    }
+    t
 }
 
 const SHOWN_CAP: usize = 48;
@@ -182,6 +305,15 @@ impl Opt {
             excl: &[],
             also: &[],
             alias_of: None,
+            links: Links {
+                linked: false,
+                slot: 0,
+                self_excl: false,
+                excl: 0,
+                also: 0,
+                table_mand: 0,
+                table_linked: 0,
+            },
         }
     }
     /// A flag (no value).
@@ -270,14 +402,19 @@ impl Opt {
 /// The index of the entry an option counts as (its alias target's, or its own), the bit it
 /// sets in [`Given`]; `None` beyond 64 entries.
 fn slot(table: &[Opt], name: &str) -> Option<usize> {
-    let canon = table
-        .iter()
-        .find(|o| o.name == name)
-        .map_or(name, |o| o.canonical());
-    table
-        .iter()
-        .position(|o| o.name == canon)
-        .filter(|&i| i < 64)
+    slot_at(table, table.iter().position(|o| o.name == name)?).filter(|&i| i < 64)
+}
+
+/// The index of the entry that the entry at index `k` of `table` counts as (its alias
+/// target's, or its own): no name comparison unless it is an alias. [`Given`] tracks the
+/// first 64.
+pub fn slot_at(table: &[Opt], k: usize) -> Option<usize> {
+    let e = table.get(k)?;
+    match e.alias_of {
+        None => Some(k),
+        Some(_) if e.links.linked => Some(e.links.slot as usize),
+        Some(of) => table.iter().position(|o| o.name == of),
+    }
 }
 
 /// The options of one extension given so far (libxtables' `xflags`). It never takes part in
@@ -308,6 +445,16 @@ impl Given {
     /// Records option `name` as given.
     pub fn record(&mut self, name: &str) {
         if let Some(i) = slot(self.table, name) {
+            self.bits |= 1 << i;
+        }
+    }
+    /// Whether the option of slot `i` (see [`slot_at`]) was given.
+    pub fn has_slot(&self, i: usize) -> bool {
+        i < 64 && self.bits & (1 << i) != 0
+    }
+    /// Records the option of slot `i` (see [`slot_at`]) as given.
+    pub fn record_slot(&mut self, i: usize) {
+        if i < 64 {
             self.bits |= 1 << i;
         }
     }
@@ -449,34 +596,32 @@ pub fn also_error(ext: &str, a: &str, b: &str) -> ParseError {
     ParseError::Invalid(format!("{ext}: option \"--{a}\" also requires \"--{b}\"."))
 }
 
-/// The entry an option given as `opt` stands for: the one it is an alias of (as libxtables
-/// looks an option up by its id, whose first entry gives the name, type and flags), or
-/// itself.
-pub fn entry_for(table: &[Opt], opt: &Opt) -> Opt {
-    match opt.alias_of {
-        Some(of) => table.iter().find(|o| o.name == of).copied().unwrap_or(*opt),
-        None => *opt,
-    }
-}
-
 /// The checks `xtables_option_parse` makes before an option's value is parsed: a second use
-/// of a once-only option, and `!` before one that cannot be inverted. `opt` is the entry as
-/// found in `table`.
+/// of a once-only option, and `!` before one that cannot be inverted. `slot` is the entry
+/// the option counts as ([`slot_at`]): an alias counts, inverts and parses as the entry it
+/// stands for, as libxtables looks an option up by its id.
+#[inline]
 pub fn precheck(
     ext: &str,
     table: &[Opt],
     given: &Given,
-    opt: &Opt,
+    slot: usize,
     inv: bool,
 ) -> Result<(), ParseError> {
-    let canon = opt.canonical();
-    let canon_opt = table.iter().find(|o| o.name == canon).unwrap_or(opt);
-    let once_only = !canon_opt.repeatable() || canon_opt.excl.contains(&canon);
-    if once_only && given.has(canon) {
-        return Err(once_error(ext, canon));
+    let Some(opt) = table.get(slot) else {
+        return Ok(());
+    };
+    let self_excl = if opt.links.linked {
+        opt.links.self_excl
+    } else {
+        opt.excl.contains(&opt.name)
+    };
+    let once_only = !opt.repeatable() || self_excl;
+    if once_only && given.has_slot(slot) {
+        return Err(once_error(ext, opt.name));
     }
     if inv && !opt.invertible() {
-        return Err(invert_error(ext, canon));
+        return Err(invert_error(ext, opt.name));
     }
     Ok(())
 }
@@ -485,11 +630,14 @@ pub fn precheck(
 /// in table order, whether it is mandatory and missing, then whether it needs an option not
 /// given or was given with one it excludes.
 pub fn fcheck(ext: &str, table: &[Opt], given: &Given) -> Result<(), ParseError> {
+    if table.first().is_none_or(|e| e.links.linked) {
+        return fcheck_linked(ext, table, given.bits);
+    }
     for (i, e) in table.iter().enumerate() {
         if e.alias_of.is_some() {
             continue;
         }
-        let has = given.bits & (1u64.checked_shl(i as u32).unwrap_or(0)) != 0;
+        let has = given.has_slot(i);
         if e.mandatory() && !has {
             return Err(mandatory_error(ext, e.name));
         }
@@ -507,6 +655,44 @@ pub fn fcheck(ext: &str, table: &[Opt], given: &Given) -> Result<(), ParseError>
                 return Err(excl_error(ext, e.name, other.name));
             }
         }
+    }
+    Ok(())
+}
+
+/// [`fcheck`] on a [`table`]: the same checks in the same order, by bit masks.
+fn fcheck_linked(ext: &str, table: &[Opt], bits: u64) -> Result<(), ParseError> {
+    if let Some(e) = table.first() {
+        // What nearly every rule comes to: every mandatory option given, none that excludes
+        // or needs another.
+        let l = e.links;
+        if bits & l.table_mand == l.table_mand && bits & l.table_linked == 0 {
+            return Ok(());
+        }
+    }
+    for (i, e) in table.iter().enumerate() {
+        if e.alias_of.is_some() {
+            continue;
+        }
+        let has = bits & (1u64 << i) != 0;
+        if !has {
+            if e.mandatory() {
+                return Err(mandatory_error(ext, e.name));
+            }
+            continue;
+        }
+        let missing = e.links.also & !bits;
+        let clash = e.links.excl & bits;
+        if missing | clash == 0 {
+            continue;
+        }
+        // The first offending entry in table order; "needs" before "excludes" at one entry.
+        let j = (missing | clash).trailing_zeros() as usize;
+        let other = table.get(j).map_or("", |o| o.name);
+        return Err(if missing & (1u64 << j) != 0 {
+            also_error(ext, e.name, other)
+        } else {
+            excl_error(ext, e.name, other)
+        });
     }
     Ok(())
 }
@@ -670,6 +856,7 @@ pub fn parse_mark_mask(ext: &str, name: &str, s: &str) -> Result<(u32, u32), Par
 
 /// A string as `XTTYPE_STRING` checks it: at least `min` and at most `max` bytes (0 for no
 /// limit).
+#[inline]
 pub fn check_str(name: &str, s: &str, min: usize, max: usize) -> Result<(), ParseError> {
     if min != 0 && s.len() < min {
         return Err(ParseError::bad(
@@ -824,7 +1011,7 @@ pub(crate) fn feed(
 mod tests {
     use super::*;
 
-    static T: &[Opt] = &[
+    const ENTRIES: [Opt; 6] = [
         Opt::new("a", Ty::Uint { min: 1, max: 9 }).mand(),
         Opt::flag("b").inv().excl(&["c"]),
         Opt::flag("c"),
@@ -832,9 +1019,13 @@ mod tests {
         Opt::flag("d").multi(),
         Opt::flag("e").also(&["c"]),
     ];
+    /// Checked by name.
+    static T: &[Opt] = &ENTRIES;
+    /// Checked by index.
+    static L: &[Opt] = &table(ENTRIES);
 
-    fn given(names: &[&str]) -> Given {
-        let mut g = Given::new(T);
+    fn given(t: &'static [Opt], names: &[&str]) -> Given {
+        let mut g = Given::new(t);
         for n in names {
             g.record(n);
         }
@@ -843,42 +1034,87 @@ mod tests {
 
     #[test]
     fn once_invert_and_aliases() {
-        let g = given(&["b"]);
-        let e = precheck("x", T, &g, &T[3], false).unwrap_err();
-        assert_eq!(
-            e,
-            ParseError::bad("--b", "x: option \"--b\" can only be used once.")
-        );
-        assert!(precheck("x", T, &given(&["d"]), &T[4], false).is_ok());
-        let e = precheck("x", T, &Given::new(T), &T[2], true).unwrap_err();
-        assert_eq!(
-            e,
-            ParseError::bad("--c", "x: option \"--c\" cannot be inverted.")
-        );
-        assert!(given(&["bee"]).has("b"));
+        for t in [T, L] {
+            let g = given(t, &["b"]);
+            let e = precheck("x", t, &g, slot_at(t, 3).unwrap(), false).unwrap_err();
+            assert_eq!(
+                e,
+                ParseError::bad("--b", "x: option \"--b\" can only be used once.")
+            );
+            assert!(precheck("x", t, &given(t, &["d"]), 4, false).is_ok());
+            let e = precheck("x", t, &Given::new(t), 2, true).unwrap_err();
+            assert_eq!(
+                e,
+                ParseError::bad("--c", "x: option \"--c\" cannot be inverted.")
+            );
+            assert!(given(t, &["bee"]).has("b"));
+        }
     }
 
     #[test]
     fn final_checks_in_table_order() {
-        assert_eq!(
-            fcheck("x", T, &given(&["c"])),
-            Err(ParseError::Invalid(
-                "x: option \"--a\" must be specified".into()
-            ))
-        );
-        assert_eq!(
-            fcheck("x", T, &given(&["a", "c", "bee"])),
-            Err(ParseError::Invalid(
-                "x: option \"--b\" cannot be used together with \"--c\".".into()
-            ))
-        );
-        assert_eq!(
-            fcheck("x", T, &given(&["a", "e"])),
-            Err(ParseError::Invalid(
-                "x: option \"--e\" also requires \"--c\".".into()
-            ))
-        );
-        assert!(fcheck("x", T, &given(&["a", "e", "c"])).is_ok());
+        for t in [T, L] {
+            assert_eq!(
+                fcheck("x", t, &given(t, &["c"])),
+                Err(ParseError::Invalid(
+                    "x: option \"--a\" must be specified".into()
+                ))
+            );
+            assert_eq!(
+                fcheck("x", t, &given(t, &["a", "c", "bee"])),
+                Err(ParseError::Invalid(
+                    "x: option \"--b\" cannot be used together with \"--c\".".into()
+                ))
+            );
+            assert_eq!(
+                fcheck("x", t, &given(t, &["a", "e"])),
+                Err(ParseError::Invalid(
+                    "x: option \"--e\" also requires \"--c\".".into()
+                ))
+            );
+            assert!(fcheck("x", t, &given(t, &["a", "e", "c"])).is_ok());
+        }
+    }
+
+    #[test]
+    fn every_extension_table_is_linked() {
+        for d in crate::ipt::ext::all() {
+            assert!(
+                d.options.iter().all(|o| o.links.linked),
+                "{}: option table not built with opts::table",
+                d.name
+            );
+        }
+    }
+
+    /// The index masks say what the names say, for every extension.
+    #[test]
+    fn links_agree_with_names() {
+        for d in crate::ipt::ext::all() {
+            let t = d.options;
+            for (i, e) in t.iter().enumerate() {
+                assert_eq!(slot_at(t, i), slot(t, e.name).or(Some(i)), "{}", d.name);
+                for (j, o) in t.iter().enumerate() {
+                    let counted = o.alias_of.is_none() && o.name != e.name;
+                    assert_eq!(
+                        e.links.excl & (1 << j) != 0,
+                        counted && e.excl.contains(&o.name),
+                        "{} {} excl {}",
+                        d.name,
+                        e.name,
+                        o.name
+                    );
+                    assert_eq!(
+                        e.links.also & (1 << j) != 0,
+                        counted && e.also.contains(&o.name),
+                        "{} {} also {}",
+                        d.name,
+                        e.name,
+                        o.name
+                    );
+                }
+            }
+        }
     }
 
     #[test]

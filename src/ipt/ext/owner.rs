@@ -28,12 +28,12 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "owner",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("uid-owner", STR).inv(),
         Opt::new("gid-owner", STR).inv(),
         Opt::flag("socket-exists").inv(),
         Opt::flag("suppl-groups"),
-    ],
+    ]),
     new: |_| Box::new(Owner::default()),
     xt_names: &["owner"],
     decode_xt: Some(decode_xt),

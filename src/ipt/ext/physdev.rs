@@ -26,13 +26,13 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "physdev",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("physdev-in", STR).inv(),
         Opt::new("physdev-out", STR).inv(),
         Opt::flag("physdev-is-in").inv(),
         Opt::flag("physdev-is-out").inv(),
         Opt::flag("physdev-is-bridged").inv(),
-    ],
+    ]),
     new: |_| Box::new(Physdev::default()),
     xt_names: &["physdev"],
     decode_xt: Some(decode_xt),

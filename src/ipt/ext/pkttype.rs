@@ -24,9 +24,9 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "pkttype",
     kind: ExtKind::Match,
     family: None,
-    options: &[Opt::new("pkt-type", Ty::Str { min: 0, max: 0 })
+    options: &super::opts::table([Opt::new("pkt-type", Ty::Str { min: 0, max: 0 })
         .inv()
-        .mand()],
+        .mand()]),
     new: |_| Box::new(PktType::default()),
     xt_names: &["pkttype"],
     decode_xt: Some(decode_xt),

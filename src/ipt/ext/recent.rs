@@ -31,7 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "recent",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::flag("set").inv().excl(ANY_OP),
         Opt::flag("rcheck").inv().excl(ANY_OP),
         Opt::flag("update").inv().excl(ANY_OP),
@@ -51,7 +51,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::flag("rdest"),
         // `XTTYPE_HOST` in libxtables; parsed here as an address of the rule's family.
         Opt::custom("mask"),
-    ],
+    ]),
     new: |_| Box::new(Recent::default()),
     xt_names: &["recent"],
     decode_xt: Some(decode_xt),

@@ -24,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "REJECT",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::new("reject-with", STR)],
+    options: &super::opts::table([Opt::new("reject-with", STR)]),
     new: |f| Box::new(Reject::new(f)),
     xt_names: &["REJECT"],
     decode_xt: Some(decode_xt),

@@ -22,12 +22,12 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "rpfilter",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::flag("loose"),
         Opt::flag("validmark"),
         Opt::flag("accept-local"),
         Opt::flag("invert"),
-    ],
+    ]),
     new: |_| Box::new(Rpfilter::default()),
     xt_names: &["rpfilter"],
     decode_xt: Some(decode_xt),

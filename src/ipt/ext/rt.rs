@@ -28,7 +28,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "rt",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[
+    options: &super::opts::table([
         Opt::new("rt-type", U32).inv(),
         Opt::new(
             "rt-segsleft",
@@ -43,7 +43,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::flag("rt-0-res"),
         Opt::new("rt-0-addrs", STR),
         Opt::flag("rt-0-not-strict"),
-    ],
+    ]),
     new: |_| Box::new(Rt::default()),
     xt_names: &["rt"],
     decode_xt: Some(decode_xt),

@@ -43,7 +43,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "set",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("match-set", Ty::Custom2).inv().multi(),
         Opt::new("set", Ty::Custom2).inv().multi(),
         Opt::flag("return-nomatch").inv().multi(),
@@ -55,7 +55,7 @@ pub static MATCH: ExtDesc = ExtDesc {
         Opt::custom("bytes-lt").inv().multi(),
         Opt::custom("bytes-gt").inv().multi(),
         Opt::flag("update-subcounters").inv().multi(),
-    ],
+    ]),
     new: |_| Box::new(SetMatch::default()),
     xt_names: &["set"],
     decode_xt: Some(decode_match_xt),
@@ -67,7 +67,7 @@ pub static TARGET: ExtDesc = ExtDesc {
     name: "SET",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("add-set", Ty::Custom2).inv().multi(),
         Opt::new("del-set", Ty::Custom2).inv().multi(),
         Opt::flag("exist").inv().multi(),
@@ -76,7 +76,7 @@ pub static TARGET: ExtDesc = ExtDesc {
         Opt::flag("map-mark").inv().multi(),
         Opt::flag("map-prio").inv().multi(),
         Opt::flag("map-queue").inv().multi(),
-    ],
+    ]),
     new: |_| Box::new(SetTarget::default()),
     xt_names: &["SET"],
     decode_xt: Some(decode_target_xt),

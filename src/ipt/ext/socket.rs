@@ -23,11 +23,11 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "socket",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::flag("transparent"),
         Opt::flag("nowildcard"),
         Opt::flag("restore-skmark"),
-    ],
+    ]),
     new: |_| Box::new(Socket::default()),
     xt_names: &["socket"],
     decode_xt: Some(decode_xt),

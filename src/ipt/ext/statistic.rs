@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "statistic",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::new("mode", STR).mand(),
         Opt::new("probability", Ty::Double { min: 0, max: 1 })
             .inv()
@@ -44,7 +44,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::new("packet", U32)
             .excl(&["probability"])
             .also(&["every"]),
-    ],
+    ]),
     new: |_| Box::new(Statistic::default()),
     xt_names: &["statistic"],
     decode_xt: Some(decode_xt),

@@ -37,7 +37,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "tcp",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         // libxt_tcp parses its options itself (it has no libxtables option table): `parse`
         // refuses a repeated option with tcp's own messages.
         Opt::custom("source-port").inv().multi(),
@@ -47,7 +47,7 @@ pub static DESC: ExtDesc = ExtDesc {
         Opt::flag("syn").inv().multi(),
         Opt::new("tcp-flags", Ty::Custom2).inv().multi(),
         Opt::custom("tcp-option").inv().multi(),
-    ],
+    ]),
     new: |_| Box::new(Tcp::default()),
     xt_names: &["tcp"],
     decode_xt: Some(decode_xt),

@@ -22,7 +22,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TCPMSS",
     kind: ExtKind::Target,
     family: None,
-    options: &[Opt::custom("set-mss"), Opt::flag("clamp-mss-to-pmtu")],
+    options: &super::opts::table([Opt::custom("set-mss"), Opt::flag("clamp-mss-to-pmtu")]),
     new: |_| Box::new(Tcpmss::default()),
     xt_names: &["TCPMSS"],
     decode_xt: Some(decode_xt),

@@ -25,12 +25,12 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TOS",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::custom("set-tos").excl(TOS_OPS),
         Opt::new("and-tos", U8).excl(TOS_OPS),
         Opt::new("or-tos", U8).excl(TOS_OPS),
         Opt::new("xor-tos", U8).excl(TOS_OPS),
-    ],
+    ]),
     new: |_| Box::new(Tos::default()),
     xt_names: &["TOS"],
     decode_xt: Some(decode_xt),

@@ -31,11 +31,11 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TPROXY",
     kind: ExtKind::Target,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::custom("on-port").mand(),
         Opt::custom("on-ip"),
         Opt::new("tproxy-mark", Ty::MarkMask),
-    ],
+    ]),
     new: |f| Box::new(Tproxy::new(f)),
     xt_names: &["TPROXY"],
     decode_xt: Some(decode_xt),

@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TRACE",
     kind: ExtKind::Target,
     family: None,
-    options: &[],
+    options: &super::opts::table([]),
     new: |_| Box::new(Trace::default()),
     xt_names: &["TRACE"],
     decode_xt: Some(decode_xt),

@@ -38,12 +38,12 @@ pub static TTL_MATCH: ExtDesc = ExtDesc {
     name: "ttl",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &[
+    options: &super::opts::table([
         Opt::new("ttl-lt", U8).excl(TTL_OPS),
         Opt::new("ttl-gt", U8).excl(TTL_OPS),
         Opt::new("ttl-eq", U8).inv().excl(TTL_OPS),
         Opt::new("ttl", U8).alias("ttl-eq"),
-    ],
+    ]),
     new: |_| Box::new(HopMatch::new(false)),
     xt_names: &["ttl"],
     decode_xt: Some(decode_ttl_xt),
@@ -55,12 +55,12 @@ pub static HL_MATCH: ExtDesc = ExtDesc {
     name: "hl",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &[
+    options: &super::opts::table([
         Opt::new("hl-lt", U8).excl(HL_OPS),
         Opt::new("hl-gt", U8).excl(HL_OPS),
         Opt::new("hl-eq", U8).inv().excl(HL_OPS),
         Opt::new("hl", U8).alias("hl-eq"),
-    ],
+    ]),
     new: |_| Box::new(HopMatch::new(true)),
     xt_names: &["hl"],
     decode_xt: Some(decode_hl_xt),
@@ -72,11 +72,11 @@ pub static TTL_TARGET: ExtDesc = ExtDesc {
     name: "TTL",
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
-    options: &[
+    options: &super::opts::table([
         Opt::new("ttl-set", U8).excl(TTL_ACTIONS),
         Opt::new("ttl-dec", Ty::Uint { min: 1, max: 255 }).excl(TTL_ACTIONS),
         Opt::new("ttl-inc", Ty::Uint { min: 1, max: 255 }).excl(TTL_ACTIONS),
-    ],
+    ]),
     new: |_| Box::new(HopTarget::new(false)),
     xt_names: &["TTL"],
     decode_xt: Some(decode_ttl_tg),
@@ -88,11 +88,11 @@ pub static HL_TARGET: ExtDesc = ExtDesc {
     name: "HL",
     kind: ExtKind::Target,
     family: Some(IpFamily::V6),
-    options: &[
+    options: &super::opts::table([
         Opt::new("hl-set", U8).excl(HL_ACTIONS),
         Opt::new("hl-dec", Ty::Uint { min: 1, max: 255 }).excl(HL_ACTIONS),
         Opt::new("hl-inc", Ty::Uint { min: 1, max: 255 }).excl(HL_ACTIONS),
-    ],
+    ]),
     new: |_| Box::new(HopTarget::new(true)),
     xt_names: &["HL"],
     decode_xt: Some(decode_hl_tg),

@@ -21,12 +21,12 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "udp",
     kind: ExtKind::Match,
     family: None,
-    options: &[
+    options: &super::opts::table([
         Opt::custom("source-port").inv(),
         Opt::custom("sport").alias("source-port"),
         Opt::custom("destination-port").inv(),
         Opt::custom("dport").alias("destination-port"),
-    ],
+    ]),
     new: |_| Box::new(Udp::default()),
     xt_names: &["udp"],
     decode_xt: Some(decode_xt),
