@@ -140,7 +140,7 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
     for t in p.chain_tables.iter().chain(&p.touched_tables) {
         p.view.cache.forget_table(t);
     }
-    for k in std::mem::take(&mut p.touched) {
+    for k in p.touched.take() {
         if p.touched_tables.contains(&k.0) {
             continue;
         }

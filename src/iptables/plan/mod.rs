@@ -18,14 +18,13 @@ mod verbs;
 mod view;
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use super::cache::Key;
 use super::error::Error;
 use crate::ipt::tables::{find_table, BuiltinChain};
 use crate::ipt::{IpFamily, RuleSpec};
 use crate::nft::{Batch, Expr, Policy, Rule};
-use state::TableMap;
+use state::{ChainSet, FastSet, TableMap};
 
 pub(crate) use commit::{jitter, run_once};
 pub(crate) use view::{KernelView, RulesetView};
@@ -442,17 +441,18 @@ pub(crate) struct Planner<'v, V: RulesetView + ?Sized> {
     pub(crate) owner: Vec<u32>,
     /// Tables this plan deletes and rebuilds (a restore without `--noflush`): a chain that
     /// it did not declare does not exist.
-    pub(crate) rebuilt: HashSet<String>,
+    pub(crate) rebuilt: FastSet<String>,
     /// Tables this plan added to the batch.
-    tables_added: HashSet<String>,
+    tables_added: FastSet<String>,
     /// Built-in chains this plan made sure of.
-    ensured: HashSet<Key>,
-    /// Chains operations named (the first one asks the kernel about the chain).
-    pub(crate) touched: HashSet<Key>,
+    ensured: ChainSet,
+    /// Chains operations named (the first one asks the kernel about the chain), recorded
+    /// when the plan asks the kernel ([`Mode::ask_kernel`]): such plans update the cache.
+    pub(crate) touched: ChainSet,
     /// Tables whose chains were changed as a whole (flushed, deleted, zeroed, renamed).
-    pub(crate) touched_tables: HashSet<String>,
+    pub(crate) touched_tables: FastSet<String>,
     /// Tables whose chain list or chains' policies this plan changes.
-    pub(crate) chain_tables: HashSet<String>,
+    pub(crate) chain_tables: FastSet<String>,
     /// Policies of built-in chains set by this plan.
     policies: HashMap<(String, String), Policy>,
     /// Canonical forms of the rules this plan added, by batch id (computed when searched).
@@ -483,12 +483,12 @@ impl<'v, V: RulesetView + ?Sized> Planner<'v, V> {
             chains: TableMap::default(),
             genid: None,
             owner: Vec::new(),
-            rebuilt: HashSet::new(),
-            tables_added: HashSet::new(),
-            ensured: HashSet::new(),
-            touched: HashSet::new(),
-            touched_tables: HashSet::new(),
-            chain_tables: HashSet::new(),
+            rebuilt: FastSet::default(),
+            tables_added: FastSet::default(),
+            ensured: ChainSet::default(),
+            touched: ChainSet::default(),
+            touched_tables: FastSet::default(),
+            chain_tables: FastSet::default(),
             policies: HashMap::new(),
             new_canon: HashMap::new(),
             rules_added: 0,

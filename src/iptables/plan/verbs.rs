@@ -2,6 +2,8 @@
 
 use std::collections::HashSet;
 
+use super::state::FastSet;
+
 use super::state::{ChainMap, ChainState, Entry};
 use super::{
     builtin, At, DelMode, Numbered, Op, Pending, PlanError, Planner, Refusal, RulesetView,
@@ -12,6 +14,14 @@ use crate::netlink::Messages;
 use crate::nft::{Chain, Expr, Policy, Position, Rule, Table};
 
 type Plan<T> = Result<T, PlanError>;
+
+/// Adds a table name to a set, allocating only when it is new (every rule of a restore names
+/// its table).
+fn note(set: &mut FastSet<String>, table: &str) {
+    if !set.contains(table) {
+        set.insert(table.to_owned());
+    }
+}
 
 fn key(table: &str, chain: &str) -> (String, String) {
     (table.to_owned(), chain.to_owned())
@@ -163,7 +173,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         {
             return Ok(());
         }
-        if !self.ensured.insert(key(table, chain)) {
+        if !self.ensured.insert(table, chain) {
             return Ok(());
         }
         if self.mode.ask_kernel && self.view.chain(self.family, table, chain)?.is_some() {
@@ -177,7 +187,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
         self.add_table(table)?;
         self.batch.add_chain(&c, false)?;
-        self.chain_tables.insert(table.to_owned());
+        note(&mut self.chain_tables, table);
         let rebuilt = self.rebuilt.contains(table);
         let st = self.state(table, chain);
         st.exists = Some(true);
@@ -235,7 +245,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         } else {
             match self.view.chain(self.family, table, chain)? {
                 Some(c) => Some(c),
-                None if declared == Some(true) || self.ensured.contains(&key(table, chain)) => None,
+                None if declared == Some(true) || self.ensured.contains(table, chain) => None,
                 None => return Ok(Some(chain_missing(table, chain))),
             }
         };
@@ -262,9 +272,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
 
     fn delete_chain_now(&mut self, table: &str, chain: &str) -> Plan<()> {
         self.batch.del_chain(self.family.nft(), table, chain)?;
-        self.chain_tables.insert(table.to_owned());
+        note(&mut self.chain_tables, table);
         self.policies.remove(&key(table, chain));
-        self.ensured.remove(&key(table, chain));
+        self.ensured.remove(table, chain);
         self.state(table, chain).emptied(false);
         Ok(())
     }
@@ -297,8 +307,6 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// Plans one operation.
     pub(crate) fn op(&mut self, op: &Op<'_>) -> Plan<Pending> {
         let (t, c) = op.table_chain();
-        let (table, chain) = (t.to_owned(), c.to_owned());
-        let (t, c) = (table.as_str(), chain.as_str());
         if !self.track_entries && !op.blind() {
             if self.untracked {
                 self.restart = true;
@@ -311,7 +319,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         if op.reads() && !self.known_missing(t, c) {
             self.load(t, c)?;
         }
-        let first_touch = !c.is_empty() && self.touched.insert(key(t, c));
+        // Only plans that ask the kernel bring a cache up to date afterwards (a restore does
+        // not), so only they record the chains they touch.
+        let first_touch = self.mode.ask_kernel && !c.is_empty() && self.touched.insert(t, c);
         let f = self.family.nft();
         match op {
             Op::Add {
@@ -412,8 +422,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     if found.is_empty() {
                         if matches!(mode, DelMode::First | DelMode::Check) {
                             return Err(Refusal::NoSuchRule {
-                                table: table.clone(),
-                                chain: chain.clone(),
+                                table: t.to_owned(),
+                                chain: c.to_owned(),
                                 spec: s.to_save_args(),
                             }
                             .into());
@@ -450,8 +460,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             Op::NewChain { .. } => {
                 if builtin(t, c).is_some() {
                     return Err(Refusal::ChainExists {
-                        table: table.clone(),
-                        chain: chain.clone(),
+                        table: t.to_owned(),
+                        chain: c.to_owned(),
                     }
                     .into());
                 }
@@ -467,14 +477,14 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 };
                 if exists {
                     return Err(Refusal::ChainExists {
-                        table: table.clone(),
-                        chain: chain.clone(),
+                        table: t.to_owned(),
+                        chain: c.to_owned(),
                     }
                     .into());
                 }
                 self.add_table(t)?;
                 self.batch.add_chain(&Chain::user(f, t, c), true)?;
-                self.chain_tables.insert(table.clone());
+                note(&mut self.chain_tables, t);
                 self.state(t, c).emptied(true);
                 Ok(Pending::Done)
             }
@@ -489,7 +499,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                         .known(t, c)
                         .is_some_and(|s| s.entries.as_ref().is_some_and(|v| !v.is_empty()));
                     let present = has_rules || self.view.chain(self.family, t, c)?.is_some();
-                    if !present && !self.ensured.contains(&key(t, c)) {
+                    if !present && !self.ensured.contains(t, c) {
                         return Ok(Pending::Done);
                     }
                 } else {
@@ -505,7 +515,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     if !exists {
                         self.add_table(t)?;
                         self.batch.add_chain(&Chain::user(f, t, c), false)?;
-                        self.chain_tables.insert(table.clone());
+                        note(&mut self.chain_tables, t);
                     }
                 }
                 self.batch.flush_chain(f, t, c)?;
@@ -520,7 +530,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     }
                 }
                 self.batch.flush_table(f, t)?;
-                self.touched_tables.insert(table.clone());
+                note(&mut self.touched_tables, t);
                 for st in self
                     .chains
                     .get_mut(t)
@@ -606,19 +616,19 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                         self.delete_chain_now(t, bc.name)?;
                     }
                 }
-                self.touched_tables.insert(table.clone());
+                note(&mut self.touched_tables, t);
                 Ok(Pending::Done)
             }
             Op::RenameChain { new, .. } => {
                 if builtin(t, c).is_some() {
                     return Err(Refusal::RenameBuiltin {
-                        chain: chain.clone(),
+                        chain: c.to_owned(),
                     }
                     .into());
                 }
                 if builtin(t, new).is_some() {
                     return Err(Refusal::ChainExists {
-                        table: table.clone(),
+                        table: t.to_owned(),
                         chain: new.to_string(),
                     }
                     .into());
@@ -626,7 +636,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 check_chain_name(new, self.family).map_err(|e| Refusal::Invalid(e.to_string()))?;
                 if self.rebuilt.contains(t) {
                     return Err(Refusal::RenameNew {
-                        old: chain.clone(),
+                        old: c.to_owned(),
                         new: new.to_string(),
                     }
                     .into());
@@ -636,8 +646,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     return Err(missing(t, c));
                 };
                 self.batch.rename_chain(f, t, handle, new)?;
-                self.chain_tables.insert(table.clone());
-                self.touched_tables.insert(table.clone());
+                note(&mut self.chain_tables, t);
+                note(&mut self.touched_tables, t);
                 let st = self
                     .chains
                     .get_mut(t)
@@ -649,16 +659,16 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             Op::SetPolicy { policy, .. } => {
                 let Some(bc) = builtin(t, c) else {
                     return Err(Refusal::NotBuiltin {
-                        table: table.clone(),
-                        chain: chain.clone(),
+                        table: t.to_owned(),
+                        chain: c.to_owned(),
                     }
                     .into());
                 };
                 self.add_table(t)?;
                 self.batch
                     .add_chain(&bc.to_chain(self.family, t, *policy, None), false)?;
-                self.chain_tables.insert(table.clone());
-                self.ensured.insert(key(t, c));
+                note(&mut self.chain_tables, t);
+                self.ensured.insert(t, c);
                 self.state(t, c).exists = Some(true);
                 self.policies.insert(key(t, c), *policy);
                 Ok(Pending::Done)
@@ -692,7 +702,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     }
                     self.zero(t, &name, None)?;
                 }
-                self.touched_tables.insert(table.clone());
+                note(&mut self.touched_tables, t);
                 Ok(Pending::Done)
             }
             Op::DeclareChain {
@@ -797,7 +807,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     };
                     self.batch
                         .add_chain(&bc.to_chain(self.family, t, p, Some((0, 0))), false)?;
-                    self.chain_tables.insert(t.to_owned());
+                    note(&mut self.chain_tables, t);
                 }
             }
         }
