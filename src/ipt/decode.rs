@@ -38,6 +38,30 @@ fn foreign(rule: &Rule, reason: String) -> Foreign {
     }
 }
 
+/// An x_tables match or target decoded by the extension that owns it, when one does.
+fn decode_xt(
+    kind: ExtKind,
+    name: &str,
+    rev: u32,
+    info: &[u8],
+    family: IpFamily,
+    spec: &RuleSpec,
+    sets: &dyn SetIndex,
+) -> Option<Box<dyn super::ext::Extension>> {
+    let ctx = DecodeCtx {
+        family,
+        proto: spec.proto,
+        sets,
+    };
+    find_xt(kind, name, family)
+        .and_then(|d| d.decode_xt)
+        .and_then(|f| f(rev, info, &ctx))
+}
+
+fn not_understood(what: &str, name: &str, rev: u32) -> String {
+    format!("x_tables {what} `{name}' revision {rev} is not understood")
+}
+
 fn cmp_after(exprs: &[Expr], i: usize) -> Option<&Cmp> {
     match exprs.get(i) {
         Some(Expr::Cmp(c)) if c.sreg == REG && matches!(c.op, CmpOp::Eq | CmpOp::Neq) => Some(c),
@@ -365,56 +389,26 @@ pub fn decode_rule_with(
                 }
             }
             Expr::Match(m) => {
-                let ctx = DecodeCtx {
-                    family,
-                    proto: spec.proto,
-                    sets,
-                };
-                let ext = find_xt(ExtKind::Match, &m.name, family)
-                    .and_then(|d| d.decode_xt)
-                    .and_then(|f| f(m.rev, &m.info, &ctx));
-                match ext {
-                    Some(x) => {
-                        spec.matches.push(x);
-                        i += 1;
-                        continue;
-                    }
-                    None => {
-                        return Err(foreign(
-                            rule,
-                            format!(
-                                "x_tables match `{}' revision {} is not understood",
-                                m.name, m.rev
-                            ),
-                        ));
-                    }
-                }
+                let x = decode_xt(ExtKind::Match, &m.name, m.rev, &m.info, family, &spec, sets)
+                    .ok_or_else(|| foreign(rule, not_understood("match", &m.name, m.rev)))?;
+                spec.matches.push(x);
+                i += 1;
+                continue;
             }
             Expr::Target(t) => {
-                let ctx = DecodeCtx {
+                let x = decode_xt(
+                    ExtKind::Target,
+                    &t.name,
+                    t.rev,
+                    &t.info,
                     family,
-                    proto: spec.proto,
+                    &spec,
                     sets,
-                };
-                let ext = find_xt(ExtKind::Target, &t.name, family)
-                    .and_then(|d| d.decode_xt)
-                    .and_then(|f| f(t.rev, &t.info, &ctx));
-                match ext {
-                    Some(x) => {
-                        spec.target = Some(RuleTarget::Ext(x));
-                        i += 1;
-                        continue;
-                    }
-                    None => {
-                        return Err(foreign(
-                            rule,
-                            format!(
-                                "x_tables target `{}' revision {} is not understood",
-                                t.name, t.rev
-                            ),
-                        ));
-                    }
-                }
+                )
+                .ok_or_else(|| foreign(rule, not_understood("target", &t.name, t.rev)))?;
+                spec.target = Some(RuleTarget::Ext(x));
+                i += 1;
+                continue;
             }
             _ => {}
         }

@@ -572,11 +572,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn new_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
-        self.run1(Op::NewChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-        })
-        .map(|_| ())
+        self.run1(Op::new_chain(table, chain)).map(|_| ())
     }
 
     /// Empties a chain (`-F chain`), creating it first when it is a missing user chain
@@ -588,12 +584,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn clear_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
-        self.run1(Op::ClearChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            create: true,
-        })
-        .map(|_| ())
+        self.run1(Op::clear_chain(table, chain)).map(|_| ())
     }
 
     /// Renames a user chain (`-E`); rules jumping to it follow.
@@ -623,14 +614,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
-        self.run1(Op::DeleteChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            flush: false,
-            if_exists: false,
-            keep_quietly: false,
-        })
-        .map(|_| ())
+        self.run1(Op::delete_chain(table, chain, false)).map(|_| ())
     }
 
     /// Flushes and deletes a user chain in one batch; a missing chain is fine
@@ -643,14 +627,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn clear_and_delete_chain(&self, table: &str, chain: &str) -> Result<(), Error> {
-        self.run1(Op::DeleteChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            flush: true,
-            if_exists: true,
-            keep_quietly: false,
-        })
-        .map(|_| ())
+        self.run1(Op::delete_chain(table, chain, true)).map(|_| ())
     }
 
     /// Empties every chain of the table (`-F`); a table that does not exist is fine.
@@ -694,12 +671,7 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn set_policy(&self, table: &str, chain: &str, policy: Policy) -> Result<(), Error> {
-        self.run1(Op::SetPolicy {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            policy,
-        })
-        .map(|_| ())
+        self.run1(Op::set_policy(table, chain, policy)).map(|_| ())
     }
 
     /// Zeroes the counters of a chain's rules (and of a built-in chain itself), or of rule
@@ -714,12 +686,7 @@ impl IpTables {
         if let Some(n) = rule {
             check_rulenum(n)?;
         }
-        self.run1(Op::Zero {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            rule,
-        })
-        .map(|_| ())
+        self.run1(Op::zero(table, chain, rule)).map(|_| ())
     }
 
     /// Applies `iptables-restore` input in one batch (see

@@ -292,10 +292,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn new_chain(&mut self, table: &str, chain: &str) -> &mut Self {
-        self.ops.push(Op::NewChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-        });
+        self.ops.push(Op::new_chain(table, chain));
         self
     }
 
@@ -309,11 +306,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn clear_chain(&mut self, table: &str, chain: &str) -> &mut Self {
-        self.ops.push(Op::ClearChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            create: true,
-        });
+        self.ops.push(Op::clear_chain(table, chain));
         self
     }
 
@@ -327,13 +320,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn delete_chain(&mut self, table: &str, chain: &str) -> &mut Self {
-        self.ops.push(Op::DeleteChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            flush: false,
-            if_exists: false,
-            keep_quietly: false,
-        });
+        self.ops.push(Op::delete_chain(table, chain, false));
         self
     }
 
@@ -347,13 +334,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn clear_and_delete_chain(&mut self, table: &str, chain: &str) -> &mut Self {
-        self.ops.push(Op::DeleteChain {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            flush: true,
-            if_exists: true,
-            keep_quietly: false,
-        });
+        self.ops.push(Op::delete_chain(table, chain, true));
         self
     }
 
@@ -367,11 +348,7 @@ impl<'a> Transaction<'a> {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn set_policy(&mut self, table: &str, chain: &str, policy: Policy) -> &mut Self {
-        self.ops.push(Op::SetPolicy {
-            table: table.to_owned().into(),
-            chain: chain.to_owned().into(),
-            policy,
-        });
+        self.ops.push(Op::set_policy(table, chain, policy));
         self
     }
 
@@ -386,11 +363,7 @@ impl<'a> Transaction<'a> {
     /// ```
     pub fn zero(&mut self, table: &str, chain: &str, rule: Option<u32>) -> &mut Self {
         if rule.is_none_or(|n| self.pos_ok(n)) {
-            self.ops.push(Op::Zero {
-                table: table.to_owned().into(),
-                chain: chain.to_owned().into(),
-                rule,
-            });
+            self.ops.push(Op::zero(table, chain, rule));
         }
         self
     }

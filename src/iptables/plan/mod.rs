@@ -146,6 +146,56 @@ pub(crate) enum Op<'a> {
     },
 }
 
+/// The chain verbs as the `IpTables` API and its transactions send them (owned names).
+impl Op<'static> {
+    /// `-N`.
+    pub(crate) fn new_chain(table: &str, chain: &str) -> Op<'static> {
+        Op::NewChain {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+        }
+    }
+
+    /// `-F chain`, creating a missing user chain (go-iptables' `ClearChain`).
+    pub(crate) fn clear_chain(table: &str, chain: &str) -> Op<'static> {
+        Op::ClearChain {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            create: true,
+        }
+    }
+
+    /// `-X chain`; with `flush`, emptied first and a missing chain is fine (go-iptables'
+    /// `ClearAndDeleteChain`).
+    pub(crate) fn delete_chain(table: &str, chain: &str, flush: bool) -> Op<'static> {
+        Op::DeleteChain {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            flush,
+            if_exists: flush,
+            keep_quietly: false,
+        }
+    }
+
+    /// `-P`.
+    pub(crate) fn set_policy(table: &str, chain: &str, policy: Policy) -> Op<'static> {
+        Op::SetPolicy {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            policy,
+        }
+    }
+
+    /// `-Z chain [rulenum]`.
+    pub(crate) fn zero(table: &str, chain: &str, rule: Option<u32>) -> Op<'static> {
+        Op::Zero {
+            table: table.to_owned().into(),
+            chain: chain.to_owned().into(),
+            rule,
+        }
+    }
+}
+
 impl Op<'_> {
     /// The table and chain (an empty chain for operations on a whole table).
     pub(crate) fn table_chain(&self) -> (&str, &str) {
