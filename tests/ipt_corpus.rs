@@ -354,6 +354,8 @@ fn run_file(cases: &[Case]) -> (Tally, BTreeMap<String, (usize, usize)>) {
 
 #[test]
 fn corpus_matches_iptables_nft() {
+    // Names as iptables-nft finds them (protocols, services, users: the /etc files).
+    iptnl::iptables::sysdb::use_system_databases();
     if !common::have("iptables-nft") {
         panic!("iptables-nft is not installed (apt-get install iptables)");
     }

@@ -27,6 +27,7 @@ pub(crate) mod restore_input;
 pub mod save;
 pub mod savefile;
 pub mod spec;
+pub mod sysdb;
 pub mod tables;
 
 pub use addr::AddrMask;

@@ -32,10 +32,7 @@ pub struct ProtoEntry {
 /// The entries of `/etc/protocols` (read once; empty when the file is missing).
 pub fn etc_protocols() -> &'static [ProtoEntry] {
     static CACHE: std::sync::OnceLock<Vec<ProtoEntry>> = std::sync::OnceLock::new();
-    CACHE.get_or_init(|| {
-        let Ok(text) = std::fs::read_to_string("/etc/protocols") else {
-            return Vec::new();
-        };
+    crate::ipt::sysdb::table(&CACHE, crate::ipt::sysdb::Db::Protocols, |text| {
         let mut out = Vec::new();
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("");

@@ -35,6 +35,7 @@ mod plan;
 mod read;
 pub mod restore;
 pub mod save;
+pub mod sysdb;
 mod transaction;
 
 use std::path::Path;
@@ -188,6 +189,7 @@ impl IpTables {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_conn(family: IpFamily, conn: Conn) -> IpTables {
+        sysdb::use_system_databases();
         IpTables {
             family,
             inner: Mutex::new(Inner {

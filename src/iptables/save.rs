@@ -31,6 +31,7 @@ pub enum SaveError {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<String, SaveError> {
+    super::sysdb::use_system_databases();
     let (tables, _) = list_tables(conn, Some(family.nft()))?;
     if let Some(t) = &opts.table {
         // iptables-nft-save -t of an iptables table not in the kernel prints it empty.

@@ -94,6 +94,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
 }
 
 fn main() {
+    iptnl::iptables::sysdb::use_system_databases();
     let argv: Vec<String> = std::env::args_os()
         .map(|a| a.to_string_lossy().into_owned())
         .collect();

@@ -4,18 +4,19 @@
 //! `xtables_ipaddr_to_anyname` / `xtables_ipmask_to_numeric` forms built from them. DNS is
 //! not asked: in a network namespace without a resolver, iptables falls back to numbers too.
 //! The other way, it looks service names up (`getservbyname`) and resolves hosts for
-//! `XTTYPE_HOST` options.
+//! `XTTYPE_HOST` options. The databases come through [`crate::ipt::sysdb`]: the rule model
+//! reads no file.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
 
 use crate::ipt::error::ParseError;
+use crate::ipt::sysdb::{self, Db};
 use crate::ipt::{AddrMask, IpFamily};
 
 fn hosts() -> &'static [(IpAddr, String)] {
     static CACHE: OnceLock<Vec<(IpAddr, String)>> = OnceLock::new();
-    CACHE.get_or_init(|| {
-        let text = std::fs::read_to_string("/etc/hosts").unwrap_or_default();
+    sysdb::table(&CACHE, Db::Hosts, |text| {
         text.lines()
             .filter_map(|line| {
                 let mut f = line.split('#').next().unwrap_or("").split_whitespace();
@@ -45,8 +46,7 @@ fn inet_network(s: &str) -> Option<u32> {
 
 fn networks() -> &'static [(u32, String)] {
     static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
-    CACHE.get_or_init(|| {
-        let text = std::fs::read_to_string("/etc/networks").unwrap_or_default();
+    sysdb::table(&CACHE, Db::Networks, |text| {
         text.lines()
             .filter_map(|line| {
                 let mut f = line.split('#').next().unwrap_or("").split_whitespace();
@@ -76,10 +76,7 @@ pub fn net_name(addr: Ipv4Addr) -> Option<&'static str> {
 
 fn etc_services() -> &'static [(String, String, u16)] {
     static CACHE: std::sync::OnceLock<Vec<(String, String, u16)>> = std::sync::OnceLock::new();
-    CACHE.get_or_init(|| {
-        let Ok(text) = std::fs::read_to_string("/etc/services") else {
-            return Vec::new();
-        };
+    sysdb::table(&CACHE, Db::Services, |text| {
         let mut out = Vec::new();
         for line in text.lines() {
             let line = line.split('#').next().unwrap_or("");
@@ -160,8 +157,7 @@ pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], P
 
 /// `(id, name)` of a colon-separated database (`/etc/passwd`, `/etc/group`: name in field
 /// 0, id in field 2), in file order.
-fn id_db(path: &str) -> Vec<(u32, String)> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
+fn id_db(text: &str) -> Vec<(u32, String)> {
     text.lines()
         .filter_map(|l| {
             let f: Vec<&str> = l.split(':').collect();
@@ -174,14 +170,14 @@ fn id_db(path: &str) -> Vec<(u32, String)> {
 /// The user name of a uid (`/etc/passwd`, as `getpwuid` finds it in files).
 pub fn user_name(uid: u32) -> Option<&'static str> {
     static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
-    let db = CACHE.get_or_init(|| id_db("/etc/passwd"));
+    let db = sysdb::table(&CACHE, Db::Passwd, id_db);
     db.iter().find(|(i, _)| *i == uid).map(|(_, n)| n.as_str())
 }
 
 /// The group name of a gid (`/etc/group`, as `getgrgid` finds it in files).
 pub fn group_name(gid: u32) -> Option<&'static str> {
     static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
-    let db = CACHE.get_or_init(|| id_db("/etc/group"));
+    let db = sysdb::table(&CACHE, Db::Group, id_db);
     db.iter().find(|(i, _)| *i == gid).map(|(_, n)| n.as_str())
 }
 

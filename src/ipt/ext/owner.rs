@@ -20,6 +20,7 @@ use crate::ipt::ext::api::{
     XtBuf, XtView,
 };
 use crate::ipt::ext::opts::STR;
+use crate::ipt::sysdb::{self, Db};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -55,8 +56,8 @@ pub struct Owner {
 
 /// Looks `name` up in a colon-separated database (`/etc/passwd`, `/etc/group`): the third
 /// field of the first line whose first field is `name`.
-fn lookup_id(path: &str, name: &str) -> Option<u32> {
-    let text = std::fs::read_to_string(path).ok()?;
+fn lookup_id(db: Db, name: &str) -> Option<u32> {
+    let text = sysdb::text(db)?;
     text.lines().find_map(|l| {
         let mut f = l.split(':');
         if f.next()? != name {
@@ -87,7 +88,7 @@ fn parse_range(s: &str) -> Option<[u32; 2]> {
     rest.is_empty().then_some([from as u32, to as u32])
 }
 
-fn parse_ids(opt: &str, db: &str, v: &str) -> Result<[u32; 2], ParseError> {
+fn parse_ids(opt: &str, db: Db, v: &str) -> Result<[u32; 2], ParseError> {
     let shown = format!("--{opt}");
     let r = match lookup_id(db, v) {
         Some(id) => [id, id],
@@ -153,11 +154,11 @@ impl Extension for Owner {
     ) -> Result<(), ParseError> {
         let bit = match opt.name {
             "uid-owner" => {
-                self.uid = parse_ids(opt.name, "/etc/passwd", val.text())?;
+                self.uid = parse_ids(opt.name, Db::Passwd, val.text())?;
                 XT_OWNER_UID
             }
             "gid-owner" => {
-                self.gid = parse_ids(opt.name, "/etc/group", val.text())?;
+                self.gid = parse_ids(opt.name, Db::Group, val.text())?;
                 XT_OWNER_GID
             }
             "socket-exists" => XT_OWNER_SOCKET,
@@ -274,16 +275,13 @@ mod tests {
         assert_eq!(parse_range("4294967295"), None);
         assert_eq!(parse_range("5-"), None);
         assert_eq!(parse_range("5-6-7"), None);
-        assert!(parse_ids("uid-owner", "/nonexistent", "100-5").is_err());
+        assert!(parse_ids("uid-owner", Db::Passwd, "100-5").is_err());
     }
 
     #[test]
     fn root_resolves() {
-        if lookup_id("/etc/passwd", "root").is_some() {
-            assert_eq!(
-                parse_ids("uid-owner", "/etc/passwd", "root").unwrap(),
-                [0, 0]
-            );
+        if lookup_id(Db::Passwd, "root").is_some() {
+            assert_eq!(parse_ids("uid-owner", Db::Passwd, "root").unwrap(), [0, 0]);
         }
     }
 }

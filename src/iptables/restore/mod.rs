@@ -74,6 +74,7 @@ fn plan_once(
     input: Source<'_>,
     opts: &RestoreOptions,
 ) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
+    super::sysdb::use_system_databases();
     let (existing, tables_gen) = if opts.noflush {
         (Vec::new(), None)
     } else {
