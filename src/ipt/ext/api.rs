@@ -1,7 +1,7 @@
 //! The interface every extension implements and the types it is given: the static
 //! description of an extension ([`ExtDesc`], its options as [`Opt`] entries), the [`Extension`]
 //! trait, the contexts of parsing, encoding, decoding and printing, and the small helpers
-//! every extension's save and encode use ([`Seen`], [`save_string`], [`xt_match`]).
+//! every extension's save and encode use ([`save_string`], [`xt_match`]).
 //!
 //! The registry in the parent module lists the extensions; this module knows none of them.
 
@@ -290,48 +290,6 @@ pub fn xt_target(name: &'static str, rev: u32, info: Vec<u8>) -> Expr {
 /// blanks and `+` allowed), within `min..=max`.
 pub fn parse_uint(s: &str, min: u64, max: u64) -> Option<u64> {
     super::libxt::strtoul_full(s, min, max)
-}
-
-/// Which options of an extension instance were given, to refuse duplicates. It never takes
-/// part in equality: a decoded rule and a parsed one are equal whatever was typed.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct Seen(u64);
-
-impl Seen {
-    /// Records option `name` (from the extension's option list); errors when it was given
-    /// before.
-    pub fn once(&mut self, desc: &ExtDesc, name: &str) -> Result<(), ParseError> {
-        let idx = desc
-            .options
-            .iter()
-            .position(|o| o.name == name)
-            .unwrap_or(63)
-            .min(63);
-        if self.0 & (1 << idx) != 0 {
-            return Err(ParseError::Duplicate {
-                option: format!("--{name}"),
-            });
-        }
-        self.0 |= 1 << idx;
-        Ok(())
-    }
-
-    /// Whether option `name` was given.
-    pub fn has(&self, desc: &ExtDesc, name: &str) -> bool {
-        let idx = desc
-            .options
-            .iter()
-            .position(|o| o.name == name)
-            .unwrap_or(63)
-            .min(63);
-        self.0 & (1 << idx) != 0
-    }
-}
-
-impl PartialEq for Seen {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
 }
 
 /// Appends ` VALUE` quoted as iptables-save does (`xtables_save_string`): bare when it is

@@ -11,7 +11,11 @@
 //!
 //! Differences from iptables 1.8.9, following 1.8.11: a non-CIDR address mask
 //! (`--ctorigsrc 10.0.0.0/255.0.255.0`) is kept as given (1.8.9 silently replaced it with a
-//! host mask), and `--ctproto 0`/`all` is refused.
+//! host mask), and `--ctproto 0`/`all` is refused. Ranges whose end is below their start
+//! (`--ctexpire 4:3`, `--ctorigsrcport 4:3`) are taken as 1.8.9 takes them.
+//!
+//! The options are declared as libxt_conntrack's revision 3 table and libxt_state's declare
+//! them: each once only, all but `--ctdir` invertible, `--state` mandatory.
 
 use std::mem::offset_of;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
@@ -29,7 +33,7 @@ use super::libxt::{parse_c_uint, prefix_mask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, Val, XtBuf, XtView,
+    ParseCtx, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::proto::proto_number;
 use crate::ipt::IpFamily;
@@ -41,19 +45,35 @@ pub static CONNTRACK: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: None,
     options: &super::opts::table([
-        Opt::custom("ctstate").inv().multi(),
-        Opt::custom("ctproto").inv().multi(),
-        Opt::custom("ctorigsrc").inv().multi(),
-        Opt::custom("ctorigdst").inv().multi(),
-        Opt::custom("ctreplsrc").inv().multi(),
-        Opt::custom("ctrepldst").inv().multi(),
-        Opt::custom("ctstatus").inv().multi(),
-        Opt::custom("ctexpire").inv().multi(),
-        Opt::custom("ctorigsrcport").inv().multi(),
-        Opt::custom("ctorigdstport").inv().multi(),
-        Opt::custom("ctreplsrcport").inv().multi(),
-        Opt::custom("ctrepldstport").inv().multi(),
-        Opt::custom("ctdir").multi(),
+        Opt::custom("ctstate").inv(),
+        Opt::custom("ctproto").inv(),
+        Opt::custom("ctorigsrc").inv(),
+        Opt::custom("ctorigdst").inv(),
+        Opt::custom("ctreplsrc").inv(),
+        Opt::custom("ctrepldst").inv(),
+        Opt::custom("ctstatus").inv(),
+        Opt::new(
+            "ctexpire",
+            Ty::Range {
+                min: 0,
+                max: 0xffff_ffff,
+                // iptables-nft 1.8.9 takes `10:5`; 1.8.11 refuses it.
+                ordered: false,
+            },
+        )
+        .inv(),
+        Opt::custom("ctorigsrcport").inv(),
+        Opt::custom("ctorigdstport").inv(),
+        Opt::custom("ctreplsrcport").inv(),
+        Opt::custom("ctrepldstport").inv(),
+        Opt::new(
+            "ctdir",
+            Ty::OneOf {
+                names: &["ORIGINAL", "REPLY"],
+                nocase: true,
+                err: "conntrack: Bad value for \"--ctdir\" option: \"%s\"",
+            },
+        ),
     ]),
     new: |_| Box::new(Conntrack::default()),
     xt_names: &["conntrack"],
@@ -66,7 +86,7 @@ pub static STATE: ExtDesc = ExtDesc {
     name: "state",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::custom("state").inv().multi()]),
+    options: &super::opts::table([Opt::custom("state").inv().mand()]),
     new: |_| {
         Box::new(Conntrack {
             match_flags: XT_CONNTRACK_STATE_ALIAS,
@@ -111,7 +131,6 @@ pub struct Conntrack {
     pub state_mask: u16,
     /// `IPS_*` bits.
     pub status_mask: u16,
-    seen: Seen,
 }
 
 fn resolve_one(family: IpFamily, host: &str, opt: &str) -> Result<IpAddr, ParseError> {
@@ -272,7 +291,7 @@ fn print_addr(
 /// Looks a port up as libxtables' `xtables_getportbyname` (getaddrinfo on the service):
 /// a decimal number or a service name of any protocol.
 fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
-    let bad = || ParseError::bad(opt, format!("Port \"{s}\" does not resolve to anything"));
+    let bad = || ParseError::bad(opt, format!("Port \"{s}\" does not resolve to anything."));
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse::<u16>().map_err(|_| bad());
     }
@@ -281,51 +300,25 @@ fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
         .map_err(|_| bad())
 }
 
-/// Parses `port[:port]` (libxtables' `XTTYPE_PORTRC`): an empty low end is 0, an empty high
-/// end 65535, a single port is `[p, p]`.
+/// Parses `port[:port]` as libxtables' `XTTYPE_PORTRC` does: an empty low end is 0, an
+/// empty high end 65535, a single port is `[p, p]`. A high end below the low one is taken,
+/// as iptables-nft 1.8.9 takes it (1.8.11 refuses it).
 fn parse_port_range(s: &str, opt: &str) -> Result<[u16; 2], ParseError> {
-    let parts: Vec<&str> = s.split(':').collect();
-    if parts.len() > 2 {
-        return Err(ParseError::bad(
-            opt,
-            format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
-        ));
-    }
     let mut r = [0, u16::MAX];
-    for (i, p) in parts.iter().enumerate() {
-        if !p.is_empty() {
-            r[i] = port_by_name(p, opt)?;
+    let mut n = 0;
+    for part in s.split(':') {
+        if n == 2 {
+            return Err(ParseError::bad(
+                opt,
+                format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
+            ));
         }
-    }
-    if parts.len() == 1 {
-        r[1] = r[0];
-    }
-    Ok(r)
-}
-
-/// Parses `min[:max]` (libxtables' `XTTYPE_UINT32RC`).
-fn parse_u32_range(s: &str, opt: &str) -> Result<[u32; 2], ParseError> {
-    let parts: Vec<&str> = s.split(':').collect();
-    if parts.len() > 2 {
-        return Err(ParseError::bad(
-            opt,
-            format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
-        ));
-    }
-    let mut r = [0, u32::MAX];
-    for (i, p) in parts.iter().enumerate() {
-        if !p.is_empty() {
-            r[i] = parse_c_uint(p, u32::MAX as u64).ok_or_else(|| {
-                ParseError::bad(
-                    opt,
-                    format!(
-                        "conntrack: bad value for option \"{opt}\" near \"{p}\", or out of range (0-4294967295)"
-                    ),
-                )
-            })? as u32;
+        if !part.is_empty() {
+            r[n] = port_by_name(part, opt)?;
         }
+        n += 1;
     }
-    if parts.len() == 1 {
+    if n == 1 {
         r[1] = r[0];
     }
     Ok(r)
@@ -482,16 +475,8 @@ impl Extension for Conntrack {
         val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let desc = self.desc();
         let name = opt.name;
-        let shown = format!("--{name}");
-        if self.seen.has(desc, name) {
-            return Err(ParseError::bad(
-                &shown,
-                format!("{}: option \"{shown}\" can only be used once", desc.name),
-            ));
-        }
-        self.seen.once(desc, name)?;
+        let shown = opt.shown();
         let v = val.text();
         match name {
             "state" => {
@@ -549,7 +534,8 @@ impl Extension for Conntrack {
                 self.set(XT_CONNTRACK_STATUS, inv);
             }
             "ctexpire" => {
-                self.expires = parse_u32_range(v, &shown)?;
+                let [lo, hi] = val.range();
+                self.expires = [lo as u32, hi as u32];
                 self.set(XT_CONNTRACK_EXPIRES, inv);
             }
             "ctorigsrcport" | "ctorigdstport" | "ctreplsrcport" | "ctrepldstport" => {
@@ -575,32 +561,26 @@ impl Extension for Conntrack {
                 self.set(flag, inv);
             }
             "ctdir" => {
-                if v.eq_ignore_ascii_case("ORIGINAL") {
-                    self.match_flags |= XT_CONNTRACK_DIRECTION;
-                    self.invert_flags &= !XT_CONNTRACK_DIRECTION;
-                } else if v.eq_ignore_ascii_case("REPLY") {
-                    self.match_flags |= XT_CONNTRACK_DIRECTION;
+                // ORIGINAL (0) or REPLY (1).
+                self.match_flags |= XT_CONNTRACK_DIRECTION;
+                if val.index() == 1 {
                     self.invert_flags |= XT_CONNTRACK_DIRECTION;
                 } else {
-                    return Err(ParseError::bad(
-                        &shown,
-                        format!("Bad value for \"--ctdir\" option: \"{v}\""),
-                    ));
+                    self.invert_flags &= !XT_CONNTRACK_DIRECTION;
                 }
             }
-            _ => return Err(ParseError::UnknownOption { option: shown }),
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: String::from(&shown),
+                })
+            }
         }
         Ok(())
     }
 
     fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        if self.alias() {
-            if !self.seen.has(&STATE, "state") {
-                return Err(ParseError::Invalid(
-                    "state: option \"--state\" must be specified".into(),
-                ));
-            }
-        } else if self.match_flags == 0 {
+        // `-m state` needs `--state`, which its option table says.
+        if !self.alias() && self.match_flags == 0 {
             return Err(ParseError::Invalid(
                 "conntrack: At least one option is required".into(),
             ));
@@ -768,8 +748,47 @@ mod tests {
         assert_eq!(parse_port_range("80", "--x").unwrap(), [80, 80]);
         assert!(parse_port_range("1::2", "--x").is_err());
         assert!(parse_port_range("0x50", "--x").is_err());
-        assert_eq!(parse_u32_range(":", "--x").unwrap(), [0, u32::MAX]);
-        assert_eq!(parse_u32_range("0x10", "--x").unwrap(), [16, 16]);
+        assert_eq!(parse_port_range("4:3", "--x").unwrap(), [4, 3]);
+        let mut c = Conntrack::default();
+        feed(&mut c, IpFamily::V4, "ctexpire", ":").unwrap();
+        assert_eq!(c.expires, [0, u32::MAX]);
+        feed(&mut c, IpFamily::V4, "ctexpire", "0x10").unwrap();
+        assert_eq!(c.expires, [16, 16]);
+        feed(&mut c, IpFamily::V4, "ctexpire", "4:3").unwrap();
+        assert_eq!(c.expires, [4, 3]);
+        assert_eq!(
+            feed(&mut c, IpFamily::V4, "ctexpire", "1:x").unwrap_err().to_string(),
+            "--ctexpire: conntrack: bad value for option \"--ctexpire\" near \"x\", or out of range (0-4294967295)."
+        );
+    }
+
+    /// The option table checks repeats, `!` and `--state` as libxt_conntrack's tables do.
+    #[test]
+    fn options_are_checked_as_their_table_says() {
+        use crate::ipt::parse_rule_str;
+        let err = |spec| parse_rule_str(IpFamily::V4, spec).unwrap_err().to_string();
+        assert_eq!(
+            err("-m conntrack --ctstate NEW --ctstate NEW"),
+            "--ctstate: conntrack: option \"--ctstate\" can only be used once."
+        );
+        assert_eq!(
+            err("-m conntrack ! --ctdir REPLY"),
+            "--ctdir: conntrack: option \"--ctdir\" cannot be inverted."
+        );
+        assert_eq!(
+            err("-m conntrack --ctdir sideways"),
+            "--ctdir: conntrack: Bad value for \"--ctdir\" option: \"sideways\""
+        );
+        assert_eq!(
+            err("-m state"),
+            "state: option \"--state\" must be specified"
+        );
+        assert_eq!(
+            err("-m conntrack"),
+            "conntrack: At least one option is required"
+        );
+        let r = parse_rule_str(IpFamily::V4, "-m conntrack --ctdir reply").unwrap();
+        assert_eq!(r[0].to_save_args(), "-m conntrack --ctdir REPLY");
     }
 
     /// iptables 1.8.9 replaced a non-CIDR mask by a host mask (all ones), which made the rule

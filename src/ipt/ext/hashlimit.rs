@@ -11,6 +11,10 @@
 //! Conversions are iptables' own: a packet rate `N/unit` is `avg = 1000000 * unit_seconds / N`
 //! (truncated), printed back with the largest unit that keeps it exact; a byte rate is a cost
 //! `u32::MAX / ((bytes >> 4) + 1)`, so `100b/s` prints as `96b/s`.
+//!
+//! The options are declared as libxt_hashlimit's revision 3 table declares them: each once
+//! only, `--hashlimit` another name of `--hashlimit-upto`, the masks prefix lengths, the
+//! table sizes and times 32-bit numbers, `--hashlimit-name` mandatory and at least one byte.
 
 use std::mem::offset_of;
 
@@ -21,12 +25,13 @@ use iptnl_sys::xt::{
     XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH, XT_HASHLIMIT_SCALE,
 };
 
-use super::libxt::{parse_plen, strtoul_prefix, uint_value, PlenMask};
+use super::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Seen,
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
+use crate::ipt::ext::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -46,21 +51,31 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "hashlimit",
     kind: ExtKind::Match,
     family: None,
+    // libxt_hashlimit's revision 3 table: iptnl writes revision 3 (revisions 1 and 2 are
+    // only decoded), whose table is revision 2's with the rate-match options added.
     options: &super::opts::table([
-        Opt::custom("hashlimit-upto").inv().multi(),
-        Opt::custom("hashlimit-above").inv().multi(),
-        Opt::custom("hashlimit").inv().multi(),
-        Opt::custom("hashlimit-srcmask").multi(),
-        Opt::custom("hashlimit-dstmask").multi(),
-        Opt::custom("hashlimit-burst").multi(),
-        Opt::custom("hashlimit-htable-size").multi(),
-        Opt::custom("hashlimit-htable-max").multi(),
-        Opt::custom("hashlimit-htable-gcinterval").multi(),
-        Opt::custom("hashlimit-htable-expire").multi(),
-        Opt::custom("hashlimit-mode").multi(),
-        Opt::custom("hashlimit-name").multi(),
-        Opt::flag("hashlimit-rate-match").multi(),
-        Opt::custom("hashlimit-rate-interval").multi(),
+        Opt::custom("hashlimit-upto")
+            .inv()
+            .excl(&["hashlimit-above"]),
+        Opt::custom("hashlimit-above")
+            .inv()
+            .excl(&["hashlimit-upto"]),
+        // The old name of `--hashlimit-upto`.
+        Opt::custom("hashlimit")
+            .inv()
+            .excl(&["hashlimit-above"])
+            .alias("hashlimit-upto"),
+        Opt::new("hashlimit-srcmask", Ty::Plen),
+        Opt::new("hashlimit-dstmask", Ty::Plen),
+        Opt::custom("hashlimit-burst"),
+        Opt::new("hashlimit-htable-size", U32),
+        Opt::new("hashlimit-htable-max", U32),
+        Opt::new("hashlimit-htable-gcinterval", U32),
+        Opt::new("hashlimit-htable-expire", U32),
+        Opt::custom("hashlimit-mode"),
+        Opt::new("hashlimit-name", Ty::Str { min: 1, max: 0 }).mand(),
+        Opt::flag("hashlimit-rate-match"),
+        Opt::custom("hashlimit-rate-interval"),
     ]),
     new: |f| Box::new(Hashlimit::new(f)),
     xt_names: &["hashlimit"],
@@ -111,7 +126,6 @@ pub struct Hashlimit {
     pub srcmask: u8,
     /// Destination prefix length grouped on.
     pub dstmask: u8,
-    seen: Seen,
     st: ParseState,
 }
 
@@ -179,7 +193,6 @@ impl Hashlimit {
             interval: 0,
             srcmask: full_mask(family),
             dstmask: full_mask(family),
-            seen: Seen::default(),
             st: ParseState::default(),
         }
     }
@@ -415,17 +428,7 @@ impl Extension for Hashlimit {
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         // The old name `--hashlimit` is `--hashlimit-upto`.
-        let id = if opt.name == "hashlimit" {
-            "hashlimit-upto"
-        } else {
-            opt.name
-        };
-        self.seen
-            .once(&DESC, id)
-            .map_err(|_| ParseError::Duplicate {
-                option: format!("--{}", opt.name),
-            })?;
-        let shown = opt.shown();
+        let id = opt.canonical();
         let v = val.text();
         match id {
             "hashlimit-upto" | "hashlimit-above" => {
@@ -441,14 +444,24 @@ impl Extension for Hashlimit {
                 }
             }
             "hashlimit-srcmask" | "hashlimit-dstmask" => {
-                let len = match parse_plen(ctx.family, "hashlimit", opt.name, v)? {
-                    PlenMask::Len(n) => n,
-                    PlenMask::Odd(_) => {
+                let len = match val {
+                    Val::Plen(Some(len), _) => len,
+                    // A mask in address form that is not a prefix: the kernel takes lengths
+                    // only.
+                    Val::Plen(None, mask) => {
+                        let shown = match ctx.family {
+                            IpFamily::V4 => {
+                                std::net::Ipv4Addr::new(mask[0], mask[1], mask[2], mask[3])
+                                    .to_string()
+                            }
+                            IpFamily::V6 => std::net::Ipv6Addr::from(mask).to_string(),
+                        };
                         return Err(ParseError::bad(
-                            &shown,
-                            format!("hashlimit: `{v}' is not a prefix length"),
-                        ))
+                            &opt.shown(),
+                            format!("hashlimit: `{shown}' is not a prefix length"),
+                        ));
                     }
+                    _ => return Ok(()),
                 };
                 if id == "hashlimit-srcmask" {
                     self.srcmask = len;
@@ -457,26 +470,12 @@ impl Extension for Hashlimit {
                 }
             }
             "hashlimit-burst" => self.burst = self.parse_burst(v)?,
-            "hashlimit-htable-size" => {
-                self.size = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
-            }
-            "hashlimit-htable-max" => {
-                self.max = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
-            }
-            "hashlimit-htable-gcinterval" => {
-                self.gc_interval = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
-            }
-            "hashlimit-htable-expire" => {
-                self.expire = uint_value("hashlimit", id, v, 0, u32::MAX as u64)? as u32
-            }
+            "hashlimit-htable-size" => self.size = val.uint() as u32,
+            "hashlimit-htable-max" => self.max = val.uint() as u32,
+            "hashlimit-htable-gcinterval" => self.gc_interval = val.uint() as u32,
+            "hashlimit-htable-expire" => self.expire = val.uint() as u32,
             "hashlimit-mode" => self.parse_mode(v)?,
             "hashlimit-name" => {
-                if v.is_empty() {
-                    return Err(ParseError::bad(
-                        &shown,
-                        "Argument must have a minimum length of 1 characters",
-                    ));
-                }
                 // xtopt_parse_string keeps at most sizeof(name) - 1 bytes.
                 let mut end = v.len().min(254);
                 while !v.is_char_boundary(end) {
@@ -489,7 +488,7 @@ impl Extension for Hashlimit {
                 let r = atoll(v);
                 if r <= 0 || r > i32::MAX as i64 {
                     return Err(ParseError::bad(
-                        &shown,
+                        &opt.shown(),
                         format!("hashlimit: Bad value for \"--hashlimit-rate-interval\" option: \"{v}\""),
                     ));
                 }
@@ -499,10 +498,11 @@ impl Extension for Hashlimit {
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        let has = |n| self.seen.has(&DESC, n);
-        let (up, above) = (has("hashlimit-upto"), has("hashlimit-above"));
-        if !up && !above {
+    /// libxt_hashlimit's final check; the option table's (`--hashlimit-name` given,
+    /// `--hashlimit-upto` and `--hashlimit-above` not both) follow it.
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        let has = |n| ctx.given.has(n);
+        if !has("hashlimit-upto") && !has("hashlimit-above") {
             return Err(ParseError::Invalid(
                 "You have to specify --hashlimit".into(),
             ));
@@ -554,16 +554,6 @@ impl Extension for Hashlimit {
                     self.st.mult
                 };
             }
-        }
-        if !has("hashlimit-name") {
-            return Err(ParseError::Invalid(
-                "hashlimit: option \"--hashlimit-name\" must be specified".into(),
-            ));
-        }
-        if up && above {
-            return Err(ParseError::Invalid(
-                "hashlimit: option \"--hashlimit-upto\" cannot be used together with \"--hashlimit-above\"".into(),
-            ));
         }
         Ok(())
     }
@@ -777,5 +767,48 @@ mod tests {
         )
         .is_err());
         assert!(parse_rule_str(IpFamily::V4, "-m hashlimit --hashlimit-upto 5").is_err());
+    }
+
+    /// Repeats, `!`, the mandatory name and the exclusive rates are checked as
+    /// libxt_hashlimit's table says, with libxtables' messages.
+    #[test]
+    fn options_are_checked_as_their_table_says() {
+        let err = |spec| parse_rule_str(IpFamily::V4, spec).unwrap_err().to_string();
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s --hashlimit 2/s --hashlimit-name a"),
+            "--hashlimit-upto: hashlimit: option \"--hashlimit-upto\" can only be used once."
+        );
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s ! --hashlimit-burst 2 --hashlimit-name a"),
+            "--hashlimit-burst: hashlimit: option \"--hashlimit-burst\" cannot be inverted."
+        );
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s"),
+            "hashlimit: option \"--hashlimit-name\" must be specified"
+        );
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s --hashlimit-above 2/s --hashlimit-name a"),
+            "hashlimit: option \"--hashlimit-upto\" cannot be used together with \"--hashlimit-above\"."
+        );
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s --hashlimit-name a --hashlimit-srcmask 33"),
+            "--hashlimit-srcmask: hashlimit: `0.0.0.33' is not a prefix length"
+        );
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s --hashlimit-name a --hashlimit-htable-max x"),
+            "--hashlimit-htable-max: hashlimit: bad value for option \"--hashlimit-htable-max\", or out of range (0-4294967295)."
+        );
+        assert_eq!(
+            err("-m hashlimit --hashlimit-upto 1/s --hashlimit-name="),
+            "--hashlimit-name: Argument must have a minimum length of 1 characters"
+        );
+        assert_eq!(
+            save("-m hashlimit --hashlimit 1/s --hashlimit-name a --hashlimit-dstmask 255.255.0.0"),
+            "-m hashlimit --hashlimit-upto 1/sec --hashlimit-burst 5 --hashlimit-name a --hashlimit-dstmask 16"
+        );
+        assert_eq!(
+            save("-m hashlimit ! --hashlimit-above 1/s --hashlimit-name a"),
+            "-m hashlimit --hashlimit-upto 1/sec --hashlimit-burst 5 --hashlimit-name a"
+        );
     }
 }

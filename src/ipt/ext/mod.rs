@@ -74,8 +74,8 @@ pub mod udp;
 
 pub use api::{
     parse_uint, save_inv, save_string, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError,
-    ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, ParseCtx, PrintCtx, Seen,
-    SetIndex, XtDecoder,
+    ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, ParseCtx, PrintCtx, SetIndex,
+    XtDecoder,
 };
 pub use opts::{Given, Opt, ShownOpt, Ty, Val, STR, U16, U32, U8};
 pub use xtbuf::{XtBuf, XtView};

@@ -15,6 +15,10 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `set` match, revision 4
 //! (`xt_set_info_match_v4`), and `SET` target, revision 3 (`xt_set_info_target_v3`).
 //! Decoding: match revisions 0–4, target revisions 1–3.
+//!
+//! Options: libxt_set and libxt_SET read them by hand, not through libxtables' tables, so
+//! their tables here let `!` and repeats through and the extensions check them in their own
+//! words; `--set` is another name of `--match-set`.
 
 use std::mem::offset_of;
 
@@ -33,7 +37,7 @@ use super::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Seen, SetIndex, Ty, Val, XtBuf, XtView,
+    ParseCtx, SetIndex, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -43,9 +47,19 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "set",
     kind: ExtKind::Match,
     family: None,
+    // libxt_set reads its options itself (`set_parse_v3`), with no libxtables checks: `!`
+    // passes before every option, and repeats pass too. It refuses a second `--match-set`
+    // (`--match-set can be specified only once`), a second counter test of a kind (`only
+    // one of the --packets-[eq|lt|gt] is allowed`), `! --return-nomatch` and `!` before an
+    // `-lt`/`-gt` test in words of its own, so the table leaves those to `parse`, and the
+    // missing `--match-set` to `finish`.
     options: &super::opts::table([
         Opt::new("match-set", Ty::Custom2).inv().multi(),
-        Opt::new("set", Ty::Custom2).inv().multi(),
+        // Deprecated name of `--match-set`.
+        Opt::new("set", Ty::Custom2)
+            .inv()
+            .multi()
+            .alias("match-set"),
         Opt::flag("return-nomatch").inv().multi(),
         Opt::flag("update-counters").inv().multi(),
         Opt::custom("packets-eq").inv().multi(),
@@ -67,6 +81,10 @@ pub static TARGET: ExtDesc = ExtDesc {
     name: "SET",
     kind: ExtKind::Target,
     family: None,
+    // libxt_SET reads its options itself (`set_target_parse_v3`): it ignores `!`, takes
+    // repeated flags and `--timeout`, and refuses a second `--add-set`, `--del-set` or
+    // `--map-set` in words of its own (`--add-set can be specified only once`); its final
+    // check (`finish`) says which options need which, in its words too.
     options: &super::opts::table([
         Opt::new("add-set", Ty::Custom2).inv().multi(),
         Opt::new("del-set", Ty::Custom2).inv().multi(),
@@ -82,6 +100,22 @@ pub static TARGET: ExtDesc = ExtDesc {
     decode_xt: Some(decode_target_xt),
     decode_native: None,
 };
+
+/// The [`Extension`] methods the match and the target share: `save` and `print` are their
+/// `dump` with the prefix `--` or none, as libxt_set's save and print are.
+macro_rules! dumped {
+    () => {
+        fn save(&self, _family: IpFamily, out: &mut String) {
+            self.dump("--", out);
+        }
+
+        fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+            self.dump("", out);
+        }
+
+        crate::ext_boilerplate!();
+    };
+}
 
 // ---------------------------------------------------------------------------------------
 // Set references: a name and its src/dst flags.
@@ -216,7 +250,6 @@ pub struct SetMatch {
     pub bytes: (u8, u64),
     /// `IPSET_FLAG_RETURN_NOMATCH`, `_SKIP_COUNTER_UPDATE`, `_SKIP_SUBCOUNTER_UPDATE`.
     pub flags: u32,
-    seen: Seen,
 }
 
 fn parse_counter(s: &str, opt: &str) -> Result<u64, ParseError> {
@@ -268,10 +301,10 @@ impl Extension for SetMatch {
         val: Val<'_>,
         ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let name = opt.name;
-        let shown = format!("--{name}");
+        let name = opt.canonical();
+        let shown = opt.shown();
         match name {
-            "match-set" | "set" => {
+            "match-set" => {
                 if self.set.dim != 0 {
                     return Err(ParseError::bad(
                         &shown,
@@ -361,15 +394,24 @@ impl Extension for SetMatch {
         Ok(())
     }
 
-    fn save(&self, _family: IpFamily, out: &mut String) {
-        self.dump("--", out);
-    }
+    dumped!();
+}
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
-        self.dump("", out);
-    }
-
-    crate::ext_boilerplate!();
+/// [`decode_counted`] of info `$i` whose counter tests are `$c`.
+macro_rules! counted {
+    ($i:ty, $c:ty, $info:expr, $sets:expr) => {
+        decode_counted::<$i>(
+            $info,
+            $sets,
+            [
+                offset_of!($i, match_set),
+                offset_of!($i, packets),
+                offset_of!($i, bytes),
+                offset_of!($i, flags),
+            ],
+            [offset_of!($c, op), offset_of!($c, value)],
+        )
+    };
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
@@ -412,44 +454,33 @@ fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Ext
                 m.flags |= IPSET_FLAG_RETURN_NOMATCH;
             }
         }
-        3 => {
-            type I = xt_set_info_match_v3;
-            type C = ip_set_counter_match0;
-            let v = XtView::of::<I>(info)?;
-            m.set = SetRef::get(&v, offset_of!(I, match_set), ctx.sets)?;
-            let (p, b) = (offset_of!(I, packets), offset_of!(I, bytes));
-            m.packets = (
-                v.u8(p + offset_of!(C, op))?,
-                v.u64(p + offset_of!(C, value))?,
-            );
-            m.bytes = (
-                v.u8(b + offset_of!(C, op))?,
-                v.u64(b + offset_of!(C, value))?,
-            );
-            m.flags = v.u32(offset_of!(I, flags))?;
-        }
-        4 => {
-            type I = xt_set_info_match_v4;
-            type C = ip_set_counter_match;
-            let v = XtView::of::<I>(info)?;
-            m.set = SetRef::get(&v, offset_of!(I, match_set), ctx.sets)?;
-            let (p, b) = (offset_of!(I, packets), offset_of!(I, bytes));
-            m.packets = (
-                v.u8(p + offset_of!(C, op))?,
-                v.u64(p + offset_of!(C, value))?,
-            );
-            m.bytes = (
-                v.u8(b + offset_of!(C, op))?,
-                v.u64(b + offset_of!(C, value))?,
-            );
-            m.flags = v.u32(offset_of!(I, flags))?;
-        }
+        3 => m = counted!(xt_set_info_match_v3, ip_set_counter_match0, info, ctx.sets)?,
+        4 => m = counted!(xt_set_info_match_v4, ip_set_counter_match, info, ctx.sets)?,
         _ => return None,
     }
     if !m.set.is_set() {
         return None;
     }
     Some(Box::new(m))
+}
+
+/// Match revisions 3 and 4 (info `I`): the set, the packet and byte counter tests and the
+/// flags at offsets `at`, each counter test with its operator and value at offsets
+/// `counter`.
+fn decode_counted<I>(
+    info: &[u8],
+    sets: &dyn SetIndex,
+    at: [usize; 4],
+    counter: [usize; 2],
+) -> Option<SetMatch> {
+    let v = XtView::of::<I>(info)?;
+    let test = |off: usize| Some((v.u8(off + counter[0])?, v.u64(off + counter[1])?));
+    Some(SetMatch {
+        set: SetRef::get(&v, at[0], sets)?,
+        packets: test(at[1])?,
+        bytes: test(at[2])?,
+        flags: v.u32(at[3])?,
+    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -468,7 +499,6 @@ pub struct SetTarget {
     pub flags: u32,
     /// `--timeout` (`u32::MAX`: the set's default).
     pub timeout: u32,
-    seen: Seen,
 }
 
 impl Default for SetTarget {
@@ -479,7 +509,6 @@ impl Default for SetTarget {
             map: SetRef::default(),
             flags: 0,
             timeout: u32::MAX,
-            seen: Seen::default(),
         }
     }
 }
@@ -531,7 +560,7 @@ impl Extension for SetTarget {
     ) -> Result<(), ParseError> {
         // libxt_SET ignores `!` before its options.
         let name = opt.name;
-        let shown = format!("--{name}");
+        let shown = opt.shown();
         match name {
             "add-set" | "del-set" | "map-set" => {
                 let slot = match name {
@@ -555,8 +584,7 @@ impl Extension for SetTarget {
                     ParseError::bad(
                         &shown,
                         format!(
-                            "Invalid value `{}' for option --timeout or out of range 0-{}",
-                            val.text(),
+                            "Invalid value for option --timeout or out of range 0-{}",
                             u32::MAX - 1
                         ),
                     )
@@ -565,17 +593,18 @@ impl Extension for SetTarget {
             "map-mark" => self.flags |= IPSET_FLAG_MAP_SKBMARK,
             "map-prio" => self.flags |= IPSET_FLAG_MAP_SKBPRIO,
             "map-queue" => self.flags |= IPSET_FLAG_MAP_SKBQUEUE,
-            _ => return Err(ParseError::UnknownOption { option: shown }),
-        }
-        // Remembered for the checks in `finish` (repeats of the flags are allowed).
-        if !self.seen.has(&TARGET, name) {
-            self.seen.once(&TARGET, name)?;
+            _ => {
+                return Err(ParseError::UnknownOption {
+                    option: String::from(&shown),
+                })
+            }
         }
         Ok(())
     }
 
-    fn finish(&mut self, _ctx: &ParseCtx) -> Result<(), ParseError> {
-        let has = |n: &str| self.seen.has(&TARGET, n);
+    /// libxt_SET's `set_target_check_v3`, on the options given.
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        let has = |n: &str| ctx.given.has(n);
         if !has("add-set") && !has("del-set") && !has("map-set") {
             return Err(ParseError::Invalid(
                 "You must specify either `--add-set' or `--del-set' or `--map-set'".into(),
@@ -621,44 +650,44 @@ impl Extension for SetTarget {
         Ok(())
     }
 
-    fn save(&self, _family: IpFamily, out: &mut String) {
-        self.dump("--", out);
-    }
-
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
-        self.dump("", out);
-    }
-
-    crate::ext_boilerplate!();
+    dumped!();
 }
 
 fn decode_target_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let mut t = SetTarget::default();
-    match rev {
+    // Every revision starts with the sets to add to and delete from; revision 2 adds the
+    // flags and the timeout, revision 3 the set to map from after them.
+    let (v, sets, rest) = match rev {
         1 => {
             type I = xt_set_info_target_v1;
-            let v = XtView::of::<I>(info)?;
-            t.add = SetRef::get(&v, offset_of!(I, add_set), ctx.sets)?;
-            t.del = SetRef::get(&v, offset_of!(I, del_set), ctx.sets)?;
+            let sets = [offset_of!(I, add_set), offset_of!(I, del_set)];
+            (XtView::of::<I>(info)?, sets, None)
         }
         2 => {
             type I = xt_set_info_target_v2;
-            let v = XtView::of::<I>(info)?;
-            t.add = SetRef::get(&v, offset_of!(I, add_set), ctx.sets)?;
-            t.del = SetRef::get(&v, offset_of!(I, del_set), ctx.sets)?;
-            t.flags = v.u32(offset_of!(I, flags))?;
-            t.timeout = v.u32(offset_of!(I, timeout))?;
+            let sets = [offset_of!(I, add_set), offset_of!(I, del_set)];
+            let rest = (offset_of!(I, flags), offset_of!(I, timeout), None);
+            (XtView::of::<I>(info)?, sets, Some(rest))
         }
         3 => {
             type I = xt_set_info_target_v3;
-            let v = XtView::of::<I>(info)?;
-            t.add = SetRef::get(&v, offset_of!(I, add_set), ctx.sets)?;
-            t.del = SetRef::get(&v, offset_of!(I, del_set), ctx.sets)?;
-            t.map = SetRef::get(&v, offset_of!(I, map_set), ctx.sets)?;
-            t.flags = v.u32(offset_of!(I, flags))?;
-            t.timeout = v.u32(offset_of!(I, timeout))?;
+            let map = Some(offset_of!(I, map_set));
+            let sets = [offset_of!(I, add_set), offset_of!(I, del_set)];
+            let rest = (offset_of!(I, flags), offset_of!(I, timeout), map);
+            (XtView::of::<I>(info)?, sets, Some(rest))
         }
         _ => return None,
+    };
+    let mut t = SetTarget {
+        add: SetRef::get(&v, sets[0], ctx.sets)?,
+        del: SetRef::get(&v, sets[1], ctx.sets)?,
+        ..SetTarget::default()
+    };
+    if let Some((flags, timeout, map)) = rest {
+        t.flags = v.u32(flags)?;
+        t.timeout = v.u32(timeout)?;
+        if let Some(map) = map {
+            t.map = SetRef::get(&v, map, ctx.sets)?;
+        }
     }
     Some(Box::new(t))
 }
@@ -698,7 +727,6 @@ mod tests {
             packets: (IPSET_COUNTER_GT, 5),
             bytes: (IPSET_COUNTER_NE, 100),
             flags: IPSET_FLAG_RETURN_NOMATCH | IPSET_FLAG_SKIP_COUNTER_UPDATE,
-            seen: Seen::default(),
         };
         let mut s = String::new();
         m.save(IpFamily::V4, &mut s);
@@ -706,5 +734,166 @@ mod tests {
             s,
             " ! --match-set s src --return-nomatch ! --update-counters --packets-gt 5 ! --bytes-eq 100"
         );
+    }
+
+    /// Sets `a` (index 1) and `b` (index 2).
+    struct Two;
+
+    impl SetIndex for Two {
+        fn index(&self, name: &str, _family: IpFamily) -> Result<u16, String> {
+            match name {
+                "a" => Ok(1),
+                "b" => Ok(2),
+                _ => Err(format!("Set {name} doesn't exist.")),
+            }
+        }
+
+        fn name(&self, index: u16) -> Option<String> {
+            ["a", "b"]
+                .get(usize::from(index).checked_sub(1)?)
+                .map(|s| (*s).to_owned())
+        }
+    }
+
+    fn parse(spec: &str) -> Result<String, String> {
+        let args: Vec<&str> = spec.split(' ').collect();
+        crate::ipt::parse_rule_with(IpFamily::V4, &args, &Two)
+            .map(|r| r[0].to_save_args())
+            .map_err(|e| e.to_string())
+    }
+
+    /// libxt_set's and libxt_SET's own checks and words, on the options the table lets by.
+    #[test]
+    fn options_are_checked_in_libxt_sets_words() {
+        assert_eq!(
+            parse("-m set --set a src --match-set b dst").unwrap_err(),
+            "--match-set: --match-set can be specified only once"
+        );
+        assert_eq!(
+            parse("-m set ! --set a src,dst").unwrap(),
+            "-m set ! --match-set a src,dst"
+        );
+        assert_eq!(
+            parse("-m set --match-set a src ! --return-nomatch").unwrap_err(),
+            "--return-nomatch: --return-nomatch flag cannot be inverted"
+        );
+        assert_eq!(
+            parse("-m set --match-set a src --bytes-lt 1 --bytes-eq 2").unwrap_err(),
+            "--bytes-eq: only one of the --bytes-[eq|lt|gt] is allowed"
+        );
+        assert_eq!(
+            parse("-m set --return-nomatch").unwrap_err(),
+            "You must specify `--match-set' with proper arguments"
+        );
+        assert_eq!(
+            parse("-j SET --add-set a src ! --exist --exist --timeout 5 --timeout 6").unwrap(),
+            "-j SET --add-set a src --exist --timeout 6"
+        );
+        assert_eq!(
+            parse("-j SET --del-set a src --del-set b src").unwrap_err(),
+            "--del-set: --del-set can be specified only once"
+        );
+        assert_eq!(
+            parse("-j SET --del-set a src --timeout 5").unwrap_err(),
+            "Option `--timeout' can be used with `--add-set' only"
+        );
+        assert_eq!(
+            parse("-j SET --add-set a src --timeout x").unwrap_err(),
+            "--timeout: Invalid value for option --timeout or out of range 0-4294967294"
+        );
+        assert_eq!(
+            parse("-j SET --map-set a src").unwrap_err(),
+            "You must specify flags `--map-mark' or '--map-prio` or `--map-queue'"
+        );
+        assert_eq!(
+            parse("-j SET --add-set a src --map-prio").unwrap_err(),
+            "Flag `--map-prio' can be used with `--map-set' only"
+        );
+    }
+
+    /// Every revision decodes: what revision 4 (match) and 3 (target) encode, and older
+    /// layouts built by hand.
+    #[test]
+    fn revisions_decode() {
+        let dctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            sets: &Two,
+        };
+        let ectx = EncodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            table: "filter",
+            chain: "INPUT",
+            sets: &Two,
+        };
+        let back = |e: &Expr| {
+            let (rev, info) = match e {
+                Expr::Match(m) => (m.rev, &m.info),
+                Expr::Target(t) => (t.rev, &t.info),
+                _ => unreachable!(),
+            };
+            let ext = match e {
+                Expr::Match(_) => decode_match_xt(rev, info, &dctx),
+                _ => decode_target_xt(rev, info, &dctx),
+            };
+            let mut s = String::new();
+            ext.expect("decodes").save(IpFamily::V4, &mut s);
+            s
+        };
+        for spec in [
+            "-m set ! --match-set b dst,src --packets-lt 3 ! --bytes-eq 4",
+            "-j SET --add-set a src --exist --timeout 5 --del-set b dst --map-set a src --map-mark",
+        ] {
+            let args: Vec<&str> = spec.split(' ').collect();
+            let rule = &crate::ipt::parse_rule_with(IpFamily::V4, &args, &Two).unwrap()[0];
+            let ext: &dyn Extension = match &rule.target {
+                Some(crate::ipt::RuleTarget::Ext(t)) => t.as_ref(),
+                _ => rule.matches[0].as_ref(),
+            };
+            let mut out = Vec::new();
+            ext.encode(&ectx, &mut out).unwrap();
+            let mut want = String::new();
+            ext.save(IpFamily::V4, &mut want);
+            assert_eq!(back(&out[0]), want);
+        }
+
+        type M = xt_set_info_match_v3;
+        type C0 = ip_set_counter_match0;
+        let mut b = XtBuf::of::<M>();
+        b.put_u16(offset_of!(M, match_set) + offset_of!(xt_set_info, index), 2);
+        b.put_u8(offset_of!(M, match_set) + offset_of!(xt_set_info, dim), 1);
+        b.put_u8(
+            offset_of!(M, packets) + offset_of!(C0, op),
+            IPSET_COUNTER_GT,
+        );
+        b.put_u64(offset_of!(M, packets) + offset_of!(C0, value), 9);
+        let e = xt_match("set", 3, b.into_vec());
+        assert_eq!(back(&e), " --match-set b dst --packets-gt 9");
+
+        type T1 = xt_set_info_target_v1;
+        let mut b = XtBuf::of::<T1>();
+        b.put_u16(
+            offset_of!(T1, add_set) + offset_of!(xt_set_info, index),
+            IPSET_INVALID_ID,
+        );
+        b.put_u16(offset_of!(T1, del_set) + offset_of!(xt_set_info, index), 1);
+        b.put_u8(offset_of!(T1, del_set) + offset_of!(xt_set_info, dim), 1);
+        b.put_u8(offset_of!(T1, del_set) + offset_of!(xt_set_info, flags), 2);
+        let e = xt_target("SET", 1, b.into_vec());
+        assert_eq!(back(&e), " --del-set a src");
+
+        type T2 = xt_set_info_target_v2;
+        let mut b = XtBuf::of::<T2>();
+        b.put_u16(offset_of!(T2, add_set) + offset_of!(xt_set_info, index), 2);
+        b.put_u8(offset_of!(T2, add_set) + offset_of!(xt_set_info, dim), 1);
+        b.put_u16(
+            offset_of!(T2, del_set) + offset_of!(xt_set_info, index),
+            IPSET_INVALID_ID,
+        );
+        b.put_u32(offset_of!(T2, flags), IPSET_FLAG_EXIST);
+        b.put_u32(offset_of!(T2, timeout), 7);
+        let e = xt_target("SET", 2, b.into_vec());
+        assert_eq!(back(&e), " --add-set b dst --exist --timeout 7");
     }
 }
