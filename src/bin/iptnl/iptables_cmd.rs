@@ -62,6 +62,13 @@ fn usage_err(family: IpFamily, msg: impl std::fmt::Display) -> Fail {
         || ((msg.contains("\" also requires \"--")
             || msg.contains("\" cannot be used together with \"--"))
             && msg.ends_with("\"."))
+        || msg.ends_with(" is negative.")
+        || msg.ends_with(" does not resolve to anything.")
+        || msg.ends_with(" characters")
+        || msg.ends_with(" resolves to more than one address")
+        || (msg.ends_with(").")
+            && (msg.contains(", or out of range (") || msg.contains("nor valid CIDR (")))
+        || (msg.contains("Too many components for option") && msg.ends_with(')'))
     {
         format!("{msg}\n")
     } else {

@@ -57,8 +57,8 @@ pub static CONNTRACK: ExtDesc = ExtDesc {
             Ty::Range {
                 min: 0,
                 max: 0xffff_ffff,
-                // iptables-nft 1.8.9 takes `10:5`; 1.8.11 refuses it.
-                ordered: false,
+                // iptables-nft 1.8.9 takes `10:5`; 1.8.11 refuses it, as here.
+                ordered: true,
             },
         )
         .inv(),
@@ -306,6 +306,7 @@ fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
 fn parse_port_range(s: &str, opt: &str) -> Result<[u16; 2], ParseError> {
     let mut r = [0, u16::MAX];
     let mut n = 0;
+    let mut prev = 0;
     for part in s.split(':') {
         if n == 2 {
             return Err(ParseError::bad(
@@ -314,7 +315,17 @@ fn parse_port_range(s: &str, opt: &str) -> Result<[u16; 2], ParseError> {
             ));
         }
         if !part.is_empty() {
-            r[n] = port_by_name(part, opt)?;
+            let value = port_by_name(part, opt)?;
+            // As xtopt_parse_mport: each port at least the one before (a component left
+            // empty does not count).
+            if value < prev {
+                return Err(ParseError::bad(
+                    opt,
+                    format!("Port range {prev}-{value} is negative."),
+                ));
+            }
+            prev = value;
+            r[n] = value;
         }
         n += 1;
     }
