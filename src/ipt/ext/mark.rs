@@ -16,7 +16,7 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use super::libxt::{save_mark_mask, xmark_words};
+use super::libxt::{save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
@@ -113,9 +113,7 @@ impl Extension for Mark {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        save_inv(out, self.invert);
-        out.push_str(" --mark");
-        save_mark_mask(out, self.mark, self.mask);
+        save_mark_test(out, self.invert, self.mark, self.mask);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -197,17 +195,10 @@ impl Extension for MarkTarget {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let bits = val.uint() as u32;
-        (self.mark, self.mask) = match opt.name {
-            "set-xmark" => val.mark_mask(),
-            "set-mark" => {
-                let (mark, mask) = val.mark_mask();
-                (mark, mark | mask)
-            }
-            "and-mark" => (0, !bits),
-            "or-mark" => (bits, bits),
-            _ => (bits, 0),
-        };
+        // Each of MARK's options is one of the operations it shares with CONNMARK.
+        if let Some(op) = xmark_op(opt.name, val) {
+            (self.mark, self.mask) = op;
+        }
         Ok(())
     }
 
