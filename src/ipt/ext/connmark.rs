@@ -136,11 +136,8 @@ impl Extension for Connmark {
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
     type I = xt_connmark_mtinfo1;
-    let v = XtView::of::<I>(info)?;
+    let v = XtView::of_rev::<I>(rev, 1, info)?;
     Some(Box::new(Connmark {
         mark: v.u32(offset_of!(I, mark))?,
         mask: v.u32(offset_of!(I, mask))?,

@@ -237,10 +237,7 @@ impl Extension for Spi {
 }
 
 fn decode_esp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_esp>(info)?;
+    let v = XtView::of_rev::<xt_esp>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Esp);
     s.spis = [
         v.u32(offset_of!(xt_esp, spis))?,
@@ -251,10 +248,7 @@ fn decode_esp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensi
 }
 
 fn decode_ah4(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ipt_ah>(info)?;
+    let v = XtView::of_rev::<ipt_ah>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Ah4);
     s.spis = [
         v.u32(offset_of!(ipt_ah, spis))?,
@@ -265,10 +259,7 @@ fn decode_ah4(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensi
 }
 
 fn decode_ah6(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_ah>(info)?;
+    let v = XtView::of_rev::<ip6t_ah>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Ah6);
     s.spis = [
         v.u32(offset_of!(ip6t_ah, spis))?,

@@ -179,10 +179,7 @@ impl Extension for Frag {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_frag>(info)?;
+    let v = XtView::of_rev::<ip6t_frag>(rev, 0, info)?;
     Some(Box::new(Frag {
         ids: [
             v.u32(offset_of!(ip6t_frag, ids))?,

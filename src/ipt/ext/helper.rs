@@ -95,10 +95,7 @@ impl Extension for Helper {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_helper_info>(info)?;
+    let v = XtView::of_rev::<xt_helper_info>(rev, 0, info)?;
     Some(Box::new(Helper {
         invert: v.u32(offset_of!(xt_helper_info, invert))? as i32,
         name: v.str(offset_of!(xt_helper_info, name), NAME_LEN)?,

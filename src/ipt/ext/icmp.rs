@@ -296,10 +296,7 @@ impl Extension for Icmp {
 }
 
 fn decode_xt(family: IpFamily, rev: u32, info: &[u8]) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ipt_icmp>(info)?;
+    let v = XtView::of_rev::<ipt_icmp>(rev, 0, info)?;
     debug_assert_eq!(
         std::mem::size_of::<ipt_icmp>(),
         std::mem::size_of::<ip6t_icmp>()

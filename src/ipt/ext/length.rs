@@ -109,10 +109,7 @@ impl Extension for Length {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_length_info>(info)?;
+    let v = XtView::of_rev::<xt_length_info>(rev, 0, info)?;
     let l = Length {
         min: v.u16(offset_of!(xt_length_info, min))?,
         max: v.u16(offset_of!(xt_length_info, max))?,

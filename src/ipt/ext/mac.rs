@@ -121,10 +121,7 @@ impl Extension for Mac {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_mac_info>(info)?;
+    let v = XtView::of_rev::<xt_mac_info>(rev, 0, info)?;
     let m = Mac {
         srcaddr: v
             .bytes(offset_of!(xt_mac_info, srcaddr), ETH_ALEN)?

@@ -16,7 +16,7 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use super::libxt::{save_mark_mask, save_mark_test, xmark_op, xmark_words};
+use super::libxt::{require_option, save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
@@ -126,10 +126,7 @@ impl Extension for Mark {
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_mark_mtinfo1>(info)?;
+    let v = XtView::of_rev::<xt_mark_mtinfo1>(rev, 1, info)?;
     Some(Box::new(Mark {
         mark: v.u32(offset_of!(xt_mark_mtinfo1, mark))?,
         mask: v.u32(offset_of!(xt_mark_mtinfo1, mask))?,
@@ -203,12 +200,10 @@ impl Extension for MarkTarget {
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid(
-                "MARK: One of the --set-xmark, --{and,or,xor,set}-mark options is required".into(),
-            ));
-        }
-        Ok(())
+        require_option(
+            ctx.given,
+            "MARK: One of the --set-xmark, --{and,or,xor,set}-mark options is required",
+        )
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
@@ -231,10 +226,7 @@ impl Extension for MarkTarget {
 }
 
 fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 2 {
-        return None;
-    }
-    let v = XtView::of::<xt_mark_tginfo2>(info)?;
+    let v = XtView::of_rev::<xt_mark_tginfo2>(rev, 2, info)?;
     Some(Box::new(MarkTarget {
         mark: v.u32(offset_of!(xt_mark_tginfo2, mark))?,
         mask: v.u32(offset_of!(xt_mark_tginfo2, mask))?,

@@ -178,10 +178,7 @@ impl Extension for Mh {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_mh>(info)?;
+    let v = XtView::of_rev::<ip6t_mh>(rev, 0, info)?;
     Some(Box::new(Mh {
         types: [
             v.u8(offset_of!(ip6t_mh, types))?,

@@ -230,10 +230,7 @@ impl Extension for Owner {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_owner_match_info>(info)?;
+    let v = XtView::of_rev::<xt_owner_match_info>(rev, 1, info)?;
     let o = Owner {
         uid: [
             v.u32(offset_of!(xt_owner_match_info, uid_min))?,

@@ -180,10 +180,7 @@ impl Extension for Physdev {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_physdev_info>(info)?;
+    let v = XtView::of_rev::<xt_physdev_info>(rev, 0, info)?;
     let p = Physdev {
         physindev: v.str(offset_of!(xt_physdev_info, physindev), IFNAMSIZ)?,
         physoutdev: v.str(offset_of!(xt_physdev_info, physoutdev), IFNAMSIZ)?,

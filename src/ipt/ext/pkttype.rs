@@ -116,10 +116,7 @@ impl Extension for PktType {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_pkttype_info>(info)?;
+    let v = XtView::of_rev::<xt_pkttype_info>(rev, 0, info)?;
     let p = PktType {
         pkttype: v.u32(offset_of!(xt_pkttype_info, pkttype))? as i32,
         invert: v.u32(offset_of!(xt_pkttype_info, invert))? as i32,

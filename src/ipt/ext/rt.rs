@@ -245,10 +245,7 @@ impl Extension for Rt {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_rt>(info)?;
+    let v = XtView::of_rev::<ip6t_rt>(rev, 0, info)?;
     let n = v.u8(offset_of!(ip6t_rt, addrnr))? as usize;
     if n > IP6T_RT_HOPS {
         return None;
