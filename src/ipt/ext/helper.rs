@@ -9,8 +9,8 @@ use iptnl_sys::xt::xt_helper_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    save_inv, save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind,
+    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
@@ -74,9 +74,7 @@ impl Extension for Helper {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.invert != 0 {
-            out.push_str(" !");
-        }
+        save_inv(out, self.invert != 0);
         out.push_str(" --helper");
         save_string(out, &self.name);
     }

@@ -12,6 +12,7 @@ use iptnl_sys::xt::{
 };
 use std::mem::offset_of;
 
+use super::libxt::bit_if;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -119,9 +120,7 @@ impl Extension for Physdev {
             _ => XT_PHYSDEV_OP_BRIDGED,
         };
         self.bitmask |= bit;
-        if inv {
-            self.invert |= bit;
-        }
+        self.invert |= bit_if(inv, bit);
         Ok(())
     }
 
