@@ -16,7 +16,7 @@ use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::libxt::{abbrev_of, for_each_listed};
+use crate::ipt::ext::libxt::{abbrev_of, bit_if, for_each_listed};
 use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -108,15 +108,11 @@ impl Extension for Addrtype {
         match opt.name {
             "src-type" => {
                 self.source |= parse_types(val.text(), &shown)?;
-                if inv {
-                    self.flags |= XT_ADDRTYPE_INVERT_SOURCE;
-                }
+                self.flags |= bit_if(inv, XT_ADDRTYPE_INVERT_SOURCE);
             }
             "dst-type" => {
                 self.dest |= parse_types(val.text(), &shown)?;
-                if inv {
-                    self.flags |= XT_ADDRTYPE_INVERT_DEST;
-                }
+                self.flags |= bit_if(inv, XT_ADDRTYPE_INVERT_DEST);
             }
             "limit-iface-in" => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_IN,
             _ => self.flags |= XT_ADDRTYPE_LIMIT_IFACE_OUT,

@@ -84,10 +84,7 @@ impl Extension for Audit {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_audit_info>(info)?;
+    let v = XtView::of_rev::<xt_audit_info>(rev, 0, info)?;
     let kind = v.u8(0)?;
     (kind <= XT_AUDIT_TYPE_MAX).then(|| Box::new(Audit { kind }) as Box<dyn Extension>)
 }

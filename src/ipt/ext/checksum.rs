@@ -72,10 +72,7 @@ impl Extension for Checksum {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_CHECKSUM_info>(info)?;
+    let v = XtView::of_rev::<xt_CHECKSUM_info>(rev, 0, info)?;
     Some(Box::new(Checksum {
         operation: v.u8(0)?,
     }))

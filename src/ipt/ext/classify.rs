@@ -119,10 +119,7 @@ impl Extension for Classify {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_classify_target_info>(info)?;
+    let v = XtView::of_rev::<xt_classify_target_info>(rev, 0, info)?;
     Some(Box::new(Classify {
         priority: v.u32(0)?,
     }))

@@ -14,11 +14,11 @@ use iptnl_sys::xt::{
     XT_CONNMARK_RESTORE, XT_CONNMARK_SAVE, XT_CONNMARK_SET,
 };
 
-use super::libxt::{save_mark_mask, xmark_words};
+use super::libxt::{save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension,
-    Opt, ParseCtx, Val, XtBuf, XtView,
+    xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::{Ty, U32};
 use crate::ipt::IpFamily;
@@ -121,9 +121,7 @@ impl Extension for Connmark {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        save_inv(out, self.invert);
-        out.push_str(" --mark");
-        save_mark_mask(out, self.mark, self.mask);
+        save_mark_test(out, self.invert, self.mark, self.mask);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -138,11 +136,8 @@ impl Extension for Connmark {
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
     type I = xt_connmark_mtinfo1;
-    let v = XtView::of::<I>(info)?;
+    let v = XtView::of_rev::<I>(rev, 1, info)?;
     Some(Box::new(Connmark {
         mark: v.u32(offset_of!(I, mark))?,
         mask: v.u32(offset_of!(I, mask))?,
@@ -206,33 +201,13 @@ impl Extension for ConnmarkTarget {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
+        if let Some(op) = xmark_op(opt.name, val) {
+            self.mode = XT_CONNMARK_SET;
+            (self.ctmark, self.ctmask) = op;
+            return Ok(());
+        }
         let bits = val.uint() as u32;
         match opt.name {
-            "set-xmark" => {
-                self.mode = XT_CONNMARK_SET;
-                (self.ctmark, self.ctmask) = val.mark_mask();
-            }
-            "set-mark" => {
-                self.mode = XT_CONNMARK_SET;
-                let (mark, mask) = val.mark_mask();
-                self.ctmark = mark;
-                self.ctmask = mark | mask;
-            }
-            "and-mark" => {
-                self.mode = XT_CONNMARK_SET;
-                self.ctmark = 0;
-                self.ctmask = !bits;
-            }
-            "or-mark" => {
-                self.mode = XT_CONNMARK_SET;
-                self.ctmark = bits;
-                self.ctmask = bits;
-            }
-            "xor-mark" => {
-                self.mode = XT_CONNMARK_SET;
-                self.ctmark = bits;
-                self.ctmask = 0;
-            }
             "save-mark" => self.mode = XT_CONNMARK_SAVE,
             "restore-mark" => self.mode = XT_CONNMARK_RESTORE,
             "ctmask" => self.ctmask = bits,

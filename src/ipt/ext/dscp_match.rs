@@ -7,7 +7,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_dscp_info, xt_tos_match_info, XT_DSCP_MAX};
 
-use super::libxt::{class_to_dscp, strtoul_full, strtoul_prefix, tos_symbol, TOS_NAMES};
+use super::libxt::{
+    class_to_dscp, require_option, strtoul_full, strtoul_prefix, tos_symbol, TOS_NAMES,
+};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -88,12 +90,7 @@ impl Extension for Dscp {
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid(
-                "DSCP match: Parameter --dscp is required".into(),
-            ));
-        }
-        Ok(())
+        require_option(ctx.given, "DSCP match: Parameter --dscp is required")
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
@@ -120,10 +117,7 @@ impl Extension for Dscp {
 }
 
 fn decode_dscp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_dscp_info>(info)?;
+    let v = XtView::of_rev::<xt_dscp_info>(rev, 0, info)?;
     Some(Box::new(Dscp {
         dscp: v.u8(offset_of!(xt_dscp_info, dscp))?,
         invert: v.u8(offset_of!(xt_dscp_info, invert))?,

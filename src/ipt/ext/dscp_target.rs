@@ -6,7 +6,7 @@
 
 use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
 
-use super::libxt::DSCP_CLASSES;
+use super::libxt::{require_option, DSCP_CLASSES};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
@@ -72,12 +72,7 @@ impl Extension for Dscp {
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid(
-                "DSCP target: Parameter --set-dscp is required".into(),
-            ));
-        }
-        Ok(())
+        require_option(ctx.given, "DSCP target: Parameter --set-dscp is required")
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
@@ -99,9 +94,6 @@ impl Extension for Dscp {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_DSCP_info>(info)?;
+    let v = XtView::of_rev::<xt_DSCP_info>(rev, 0, info)?;
     Some(Box::new(Dscp { dscp: v.u8(0)? }))
 }

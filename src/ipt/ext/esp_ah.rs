@@ -12,29 +12,23 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
-use super::libxt::{print_u32_range, save_u32_range};
+use super::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
+use super::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U32};
+use crate::ipt::ext::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
-
-/// An SPI range (`XTTYPE_UINT32RC`).
-const SPI_RANGE: Ty = Ty::Range {
-    min: 0,
-    max: u32::MAX as u64,
-    ordered: true,
-};
 
 /// The `esp` match.
 pub static ESP: ExtDesc = ExtDesc {
     name: "esp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("espspi", SPI_RANGE).inv()]),
+    options: &super::opts::table([Opt::new("espspi", ID_RANGE).inv()]),
     new: |_| Box::new(Spi::new(Kind::Esp)),
     xt_names: &["esp"],
     decode_xt: Some(decode_esp),
@@ -46,7 +40,7 @@ pub static AH4: ExtDesc = ExtDesc {
     name: "ah",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([Opt::new("ahspi", SPI_RANGE).inv()]),
+    options: &super::opts::table([Opt::new("ahspi", ID_RANGE).inv()]),
     new: |_| Box::new(Spi::new(Kind::Ah4)),
     xt_names: &["ah"],
     decode_xt: Some(decode_ah4),
@@ -59,7 +53,7 @@ pub static AH6: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &super::opts::table([
-        Opt::new("ahspi", SPI_RANGE).inv(),
+        Opt::new("ahspi", ID_RANGE).inv(),
         Opt::new("ahlen", U32).inv(),
         Opt::flag("ahres"),
     ]),
@@ -112,6 +106,14 @@ impl Spi {
             _ => "ah",
         }
     }
+
+    /// Its SPI option.
+    fn spi_option(&self) -> &'static str {
+        match self.kind {
+            Kind::Esp => "espspi",
+            _ => "ahspi",
+        }
+    }
 }
 
 impl Extension for Spi {
@@ -134,15 +136,11 @@ impl Extension for Spi {
             "espspi" | "ahspi" => {
                 let [lo, hi] = val.range();
                 self.spis = [lo as u32, hi as u32];
-                if inv {
-                    self.invflags |= XT_ESP_INV_SPI;
-                }
+                self.invflags |= bit_if(inv, XT_ESP_INV_SPI);
             }
             "ahlen" => {
                 self.hdrlen = val.uint() as u32;
-                if inv {
-                    self.invflags |= IP6T_AH_INV_LEN;
-                }
+                self.invflags |= bit_if(inv, IP6T_AH_INV_LEN);
             }
             _ => self.hdrres = 1,
         }
@@ -153,22 +151,19 @@ impl Extension for Spi {
         let b = match self.kind {
             Kind::Esp => {
                 let mut b = XtBuf::of::<xt_esp>();
-                b.put_u32(offset_of!(xt_esp, spis), self.spis[0]);
-                b.put_u32(offset_of!(xt_esp, spis) + 4, self.spis[1]);
+                b.put_u32_pair(offset_of!(xt_esp, spis), self.spis);
                 b.put_u8(offset_of!(xt_esp, invflags), self.invflags);
                 b
             }
             Kind::Ah4 => {
                 let mut b = XtBuf::of::<ipt_ah>();
-                b.put_u32(offset_of!(ipt_ah, spis), self.spis[0]);
-                b.put_u32(offset_of!(ipt_ah, spis) + 4, self.spis[1]);
+                b.put_u32_pair(offset_of!(ipt_ah, spis), self.spis);
                 b.put_u8(offset_of!(ipt_ah, invflags), self.invflags);
                 b
             }
             Kind::Ah6 => {
                 let mut b = XtBuf::of::<ip6t_ah>();
-                b.put_u32(offset_of!(ip6t_ah, spis), self.spis[0]);
-                b.put_u32(offset_of!(ip6t_ah, spis) + 4, self.spis[1]);
+                b.put_u32_pair(offset_of!(ip6t_ah, spis), self.spis);
                 b.put_u32(offset_of!(ip6t_ah, hdrlen), self.hdrlen);
                 b.put_u8(offset_of!(ip6t_ah, hdrres), self.hdrres);
                 b.put_u8(offset_of!(ip6t_ah, invflags), self.invflags);
@@ -181,20 +176,11 @@ impl Extension for Spi {
 
     fn save(&self, _family: IpFamily, out: &mut String) {
         let inv = self.invflags & IP6T_AH_INV_SPI != 0;
-        if self.spis != [0, u32::MAX] || inv {
-            if inv {
-                out.push_str(" !");
-            }
-            out.push_str(&format!(" --{}spi ", self.ext()));
-            save_u32_range(out, self.spis);
-        }
+        save_id_range(out, self.spi_option(), self.spis, inv);
         if self.kind == Kind::Ah6 {
             let linv = self.invflags & IP6T_AH_INV_LEN != 0;
             if self.hdrlen != 0 || linv {
-                if linv {
-                    out.push_str(" !");
-                }
-                out.push_str(&format!(" --ahlen {}", self.hdrlen));
+                save_id(out, "ahlen", self.hdrlen, linv);
             }
             if self.hdrres != 0 {
                 out.push_str(" --ahres");
@@ -217,8 +203,7 @@ impl Extension for Spi {
         let mask = if self.kind == Kind::Ah6 {
             let linv = self.invflags & IP6T_AH_INV_LEN != 0;
             if self.hdrlen != 0 || linv {
-                let i = if linv { "!" } else { "" };
-                out.push_str(&format!("length:{i}{}", self.hdrlen));
+                print_length(out, "", self.hdrlen, linv);
             }
             if self.hdrres != 0 {
                 out.push_str(" reserved");
@@ -227,53 +212,32 @@ impl Extension for Spi {
         } else {
             IP6T_AH_INV_SPI
         };
-        let unknown = self.invflags & !mask;
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        print_unknown_invflags(out, self.invflags, mask);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_esp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_esp>(info)?;
+    let v = XtView::of_rev::<xt_esp>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Esp);
-    s.spis = [
-        v.u32(offset_of!(xt_esp, spis))?,
-        v.u32(offset_of!(xt_esp, spis) + 4)?,
-    ];
+    s.spis = v.u32_pair(offset_of!(xt_esp, spis))?;
     s.invflags = v.u8(offset_of!(xt_esp, invflags))?;
     Some(Box::new(s))
 }
 
 fn decode_ah4(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ipt_ah>(info)?;
+    let v = XtView::of_rev::<ipt_ah>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Ah4);
-    s.spis = [
-        v.u32(offset_of!(ipt_ah, spis))?,
-        v.u32(offset_of!(ipt_ah, spis) + 4)?,
-    ];
+    s.spis = v.u32_pair(offset_of!(ipt_ah, spis))?;
     s.invflags = v.u8(offset_of!(ipt_ah, invflags))?;
     Some(Box::new(s))
 }
 
 fn decode_ah6(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_ah>(info)?;
+    let v = XtView::of_rev::<ip6t_ah>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Ah6);
-    s.spis = [
-        v.u32(offset_of!(ip6t_ah, spis))?,
-        v.u32(offset_of!(ip6t_ah, spis) + 4)?,
-    ];
+    s.spis = v.u32_pair(offset_of!(ip6t_ah, spis))?;
     s.hdrlen = v.u32(offset_of!(ip6t_ah, hdrlen))?;
     s.hdrres = v.u8(offset_of!(ip6t_ah, hdrres))?;
     s.invflags = v.u8(offset_of!(ip6t_ah, invflags))?;

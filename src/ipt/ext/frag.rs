@@ -11,13 +11,14 @@ use iptnl_sys::xt::{
     IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
 };
 
-use super::libxt::{print_u32_range, save_u32_range};
+use super::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
+use super::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U32};
+use crate::ipt::ext::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,15 +28,7 @@ pub static DESC: ExtDesc = ExtDesc {
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
     options: &super::opts::table([
-        Opt::new(
-            "fragid",
-            Ty::Range {
-                min: 0,
-                max: u32::MAX as u64,
-                ordered: true,
-            },
-        )
-        .inv(),
+        Opt::new("fragid", ID_RANGE).inv(),
         Opt::new("fraglen", U32).inv(),
         Opt::flag("fragres"),
         Opt::flag("fragfirst"),
@@ -96,16 +89,12 @@ impl Extension for Frag {
             "fragid" => {
                 let [lo, hi] = val.range();
                 self.ids = [lo as u32, hi as u32];
-                if inv {
-                    self.invflags |= IP6T_FRAG_INV_IDS;
-                }
+                self.invflags |= bit_if(inv, IP6T_FRAG_INV_IDS);
                 self.flags |= IP6T_FRAG_IDS;
             }
             "fraglen" => {
                 self.hdrlen = val.uint() as u32;
-                if inv {
-                    self.invflags |= IP6T_FRAG_INV_LEN;
-                }
+                self.invflags |= bit_if(inv, IP6T_FRAG_INV_LEN);
                 self.flags |= IP6T_FRAG_LEN;
             }
             "fragres" => self.flags |= IP6T_FRAG_RES,
@@ -118,8 +107,7 @@ impl Extension for Frag {
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         let mut b = XtBuf::of::<ip6t_frag>();
-        b.put_u32(offset_of!(ip6t_frag, ids), self.ids[0]);
-        b.put_u32(offset_of!(ip6t_frag, ids) + 4, self.ids[1]);
+        b.put_u32_pair(offset_of!(ip6t_frag, ids), self.ids);
         b.put_u32(offset_of!(ip6t_frag, hdrlen), self.hdrlen);
         b.put_u8(offset_of!(ip6t_frag, flags), self.flags);
         b.put_u8(offset_of!(ip6t_frag, invflags), self.invflags);
@@ -128,19 +116,10 @@ impl Extension for Frag {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        let inv = self.invflags & IP6T_FRAG_INV_IDS != 0;
-        if self.ids != [0, u32::MAX] || inv {
-            if inv {
-                out.push_str(" !");
-            }
-            out.push_str(" --fragid ");
-            save_u32_range(out, self.ids);
-        }
+        let inv = |bit: u8| self.invflags & bit != 0;
+        save_id_range(out, "fragid", self.ids, inv(IP6T_FRAG_INV_IDS));
         if self.flags & IP6T_FRAG_LEN != 0 {
-            if self.invflags & IP6T_FRAG_INV_LEN != 0 {
-                out.push_str(" !");
-            }
-            out.push_str(&format!(" --fraglen {}", self.hdrlen));
+            save_id(out, "fraglen", self.hdrlen, inv(IP6T_FRAG_INV_LEN));
         }
         for (bit, option, _) in FLAG_WORDS {
             if self.flags & bit != 0 {
@@ -153,15 +132,10 @@ impl Extension for Frag {
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         // libip6t_frag prints "frag " and the id test without a space of its own.
         out.push_str(" frag ");
-        let inv = self.invflags & IP6T_FRAG_INV_IDS != 0;
-        print_u32_range(out, "id", inv, self.ids);
+        let inv = |bit: u8| self.invflags & bit != 0;
+        print_u32_range(out, "id", inv(IP6T_FRAG_INV_IDS), self.ids);
         if self.flags & IP6T_FRAG_LEN != 0 {
-            let i = if self.invflags & IP6T_FRAG_INV_LEN != 0 {
-                "!"
-            } else {
-                ""
-            };
-            out.push_str(&format!(" length:{i}{}", self.hdrlen));
+            print_length(out, " ", self.hdrlen, inv(IP6T_FRAG_INV_LEN));
         }
         for (bit, _, word) in FLAG_WORDS {
             if self.flags & bit != 0 {
@@ -169,25 +143,16 @@ impl Extension for Frag {
                 out.push_str(word);
             }
         }
-        let unknown = self.invflags & !(IP6T_FRAG_INV_IDS | IP6T_FRAG_INV_LEN);
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        print_unknown_invflags(out, self.invflags, IP6T_FRAG_INV_IDS | IP6T_FRAG_INV_LEN);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_frag>(info)?;
+    let v = XtView::of_rev::<ip6t_frag>(rev, 0, info)?;
     Some(Box::new(Frag {
-        ids: [
-            v.u32(offset_of!(ip6t_frag, ids))?,
-            v.u32(offset_of!(ip6t_frag, ids) + 4)?,
-        ],
+        ids: v.u32_pair(offset_of!(ip6t_frag, ids))?,
         hdrlen: v.u32(offset_of!(ip6t_frag, hdrlen))?,
         flags: v.u8(offset_of!(ip6t_frag, flags))?,
         invflags: v.u8(offset_of!(ip6t_frag, invflags))?,

@@ -10,7 +10,8 @@ use iptnl_sys::xt::{
     ip6t_opts, IP6T_OPTS_INV_LEN, IP6T_OPTS_LEN, IP6T_OPTS_OPTS, IP6T_OPTS_OPTSNR,
 };
 
-use super::libxt::strtoul_prefix;
+use super::ip6hdr::{print_length, save_id};
+use super::libxt::{bit_if, print_unknown_invflags, strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -97,6 +98,18 @@ impl Opts {
     }
 
     /// `parse_options`.
+    /// Appends the option list ` TYPE[:LEN],…` as libip6t_hbh and libip6t_dst save and list
+    /// it.
+    fn push_list(&self, out: &mut String) {
+        for (i, o) in self.opts.iter().take(self.optsnr as usize).enumerate() {
+            out.push(if i == 0 { ' ' } else { ',' });
+            out.push_str(&(o >> 8).to_string());
+            if o & 0xff != 0xff {
+                out.push_str(&format!(":{}", o & 0xff));
+            }
+        }
+    }
+
     fn parse_list(&mut self, option: &str, s: &str) -> Result<(), ParseError> {
         let items: Vec<&str> = s.split(',').collect();
         if items.len() > IP6T_OPTS_OPTSNR {
@@ -147,9 +160,7 @@ impl Extension for Opts {
         let shown = opt.shown();
         if opt.name.ends_with("-len") {
             self.hdrlen = val.uint() as u32;
-            if inv {
-                self.invflags |= IP6T_OPTS_INV_LEN;
-            }
+            self.invflags |= bit_if(inv, IP6T_OPTS_INV_LEN);
             self.flags |= IP6T_OPTS_LEN;
         } else {
             self.parse_list(&shown, val.text())?;
@@ -174,48 +185,27 @@ impl Extension for Opts {
     fn save(&self, _family: IpFamily, out: &mut String) {
         let ext = self.ext();
         if self.flags & IP6T_OPTS_LEN != 0 {
-            if self.invflags & IP6T_OPTS_INV_LEN != 0 {
-                out.push_str(" !");
-            }
-            out.push_str(&format!(" --{ext}-len {}", self.hdrlen));
+            let inv = self.invflags & IP6T_OPTS_INV_LEN != 0;
+            save_id(out, &format!("{ext}-len"), self.hdrlen, inv);
         }
         if self.flags & IP6T_OPTS_OPTS != 0 {
             out.push_str(&format!(" --{ext}-opts"));
         }
-        for (i, o) in self.opts.iter().take(self.optsnr as usize).enumerate() {
-            out.push(if i == 0 { ' ' } else { ',' });
-            out.push_str(&(o >> 8).to_string());
-            if o & 0xff != 0xff {
-                out.push_str(&format!(":{}", o & 0xff));
-            }
-        }
+        self.push_list(out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push(' ');
         out.push_str(self.ext());
         if self.flags & IP6T_OPTS_LEN != 0 {
-            let i = if self.invflags & IP6T_OPTS_INV_LEN != 0 {
-                "!"
-            } else {
-                ""
-            };
-            out.push_str(&format!(" length:{i}{}", self.hdrlen));
+            let inv = self.invflags & IP6T_OPTS_INV_LEN != 0;
+            print_length(out, " ", self.hdrlen, inv);
         }
         if self.flags & IP6T_OPTS_OPTS != 0 {
             out.push_str(" opts");
         }
-        for (i, o) in self.opts.iter().take(self.optsnr as usize).enumerate() {
-            out.push(if i == 0 { ' ' } else { ',' });
-            out.push_str(&(o >> 8).to_string());
-            if o & 0xff != 0xff {
-                out.push_str(&format!(":{}", o & 0xff));
-            }
-        }
-        let unknown = self.invflags & !IP6T_OPTS_INV_LEN;
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        self.push_list(out);
+        print_unknown_invflags(out, self.invflags, IP6T_OPTS_INV_LEN);
     }
 
     crate::ext_boilerplate!();

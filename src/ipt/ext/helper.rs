@@ -9,8 +9,8 @@ use iptnl_sys::xt::xt_helper_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    save_inv, save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind,
+    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
@@ -74,9 +74,7 @@ impl Extension for Helper {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.invert != 0 {
-            out.push_str(" !");
-        }
+        save_inv(out, self.invert != 0);
         out.push_str(" --helper");
         save_string(out, &self.name);
     }
@@ -95,10 +93,7 @@ impl Extension for Helper {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_helper_info>(info)?;
+    let v = XtView::of_rev::<xt_helper_info>(rev, 0, info)?;
     Some(Box::new(Helper {
         invert: v.u32(offset_of!(xt_helper_info, invert))? as i32,
         name: v.str(offset_of!(xt_helper_info, name), NAME_LEN)?,

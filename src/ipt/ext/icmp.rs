@@ -12,7 +12,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
-use super::libxt::strtoul_full;
+use super::libxt::{print_unknown_invflags, strtoul_full};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
@@ -150,10 +150,7 @@ impl Icmp {
     }
 
     fn print_unknown(&self, out: &mut String) {
-        let unknown = self.invflags & !IPT_ICMP_INV;
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        print_unknown_invflags(out, self.invflags, IPT_ICMP_INV);
     }
 
     fn d(&self) -> &'static ExtDesc {
@@ -296,10 +293,7 @@ impl Extension for Icmp {
 }
 
 fn decode_xt(family: IpFamily, rev: u32, info: &[u8]) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ipt_icmp>(info)?;
+    let v = XtView::of_rev::<ipt_icmp>(rev, 0, info)?;
     debug_assert_eq!(
         std::mem::size_of::<ipt_icmp>(),
         std::mem::size_of::<ip6t_icmp>()

@@ -170,10 +170,7 @@ impl Extension for IpRange {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_iprange_mtinfo>(info)?;
+    let v = XtView::of_rev::<xt_iprange_mtinfo>(rev, 1, info)?;
     let a = |off: usize| -> Option<[u8; 16]> { v.bytes(off, 16)?.try_into().ok() };
     let r = IpRange {
         src: [

@@ -218,10 +218,7 @@ impl Extension for Ipv6Header {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_ipv6header_info>(info)?;
+    let v = XtView::of_rev::<ip6t_ipv6header_info>(rev, 0, info)?;
     Some(Box::new(Ipv6Header {
         matchflags: v.u8(offset_of!(ip6t_ipv6header_info, matchflags))?,
         invflags: v.u8(offset_of!(ip6t_ipv6header_info, invflags))?,

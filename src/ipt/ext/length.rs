@@ -7,10 +7,11 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_length_info;
 
+use super::libxt::save_u32_range;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
-    Val, XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Ty, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -82,14 +83,9 @@ impl Extension for Length {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.invert != 0 {
-            out.push_str(" !");
-        }
-        if self.min == self.max {
-            out.push_str(&format!(" --length {}", self.min));
-        } else {
-            out.push_str(&format!(" --length {}:{}", self.min, self.max));
-        }
+        save_inv(out, self.invert != 0);
+        out.push_str(" --length ");
+        save_u32_range(out, [self.min.into(), self.max.into()]);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -98,21 +94,14 @@ impl Extension for Length {
         } else {
             " length "
         });
-        if self.min == self.max {
-            out.push_str(&self.min.to_string());
-        } else {
-            out.push_str(&format!("{}:{}", self.min, self.max));
-        }
+        save_u32_range(out, [self.min.into(), self.max.into()]);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_length_info>(info)?;
+    let v = XtView::of_rev::<xt_length_info>(rev, 0, info)?;
     let l = Length {
         min: v.u16(offset_of!(xt_length_info, min))?,
         max: v.u16(offset_of!(xt_length_info, max))?,

@@ -6,6 +6,7 @@
 
 use std::net::{Ipv4Addr, Ipv6Addr};
 
+use super::opts::{Given, Val};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 
@@ -239,7 +240,16 @@ pub fn uint_value(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Resul
     })
 }
 
-/// Appends `N` or `N:M` as the range savers of ah/esp/frag/rt print it.
+/// Appends `N` or `N:M` as iptables saves a range (the ports of tcp and udp, the ids of
+/// ah/esp/frag/rt, the lengths of `length`, the types of `mh`).
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::save_u32_range;
+/// let mut s = String::new();
+/// save_u32_range(&mut s, [1, 1024]);
+/// save_u32_range(&mut s, [7, 7]);
+/// assert_eq!(s, "1:10247");
+/// ```
 pub fn save_u32_range(out: &mut String, r: [u32; 2]) {
     if r[0] == r[1] {
         out.push_str(&r[0].to_string());
@@ -260,6 +270,93 @@ pub fn print_u32_range(out: &mut String, word: &str, inv: bool, r: [u32; 2]) {
     } else {
         out.push_str(&format!("{word}s:{i}{}:{}", r[0], r[1]));
     }
+}
+
+/// `bit` when `on`, else no bit: what a negated option adds to a match's invert flags
+/// (`invflags |= bit_if(inv, XT_TCP_INV_SRCPT)`).
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::bit_if;
+/// assert_eq!(bit_if(true, 0x04u8), 0x04);
+/// assert_eq!(bit_if(false, 0x04u8), 0);
+/// ```
+pub fn bit_if<T: Default>(on: bool, bit: T) -> T {
+    if on {
+        bit
+    } else {
+        T::default()
+    }
+}
+
+/// Appends ` Unknown invflags: 0xN` when `invflags` has bits outside `known`, as the print
+/// functions of tcp, udp, icmp and the IPv6 header matches end.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::print_unknown_invflags;
+/// let mut s = String::new();
+/// print_unknown_invflags(&mut s, 0x13, 0x03);
+/// assert_eq!(s, " Unknown invflags: 0x10");
+/// ```
+pub fn print_unknown_invflags(out: &mut String, invflags: u8, known: u8) {
+    let unknown = invflags & !known;
+    if unknown != 0 {
+        out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
+    }
+}
+
+/// The bit of the flag option `name` in a table of (option, bit), 0 when it is not there.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::flag_bit;
+/// const FLAGS: &[(&str, u8)] = &[("loose", 1), ("invert", 8)];
+/// assert_eq!(flag_bit(FLAGS, "invert"), 8);
+/// assert_eq!(flag_bit(FLAGS, "strict"), 0);
+/// ```
+pub fn flag_bit(names: &[(&str, u8)], name: &str) -> u8 {
+    names
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or(0, |(_, b)| *b)
+}
+
+/// Appends `{lead}{option}` for each (option, bit) of `names` set in `flags`, in table order:
+/// how flag options are saved (`lead` ` --`) and listed (`lead` ` `).
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::push_flags;
+/// const FLAGS: &[(&str, u8)] = &[("loose", 1), ("validmark", 2), ("invert", 8)];
+/// let mut s = String::new();
+/// push_flags(&mut s, FLAGS, 9, " --");
+/// assert_eq!(s, " --loose --invert");
+/// ```
+pub fn push_flags(out: &mut String, names: &[(&str, u8)], flags: u8, lead: &str) {
+    for (name, bit) in names {
+        if flags & bit != 0 {
+            out.push_str(lead);
+            out.push_str(name);
+        }
+    }
+}
+
+/// The prefix of `--log-prefix` / `--nflog-prefix` as libxt_LOG and libxt_NFLOG take it:
+/// refused when it holds a newline, otherwise cut to `cap - 1` bytes.
+pub fn parse_log_prefix(option: &str, s: &str, cap: usize) -> Result<Vec<u8>, ParseError> {
+    if s.contains('\n') {
+        return Err(ParseError::bad(
+            format!("--{option}"),
+            format!("Newlines not allowed in --{option}"),
+        ));
+    }
+    Ok(truncate_bytes(s, cap))
+}
+
+/// The check of a target's `final_check` that some option was given: `Err(msg)` when none
+/// was.
+pub fn require_option(given: Given, msg: &str) -> Result<(), ParseError> {
+    if given.is_empty() {
+        return Err(ParseError::Invalid(msg.into()));
+    }
+    Ok(())
 }
 
 /// The prefix length of a contiguous mask, `None` for a non-contiguous one.
@@ -514,6 +611,34 @@ pub fn save_mark_mask(out: &mut String, mark: u32, mask: u32) {
     } else {
         out.push_str(&format!(" 0x{mark:x}/0x{mask:x}"));
     }
+}
+
+/// Appends ` [!] --mark 0xMARK[/0xMASK]` as libxt_mark and libxt_connmark save their match.
+pub fn save_mark_test(out: &mut String, invert: bool, mark: u32, mask: u32) {
+    if invert {
+        out.push_str(" !");
+    }
+    out.push_str(" --mark");
+    save_mark_mask(out, mark, mask);
+}
+
+/// The `(value, mask)` pair (`mark = (mark & !mask) ^ value`) of the operations libxt_MARK
+/// and libxt_CONNMARK share, from the option and its value: `--set-xmark V/M`, `--set-mark
+/// V/M` (the value's bits cleared too), `--and-mark`, `--or-mark`, `--xor-mark`; `None` for
+/// another option.
+pub fn xmark_op(option: &str, val: Val<'_>) -> Option<(u32, u32)> {
+    let bits = val.uint() as u32;
+    Some(match option {
+        "set-xmark" => val.mark_mask(),
+        "set-mark" => {
+            let (mark, mask) = val.mark_mask();
+            (mark, mark | mask)
+        }
+        "and-mark" => (0, !bits),
+        "or-mark" => (bits, bits),
+        "xor-mark" => (bits, 0),
+        _ => return None,
+    })
 }
 
 /// ` NAME and|or|xor|set|xset ...`: how libxt_MARK and libxt_CONNMARK list a

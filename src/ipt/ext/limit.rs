@@ -199,10 +199,7 @@ impl Extension for RateLimit {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_rateinfo>(info)?;
+    let v = XtView::of_rev::<xt_rateinfo>(rev, 0, info)?;
     let avg = v.u32(offset_of!(xt_rateinfo, avg))?;
     let burst = v.u32(offset_of!(xt_rateinfo, burst))?;
     (avg != 0 && burst != 0).then(|| Box::new(RateLimit { avg, burst }) as Box<dyn Extension>)

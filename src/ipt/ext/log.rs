@@ -12,7 +12,7 @@ use iptnl_sys::xt::{
     XT_LOG_UID,
 };
 
-use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
+use super::libxt::{field_bytes, parse_log_prefix, push_flags, strtoul_full, text};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
@@ -113,16 +113,7 @@ impl Extension for Log {
                         })?,
                 };
             }
-            "log-prefix" => {
-                let v = val.text();
-                if v.contains('\n') {
-                    return Err(ParseError::bad(
-                        "--log-prefix",
-                        "Newlines not allowed in --log-prefix",
-                    ));
-                }
-                self.prefix = truncate_bytes(v, PREFIX_CAP);
-            }
+            "log-prefix" => self.prefix = parse_log_prefix(opt.name, val.text(), PREFIX_CAP)?,
             name => {
                 let bit = FLAGS
                     .iter()
@@ -154,12 +145,7 @@ impl Extension for Log {
         if self.level != 4 {
             out.push_str(&format!(" --log-level {}", self.level));
         }
-        for (name, bit) in FLAGS {
-            if self.logflags & bit != 0 {
-                out.push_str(" --");
-                out.push_str(name);
-            }
-        }
+        push_flags(out, FLAGS, self.logflags, " --");
     }
 
     fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -193,10 +179,7 @@ impl Extension for Log {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_log_info>(info)?;
+    let v = XtView::of_rev::<xt_log_info>(rev, 0, info)?;
     let off = offset_of!(xt_log_info, prefix);
     Some(Box::new(Log {
         level: v.u8(offset_of!(xt_log_info, level))?,

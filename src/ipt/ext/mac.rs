@@ -10,8 +10,8 @@ use iptnl_sys::xt::{xt_mac_info, ETH_ALEN};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -58,6 +58,14 @@ pub fn parse_mac(s: &str) -> Option<[u8; ETH_ALEN]> {
     Some(out)
 }
 
+/// Appends ` xx:xx:xx:xx:xx:xx`, the address as libxt_mac saves and lists it.
+fn push_mac(out: &mut String, a: &[u8; ETH_ALEN]) {
+    out.push_str(&format!(
+        " {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
+        a[0], a[1], a[2], a[3], a[4], a[5]
+    ));
+}
+
 impl Mac {
     fn to_xt(&self) -> Vec<u8> {
         let mut b = XtBuf::of::<xt_mac_info>();
@@ -95,36 +103,22 @@ impl Extension for Mac {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.invert != 0 {
-            out.push_str(" !");
-        }
-        let a = self.srcaddr;
-        out.push_str(&format!(
-            " --mac-source {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-            a[0], a[1], a[2], a[3], a[4], a[5]
-        ));
+        save_inv(out, self.invert != 0);
+        out.push_str(" --mac-source");
+        push_mac(out, &self.srcaddr);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" MAC");
-        if self.invert != 0 {
-            out.push_str(" !");
-        }
-        let a = self.srcaddr;
-        out.push_str(&format!(
-            " {:02x}:{:02x}:{:02x}:{:02x}:{:02x}:{:02x}",
-            a[0], a[1], a[2], a[3], a[4], a[5]
-        ));
+        save_inv(out, self.invert != 0);
+        push_mac(out, &self.srcaddr);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_mac_info>(info)?;
+    let v = XtView::of_rev::<xt_mac_info>(rev, 0, info)?;
     let m = Mac {
         srcaddr: v
             .bytes(offset_of!(xt_mac_info, srcaddr), ETH_ALEN)?

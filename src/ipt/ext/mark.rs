@@ -16,7 +16,7 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use super::libxt::{save_mark_mask, xmark_words};
+use super::libxt::{require_option, save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
@@ -113,9 +113,7 @@ impl Extension for Mark {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        save_inv(out, self.invert);
-        out.push_str(" --mark");
-        save_mark_mask(out, self.mark, self.mask);
+        save_mark_test(out, self.invert, self.mark, self.mask);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -128,10 +126,7 @@ impl Extension for Mark {
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_mark_mtinfo1>(info)?;
+    let v = XtView::of_rev::<xt_mark_mtinfo1>(rev, 1, info)?;
     Some(Box::new(Mark {
         mark: v.u32(offset_of!(xt_mark_mtinfo1, mark))?,
         mask: v.u32(offset_of!(xt_mark_mtinfo1, mask))?,
@@ -197,27 +192,18 @@ impl Extension for MarkTarget {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let bits = val.uint() as u32;
-        (self.mark, self.mask) = match opt.name {
-            "set-xmark" => val.mark_mask(),
-            "set-mark" => {
-                let (mark, mask) = val.mark_mask();
-                (mark, mark | mask)
-            }
-            "and-mark" => (0, !bits),
-            "or-mark" => (bits, bits),
-            _ => (bits, 0),
-        };
+        // Each of MARK's options is one of the operations it shares with CONNMARK.
+        if let Some(op) = xmark_op(opt.name, val) {
+            (self.mark, self.mask) = op;
+        }
         Ok(())
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid(
-                "MARK: One of the --set-xmark, --{and,or,xor,set}-mark options is required".into(),
-            ));
-        }
-        Ok(())
+        require_option(
+            ctx.given,
+            "MARK: One of the --set-xmark, --{and,or,xor,set}-mark options is required",
+        )
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
@@ -240,10 +226,7 @@ impl Extension for MarkTarget {
 }
 
 fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 2 {
-        return None;
-    }
-    let v = XtView::of::<xt_mark_tginfo2>(info)?;
+    let v = XtView::of_rev::<xt_mark_tginfo2>(rev, 2, info)?;
     Some(Box::new(MarkTarget {
         mark: v.u32(offset_of!(xt_mark_tginfo2, mark))?,
         mask: v.u32(offset_of!(xt_mark_tginfo2, mask))?,

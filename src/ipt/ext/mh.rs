@@ -8,11 +8,11 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 
-use super::libxt::strtoul_full;
+use super::libxt::{bit_if, print_unknown_invflags, save_u32_range, strtoul_full};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::STR;
 use crate::ipt::IpFamily;
@@ -117,16 +117,13 @@ impl Extension for Mh {
                 [lo, hi]
             }
         };
-        if inv {
-            self.invflags |= IP6T_MH_INV_TYPE;
-        }
+        self.invflags |= bit_if(inv, IP6T_MH_INV_TYPE);
         Ok(())
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         let mut b = XtBuf::of::<ip6t_mh>();
-        b.put_u8(offset_of!(ip6t_mh, types), self.types[0]);
-        b.put_u8(offset_of!(ip6t_mh, types) + 1, self.types[1]);
+        b.put(offset_of!(ip6t_mh, types), &self.types);
         b.put_u8(offset_of!(ip6t_mh, invflags), self.invflags);
         out.push(xt_match("mh", 0, b.into_vec()));
         Ok(())
@@ -137,14 +134,9 @@ impl Extension for Mh {
         if self.types == [0, 0xff] && !inv {
             return;
         }
-        if inv {
-            out.push_str(" !");
-        }
-        if self.types[0] != self.types[1] {
-            out.push_str(&format!(" --mh-type {}:{}", self.types[0], self.types[1]));
-        } else {
-            out.push_str(&format!(" --mh-type {}", self.types[0]));
-        }
+        save_inv(out, inv);
+        out.push_str(" --mh-type ");
+        save_u32_range(out, self.types.map(u32::from));
     }
 
     fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -168,25 +160,16 @@ impl Extension for Mh {
                 out.push_str(&name(self.types[1]));
             }
         }
-        let unknown = self.invflags & !IP6T_MH_INV_TYPE;
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        print_unknown_invflags(out, self.invflags, IP6T_MH_INV_TYPE);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_mh>(info)?;
+    let v = XtView::of_rev::<ip6t_mh>(rev, 0, info)?;
     Some(Box::new(Mh {
-        types: [
-            v.u8(offset_of!(ip6t_mh, types))?,
-            v.u8(offset_of!(ip6t_mh, types) + 1)?,
-        ],
+        types: v.bytes(offset_of!(ip6t_mh, types), 2)?.try_into().ok()?,
         invflags: v.u8(offset_of!(ip6t_mh, invflags))?,
     }))
 }

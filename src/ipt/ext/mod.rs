@@ -9,7 +9,8 @@
 //! This module is the registry: it lists the extensions ([`all`]) and finds them by name.
 //! What they are given and share lives in helper modules that know no extension: [`api`]
 //! (the [`Extension`] trait and its contexts), [`opts`] (the option tables and their
-//! enforcement), [`libxt`] (libxtables' parsers and printers),
+//! enforcement), [`libxt`] (libxtables' parsers and printers), [`ip6hdr`] (what the IPv6
+//! and IPsec header matches share),
 //! [`names`] (host, service and user names), [`ports`] (tcp/udp port ranges) and [`xtbuf`]
 //! (x_tables structs).
 
@@ -17,6 +18,7 @@ use super::IpFamily;
 
 // What the extensions are given and share.
 pub mod api;
+pub mod ip6hdr;
 pub mod libxt;
 pub mod names;
 pub mod opts;

@@ -11,7 +11,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 
-use super::libxt::{field_bytes, text, truncate_bytes};
+use super::libxt::{field_bytes, parse_log_prefix, text};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
@@ -95,14 +95,7 @@ impl Extension for Nflog {
         match opt.name {
             "nflog-group" => self.group = val.uint() as u16,
             "nflog-prefix" => {
-                let v = val.text();
-                if v.contains('\n') {
-                    return Err(ParseError::bad(
-                        "--nflog-prefix",
-                        "Newlines not allowed in --nflog-prefix",
-                    ));
-                }
-                self.prefix = truncate_bytes(v, NATIVE_PREFIX_CAP);
+                self.prefix = parse_log_prefix(opt.name, val.text(), NATIVE_PREFIX_CAP)?;
             }
             // --nflog-range never had an effect; iptables-nft does not encode it.
             "nflog-range" => {}
@@ -138,10 +131,7 @@ impl Extension for Nflog {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_nflog_info>(info)?;
+    let v = XtView::of_rev::<xt_nflog_info>(rev, 0, info)?;
     let off = offset_of!(xt_nflog_info, prefix);
     Some(Box::new(Nflog {
         len: v.u32(offset_of!(xt_nflog_info, len))?,

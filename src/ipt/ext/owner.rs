@@ -13,11 +13,11 @@ use iptnl_sys::xt::{
     XT_OWNER_UID,
 };
 
-use super::libxt::strtoul_prefix;
+use super::libxt::{bit_if, strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::STR;
 use crate::ipt::sysdb::{self, Db};
@@ -123,9 +123,7 @@ impl Owner {
         if self.matched & bit == 0 {
             return false;
         }
-        if self.invert & bit != 0 {
-            out.push_str(" !");
-        }
+        save_inv(out, self.invert & bit != 0);
         out.push(' ');
         out.push_str(label);
         true
@@ -173,9 +171,7 @@ impl Extension for Owner {
             }
         };
         self.matched |= bit;
-        if inv {
-            self.invert |= bit;
-        }
+        self.invert |= bit_if(inv, bit);
         Ok(())
     }
 
@@ -231,10 +227,7 @@ impl Extension for Owner {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_owner_match_info>(info)?;
+    let v = XtView::of_rev::<xt_owner_match_info>(rev, 1, info)?;
     let o = Owner {
         uid: [
             v.u32(offset_of!(xt_owner_match_info, uid_min))?,

@@ -12,6 +12,7 @@ use iptnl_sys::xt::{
 };
 use std::mem::offset_of;
 
+use super::libxt::bit_if;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -119,9 +120,7 @@ impl Extension for Physdev {
             _ => XT_PHYSDEV_OP_BRIDGED,
         };
         self.bitmask |= bit;
-        if inv {
-            self.invert |= bit;
-        }
+        self.invert |= bit_if(inv, bit);
         Ok(())
     }
 
@@ -180,10 +179,7 @@ impl Extension for Physdev {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_physdev_info>(info)?;
+    let v = XtView::of_rev::<xt_physdev_info>(rev, 0, info)?;
     let p = Physdev {
         physindev: v.str(offset_of!(xt_physdev_info, physindev), IFNAMSIZ)?,
         physoutdev: v.str(offset_of!(xt_physdev_info, physoutdev), IFNAMSIZ)?,

@@ -11,8 +11,8 @@ use iptnl_sys::xt::xt_pkttype_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
+    Opt, ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::Ty;
 use crate::ipt::IpFamily;
@@ -54,6 +54,14 @@ pub struct PktType {
 }
 
 impl PktType {
+    /// Appends the type's first name, or its number when it has none.
+    fn push_type(&self, out: &mut String) {
+        match TYPES.iter().find(|(_, t)| *t == self.pkttype) {
+            Some((n, _)) => out.push_str(n),
+            None => out.push_str(&self.pkttype.to_string()),
+        }
+    }
+
     fn to_xt(&self) -> Vec<u8> {
         let mut b = XtBuf::of::<xt_pkttype_info>();
         b.put_u32(offset_of!(xt_pkttype_info, pkttype), self.pkttype as u32);
@@ -90,14 +98,9 @@ impl Extension for PktType {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        if self.invert != 0 {
-            out.push_str(" !");
-        }
+        save_inv(out, self.invert != 0);
         out.push_str(" --pkt-type ");
-        match TYPES.iter().find(|(_, t)| *t == self.pkttype) {
-            Some((n, _)) => out.push_str(n),
-            None => out.push_str(&self.pkttype.to_string()),
-        }
+        self.push_type(out);
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
@@ -106,20 +109,14 @@ impl Extension for PktType {
         } else {
             " PKTTYPE = "
         });
-        match TYPES.iter().find(|(_, t)| *t == self.pkttype) {
-            Some((n, _)) => out.push_str(n),
-            None => out.push_str(&self.pkttype.to_string()),
-        }
+        self.push_type(out);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_pkttype_info>(info)?;
+    let v = XtView::of_rev::<xt_pkttype_info>(rev, 0, info)?;
     let p = PktType {
         pkttype: v.u32(offset_of!(xt_pkttype_info, pkttype))? as i32,
         invert: v.u32(offset_of!(xt_pkttype_info, invert))? as i32,

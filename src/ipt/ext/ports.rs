@@ -1,7 +1,8 @@
 //! Port ranges shared by tcp and udp: parsing (`80`, `1:1024`, `:1024`, `http`), printing,
 //! and the native encoding iptables-nft uses (payload + cmp/range), with its decoder.
 
-use super::api::save_inv;
+use super::api::{save_inv, ParseCtx, XtBuf, XtView};
+use super::libxt::{bit_if, save_u32_range};
 use super::names::{push_port, service_port_for};
 use crate::ipt::error::ParseError;
 use crate::nft::expr::range::{Range, RangeOp};
@@ -79,12 +80,7 @@ pub fn parse_range(s: &str, proto: &str, option: &str) -> Result<[u16; 2], Parse
 
 /// Prints a range as iptables-save does: `80`, `1:1024`.
 pub fn save_range(out: &mut String, r: [u16; 2]) {
-    use std::fmt::Write;
-    if r[0] == r[1] {
-        let _ = write!(out, "{}", r[0]);
-    } else {
-        let _ = write!(out, "{}:{}", r[0], r[1]);
-    }
+    save_u32_range(out, r.map(u32::from));
 }
 
 /// Appends ` [!] --sport R [!] --dport R` as tcp and udp save them (a port test that is
@@ -98,6 +94,133 @@ pub fn save_ports(out: &mut String, spts: [u16; 2], sinv: bool, dpts: [u16; 2], 
         }
     }
 }
+
+/// A match with the port tests of tcp and udp (`struct xt_tcp` and `struct xt_udp` begin
+/// alike: source range, destination range, and two of their `invflags` bits): what the two
+/// say differently about them, and what they do alike.
+pub trait PortFields {
+    /// The protocol's name (`tcp`), for service names and messages.
+    const PROTO: &'static str;
+    /// The protocol's number, which the native form needs as the rule's `-p`.
+    const NUM: u8;
+    /// The `invflags` bit negating the source port test.
+    const INV_SRC: u8;
+    /// The `invflags` bit negating the destination port test.
+    const INV_DST: u8;
+
+    /// The source range, the destination range and the invert flags.
+    fn ports(&self) -> ([u16; 2], [u16; 2], u8);
+
+    /// The same, to set.
+    fn ports_mut(&mut self) -> (&mut [u16; 2], &mut [u16; 2], &mut u8);
+
+    /// Takes `--source-port` (`source`) or `--destination-port` with its text as `shown`.
+    fn parse_port_option(
+        &mut self,
+        source: bool,
+        text: &str,
+        shown: &str,
+        inv: bool,
+    ) -> Result<(), ParseError> {
+        let r = parse_range(text, Self::PROTO, shown)?;
+        let (spts, dpts, invflags) = self.ports_mut();
+        if source {
+            *spts = r;
+            *invflags |= bit_if(inv, Self::INV_SRC);
+        } else {
+            *dpts = r;
+            *invflags |= bit_if(inv, Self::INV_DST);
+        }
+        Ok(())
+    }
+
+    /// The rule's `-p` must be the protocol for the native form (`TCP match requires '-p
+    /// tcp'`), inverted or not, as iptables-nft wants: that form tests the transport header
+    /// of any protocol (the x_tables form is checked by the kernel).
+    fn require_proto(ctx: &ParseCtx) -> Result<(), ParseError> {
+        if ctx.proto.map(|p| p.num) != Some(Self::NUM) {
+            return Err(ParseError::Invalid(format!(
+                "{} match requires '-p {}'",
+                Self::PROTO.to_ascii_uppercase(),
+                Self::PROTO
+            )));
+        }
+        Ok(())
+    }
+
+    /// Appends the native port tests ([`encode_ports`]).
+    fn encode_ports(&self, out: &mut Vec<Expr>) {
+        let (spts, dpts, invflags) = self.ports();
+        let (sinv, dinv) = (invflags & Self::INV_SRC != 0, invflags & Self::INV_DST != 0);
+        encode_ports(spts, sinv, dpts, dinv, out);
+    }
+
+    /// Appends ` [!] --sport R [!] --dport R` ([`save_ports`]).
+    fn save_ports(&self, out: &mut String) {
+        let (spts, dpts, invflags) = self.ports();
+        let (sinv, dinv) = (invflags & Self::INV_SRC != 0, invflags & Self::INV_DST != 0);
+        save_ports(out, spts, sinv, dpts, dinv);
+    }
+
+    /// Appends ` PROTO spt:… dpt:…`, the start of the `-L` words of tcp and udp.
+    fn print_ports(&self, out: &mut String, numeric: bool) {
+        let (spts, dpts, invflags) = self.ports();
+        let (sinv, dinv) = (invflags & Self::INV_SRC != 0, invflags & Self::INV_DST != 0);
+        out.push(' ');
+        out.push_str(Self::PROTO);
+        print_ports(out, "spt", spts, sinv, Self::PROTO, numeric);
+        print_ports(out, "dpt", dpts, dinv, Self::PROTO, numeric);
+    }
+
+    /// Writes the two ranges into the x_tables struct at their offsets.
+    fn put_xt_ports(&self, b: &mut XtBuf, spts_off: usize, dpts_off: usize) {
+        let (spts, dpts, _) = self.ports();
+        b.put_u16_pair(spts_off, spts);
+        b.put_u16_pair(dpts_off, dpts);
+    }
+
+    /// Reads the two ranges from the x_tables struct at their offsets.
+    fn get_xt_ports(&mut self, v: &XtView<'_>, spts_off: usize, dpts_off: usize) -> Option<()> {
+        let (spts, dpts, _) = self.ports_mut();
+        *spts = v.u16_pair(spts_off)?;
+        *dpts = v.u16_pair(dpts_off)?;
+        Some(())
+    }
+
+    /// Takes a decoded port test unless it tests a port `set` (the ports taken so far, as
+    /// [`PortPiece::sets`]) has: then it is a second match's, and `false` is returned.
+    fn take_port_piece(&mut self, piece: PortPiece, set: &mut u8) -> bool {
+        if *set & piece.sets() != 0 {
+            return false;
+        }
+        *set |= piece.sets();
+        let (spts, dpts, invflags) = self.ports_mut();
+        piece.apply(spts, dpts, invflags, Self::INV_SRC, Self::INV_DST);
+        true
+    }
+}
+
+/// Implements [`PortFields`] for a match whose fields are named as in `struct xt_tcp`
+/// (`spts`, `dpts`, `invflags`): `port_fields!(Type, "proto", number, INV_SRC, INV_DST)`.
+macro_rules! port_fields {
+    ($ty:ty, $proto:literal, $num:literal, $inv_src:expr, $inv_dst:expr) => {
+        impl $crate::ipt::ext::ports::PortFields for $ty {
+            const PROTO: &'static str = $proto;
+            const NUM: u8 = $num;
+            const INV_SRC: u8 = $inv_src;
+            const INV_DST: u8 = $inv_dst;
+
+            fn ports(&self) -> ([u16; 2], [u16; 2], u8) {
+                (self.spts, self.dpts, self.invflags)
+            }
+
+            fn ports_mut(&mut self) -> (&mut [u16; 2], &mut [u16; 2], &mut u8) {
+                (&mut self.spts, &mut self.dpts, &mut self.invflags)
+            }
+        }
+    };
+}
+pub(crate) use port_fields;
 
 /// Whether a range is `0:65535`.
 pub fn is_any(r: [u16; 2]) -> bool {

@@ -139,10 +139,7 @@ impl Extension for Reject {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ipt_reject_info>(info)?;
+    let v = XtView::of_rev::<ipt_reject_info>(rev, 0, info)?;
     let r = Reject {
         family: ctx.family,
         with: v.u32(0)?,

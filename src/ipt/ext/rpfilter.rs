@@ -9,6 +9,7 @@ use iptnl_sys::xt::{
     XT_RPFILTER_VALID_MARK,
 };
 
+use super::libxt::{flag_bit, push_flags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -61,9 +62,7 @@ impl Extension for Rpfilter {
         _val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        if let Some((_, bit)) = FLAGS.iter().find(|(n, _)| *n == opt.name) {
-            self.flags |= bit;
-        }
+        self.flags |= flag_bit(FLAGS, opt.name);
         Ok(())
     }
 
@@ -75,31 +74,18 @@ impl Extension for Rpfilter {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        for (name, bit) in FLAGS {
-            if self.flags & bit != 0 {
-                out.push_str(" --");
-                out.push_str(name);
-            }
-        }
+        push_flags(out, FLAGS, self.flags, " --");
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
         out.push_str(" rpfilter");
-        for (name, bit) in FLAGS {
-            if self.flags & bit != 0 {
-                out.push(' ');
-                out.push_str(name);
-            }
-        }
+        push_flags(out, FLAGS, self.flags, " ");
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_rpfilter_info>(info)?;
+    let v = XtView::of_rev::<xt_rpfilter_info>(rev, 0, info)?;
     Some(Box::new(Rpfilter { flags: v.u8(0)? }))
 }

@@ -13,13 +13,14 @@ use iptnl_sys::xt::{
     IP6T_RT_INV_TYP, IP6T_RT_LEN, IP6T_RT_RES, IP6T_RT_SGS, IP6T_RT_TYP,
 };
 
-use super::libxt::{ntop6, print_u32_range, save_u32_range};
+use super::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
+use super::libxt::{bit_if, ntop6, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, STR, U32};
+use crate::ipt::ext::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -30,15 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     family: Some(IpFamily::V6),
     options: &super::opts::table([
         Opt::new("rt-type", U32).inv(),
-        Opt::new(
-            "rt-segsleft",
-            Ty::Range {
-                min: 0,
-                max: u32::MAX as u64,
-                ordered: true,
-            },
-        )
-        .inv(),
+        Opt::new("rt-segsleft", ID_RANGE).inv(),
         Opt::new("rt-len", U32).inv(),
         Opt::flag("rt-0-res"),
         Opt::new("rt-0-addrs", STR),
@@ -116,24 +109,18 @@ impl Extension for Rt {
         match opt.name {
             "rt-type" => {
                 self.rt_type = val.uint() as u32;
-                if inv {
-                    self.invflags |= IP6T_RT_INV_TYP;
-                }
+                self.invflags |= bit_if(inv, IP6T_RT_INV_TYP);
                 self.flags |= IP6T_RT_TYP;
             }
             "rt-segsleft" => {
                 let [lo, hi] = val.range();
                 self.segsleft = [lo as u32, hi as u32];
-                if inv {
-                    self.invflags |= IP6T_RT_INV_SGS;
-                }
+                self.invflags |= bit_if(inv, IP6T_RT_INV_SGS);
                 self.flags |= IP6T_RT_SGS;
             }
             "rt-len" => {
                 self.hdrlen = val.uint() as u32;
-                if inv {
-                    self.invflags |= IP6T_RT_INV_LEN;
-                }
+                self.invflags |= bit_if(inv, IP6T_RT_INV_LEN);
                 self.flags |= IP6T_RT_LEN;
             }
             "rt-0-res" => {
@@ -181,8 +168,7 @@ impl Extension for Rt {
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         let mut b = XtBuf::of::<ip6t_rt>();
         b.put_u32(offset_of!(ip6t_rt, rt_type), self.rt_type);
-        b.put_u32(offset_of!(ip6t_rt, segsleft), self.segsleft[0]);
-        b.put_u32(offset_of!(ip6t_rt, segsleft) + 4, self.segsleft[1]);
+        b.put_u32_pair(offset_of!(ip6t_rt, segsleft), self.segsleft);
         b.put_u32(offset_of!(ip6t_rt, hdrlen), self.hdrlen);
         b.put_u8(offset_of!(ip6t_rt, flags), self.flags);
         b.put_u8(offset_of!(ip6t_rt, invflags), self.invflags);
@@ -195,24 +181,13 @@ impl Extension for Rt {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        let inv = |bit: u8| if self.invflags & bit != 0 { " !" } else { "" };
+        let inv = |bit: u8| self.invflags & bit != 0;
         if self.flags & IP6T_RT_TYP != 0 {
-            out.push_str(&format!(
-                "{} --rt-type {}",
-                inv(IP6T_RT_INV_TYP),
-                self.rt_type
-            ));
+            save_id(out, "rt-type", self.rt_type, inv(IP6T_RT_INV_TYP));
         }
-        if self.segsleft != [0, u32::MAX] || self.invflags & IP6T_RT_INV_SGS != 0 {
-            out.push_str(&format!("{} --rt-segsleft ", inv(IP6T_RT_INV_SGS)));
-            save_u32_range(out, self.segsleft);
-        }
+        save_id_range(out, "rt-segsleft", self.segsleft, inv(IP6T_RT_INV_SGS));
         if self.flags & IP6T_RT_LEN != 0 {
-            out.push_str(&format!(
-                "{} --rt-len {}",
-                inv(IP6T_RT_INV_LEN),
-                self.hdrlen
-            ));
+            save_id(out, "rt-len", self.hdrlen, inv(IP6T_RT_INV_LEN));
         }
         if self.flags & IP6T_RT_RES != 0 {
             out.push_str(" --rt-0-res");
@@ -221,34 +196,29 @@ impl Extension for Rt {
     }
 
     fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
-        let inv = |bit: u8| if self.invflags & bit != 0 { "!" } else { "" };
+        let inv = |bit: u8| self.invflags & bit != 0;
         out.push_str(" rt");
         if self.flags & IP6T_RT_TYP != 0 {
-            out.push_str(&format!(" type:{}{}", inv(IP6T_RT_INV_TYP), self.rt_type));
+            let i = if inv(IP6T_RT_INV_TYP) { "!" } else { "" };
+            out.push_str(&format!(" type:{i}{}", self.rt_type));
         }
-        let sinv = self.invflags & IP6T_RT_INV_SGS != 0;
-        print_u32_range(out, " segsleft", sinv, self.segsleft);
+        print_u32_range(out, " segsleft", inv(IP6T_RT_INV_SGS), self.segsleft);
         if self.flags & IP6T_RT_LEN != 0 {
-            out.push_str(&format!(" length:{}{}", inv(IP6T_RT_INV_LEN), self.hdrlen));
+            print_length(out, " ", self.hdrlen, inv(IP6T_RT_INV_LEN));
         }
         if self.flags & IP6T_RT_RES != 0 {
             out.push_str(" reserved");
         }
         self.dump_addrs("", out);
-        let unknown = self.invflags & !(IP6T_RT_INV_TYP | IP6T_RT_INV_SGS | IP6T_RT_INV_LEN);
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        let known = IP6T_RT_INV_TYP | IP6T_RT_INV_SGS | IP6T_RT_INV_LEN;
+        print_unknown_invflags(out, self.invflags, known);
     }
 
     crate::ext_boilerplate!();
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<ip6t_rt>(info)?;
+    let v = XtView::of_rev::<ip6t_rt>(rev, 0, info)?;
     let n = v.u8(offset_of!(ip6t_rt, addrnr))? as usize;
     if n > IP6T_RT_HOPS {
         return None;
@@ -271,10 +241,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     }
     Some(Box::new(Rt {
         rt_type: v.u32(offset_of!(ip6t_rt, rt_type))?,
-        segsleft: [
-            v.u32(offset_of!(ip6t_rt, segsleft))?,
-            v.u32(offset_of!(ip6t_rt, segsleft) + 4)?,
-        ],
+        segsleft: v.u32_pair(offset_of!(ip6t_rt, segsleft))?,
         hdrlen: v.u32(offset_of!(ip6t_rt, hdrlen))?,
         flags: v.u8(offset_of!(ip6t_rt, flags))?,
         invflags: v.u8(offset_of!(ip6t_rt, invflags))?,

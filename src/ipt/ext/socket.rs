@@ -10,6 +10,7 @@ use iptnl_sys::xt::{
     XT_SOCKET_FLAGS_V3, XT_SOCKET_NOWILDCARD, XT_SOCKET_RESTORESKMARK, XT_SOCKET_TRANSPARENT,
 };
 
+use super::libxt::{flag_bit, push_flags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -34,7 +35,7 @@ pub static DESC: ExtDesc = ExtDesc {
     decode_native: None,
 };
 
-const FLAGS: [(&str, u8); 3] = [
+const FLAGS: &[(&str, u8)] = &[
     ("transparent", XT_SOCKET_TRANSPARENT),
     ("nowildcard", XT_SOCKET_NOWILDCARD),
     ("restore-skmark", XT_SOCKET_RESTORESKMARK),
@@ -59,9 +60,7 @@ impl Extension for Socket {
         _val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        if let Some(&(_, f)) = FLAGS.iter().find(|(n, _)| *n == opt.name) {
-            self.flags |= f;
-        }
+        self.flags |= flag_bit(FLAGS, opt.name);
         Ok(())
     }
 
@@ -73,12 +72,7 @@ impl Extension for Socket {
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        for (name, f) in FLAGS {
-            if self.flags & f != 0 {
-                out.push_str(" --");
-                out.push_str(name);
-            }
-        }
+        push_flags(out, FLAGS, self.flags, " --");
     }
 
     fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {

@@ -15,7 +15,8 @@ use super::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     Opt, ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
+use super::libxt::{bit_if, print_unknown_invflags};
+use super::ports::{decode_port_piece, PortFields};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
@@ -115,13 +116,12 @@ fn save_flags(out: &mut String, mut flags: u8) {
     }
 }
 
+super::ports::port_fields!(Tcp, "tcp", 6, XT_TCP_INV_SRCPT, XT_TCP_INV_DSTPT);
+
 impl Tcp {
     fn to_xt(&self) -> Vec<u8> {
         let mut b = XtBuf::of::<xt_tcp>();
-        b.put_u16(offset_of!(xt_tcp, spts), self.spts[0]);
-        b.put_u16(offset_of!(xt_tcp, spts) + 2, self.spts[1]);
-        b.put_u16(offset_of!(xt_tcp, dpts), self.dpts[0]);
-        b.put_u16(offset_of!(xt_tcp, dpts) + 2, self.dpts[1]);
+        self.put_xt_ports(&mut b, offset_of!(xt_tcp, spts), offset_of!(xt_tcp, dpts));
         b.put_u8(offset_of!(xt_tcp, option), self.option);
         b.put_u8(offset_of!(xt_tcp, flg_mask), self.flg_mask);
         b.put_u8(offset_of!(xt_tcp, flg_cmp), self.flg_cmp);
@@ -167,18 +167,7 @@ impl Extension for Tcp {
         }
         match name {
             "source-port" | "destination-port" => {
-                let r = parse_range(val.text(), "tcp", &shown)?;
-                if name == "source-port" {
-                    self.spts = r;
-                    if inv {
-                        self.invflags |= XT_TCP_INV_SRCPT;
-                    }
-                } else {
-                    self.dpts = r;
-                    if inv {
-                        self.invflags |= XT_TCP_INV_DSTPT;
-                    }
-                }
+                self.parse_port_option(name == "source-port", val.text(), &shown, inv)?;
             }
             "syn" | "tcp-flags" => {
                 if name == "syn" {
@@ -188,30 +177,23 @@ impl Extension for Tcp {
                     self.flg_mask = parse_flags(val.text(), &shown)?;
                     self.flg_cmp = parse_flags(val.second(), &shown)?;
                 }
-                if inv {
-                    self.invflags |= XT_TCP_INV_FLAGS;
-                }
+                self.invflags |= bit_if(inv, XT_TCP_INV_FLAGS);
             }
             _ => {
                 self.option = super::api::parse_uint(val.text(), 1, 255).ok_or_else(|| {
                     ParseError::bad(&shown, format!("Bad TCP option \"{}\"", val.text()))
                 })? as u8;
-                if inv {
-                    self.invflags |= XT_TCP_INV_OPTION;
-                }
+                self.invflags |= bit_if(inv, XT_TCP_INV_OPTION);
             }
         }
         Ok(())
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        // Encoded natively, the match tests the transport header of any protocol: iptables-nft
-        // refuses it unless the rule's protocol is TCP (inverted or not, as it does). The
-        // x_tables form is checked by the kernel.
-        if !self.is_xt() && ctx.proto.map(|p| p.num) != Some(6) {
-            return Err(ParseError::Invalid("TCP match requires '-p tcp'".into()));
+        if self.is_xt() {
+            return Ok(());
         }
-        Ok(())
+        Self::require_proto(ctx)
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
@@ -225,24 +207,12 @@ impl Extension for Tcp {
             out.push(Bitwise::mask(&[self.flg_mask]).into());
             out.push(Cmp::eq(self.invflags & XT_TCP_INV_FLAGS != 0, &[self.flg_cmp]).into());
         }
-        encode_ports(
-            self.spts,
-            self.invflags & XT_TCP_INV_SRCPT != 0,
-            self.dpts,
-            self.invflags & XT_TCP_INV_DSTPT != 0,
-            out,
-        );
+        self.encode_ports(out);
         Ok(())
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        save_ports(
-            out,
-            self.spts,
-            self.invflags & XT_TCP_INV_SRCPT != 0,
-            self.dpts,
-            self.invflags & XT_TCP_INV_DSTPT != 0,
-        );
+        self.save_ports(out);
         let oinv = self.invflags & XT_TCP_INV_OPTION != 0;
         if self.option != 0 || oinv {
             save_inv(out, oinv);
@@ -260,10 +230,8 @@ impl Extension for Tcp {
 
     fn print(&self, ctx: &PrintCtx, out: &mut String) {
         let n = ctx.numeric;
-        out.push_str(" tcp");
+        self.print_ports(out, n);
         let inv = |f: u8| self.invflags & f != 0;
-        print_ports(out, "spt", self.spts, inv(XT_TCP_INV_SRCPT), "tcp", n);
-        print_ports(out, "dpt", self.dpts, inv(XT_TCP_INV_DSTPT), "tcp", n);
         if self.option != 0 || inv(XT_TCP_INV_OPTION) {
             let i = if inv(XT_TCP_INV_OPTION) { "!" } else { "" };
             out.push_str(&format!(" option={i}{}", self.option));
@@ -281,10 +249,7 @@ impl Extension for Tcp {
                 save_flags(out, self.flg_cmp);
             }
         }
-        let unknown = self.invflags & !XT_TCP_INV_MASK;
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        print_unknown_invflags(out, self.invflags, XT_TCP_INV_MASK);
     }
 
     crate::ext_boilerplate!();
@@ -292,17 +257,16 @@ impl Extension for Tcp {
 
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let v = XtView::of::<xt_tcp>(info)?;
-    let base = offset_of!(xt_tcp, spts);
-    let dbase = offset_of!(xt_tcp, dpts);
     debug_assert!(size_of::<xt_tcp>() >= 12);
-    Some(Box::new(Tcp {
-        spts: [v.u16(base)?, v.u16(base + 2)?],
-        dpts: [v.u16(dbase)?, v.u16(dbase + 2)?],
+    let mut t = Tcp {
         option: v.u8(offset_of!(xt_tcp, option))?,
         flg_mask: v.u8(offset_of!(xt_tcp, flg_mask))?,
         flg_cmp: v.u8(offset_of!(xt_tcp, flg_cmp))?,
         invflags: v.u8(offset_of!(xt_tcp, invflags))?,
-    }))
+        ..Tcp::default()
+    };
+    t.get_xt_ports(&v, offset_of!(xt_tcp, spts), offset_of!(xt_tcp, dpts))?;
+    Some(Box::new(t))
 }
 
 /// Reads `payload 1b @ transport + 13`, `bitwise & mask`, `cmp eq value`.
@@ -345,17 +309,9 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
     loop {
         let rest = &cur.exprs[pos..];
         if let Some((piece, n)) = decode_port_piece(rest) {
-            if set & piece.sets() != 0 {
+            if !t.take_port_piece(piece, &mut set) {
                 break;
             }
-            set |= piece.sets();
-            piece.apply(
-                &mut t.spts,
-                &mut t.dpts,
-                &mut t.invflags,
-                XT_TCP_INV_SRCPT,
-                XT_TCP_INV_DSTPT,
-            );
             pos += n;
             any = true;
         } else if let Some((mask, cmpv, inv)) = decode_flags(rest) {
@@ -365,9 +321,7 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
             set |= 4;
             t.flg_mask = mask;
             t.flg_cmp = cmpv;
-            if inv {
-                t.invflags |= XT_TCP_INV_FLAGS;
-            }
+            t.invflags |= bit_if(inv, XT_TCP_INV_FLAGS);
             pos += 3;
             any = true;
         } else {

@@ -8,6 +8,7 @@
 
 use iptnl_sys::xt::{xt_tcpmss_info, XT_TCPMSS_CLAMP_PMTU};
 
+use super::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -64,12 +65,10 @@ impl Extension for Tcpmss {
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid(
-                "TCPMSS target: At least one parameter is required".into(),
-            ));
-        }
-        Ok(())
+        require_option(
+            ctx.given,
+            "TCPMSS target: At least one parameter is required",
+        )
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
@@ -99,9 +98,6 @@ impl Extension for Tcpmss {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    let v = XtView::of::<xt_tcpmss_info>(info)?;
+    let v = XtView::of_rev::<xt_tcpmss_info>(rev, 0, info)?;
     Some(Box::new(Tcpmss { mss: v.u16(0)? }))
 }

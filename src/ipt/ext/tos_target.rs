@@ -10,7 +10,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_tos_target_info;
 
-use super::libxt::{strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
+use super::libxt::{require_option, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -94,10 +94,7 @@ impl Extension for Tos {
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid("TOS: An action is required".into()));
-        }
-        Ok(())
+        require_option(ctx.given, "TOS: An action is required")
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {

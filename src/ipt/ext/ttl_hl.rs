@@ -15,6 +15,7 @@ use iptnl_sys::xt::{
     IPT_TTL_NE,
 };
 
+use super::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
@@ -158,14 +159,14 @@ impl Extension for HopMatch {
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        if ctx.given.is_empty() {
-            return Err(ParseError::Invalid(if self.v6 {
-                "HL match: You must specify one of `--hl-eq', `--hl-lt', `--hl-gt'".into()
+        require_option(
+            ctx.given,
+            if self.v6 {
+                "HL match: You must specify one of `--hl-eq', `--hl-lt', `--hl-gt'"
             } else {
-                "TTL match: You must specify one of `--ttl-eq', `--ttl-lt', `--ttl-gt'".into()
-            }));
-        }
-        Ok(())
+                "TTL match: You must specify one of `--ttl-eq', `--ttl-lt', `--ttl-gt'"
+            },
+        )
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {

@@ -11,7 +11,8 @@ use super::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
-use super::ports::{decode_port_piece, encode_ports, parse_range, print_ports, save_ports};
+use super::libxt::print_unknown_invflags;
+use super::ports::{decode_port_piece, PortFields};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -54,6 +55,8 @@ impl Default for Udp {
     }
 }
 
+super::ports::port_fields!(Udp, "udp", 17, XT_UDP_INV_SRCPT, XT_UDP_INV_DSTPT);
+
 impl Udp {
     /// Whether iptables-nft encodes it as the x_tables match rather than natively.
     fn is_xt(&self) -> bool {
@@ -74,72 +77,36 @@ impl Extension for Udp {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let shown = opt.shown();
-        let r = parse_range(val.text(), "udp", &shown)?;
-        if opt.canonical() == "source-port" {
-            self.spts = r;
-            if inv {
-                self.invflags |= XT_UDP_INV_SRCPT;
-            }
-        } else {
-            self.dpts = r;
-            if inv {
-                self.invflags |= XT_UDP_INV_DSTPT;
-            }
-        }
-        Ok(())
+        let source = opt.canonical() == "source-port";
+        self.parse_port_option(source, val.text(), &opt.shown(), inv)
     }
 
     fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
-        // As for tcp: the native form needs the rule's protocol to be UDP (the x_tables form
-        // is checked by the kernel).
-        if !self.is_xt() && ctx.proto.map(|p| p.num) != Some(17) {
-            return Err(ParseError::Invalid("UDP match requires '-p udp'".into()));
+        if self.is_xt() {
+            return Ok(());
         }
-        Ok(())
+        Self::require_proto(ctx)
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         if self.is_xt() {
             let mut b = XtBuf::of::<xt_udp>();
-            b.put_u16(offset_of!(xt_udp, spts), self.spts[0]);
-            b.put_u16(offset_of!(xt_udp, spts) + 2, self.spts[1]);
-            b.put_u16(offset_of!(xt_udp, dpts), self.dpts[0]);
-            b.put_u16(offset_of!(xt_udp, dpts) + 2, self.dpts[1]);
+            self.put_xt_ports(&mut b, offset_of!(xt_udp, spts), offset_of!(xt_udp, dpts));
             b.put_u8(offset_of!(xt_udp, invflags), self.invflags);
             out.push(xt_match("udp", 0, b.into_vec()));
             return Ok(());
         }
-        encode_ports(
-            self.spts,
-            self.invflags & XT_UDP_INV_SRCPT != 0,
-            self.dpts,
-            self.invflags & XT_UDP_INV_DSTPT != 0,
-            out,
-        );
+        self.encode_ports(out);
         Ok(())
     }
 
     fn save(&self, _family: IpFamily, out: &mut String) {
-        save_ports(
-            out,
-            self.spts,
-            self.invflags & XT_UDP_INV_SRCPT != 0,
-            self.dpts,
-            self.invflags & XT_UDP_INV_DSTPT != 0,
-        );
+        self.save_ports(out);
     }
 
     fn print(&self, ctx: &PrintCtx, out: &mut String) {
-        let n = ctx.numeric;
-        out.push_str(" udp");
-        let inv = |f: u8| self.invflags & f != 0;
-        print_ports(out, "spt", self.spts, inv(XT_UDP_INV_SRCPT), "udp", n);
-        print_ports(out, "dpt", self.dpts, inv(XT_UDP_INV_DSTPT), "udp", n);
-        let unknown = self.invflags & !XT_UDP_INV_MASK;
-        if unknown != 0 {
-            out.push_str(&format!(" Unknown invflags: 0x{unknown:X}"));
-        }
+        self.print_ports(out, ctx.numeric);
+        print_unknown_invflags(out, self.invflags, XT_UDP_INV_MASK);
     }
 
     crate::ext_boilerplate!();
@@ -147,13 +114,12 @@ impl Extension for Udp {
 
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let v = XtView::of::<xt_udp>(info)?;
-    let s = offset_of!(xt_udp, spts);
-    let d = offset_of!(xt_udp, dpts);
-    Some(Box::new(Udp {
-        spts: [v.u16(s)?, v.u16(s + 2)?],
-        dpts: [v.u16(d)?, v.u16(d + 2)?],
+    let mut u = Udp {
         invflags: v.u8(offset_of!(xt_udp, invflags))?,
-    }))
+        ..Udp::default()
+    };
+    u.get_xt_ports(&v, offset_of!(xt_udp, spts), offset_of!(xt_udp, dpts))?;
+    Some(Box::new(u))
 }
 
 fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
@@ -165,17 +131,9 @@ fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Ex
     let mut pos = cur.pos;
     let mut set = 0;
     while let Some((piece, n)) = decode_port_piece(&cur.exprs[pos..]) {
-        if set & piece.sets() != 0 {
+        if !u.take_port_piece(piece, &mut set) {
             break;
         }
-        set |= piece.sets();
-        piece.apply(
-            &mut u.spts,
-            &mut u.dpts,
-            &mut u.invflags,
-            XT_UDP_INV_SRCPT,
-            XT_UDP_INV_DSTPT,
-        );
         pos += n;
     }
     if pos == cur.pos {

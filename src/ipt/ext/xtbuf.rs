@@ -51,6 +51,18 @@ impl XtBuf {
         self.put(off, &v.to_ne_bytes());
     }
 
+    /// Writes a `[low, high]` range of host-order u16s (`__u16 spts[2]`).
+    pub fn put_u16_pair(&mut self, off: usize, r: [u16; 2]) {
+        self.put_u16(off, r[0]);
+        self.put_u16(off + 2, r[1]);
+    }
+
+    /// Writes a `[low, high]` range of host-order u32s (`__u32 ids[2]`).
+    pub fn put_u32_pair(&mut self, off: usize, r: [u32; 2]) {
+        self.put_u32(off, r[0]);
+        self.put_u32(off + 4, r[1]);
+    }
+
     /// Writes a host-order u64.
     pub fn put_u64(&mut self, off: usize, v: u64) {
         self.put(off, &v.to_ne_bytes());
@@ -82,6 +94,21 @@ impl<'a> XtView<'a> {
         (buf.len() == xt_align(std::mem::size_of::<T>())).then_some(XtView { buf })
     }
 
+    /// A view over `buf` as [`of`](Self::of) gives it, when `rev` is `want`: a decoder of
+    /// one revision of an info struct.
+    ///
+    /// ```
+    /// use iptnl::ipt::ext::XtView;
+    /// assert!(XtView::of_rev::<u32>(0, 0, &[0; 8]).is_some());
+    /// assert!(XtView::of_rev::<u32>(1, 0, &[0; 8]).is_none());
+    /// ```
+    pub fn of_rev<T>(rev: u32, want: u32, buf: &'a [u8]) -> Option<XtView<'a>> {
+        if rev != want {
+            return None;
+        }
+        Self::of::<T>(buf)
+    }
+
     /// A view over any buffer.
     pub fn new(buf: &'a [u8]) -> XtView<'a> {
         XtView { buf }
@@ -105,6 +132,16 @@ impl<'a> XtView<'a> {
     /// A host-order u32.
     pub fn u32(&self, off: usize) -> Option<u32> {
         Some(u32::from_ne_bytes(self.bytes(off, 4)?.try_into().ok()?))
+    }
+
+    /// A `[low, high]` range of host-order u16s.
+    pub fn u16_pair(&self, off: usize) -> Option<[u16; 2]> {
+        Some([self.u16(off)?, self.u16(off.checked_add(2)?)?])
+    }
+
+    /// A `[low, high]` range of host-order u32s.
+    pub fn u32_pair(&self, off: usize) -> Option<[u32; 2]> {
+        Some([self.u32(off)?, self.u32(off.checked_add(4)?)?])
     }
 
     /// A host-order u64.
