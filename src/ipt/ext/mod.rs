@@ -35,6 +35,7 @@ pub mod connlimit;
 pub mod connmark;
 pub mod conntrack;
 mod conntrack_names;
+pub mod cpu;
 pub mod ct;
 pub mod dscp_match;
 pub mod dscp_target;
@@ -146,6 +147,7 @@ static ALL: &[&ExtDesc] = &[
     &esp_ah::ESP,
     &ipv6header::DESC,
     &mh::DESC,
+    &cpu::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.

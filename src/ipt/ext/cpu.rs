@@ -1,0 +1,117 @@
+//! `cpu`: the CPU that handles the packet (`--cpu number`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `cpu` match, rev 0, `xt_cpu_info` (8 bytes).
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::xt_cpu_info;
+
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::api::{
+    save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
+    ParseCtx, PrintCtx, Val, XtBuf, XtView,
+};
+use crate::ipt::ext::opts::U32;
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `cpu` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "cpu",
+    kind: ExtKind::Match,
+    family: None,
+    options: &super::opts::table([Opt::new("cpu", U32).inv().mand()]),
+    new: |_| Box::new(Cpu::default()),
+    xt_names: &["cpu"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Options of `-m cpu`, as in `struct xt_cpu_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Cpu {
+    /// The CPU number.
+    pub cpu: u32,
+    /// 1 when negated.
+    pub invert: u32,
+}
+
+impl Cpu {
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = XtBuf::of::<xt_cpu_info>();
+        b.put_u32(offset_of!(xt_cpu_info, cpu), self.cpu);
+        b.put_u32(offset_of!(xt_cpu_info, invert), self.invert);
+        b.into_vec()
+    }
+}
+
+impl Extension for Cpu {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        _opt: &Opt,
+        inv: bool,
+        val: Val<'_>,
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        self.cpu = val.uint() as u32;
+        self.invert = inv as u32;
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("cpu", 0, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        save_inv(out, self.invert != 0);
+        out.push_str(" --cpu ");
+        out.push_str(&self.cpu.to_string());
+    }
+
+    fn print(&self, _ctx: &PrintCtx, out: &mut String) {
+        out.push_str(if self.invert != 0 { " cpu ! " } else { " cpu " });
+        out.push_str(&self.cpu.to_string());
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of_rev::<xt_cpu_info>(rev, 0, info)?;
+    let c = Cpu {
+        cpu: v.u32(offset_of!(xt_cpu_info, cpu))?,
+        invert: v.u32(offset_of!(xt_cpu_info, invert))?,
+    };
+    (c.invert <= 1 && c.to_xt() == info).then(|| Box::new(c) as _)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+
+    fn round(args: &[&str]) -> Result<String, String> {
+        let spec = parse_rule(IpFamily::V4, args).map_err(|e| e.to_string())?;
+        let r =
+            encode_rule(&spec[0], IpFamily::V4, "filter", "INPUT").map_err(|e| e.to_string())?;
+        Ok(decode_rule(&r, IpFamily::V4).unwrap().to_save_args())
+    }
+
+    #[test]
+    fn cpu_numbers() {
+        assert_eq!(
+            round(&["-m", "cpu", "--cpu", "0"]).unwrap(),
+            "-m cpu --cpu 0"
+        );
+        assert_eq!(
+            round(&["-m", "cpu", "!", "--cpu", "4294967295"]).unwrap(),
+            "-m cpu ! --cpu 4294967295"
+        );
+        assert!(round(&["-m", "cpu", "--cpu", "4294967296"]).is_err());
+        assert!(round(&["-m", "cpu"]).is_err());
+    }
+}
