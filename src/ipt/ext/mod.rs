@@ -60,6 +60,7 @@ pub mod nfqueue;
 pub mod owner;
 pub mod physdev;
 pub mod pkttype;
+pub mod quota;
 pub mod recent;
 pub mod reject;
 pub mod rpfilter;
@@ -148,6 +149,7 @@ static ALL: &[&ExtDesc] = &[
     &ipv6header::DESC,
     &mh::DESC,
     &cpu::DESC,
+    &quota::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
