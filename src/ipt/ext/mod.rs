@@ -69,6 +69,7 @@ pub mod set;
 pub mod socket;
 pub mod statistic;
 pub mod tcp;
+pub mod tcpmss_match;
 pub mod tcpmss_target;
 pub mod tos_target;
 pub mod tproxy;
@@ -150,6 +151,7 @@ static ALL: &[&ExtDesc] = &[
     &mh::DESC,
     &cpu::DESC,
     &quota::DESC,
+    &tcpmss_match::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
