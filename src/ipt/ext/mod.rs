@@ -39,6 +39,7 @@ pub mod cpu;
 pub mod ct;
 pub mod dscp_match;
 pub mod dscp_target;
+pub mod ecn;
 pub mod esp_ah;
 pub mod frag;
 pub mod hashlimit;
@@ -152,6 +153,7 @@ static ALL: &[&ExtDesc] = &[
     &cpu::DESC,
     &quota::DESC,
     &tcpmss_match::DESC,
+    &ecn::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.

@@ -1,0 +1,188 @@
+//! `ecn`: the ECN bits of the IP header and the TCP ECE/CWR flags (`--ecn-tcp-cwr`,
+//! `--ecn-tcp-ece`, `--ecn-ip-ect 0..3`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `ecn` match, rev 0, `xt_ecn_info` (4 bytes,
+//! 8 padded). The kernel takes the TCP tests only in `-p tcp` rules.
+
+use std::mem::offset_of;
+
+use iptnl_sys::xt::{xt_ecn_info, XT_ECN_OP_MATCH_CWR, XT_ECN_OP_MATCH_ECE, XT_ECN_OP_MATCH_IP};
+
+use super::libxt::require_option;
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::api::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
+    PrintCtx, Ty, Val, XtBuf, XtView,
+};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `ecn` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "ecn",
+    kind: ExtKind::Match,
+    family: None,
+    options: &super::opts::table([
+        Opt::new("ecn-tcp-cwr", Ty::Flag).inv(),
+        Opt::new("ecn-tcp-ece", Ty::Flag).inv(),
+        Opt::new("ecn-ip-ect", Ty::Uint { min: 0, max: 3 }).inv(),
+    ]),
+    new: |_| Box::new(Ecn::default()),
+    xt_names: &["ecn"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// Options of `-m ecn`, as in `struct xt_ecn_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ecn {
+    /// `XT_ECN_OP_MATCH_*` bits of the tests given.
+    pub operation: u8,
+    /// `XT_ECN_OP_MATCH_*` bits of the negated tests.
+    pub invert: u8,
+    /// The IP ECT codepoint (`--ecn-ip-ect`).
+    pub ip_ect: u8,
+}
+
+impl Ecn {
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = XtBuf::of::<xt_ecn_info>();
+        b.put_u8(offset_of!(xt_ecn_info, operation), self.operation);
+        b.put_u8(offset_of!(xt_ecn_info, invert), self.invert);
+        b.put_u8(offset_of!(xt_ecn_info, ip_ect), self.ip_ect);
+        b.into_vec()
+    }
+
+    fn neg(&self, bit: u8) -> bool {
+        self.invert & bit != 0
+    }
+}
+
+impl Extension for Ecn {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &Opt,
+        inv: bool,
+        val: Val<'_>,
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let bit = match opt.name {
+            "ecn-tcp-cwr" => XT_ECN_OP_MATCH_CWR,
+            "ecn-tcp-ece" => XT_ECN_OP_MATCH_ECE,
+            _ => {
+                self.ip_ect = val.uint() as u8;
+                XT_ECN_OP_MATCH_IP
+            }
+        };
+        self.operation |= bit;
+        if inv {
+            self.invert |= bit;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        require_option(ctx.given, "ECN match: some option required")
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("ecn", 0, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        for (bit, name) in [
+            (XT_ECN_OP_MATCH_ECE, " --ecn-tcp-ece"),
+            (XT_ECN_OP_MATCH_CWR, " --ecn-tcp-cwr"),
+            (XT_ECN_OP_MATCH_IP, " --ecn-ip-ect "),
+        ] {
+            if self.operation & bit == 0 {
+                continue;
+            }
+            if self.neg(bit) {
+                out.push_str(" !");
+            }
+            out.push_str(name);
+            if bit == XT_ECN_OP_MATCH_IP {
+                out.push_str(&self.ip_ect.to_string());
+            }
+        }
+    }
+
+    fn print(&self, _ctx: &PrintCtx, out: &mut String) {
+        out.push_str(" ECN match");
+        for (bit, name) in [
+            (XT_ECN_OP_MATCH_ECE, "ECE"),
+            (XT_ECN_OP_MATCH_CWR, "CWR"),
+            (XT_ECN_OP_MATCH_IP, "ECT="),
+        ] {
+            if self.operation & bit == 0 {
+                continue;
+            }
+            out.push_str(if self.neg(bit) { " !" } else { " " });
+            out.push_str(name);
+            if bit == XT_ECN_OP_MATCH_IP {
+                out.push_str(&self.ip_ect.to_string());
+            }
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of_rev::<xt_ecn_info>(rev, 0, info)?;
+    let e = Ecn {
+        operation: v.u8(offset_of!(xt_ecn_info, operation))?,
+        invert: v.u8(offset_of!(xt_ecn_info, invert))?,
+        ip_ect: v.u8(offset_of!(xt_ecn_info, ip_ect))?,
+    };
+    let all = XT_ECN_OP_MATCH_IP | XT_ECN_OP_MATCH_ECE | XT_ECN_OP_MATCH_CWR;
+    // A test that is not active prints nothing, so neither may its negation or value.
+    let ok = e.operation != 0
+        && e.operation & !all == 0
+        && e.invert & !e.operation == 0
+        && e.ip_ect <= 3
+        && (e.operation & XT_ECN_OP_MATCH_IP != 0 || e.ip_ect == 0);
+    (ok && e.to_xt() == info).then(|| Box::new(e) as _)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+
+    fn round(args: &str) -> Result<String, String> {
+        let args: Vec<&str> = args.split(' ').collect();
+        let spec = parse_rule(IpFamily::V6, &args).map_err(|e| e.to_string())?;
+        let r =
+            encode_rule(&spec[0], IpFamily::V6, "filter", "INPUT").map_err(|e| e.to_string())?;
+        Ok(decode_rule(&r, IpFamily::V6).unwrap().to_save_args())
+    }
+
+    #[test]
+    fn options() {
+        for r in [
+            "-p tcp -m ecn --ecn-tcp-cwr",
+            "-p tcp -m ecn --ecn-tcp-ece --ecn-tcp-cwr --ecn-ip-ect 2",
+            "-p tcp -m ecn ! --ecn-tcp-ece ! --ecn-tcp-cwr ! --ecn-ip-ect 2",
+            "-m ecn --ecn-ip-ect 0",
+        ] {
+            assert_eq!(round(r).unwrap(), r);
+        }
+        // Saved in iptables' order: ECE, CWR, ECT.
+        assert_eq!(
+            round("-p tcp -m ecn --ecn-ip-ect 3 --ecn-tcp-cwr --ecn-tcp-ece").unwrap(),
+            "-p tcp -m ecn --ecn-tcp-ece --ecn-tcp-cwr --ecn-ip-ect 3"
+        );
+        assert_eq!(
+            round("-m ecn").unwrap_err(),
+            "ECN match: some option required"
+        );
+        assert!(round("-m ecn --ecn-ip-ect 4").is_err());
+        assert!(round("-m ecn --ecn-ip-ect 1 --ecn-ip-ect 1").is_err());
+    }
+}
