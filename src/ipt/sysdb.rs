@@ -1,6 +1,6 @@
 //! The system databases the rule model takes names from: protocols (`-p`), services (port
 //! names), hosts and networks (`-L` without `-n`, `XTTYPE_HOST` options), users and groups
-//! (`-m owner`).
+//! (`-m owner`), device groups and routing realms (`-m devgroup`, `-m realm`).
 //!
 //! The rule model reads no file itself: the text of each database comes from a [`Source`]
 //! that the layer above installs once per process ([`install`]; `iptnl::iptables` installs
@@ -39,6 +39,10 @@ pub enum Db {
     Passwd,
     /// `/etc/group`.
     Group,
+    /// `/etc/iproute2/group`: names of network device groups (`-m devgroup`).
+    DevGroups,
+    /// `/etc/iproute2/rt_realms`: names of routing realms (`-m realm`).
+    Realms,
 }
 
 impl Db {
@@ -55,6 +59,8 @@ impl Db {
             Db::Networks => "/etc/networks",
             Db::Passwd => "/etc/passwd",
             Db::Group => "/etc/group",
+            Db::DevGroups => "/etc/iproute2/group",
+            Db::Realms => "/etc/iproute2/rt_realms",
         }
     }
 }

@@ -37,6 +37,7 @@ pub mod conntrack;
 mod conntrack_names;
 pub mod cpu;
 pub mod ct;
+pub mod devgroup;
 pub mod dscp_match;
 pub mod dscp_target;
 pub mod ecn;
@@ -154,6 +155,7 @@ static ALL: &[&ExtDesc] = &[
     &quota::DESC,
     &tcpmss_match::DESC,
     &ecn::DESC,
+    &devgroup::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.

@@ -1,0 +1,213 @@
+//! `devgroup`: the device group of the input or output interface (`--src-group`,
+//! `--dst-group`, each `value[/mask]` or a name of `/etc/iproute2/group`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `devgroup` match, rev 0, `xt_devgroup_info`
+//! (20 bytes, 24 padded).
+
+use std::mem::offset_of;
+use std::sync::OnceLock;
+
+use iptnl_sys::xt::{
+    xt_devgroup_info, XT_DEVGROUP_INVERT_DST, XT_DEVGROUP_INVERT_SRC, XT_DEVGROUP_MATCH_DST,
+    XT_DEVGROUP_MATCH_SRC,
+};
+
+use super::libxt::{lmap_parse, parse_val_mask, print_val_mask, require_option};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::api::{
+    xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
+    PrintCtx, Val, XtBuf, XtView,
+};
+use crate::ipt::ext::opts::STR;
+use crate::ipt::sysdb::{self, Db};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// The `devgroup` match.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "devgroup",
+    kind: ExtKind::Match,
+    family: None,
+    options: &super::opts::table([
+        Opt::new("src-group", STR).inv(),
+        Opt::new("dst-group", STR).inv(),
+    ]),
+    new: |_| Box::new(DevGroup::default()),
+    xt_names: &["devgroup"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// The device group names of `/etc/iproute2/group` (`None` when it has none).
+fn groups() -> Option<&'static [(u32, String)]> {
+    static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
+    let m = sysdb::table(&CACHE, Db::DevGroups, |t| lmap_parse(t).unwrap_or_default());
+    (!m.is_empty()).then_some(m)
+}
+
+/// Options of `-m devgroup`, as in `struct xt_devgroup_info`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DevGroup {
+    /// `XT_DEVGROUP_*` bits.
+    pub flags: u32,
+    /// Input interface group value.
+    pub src_group: u32,
+    /// Input interface group mask.
+    pub src_mask: u32,
+    /// Output interface group value.
+    pub dst_group: u32,
+    /// Output interface group mask.
+    pub dst_mask: u32,
+}
+
+impl DevGroup {
+    fn to_xt(&self) -> Vec<u8> {
+        let mut b = XtBuf::of::<xt_devgroup_info>();
+        b.put_u32(offset_of!(xt_devgroup_info, flags), self.flags);
+        b.put_u32(offset_of!(xt_devgroup_info, src_group), self.src_group);
+        b.put_u32(offset_of!(xt_devgroup_info, src_mask), self.src_mask);
+        b.put_u32(offset_of!(xt_devgroup_info, dst_group), self.dst_group);
+        b.put_u32(offset_of!(xt_devgroup_info, dst_mask), self.dst_mask);
+        b.into_vec()
+    }
+
+    /// `devgroup_show`: both tests with prefix `pfx` (`--` for save), names unless `numeric`.
+    fn show(&self, pfx: &str, numeric: bool, out: &mut String) {
+        let names = if numeric { None } else { groups() };
+        for (m, i, which, g, mask) in [
+            (
+                XT_DEVGROUP_MATCH_SRC,
+                XT_DEVGROUP_INVERT_SRC,
+                "src-group",
+                self.src_group,
+                self.src_mask,
+            ),
+            (
+                XT_DEVGROUP_MATCH_DST,
+                XT_DEVGROUP_INVERT_DST,
+                "dst-group",
+                self.dst_group,
+                self.dst_mask,
+            ),
+        ] {
+            if self.flags & m == 0 {
+                continue;
+            }
+            if self.flags & i != 0 {
+                out.push_str(" !");
+            }
+            out.push(' ');
+            out.push_str(pfx);
+            out.push_str(which);
+            print_val_mask(out, g, mask, names);
+        }
+    }
+}
+
+impl Extension for DevGroup {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &Opt,
+        inv: bool,
+        val: Val<'_>,
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        let (g, m) = parse_val_mask("devgroup", opt.name, val.text(), groups())?;
+        if opt.name == "src-group" {
+            self.src_group = g;
+            self.src_mask = m;
+            self.flags |= XT_DEVGROUP_MATCH_SRC;
+            if inv {
+                self.flags |= XT_DEVGROUP_INVERT_SRC;
+            }
+        } else {
+            self.dst_group = g;
+            self.dst_mask = m;
+            self.flags |= XT_DEVGROUP_MATCH_DST;
+            if inv {
+                self.flags |= XT_DEVGROUP_INVERT_DST;
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, ctx: &ParseCtx) -> Result<(), ParseError> {
+        require_option(
+            ctx.given,
+            "devgroup match: You must specify either '--src-group' or '--dst-group'",
+        )
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        out.push(xt_match("devgroup", 0, self.to_xt()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        self.show("--", false, out);
+    }
+
+    fn print(&self, ctx: &PrintCtx, out: &mut String) {
+        self.show("", ctx.numeric, out);
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let v = XtView::of_rev::<xt_devgroup_info>(rev, 0, info)?;
+    let d = DevGroup {
+        flags: v.u32(offset_of!(xt_devgroup_info, flags))?,
+        src_group: v.u32(offset_of!(xt_devgroup_info, src_group))?,
+        src_mask: v.u32(offset_of!(xt_devgroup_info, src_mask))?,
+        dst_group: v.u32(offset_of!(xt_devgroup_info, dst_group))?,
+        dst_mask: v.u32(offset_of!(xt_devgroup_info, dst_mask))?,
+    };
+    let all = XT_DEVGROUP_MATCH_SRC
+        | XT_DEVGROUP_INVERT_SRC
+        | XT_DEVGROUP_MATCH_DST
+        | XT_DEVGROUP_INVERT_DST;
+    let f = d.flags;
+    // What save prints must be all there is: no negation or value of a test not given.
+    let src_ok = f & XT_DEVGROUP_MATCH_SRC != 0
+        || (f & XT_DEVGROUP_INVERT_SRC == 0 && d.src_group == 0 && d.src_mask == 0);
+    let dst_ok = f & XT_DEVGROUP_MATCH_DST != 0
+        || (f & XT_DEVGROUP_INVERT_DST == 0 && d.dst_group == 0 && d.dst_mask == 0);
+    let ok = f & !all == 0 && f & (XT_DEVGROUP_MATCH_SRC | XT_DEVGROUP_MATCH_DST) != 0;
+    (ok && src_ok && dst_ok && d.to_xt() == info).then(|| Box::new(d) as _)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+
+    fn round(args: &str) -> Result<String, String> {
+        let args: Vec<&str> = args.split(' ').collect();
+        let spec = parse_rule(IpFamily::V4, &args).map_err(|e| e.to_string())?;
+        let r =
+            encode_rule(&spec[0], IpFamily::V4, "filter", "INPUT").map_err(|e| e.to_string())?;
+        Ok(decode_rule(&r, IpFamily::V4).unwrap().to_save_args())
+    }
+
+    #[test]
+    fn groups() {
+        assert_eq!(
+            round("-m devgroup --src-group 0x1/0xff ! --dst-group 7").unwrap(),
+            "-m devgroup --src-group 0x1/0xff ! --dst-group 0x7"
+        );
+        assert_eq!(
+            round("-m devgroup ! --src-group 0x10").unwrap(),
+            "-m devgroup ! --src-group 0x10"
+        );
+        assert_eq!(
+            round("-m devgroup").unwrap_err(),
+            "devgroup match: You must specify either '--src-group' or '--dst-group'"
+        );
+        assert!(round("-m devgroup --src-group 1/x").is_err());
+        assert!(round("-m devgroup --src-group 4294967296/1").is_err());
+    }
+}
