@@ -63,6 +63,7 @@ pub mod owner;
 pub mod physdev;
 pub mod pkttype;
 pub mod quota;
+pub mod realm;
 pub mod recent;
 pub mod reject;
 pub mod rpfilter;
@@ -156,6 +157,7 @@ static ALL: &[&ExtDesc] = &[
     &tcpmss_match::DESC,
     &ecn::DESC,
     &devgroup::DESC,
+    &realm::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
