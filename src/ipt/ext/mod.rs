@@ -31,6 +31,7 @@ pub mod audit;
 pub mod checksum;
 pub mod classify;
 pub mod comment;
+pub mod connbytes;
 pub mod connlimit;
 pub mod connmark;
 pub mod conntrack;
@@ -158,6 +159,7 @@ static ALL: &[&ExtDesc] = &[
     &ecn::DESC,
     &devgroup::DESC,
     &realm::DESC,
+    &connbytes::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
