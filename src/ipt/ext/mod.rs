@@ -48,6 +48,7 @@ pub mod hashlimit;
 pub mod hbh_dst;
 pub mod helper;
 pub mod icmp;
+pub mod ipcomp;
 pub mod iprange;
 pub mod ipv6header;
 pub mod length;
@@ -160,6 +161,7 @@ static ALL: &[&ExtDesc] = &[
     &devgroup::DESC,
     &realm::DESC,
     &connbytes::DESC,
+    &ipcomp::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
