@@ -12,14 +12,14 @@ use iptnl_sys::xt::{
     XT_DEVGROUP_MATCH_SRC,
 };
 
-use super::libxt::{lmap_parse, parse_val_mask, print_val_mask, require_option};
+use super::libxt::{lmap, parse_val_mask, print_val_mask, require_option};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::STR;
-use crate::ipt::sysdb::{self, Db};
+use crate::ipt::sysdb::Db;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -41,8 +41,7 @@ pub static DESC: ExtDesc = ExtDesc {
 /// The device group names of `/etc/iproute2/group` (`None` when it has none).
 fn groups() -> Option<&'static [(u32, String)]> {
     static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
-    let m = sysdb::table(&CACHE, Db::DevGroups, |t| lmap_parse(t).unwrap_or_default());
-    (!m.is_empty()).then_some(m)
+    lmap(&CACHE, Db::DevGroups)
 }
 
 /// Options of `-m devgroup`, as in `struct xt_devgroup_info`.
@@ -183,14 +182,10 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 
 #[cfg(test)]
 mod tests {
-    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+    use crate::ipt::IpFamily;
 
     fn round(args: &str) -> Result<String, String> {
-        let args: Vec<&str> = args.split(' ').collect();
-        let spec = parse_rule(IpFamily::V4, &args).map_err(|e| e.to_string())?;
-        let r =
-            encode_rule(&spec[0], IpFamily::V4, "filter", "INPUT").map_err(|e| e.to_string())?;
-        Ok(decode_rule(&r, IpFamily::V4).unwrap().to_save_args())
+        crate::ipt::ext::save_round(IpFamily::V4, args)
     }
 
     #[test]

@@ -153,14 +153,10 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 
 #[cfg(test)]
 mod tests {
-    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+    use crate::ipt::IpFamily;
 
     fn round(args: &str) -> Result<String, String> {
-        let args: Vec<&str> = args.split(' ').collect();
-        let spec = parse_rule(IpFamily::V6, &args).map_err(|e| e.to_string())?;
-        let r =
-            encode_rule(&spec[0], IpFamily::V6, "filter", "INPUT").map_err(|e| e.to_string())?;
-        Ok(decode_rule(&r, IpFamily::V6).unwrap().to_save_args())
+        crate::ipt::ext::save_round(IpFamily::V6, args)
     }
 
     #[test]

@@ -754,6 +754,16 @@ pub fn lmap_parse(text: &str) -> Option<Vec<(u32, String)>> {
     (!out.is_empty()).then_some(out)
 }
 
+/// The name map of an iproute2 database (see [`lmap_parse`]), read once through
+/// [`crate::ipt::sysdb`]; `None` when it has no entry.
+pub fn lmap(
+    cell: &'static std::sync::OnceLock<Vec<(u32, String)>>,
+    db: crate::ipt::sysdb::Db,
+) -> Option<&'static [(u32, String)]> {
+    let m = crate::ipt::sysdb::table(cell, db, |t| lmap_parse(t).unwrap_or_default());
+    (!m.is_empty()).then_some(m)
+}
+
 /// `value[/mask]` as `xtables_parse_val_mask` reads it with a name map: a number, a
 /// number and mask, or (when `lmap` has names) a name of the map; the mask is `0xffffffff`
 /// when not given.

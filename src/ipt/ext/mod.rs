@@ -403,3 +403,17 @@ mod header_tests {
         );
     }
 }
+
+/// For the extensions' unit tests: `args` parsed, encoded into a filter INPUT rule, decoded
+/// and printed as iptables-save prints them (the first rule of an expansion).
+#[cfg(test)]
+pub(crate) fn save_round(family: IpFamily, args: &str) -> Result<String, String> {
+    use crate::ipt::{decode_rule, encode_rule, parse_rule};
+    let args: Vec<&str> = args.split(' ').collect();
+    let spec = parse_rule(family, &args).map_err(|e| e.to_string())?;
+    let first = spec.first().ok_or("no rule")?;
+    let r = encode_rule(first, family, "filter", "INPUT").map_err(|e| e.to_string())?;
+    decode_rule(&r, family)
+        .map(|d| d.to_save_args())
+        .map_err(|e| e.to_string())
+}

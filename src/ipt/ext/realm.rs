@@ -9,14 +9,14 @@ use std::sync::OnceLock;
 
 use iptnl_sys::xt::xt_realm_info;
 
-use super::libxt::{lmap_parse, parse_val_mask, print_val_mask};
+use super::libxt::{lmap, parse_val_mask, print_val_mask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::STR;
-use crate::ipt::sysdb::{self, Db};
+use crate::ipt::sysdb::Db;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -35,8 +35,7 @@ pub static DESC: ExtDesc = ExtDesc {
 /// The realm names of `/etc/iproute2/rt_realms` (`None` when it has none).
 fn realms() -> Option<&'static [(u32, String)]> {
     static CACHE: OnceLock<Vec<(u32, String)>> = OnceLock::new();
-    let m = sysdb::table(&CACHE, Db::Realms, |t| lmap_parse(t).unwrap_or_default());
-    (!m.is_empty()).then_some(m)
+    lmap(&CACHE, Db::Realms)
 }
 
 /// Options of `-m realm`, as in `struct xt_realm_info`.
@@ -110,14 +109,10 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 
 #[cfg(test)]
 mod tests {
-    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+    use crate::ipt::{parse_rule, IpFamily};
 
     fn round(args: &str) -> Result<String, String> {
-        let args: Vec<&str> = args.split(' ').collect();
-        let spec = parse_rule(IpFamily::V4, &args).map_err(|e| e.to_string())?;
-        let r =
-            encode_rule(&spec[0], IpFamily::V4, "filter", "INPUT").map_err(|e| e.to_string())?;
-        Ok(decode_rule(&r, IpFamily::V4).unwrap().to_save_args())
+        crate::ipt::ext::save_round(IpFamily::V4, args)
     }
 
     #[test]

@@ -123,14 +123,10 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 
 #[cfg(test)]
 mod tests {
-    use crate::ipt::{decode_rule, encode_rule, parse_rule, IpFamily};
+    use crate::ipt::IpFamily;
 
     fn round(args: &str) -> Result<String, String> {
-        let args: Vec<&str> = args.split(' ').collect();
-        let spec = parse_rule(IpFamily::V4, &args).map_err(|e| e.to_string())?;
-        let r =
-            encode_rule(&spec[0], IpFamily::V4, "filter", "INPUT").map_err(|e| e.to_string())?;
-        Ok(decode_rule(&r, IpFamily::V4).unwrap().to_save_args())
+        crate::ipt::ext::save_round(IpFamily::V4, args)
     }
 
     #[test]
