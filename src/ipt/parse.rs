@@ -652,17 +652,28 @@ impl<'a> Parser<'a> {
                 }
             }
             'c' => {
+                // `-c P,B` or `-c P B`; each read as sscanf("%llu") reads it.
                 self.once(c)?;
                 let p = option_value(shown, inline, args, &mut i)?;
-                let b = args.get(i).ok_or_else(|| {
-                    ParseError::Invalid("-c requires packet and byte counter".into())
+                let b = match p.split_once(',') {
+                    Some((_, b)) => b,
+                    None => match args.get(i) {
+                        Some(b) if !b.starts_with('-') && !b.starts_with('!') => {
+                            i += 1;
+                            b
+                        }
+                        _ => {
+                            return Err(ParseError::Invalid(
+                                "--set-counters requires packet and byte counter".into(),
+                            ))
+                        }
+                    },
+                };
+                let pk = scan_llu(p).ok_or_else(|| {
+                    ParseError::Invalid("--set-counters packet counter not numeric".into())
                 })?;
-                i += 1;
-                let pk = p.parse::<u64>().map_err(|_| {
-                    ParseError::bad(shown, format!("packet counter not numeric: `{p}'"))
-                })?;
-                let by = b.parse::<u64>().map_err(|_| {
-                    ParseError::bad(shown, format!("byte counter not numeric: `{b}'"))
+                let by = scan_llu(b).ok_or_else(|| {
+                    ParseError::Invalid("--set-counters byte counter not numeric".into())
                 })?;
                 self.spec.counters = Some((pk, by));
             }
@@ -778,6 +789,24 @@ impl<'a> Parser<'a> {
     }
 }
 
+/// A number read as C's `sscanf(s, "%llu")` reads it: blanks, an optional sign, decimal
+/// digits up to the first other character; a minus wraps and an overflow gives the largest
+/// value, as `strtoull` does. `None` when no digit follows.
+fn scan_llu(s: &str) -> Option<u64> {
+    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
+    let (neg, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return None;
+    }
+    let v = t[..digits].parse::<u64>().unwrap_or(u64::MAX);
+    Some(if neg { v.wrapping_neg() } else { v })
+}
+
 #[cfg(test)]
 mod builtin_tests {
     use super::*;
@@ -789,6 +818,28 @@ mod builtin_tests {
         }
         assert_eq!(builtin_long_exact("dport"), None);
         assert_eq!(builtin_long_exact("appen"), None);
+    }
+
+    #[test]
+    fn counters_are_read_as_iptables_reads_them() {
+        let c = |a: &[&str]| {
+            crate::ipt::parse_rule(IpFamily::V4, a)
+                .map(|r| r[0].counters)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(c(&["-c", "2,3", "-j", "ACCEPT"]), Ok(Some((2, 3))));
+        assert_eq!(c(&["-c", "2", "3"]), Ok(Some((2, 3))));
+        assert_eq!(c(&["-c", " +7x", "5"]), Ok(Some((7, 5))));
+        assert_eq!(c(&["-c", "1,-1"]), Ok(Some((1, u64::MAX))));
+        let no = "--set-counters requires packet and byte counter";
+        assert_eq!(c(&["-c", ""]), Err(no.into()));
+        assert_eq!(c(&["-c", "1", "-j", "ACCEPT"]), Err(no.into()));
+        let pk = "--set-counters packet counter not numeric";
+        assert_eq!(c(&["-c", ",3"]), Err(pk.into()));
+        assert_eq!(c(&["-c", ","]), Err(pk.into()));
+        let by = "--set-counters byte counter not numeric";
+        assert_eq!(c(&["-c", "3,"]), Err(by.into()));
+        assert_eq!(c(&["-c", "3", "x"]), Err(by.into()));
     }
 
     #[test]

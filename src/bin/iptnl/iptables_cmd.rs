@@ -215,7 +215,9 @@ fn without_counters(args: &[String]) -> Option<Vec<String>> {
     let mut i = 0;
     while i < args.len() {
         if args[i] == "-c" || args[i] == "--set-counters" {
-            i += 3;
+            // `-c P,B` is one word, `-c P B` two.
+            let joined = args.get(i + 1).is_some_and(|v| v.contains(','));
+            i += if joined { 2 } else { 3 };
             continue;
         }
         out.push(args[i].clone());
