@@ -12,7 +12,7 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
-use super::libxt::{print_unknown_invflags, strtoul_full};
+use super::libxt::{print_unknown_invflags, strtoul_prefix_in};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
@@ -116,6 +116,10 @@ pub const ICMPV6_NAMES: Names = &[
     ("ping", 128, 0, 0xff),
     ("echo-reply", 129, 0, 0xff),
     ("pong", 129, 0, 0xff),
+    ("mld-listener-query", 130, 0, 0xff),
+    ("mld-listener-report", 131, 0, 0xff),
+    ("mld-listener-done", 132, 0, 0xff),
+    ("mld-listener-reduction", 132, 0, 0xff),
     ("router-solicitation", 133, 0, 0xff),
     ("router-advertisement", 134, 0, 0xff),
     ("neighbour-solicitation", 135, 0, 0xff),
@@ -191,22 +195,39 @@ fn parse_type(family: IpFamily, s: &str) -> Result<(u8, [u8; 2]), ParseError> {
     if let Some(&(_, t, lo, hi)) = found {
         return Ok((t, [lo, hi]));
     }
-    let (ty, code) = match s.split_once('/') {
-        Some((t, c)) => (t, Some(c)),
-        None => (s, None),
-    };
-    let t = strtoul_full(ty, 0, 255)
-        .ok_or_else(|| ParseError::bad(opt, format!("Unknown {what} type `{ty}'")))?
-        as u8;
-    let code = match code {
-        None => [0, 0xff],
-        Some(c) => {
-            let c = strtoul_full(c, 0, 255)
-                .ok_or_else(|| ParseError::bad(opt, format!("Unknown {what} code `{s}'")))?
-                as u8;
-            [c, c]
+    // A number or range (`type[:type][/code[:code]]`), as libxt_icmp.h's parse_range; a
+    // type range is refused by iptables and ip6tables.
+    fn range<'a>(
+        opt: &str,
+        what: &str,
+        s: &str,
+        t: &str,
+        v: &'a str,
+    ) -> Result<([u8; 2], &'a str), ParseError> {
+        let bad = || ParseError::bad(opt, format!("Unknown {what} {t} `{s}'"));
+        let (lo, rest) = strtoul_prefix_in(v, 0, 255).ok_or_else(bad)?;
+        match rest.strip_prefix(':') {
+            Some(r) => {
+                let (hi, rest) = strtoul_prefix_in(r, 0, 255).ok_or_else(bad)?;
+                Ok(([lo as u8, hi as u8], rest))
+            }
+            None => Ok(([lo as u8, lo as u8], rest)),
         }
+    }
+    let ([t, t_hi], rest) = range(opt, what, s, "type", s)?;
+    if t != t_hi {
+        return Err(ParseError::bad(
+            opt,
+            format!("{what} type range not supported"),
+        ));
+    }
+    let (code, rest) = match rest.strip_prefix('/') {
+        None => ([0, 0xff], rest),
+        Some(c) => range(opt, what, s, "code", c)?,
     };
+    if let Some(ch) = rest.chars().next() {
+        return Err(ParseError::bad(opt, format!("unknown character {ch}")));
+    }
     Ok((t, code))
 }
 
@@ -244,7 +265,7 @@ impl Extension for Icmp {
             out.push_str(" !");
         }
         match self.family {
-            IpFamily::V4 if self.icmp_type == 0xff => {
+            IpFamily::V4 if self.icmp_type == 0xff && self.code == [0, 0xff] => {
                 out.push_str(" --icmp-type any");
                 return;
             }
@@ -413,6 +434,29 @@ mod tests {
         assert!(parse_type(IpFamily::V4, "3/").is_err());
         assert!(parse_type(IpFamily::V4, "/3").is_err());
         assert!(parse_type(IpFamily::V6, "any").is_err());
+        assert_eq!(
+            parse_type(IpFamily::V4, "255/0:255").unwrap(),
+            (255, [0, 255])
+        );
+        assert_eq!(parse_type(IpFamily::V4, "3/4:5").unwrap(), (3, [4, 5]));
+        let msg = |f, s| parse_type(f, s).unwrap_err().to_string();
+        assert_eq!(
+            msg(IpFamily::V4, "3:4"),
+            "--icmp-type: ICMP type range not supported"
+        );
+        assert_eq!(msg(IpFamily::V4, "3x"), "--icmp-type: unknown character x");
+        assert_eq!(
+            msg(IpFamily::V4, "3/x"),
+            "--icmp-type: Unknown ICMP code `3/x'"
+        );
+        assert_eq!(
+            msg(IpFamily::V6, "300"),
+            "--icmpv6-type: Unknown ICMPv6 type `300'"
+        );
+        assert_eq!(
+            parse_type(IpFamily::V6, "mld-listener-red").unwrap(),
+            (132, [0, 255])
+        );
         assert!(parse_type(IpFamily::V6, "neighbo").is_err());
         assert_eq!(
             parse_type(IpFamily::V6, "neighbour-solicitation").unwrap(),
