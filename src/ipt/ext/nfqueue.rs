@@ -11,7 +11,6 @@ use iptnl_sys::xt::{
     NFQ_FLAG_CPU_FANOUT,
 };
 
-use super::libxt::strtoul_prefix_in as strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
@@ -59,44 +58,13 @@ impl Default for Nfqueue {
     }
 }
 
-/// `XTTYPE_UINT16RC`: `a:b`, `a:` (up to 65535), `:b` (from 0).
+/// `XTTYPE_UINT16RC` with a maximum of 65534: `a:b`, `a:` (up to 65534), `:b` (from 0);
+/// two different queues, the first below the last.
 fn parse_balance(s: &str) -> Result<(u16, u16), ParseError> {
     let opt = "--queue-balance";
-    let mut vals = Vec::new();
-    let mut rest = s;
-    loop {
-        if vals.len() == 2 {
-            return Err(ParseError::bad(
-                opt,
-                "NFQUEUE: Too many components for option \"--queue-balance\" (max: 2)",
-            ));
-        }
-        let (v, end) = if rest.is_empty() || rest.starts_with(':') {
-            (if vals.len() == 1 { 65535 } else { 0 }, rest)
-        } else {
-            let (v, end) = strtoul_prefix(rest, 0, 65535).ok_or_else(|| {
-                ParseError::bad(
-                    opt,
-                    format!("NFQUEUE: bad value for option \"{opt}\" near \"{rest}\", or out of range (0-65535)."),
-                )
-            })?;
-            if !end.is_empty() && !end.starts_with(':') {
-                return Err(ParseError::bad(
-                    opt,
-                    format!(
-                        "NFQUEUE: Argument to \"{opt}\" has unexpected characters near \"{end}\"."
-                    ),
-                ));
-            }
-            (v as u16, end)
-        };
-        vals.push(v);
-        match end.strip_prefix(':') {
-            Some(r) => rest = r,
-            None => break,
-        }
-    }
-    if vals.len() != 2 {
+    let (r, n) = super::opts::parse_range("NFQUEUE", "queue-balance", s, 0, 65534, true)?;
+    let vals = [r[0] as u16, r[1] as u16];
+    if n != 2 {
         return Err(ParseError::bad(opt, format!("Bad range \"{s}\"")));
     }
     if vals[0] >= vals[1] {
@@ -209,7 +177,10 @@ mod tests {
     #[test]
     fn balance_ranges() {
         assert_eq!(parse_balance("1:4").unwrap(), (1, 4));
-        assert_eq!(parse_balance("1:").unwrap(), (1, 65535));
+        assert_eq!(parse_balance("1:").unwrap(), (1, 65534));
+        assert_eq!(parse_balance(":").unwrap(), (0, 65534));
+        assert!(parse_balance("0:65535").is_err());
+        assert!(parse_balance("4:3").is_err());
         assert_eq!(parse_balance(":5").unwrap(), (0, 5));
         assert!(parse_balance("5").is_err());
         assert!(parse_balance("5:5").is_err());
