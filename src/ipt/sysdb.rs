@@ -43,6 +43,8 @@ pub enum Db {
     DevGroups,
     /// `/etc/iproute2/rt_realms`: names of routing realms (`-m realm`).
     Realms,
+    /// `/etc/xtables/connlabel.conf`: names of conntrack labels (`-m connlabel`).
+    ConnLabels,
 }
 
 impl Db {
@@ -61,6 +63,7 @@ impl Db {
             Db::Group => "/etc/group",
             Db::DevGroups => "/etc/iproute2/group",
             Db::Realms => "/etc/iproute2/rt_realms",
+            Db::ConnLabels => "/etc/xtables/connlabel.conf",
         }
     }
 }

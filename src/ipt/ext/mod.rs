@@ -28,10 +28,12 @@ pub mod xtbuf;
 // The extensions, one file each.
 pub mod addrtype;
 pub mod audit;
+pub mod cgroup;
 pub mod checksum;
 pub mod classify;
 pub mod comment;
 pub mod connbytes;
+pub mod connlabel;
 pub mod connlimit;
 pub mod connmark;
 pub mod conntrack;
@@ -162,6 +164,8 @@ static ALL: &[&ExtDesc] = &[
     &realm::DESC,
     &connbytes::DESC,
     &ipcomp::DESC,
+    &cgroup::DESC,
+    &connlabel::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
