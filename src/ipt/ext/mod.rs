@@ -31,6 +31,7 @@ pub mod audit;
 pub mod cgroup;
 pub mod checksum;
 pub mod classify;
+pub mod cluster;
 pub mod comment;
 pub mod connbytes;
 pub mod connlabel;
@@ -82,6 +83,7 @@ pub mod tos_target;
 pub mod tproxy;
 pub mod trace;
 pub mod ttl_hl;
+pub mod u32;
 pub mod udp;
 
 pub use api::{
@@ -166,6 +168,8 @@ static ALL: &[&ExtDesc] = &[
     &ipcomp::DESC,
     &cgroup::DESC,
     &connlabel::DESC,
+    &u32::DESC,
+    &cluster::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
