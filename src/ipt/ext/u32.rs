@@ -377,8 +377,8 @@ mod tests {
         assert_eq!(msg(&ops), "u32: at char 21: too many operators");
         let vals = format!("0=1{}", ",1".repeat(10));
         assert_eq!(msg(&vals), "u32: at char 23: too many \",\"s");
-        let tests = vec!["0=1"; 11].join("&&");
+        let tests = ["0=1"; 11].join("&&");
         assert!(msg(&tests).contains("too many \"&&\"s"), "{}", msg(&tests));
-        assert_eq!(parse_tests(&vec!["0=1"; 10].join("&&")).unwrap().len(), 10);
+        assert_eq!(parse_tests(&["0=1"; 10].join("&&")).unwrap().len(), 10);
     }
 }
