@@ -28,6 +28,7 @@ pub mod xtbuf;
 // The extensions, one file each.
 pub mod addrtype;
 pub mod audit;
+pub mod bpf;
 pub mod cgroup;
 pub mod checksum;
 pub mod classify;
@@ -46,6 +47,7 @@ pub mod dscp_match;
 pub mod dscp_target;
 pub mod ecn;
 pub mod esp_ah;
+pub mod eui64;
 pub mod frag;
 pub mod hashlimit;
 pub mod hbh_dst;
@@ -64,6 +66,7 @@ pub mod multiport;
 pub mod nat;
 pub mod nflog;
 pub mod nfqueue;
+pub mod osf;
 pub mod owner;
 pub mod physdev;
 pub mod pkttype;
@@ -170,6 +173,9 @@ static ALL: &[&ExtDesc] = &[
     &connlabel::DESC,
     &u32::DESC,
     &cluster::DESC,
+    &bpf::DESC,
+    &osf::DESC,
+    &eui64::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.

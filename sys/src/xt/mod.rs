@@ -66,6 +66,7 @@ macro_rules! assert_offset {
 
 pub mod addrtype;
 pub mod audit;
+pub mod bpf;
 pub mod cgroup;
 pub mod checksum;
 pub mod classify;
@@ -99,6 +100,7 @@ pub mod multiport;
 pub mod nat;
 pub mod nflog;
 pub mod nfqueue;
+pub mod osf;
 pub mod owner;
 pub mod physdev;
 pub mod pkttype;
@@ -123,6 +125,7 @@ pub mod x_tables;
 
 pub use addrtype::*;
 pub use audit::*;
+pub use bpf::*;
 pub use cgroup::*;
 pub use checksum::*;
 pub use classify::*;
@@ -156,6 +159,7 @@ pub use multiport::*;
 pub use nat::*;
 pub use nflog::*;
 pub use nfqueue::*;
+pub use osf::*;
 pub use owner::*;
 pub use physdev::*;
 pub use pkttype::*;
