@@ -70,6 +70,7 @@ pub mod recent;
 pub mod reject;
 pub mod rpfilter;
 pub mod rt;
+pub mod sctp;
 pub mod set;
 pub mod socket;
 pub mod statistic;
@@ -162,6 +163,7 @@ static ALL: &[&ExtDesc] = &[
     &realm::DESC,
     &connbytes::DESC,
     &ipcomp::DESC,
+    &sctp::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
