@@ -38,6 +38,7 @@ pub mod conntrack;
 mod conntrack_names;
 pub mod cpu;
 pub mod ct;
+pub mod dccp;
 pub mod devgroup;
 pub mod dscp_match;
 pub mod dscp_target;
@@ -164,6 +165,7 @@ static ALL: &[&ExtDesc] = &[
     &connbytes::DESC,
     &ipcomp::DESC,
     &sctp::DESC,
+    &dccp::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
