@@ -388,6 +388,53 @@ mod tests {
         }
     }
 
+    /// Every byte of an info changed decodes without a panic; what libxt_dccp cannot have
+    /// written is refused.
+    #[test]
+    fn strict_decoding() {
+        use super::*;
+        let ctx = DecodeCtx {
+            family: IpFamily::V6,
+            proto: None,
+            sets: &crate::ipt::ext::NoSets,
+        };
+        let d = Dccp {
+            info: xt_dccp_info {
+                dpts: [80, 80],
+                flags: XT_DCCP_DEST_PORTS | XT_DCCP_TYPE,
+                invflags: XT_DCCP_TYPE,
+                typemask: 0x0401 | INVALID_OTHER_TYPES,
+                ..xt_dccp_info::default()
+            },
+        };
+        let good = d.to_xt();
+        assert!(decode_xt(0, &good, &ctx).is_some());
+        assert!(decode_xt(1, &good, &ctx).is_none());
+        for k in 0..good.len() {
+            for v in [0, 1, 0x80, 0xff] {
+                let mut b = good.clone();
+                b[k] = v;
+                let _ = decode_xt(0, &b, &ctx);
+            }
+        }
+        let set = |o: usize, v: u8| -> Vec<u8> {
+            let mut b = good.clone();
+            b[o] = v;
+            b
+        };
+        for bad in [
+            set(offset_of!(xt_dccp_info, spts), 1),
+            set(offset_of!(xt_dccp_info, flags), 0x13),
+            set(offset_of!(xt_dccp_info, invflags), 0x08),
+            set(offset_of!(xt_dccp_info, typemask) + 1, 0x80),
+            set(offset_of!(xt_dccp_info, typemask) + 1, 0xf8),
+            set(offset_of!(xt_dccp_info, option), 1),
+            set(good.len() - 1, 1),
+        ] {
+            assert!(decode_xt(0, &bad, &ctx).is_none());
+        }
+    }
+
     #[test]
     fn listing_words() {
         use crate::ipt::ext::list_options;

@@ -557,6 +557,52 @@ mod tests {
         }
     }
 
+    /// Every byte of an info changed decodes without a panic; what libxt_sctp cannot have
+    /// written is refused.
+    #[test]
+    fn strict_decoding() {
+        use super::*;
+        let ctx = DecodeCtx {
+            family: IpFamily::V4,
+            proto: None,
+            sets: &crate::ipt::ext::NoSets,
+        };
+        let mut s = Sctp::default();
+        s.info.flags = XT_SCTP_DEST_PORTS | XT_SCTP_CHUNK_TYPES;
+        s.info.dpts = [80, 80];
+        s.parse_chunks("only", "DATA:Be,INIT", "--chunk-types")
+            .unwrap();
+        let good = s.to_xt();
+        assert!(decode_xt(0, &good, &ctx).is_some());
+        assert!(decode_xt(1, &good, &ctx).is_none());
+        assert!(decode_xt(0, &good[..good.len() - 8], &ctx).is_none());
+        for k in 0..good.len() {
+            for v in [0, 1, 0x80, 0xff] {
+                let mut b = good.clone();
+                b[k] = v;
+                let _ = decode_xt(0, &b, &ctx);
+            }
+        }
+        let off = |o: usize| -> Vec<u8> {
+            let mut b = good.clone();
+            b[o] ^= 0x10;
+            b
+        };
+        for bad in [
+            off(offset_of!(xt_sctp_info, spts)),
+            off(offset_of!(xt_sctp_info, flags)),
+            off(offset_of!(xt_sctp_info, invflags)),
+            off(offset_of!(xt_sctp_info, chunk_match_type)),
+            off(offset_of!(xt_sctp_info, chunkmap) + 2),
+            off(offset_of!(xt_sctp_info, flag_count)),
+            off(offset_of!(xt_sctp_info, flag_info) + 2),
+            off(offset_of!(xt_sctp_info, flag_info) + 3),
+            off(good.len() - 1),
+        ] {
+            assert!(decode_xt(0, &bad, &ctx).is_none());
+        }
+    }
+
     #[test]
     fn listing_words() {
         use crate::ipt::ext::list_options;
