@@ -42,6 +42,7 @@ pub mod conntrack;
 mod conntrack_names;
 pub mod cpu;
 pub mod ct;
+pub mod dccp;
 pub mod devgroup;
 pub mod dscp_match;
 pub mod dscp_target;
@@ -76,6 +77,7 @@ pub mod recent;
 pub mod reject;
 pub mod rpfilter;
 pub mod rt;
+pub mod sctp;
 pub mod set;
 pub mod socket;
 pub mod statistic;
@@ -176,6 +178,8 @@ static ALL: &[&ExtDesc] = &[
     &bpf::DESC,
     &osf::DESC,
     &eui64::DESC,
+    &sctp::DESC,
+    &dccp::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
