@@ -47,6 +47,7 @@ pub mod frag;
 pub mod hashlimit;
 pub mod hbh_dst;
 pub mod helper;
+pub mod hmark;
 pub mod icmp;
 pub mod ipcomp;
 pub mod iprange;
@@ -162,6 +163,7 @@ static ALL: &[&ExtDesc] = &[
     &realm::DESC,
     &connbytes::DESC,
     &ipcomp::DESC,
+    &hmark::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
