@@ -77,6 +77,7 @@ pub mod statistic;
 pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
+pub mod tcpoptstrip;
 pub mod tos_target;
 pub mod tproxy;
 pub mod trace;
@@ -164,6 +165,7 @@ static ALL: &[&ExtDesc] = &[
     &connbytes::DESC,
     &ipcomp::DESC,
     &hmark::DESC,
+    &tcpoptstrip::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
