@@ -49,6 +49,7 @@ pub mod hbh_dst;
 pub mod helper;
 pub mod hmark;
 pub mod icmp;
+pub mod idletimer;
 pub mod ipcomp;
 pub mod iprange;
 pub mod ipv6header;
@@ -166,6 +167,7 @@ static ALL: &[&ExtDesc] = &[
     &ipcomp::DESC,
     &hmark::DESC,
     &tcpoptstrip::DESC,
+    &idletimer::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
