@@ -34,6 +34,7 @@ pub mod comment;
 pub mod connbytes;
 pub mod connlimit;
 pub mod connmark;
+pub mod connsecmark;
 pub mod conntrack;
 mod conntrack_names;
 pub mod cpu;
@@ -168,6 +169,7 @@ static ALL: &[&ExtDesc] = &[
     &hmark::DESC,
     &tcpoptstrip::DESC,
     &idletimer::DESC,
+    &connsecmark::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
