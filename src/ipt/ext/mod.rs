@@ -73,6 +73,7 @@ pub mod recent;
 pub mod reject;
 pub mod rpfilter;
 pub mod rt;
+pub mod secmark;
 pub mod set;
 pub mod socket;
 pub mod statistic;
@@ -170,6 +171,7 @@ static ALL: &[&ExtDesc] = &[
     &tcpoptstrip::DESC,
     &idletimer::DESC,
     &connsecmark::DESC,
+    &secmark::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
