@@ -77,6 +77,7 @@ pub mod secmark;
 pub mod set;
 pub mod socket;
 pub mod statistic;
+pub mod synproxy;
 pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
@@ -172,6 +173,7 @@ static ALL: &[&ExtDesc] = &[
     &idletimer::DESC,
     &connsecmark::DESC,
     &secmark::DESC,
+    &synproxy::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
