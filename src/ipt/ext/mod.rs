@@ -62,6 +62,7 @@ pub mod mark;
 pub mod mh;
 pub mod multiport;
 pub mod nat;
+pub mod netmap;
 pub mod nflog;
 pub mod nfqueue;
 pub mod owner;
@@ -174,6 +175,7 @@ static ALL: &[&ExtDesc] = &[
     &connsecmark::DESC,
     &secmark::DESC,
     &synproxy::DESC,
+    &netmap::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
