@@ -83,6 +83,7 @@ pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
 pub mod tcpoptstrip;
+pub mod tee;
 pub mod tos_target;
 pub mod tproxy;
 pub mod trace;
@@ -176,6 +177,7 @@ static ALL: &[&ExtDesc] = &[
     &secmark::DESC,
     &synproxy::DESC,
     &netmap::DESC,
+    &tee::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
