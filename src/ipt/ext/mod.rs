@@ -43,6 +43,7 @@ pub mod devgroup;
 pub mod dscp_match;
 pub mod dscp_target;
 pub mod ecn;
+pub mod ecn_target;
 pub mod esp_ah;
 pub mod frag;
 pub mod hashlimit;
@@ -178,6 +179,7 @@ static ALL: &[&ExtDesc] = &[
     &synproxy::DESC,
     &netmap::DESC,
     &tee::DESC,
+    &ecn_target::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
