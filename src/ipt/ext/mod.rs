@@ -66,6 +66,7 @@ pub mod nat;
 pub mod netmap;
 pub mod nflog;
 pub mod nfqueue;
+pub mod npt;
 pub mod owner;
 pub mod physdev;
 pub mod pkttype;
@@ -180,6 +181,8 @@ static ALL: &[&ExtDesc] = &[
     &netmap::DESC,
     &tee::DESC,
     &ecn_target::DESC,
+    &npt::DNPT,
+    &npt::SNPT,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
