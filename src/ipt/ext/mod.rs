@@ -55,6 +55,7 @@ pub mod idletimer;
 pub mod ipcomp;
 pub mod iprange;
 pub mod ipv6header;
+pub mod led;
 pub mod length;
 pub mod limit;
 pub mod log;
@@ -183,6 +184,7 @@ static ALL: &[&ExtDesc] = &[
     &ecn_target::DESC,
     &npt::DNPT,
     &npt::SNPT,
+    &led::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
