@@ -30,6 +30,7 @@ pub mod addrtype;
 pub mod audit;
 pub mod checksum;
 pub mod classify;
+pub mod clusterip;
 pub mod comment;
 pub mod connbytes;
 pub mod connlimit;
@@ -185,6 +186,7 @@ static ALL: &[&ExtDesc] = &[
     &npt::DNPT,
     &npt::SNPT,
     &led::DESC,
+    &clusterip::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
