@@ -507,7 +507,7 @@ fn kernel_err(family: IpFamily, e: &Error) -> Fail {
 /// A rule the kernel refused as invalid (an x_tables extension's check: a protocol it needs,
 /// a table or chain it cannot be in), in iptables-nft's words (` RULE_APPEND failed (Invalid
 /// argument): rule in chain INPUT`, exit 4); other errors as [`kernel_err`].
-fn rule_err(family: IpFamily, what: &str, chain: &str, e: Error) -> Fail {
+fn rule_err(family: IpFamily, ipt: &IpTables, what: &str, chain: &str, e: Error) -> Fail {
     match e {
         Error::Kernel {
             errno: libc::EINVAL,
@@ -519,7 +519,42 @@ fn rule_err(family: IpFamily, what: &str, chain: &str, e: Error) -> Fail {
                 prefix(family)
             ),
         },
+        Error::ExtensionUnavailable(m) => Fail {
+            code: 4,
+            text: format!(
+                "{}{}:  {what} failed (No such file or directory): rule in chain {chain}",
+                missing_module_warning(family, ipt, &m),
+                prefix(family)
+            ),
+        },
         e => kernel_err(family, &e),
+    }
+}
+
+/// iptables-nft's warning for an x_tables extension the kernel has no revision of at all
+/// (`Warning: Extension LED revision 0 not supported, missing kernel module?`, on its own
+/// line), or nothing when the kernel has the extension and only its check refused the rule
+/// (`SECMARK` without SELinux). `reason` is the kernel layer's account of the refusal, which
+/// names the extension as ``x_tables target `NAME' ``.
+fn missing_module_warning(family: IpFamily, ipt: &IpTables, reason: &str) -> String {
+    use iptnl::nft::compat::{xt_revision, XtKind};
+    let found = [
+        ("x_tables target `", XtKind::Target),
+        ("x_tables match `", XtKind::Match),
+    ]
+    .into_iter()
+    .find_map(|(lead, kind)| {
+        let rest = &reason[reason.find(lead)? + lead.len()..];
+        Some((&rest[..rest.find('\'')?], kind))
+    });
+    let Some((name, kind)) = found else {
+        return String::new();
+    };
+    match ipt.with_conn(|conn| xt_revision(conn, family.nft(), name, 0, kind)) {
+        Ok(None) => {
+            format!("Warning: Extension {name} revision 0 not supported, missing kernel module?\n")
+        }
+        _ => String::new(),
     }
 }
 
@@ -595,7 +630,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             }
             tx.commit()
                 .map(|_| String::new())
-                .map_err(|e| rule_err(family, "RULE_APPEND", chain, e))
+                .map_err(|e| rule_err(family, ipt, "RULE_APPEND", chain, e))
         }
         Command::Insert { chain, rulenum } => {
             check_targets(family, ipt, t, &cmd.rules)?;
@@ -609,7 +644,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 Error::NotFound {
                     what: What::Rule, ..
                 } => op_err(family, "Index of insertion too big."),
-                e => rule_err(family, "RULE_INSERT", chain, e),
+                e => rule_err(family, ipt, "RULE_INSERT", chain, e),
             })
         }
         Command::Replace { chain, rulenum } => {
@@ -626,7 +661,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     Error::NotFound {
                         what: What::Rule, ..
                     } => op_err(family, "Index of replacement too big."),
-                    e => rule_err(family, "RULE_REPLACE", chain, e),
+                    e => rule_err(family, ipt, "RULE_REPLACE", chain, e),
                 })
         }
         Command::Check { chain } => {

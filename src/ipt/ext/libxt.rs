@@ -831,6 +831,43 @@ pub fn print_val_mask(out: &mut String, val: u32, mask: u32, lmap: Option<&[(u32
     let _ = write!(out, " {val:#x}");
 }
 
+/// A value of libxtables' `XTTYPE_HOSTMASK`: `host[/mask]`, the host an address or a name of
+/// the family, the mask a prefix length or a mask in address form (all ones without one).
+/// Returns the address (not masked), `hlen` (the prefix length, 255 for a mask that is no
+/// prefix, as libxtables' `(uint8_t)-1`) and the mask, 16 bytes each (IPv4 in the first 4).
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::parse_hostmask;
+/// use iptnl::ipt::IpFamily;
+/// let (addr, len, mask) = parse_hostmask(IpFamily::V4, "NETMAP", "to", "10.1.2.3/16").unwrap();
+/// assert_eq!((&addr[..4], len, &mask[..4]), (&[10, 1, 2, 3][..], 16, &[255, 255, 0, 0][..]));
+/// assert_eq!(parse_hostmask(IpFamily::V6, "DNPT", "src-pfx", "dead::1").unwrap().1, 128);
+/// assert_eq!(parse_hostmask(IpFamily::V4, "NETMAP", "to", "1.2.3.4/255.0.255.0").unwrap().1, 255);
+/// ```
+pub fn parse_hostmask(
+    family: IpFamily,
+    ext: &str,
+    option: &str,
+    s: &str,
+) -> Result<([u8; 16], u8, [u8; 16]), ParseError> {
+    let (host, mask) = match s.split_once('/') {
+        Some((h, m)) => (h, Some(m)),
+        None => (s, None),
+    };
+    let addr = super::names::parse_host(family, host, &format!("--{option}"))?;
+    let full = match family {
+        IpFamily::V4 => 32,
+        IpFamily::V6 => 128,
+    };
+    Ok(match mask {
+        None => (addr, full, [0xff; 16]),
+        Some(m) => match super::opts::parse_plen(ext, option, m, family)? {
+            (Some(len), _) => (addr, len, prefix_mask(len)),
+            (None, odd) => (addr, u8::MAX, odd),
+        },
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -33,11 +33,13 @@ pub mod cgroup;
 pub mod checksum;
 pub mod classify;
 pub mod cluster;
+pub mod clusterip;
 pub mod comment;
 pub mod connbytes;
 pub mod connlabel;
 pub mod connlimit;
 pub mod connmark;
+pub mod connsecmark;
 pub mod conntrack;
 mod conntrack_names;
 pub mod cpu;
@@ -47,16 +49,20 @@ pub mod devgroup;
 pub mod dscp_match;
 pub mod dscp_target;
 pub mod ecn;
+pub mod ecn_target;
 pub mod esp_ah;
 pub mod eui64;
 pub mod frag;
 pub mod hashlimit;
 pub mod hbh_dst;
 pub mod helper;
+pub mod hmark;
 pub mod icmp;
+pub mod idletimer;
 pub mod ipcomp;
 pub mod iprange;
 pub mod ipv6header;
+pub mod led;
 pub mod length;
 pub mod limit;
 pub mod log;
@@ -65,8 +71,10 @@ pub mod mark;
 pub mod mh;
 pub mod multiport;
 pub mod nat;
+pub mod netmap;
 pub mod nflog;
 pub mod nfqueue;
+pub mod npt;
 pub mod osf;
 pub mod owner;
 pub mod physdev;
@@ -78,12 +86,16 @@ pub mod reject;
 pub mod rpfilter;
 pub mod rt;
 pub mod sctp;
+pub mod secmark;
 pub mod set;
 pub mod socket;
 pub mod statistic;
+pub mod synproxy;
 pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
+pub mod tcpoptstrip;
+pub mod tee;
 pub mod tos_target;
 pub mod tproxy;
 pub mod trace;
@@ -180,6 +192,19 @@ static ALL: &[&ExtDesc] = &[
     &eui64::DESC,
     &sctp::DESC,
     &dccp::DESC,
+    &hmark::DESC,
+    &tcpoptstrip::DESC,
+    &idletimer::DESC,
+    &connsecmark::DESC,
+    &secmark::DESC,
+    &synproxy::DESC,
+    &netmap::DESC,
+    &tee::DESC,
+    &ecn_target::DESC,
+    &npt::DNPT,
+    &npt::SNPT,
+    &led::DESC,
+    &clusterip::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.

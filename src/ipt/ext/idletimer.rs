@@ -1,0 +1,194 @@
+//! `IDLETIMER`: a timer per label that each packet restarts and that notifies user space
+//! (sysfs, netlink) once it expires (`libxt_IDLETIMER.c`).
+//!
+//! Encoding (iptables-nft 1.8.9): the x_tables `IDLETIMER` target, rev 1,
+//! `idletimer_tg_info_v1` (48 bytes): the timeout in seconds, the label (cut to 27 bytes as
+//! libxtables cuts strings), `send_nl_msg` and `timer_type` (1 for `--alarm`); the kernel's
+//! timer pointer is sent as zero. Rev 0 (`idletimer_tg_info`, no flags), which an older
+//! iptables or kernel wrote, is decoded too. `--timeout` and `--label` are mandatory.
+
+use iptnl_sys::xt::{
+    idletimer_tg_info, idletimer_tg_info_v1, MAX_IDLETIMER_LABEL_SIZE, XT_IDLETIMER_ALARM,
+};
+
+use super::libxt::{field_bytes, text, truncate_bytes};
+use crate::ipt::error::ParseError;
+use crate::ipt::ext::api::{
+    xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
+    PrintCtx, Val, XtBuf, XtView,
+};
+use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::IpFamily;
+use crate::nft::expr::Expr;
+
+/// `-j IDLETIMER`.
+pub static DESC: ExtDesc = ExtDesc {
+    name: "IDLETIMER",
+    kind: ExtKind::Target,
+    family: None,
+    options: &super::opts::table([
+        Opt::new("timeout", U32).mand(),
+        Opt::new("label", STR).mand(),
+        Opt::flag("alarm"),
+        Opt::flag("send_nl_msg"),
+    ]),
+    new: |_| Box::new(Idletimer::default()),
+    xt_names: &["IDLETIMER"],
+    decode_xt: Some(decode_xt),
+    decode_native: None,
+};
+
+/// `-j IDLETIMER --timeout SECONDS --label NAME [--alarm] [--send_nl_msg]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Idletimer {
+    /// Revision: 1, or 0 for a rule an older iptables wrote.
+    pub rev: u32,
+    /// Seconds.
+    pub timeout: u32,
+    /// The label's bytes (at most 27).
+    pub label: Vec<u8>,
+    /// `--alarm` (rev 1).
+    pub alarm: bool,
+    /// `--send_nl_msg` (rev 1).
+    pub send_nl_msg: bool,
+}
+
+impl Default for Idletimer {
+    fn default() -> Self {
+        Idletimer {
+            rev: 1,
+            timeout: 0,
+            label: Vec::new(),
+            alarm: false,
+            send_nl_msg: false,
+        }
+    }
+}
+
+impl Extension for Idletimer {
+    fn desc(&self) -> &'static ExtDesc {
+        &DESC
+    }
+
+    fn parse(
+        &mut self,
+        opt: &Opt,
+        _inv: bool,
+        val: Val<'_>,
+        _ctx: &ParseCtx,
+    ) -> Result<(), ParseError> {
+        match opt.name {
+            "timeout" => self.timeout = val.uint() as u32,
+            "label" => self.label = truncate_bytes(val.text(), MAX_IDLETIMER_LABEL_SIZE),
+            "alarm" => self.alarm = true,
+            _ => self.send_nl_msg = true,
+        }
+        Ok(())
+    }
+
+    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        let mut b = if self.rev == 0 {
+            XtBuf::of::<idletimer_tg_info>()
+        } else {
+            XtBuf::of::<idletimer_tg_info_v1>()
+        };
+        b.put_u32(0, self.timeout);
+        b.put(4, &self.label);
+        if self.rev != 0 {
+            b.put_u8(32, u8::from(self.send_nl_msg));
+            b.put_u8(33, if self.alarm { XT_IDLETIMER_ALARM } else { 0 });
+        }
+        out.push(xt_target("IDLETIMER", self.rev, b.into_vec()));
+        Ok(())
+    }
+
+    fn save(&self, _family: IpFamily, out: &mut String) {
+        out.push_str(&format!(
+            " --timeout {} --label {}",
+            self.timeout,
+            text(&self.label)
+        ));
+        if self.alarm {
+            out.push_str(" --alarm");
+        }
+        if self.send_nl_msg {
+            out.push_str(" --send_nl_msg");
+        }
+    }
+
+    fn print(&self, _ctx: &PrintCtx, out: &mut String) {
+        out.push_str(&format!(
+            " timeout:{} label:{}",
+            self.timeout,
+            text(&self.label)
+        ));
+        if self.alarm {
+            out.push_str(" alarm");
+        }
+        if self.send_nl_msg {
+            out.push_str(" send_nl_msg");
+        }
+    }
+
+    crate::ext_boilerplate!();
+}
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    // Where the flags end and where the timer pointer, which the kernel fills in, starts.
+    let (v, flags_end, timer) = match rev {
+        0 => (XtView::of::<idletimer_tg_info>(info)?, 32, 32),
+        1 => (XtView::of::<idletimer_tg_info_v1>(info)?, 34, 40),
+        _ => return None,
+    };
+    let field = v.bytes(4, MAX_IDLETIMER_LABEL_SIZE)?;
+    let label = field_bytes(field);
+    let (nl, timer_type) = if rev == 1 {
+        (v.u8(32)?, v.u8(33)?)
+    } else {
+        (0, 0)
+    };
+    // Only what iptables writes: a NUL-terminated label with zeros after it, known flag
+    // values and zero padding (the timer pointer is not compared, as in iptables).
+    let ok = label.len() < MAX_IDLETIMER_LABEL_SIZE
+        && field[label.len()..].iter().all(|&b| b == 0)
+        && std::str::from_utf8(&label).is_ok()
+        && nl <= 1
+        && (timer_type == 0 || timer_type == XT_IDLETIMER_ALARM)
+        && v.bytes(flags_end, timer - flags_end)?
+            .iter()
+            .all(|&b| b == 0);
+    ok.then(|| {
+        Box::new(Idletimer {
+            rev,
+            timeout: v.u32(0).unwrap_or(0),
+            label,
+            alarm: timer_type == XT_IDLETIMER_ALARM,
+            send_nl_msg: nl == 1,
+        }) as Box<dyn Extension>
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::save_round;
+    use crate::ipt::{parse_rule_str, IpFamily};
+
+    #[test]
+    fn timers() {
+        let v4 = IpFamily::V4;
+        assert_eq!(
+            save_round(v4, "-j IDLETIMER --alarm --label bar --timeout 42").unwrap(),
+            "-j IDLETIMER --timeout 42 --label bar --alarm"
+        );
+        assert_eq!(
+            save_round(
+                v4,
+                "-j IDLETIMER --timeout 1 --label abcdefghijklmnopqrstuvwxyz0123 --send_nl_msg"
+            )
+            .unwrap(),
+            "-j IDLETIMER --timeout 1 --label abcdefghijklmnopqrstuvwxyz0 --send_nl_msg"
+        );
+        let err = |s: &str| parse_rule_str(v4, s).unwrap_err().to_string();
+        assert!(err("-j IDLETIMER --timeout 42").contains("\"--label\" must be specified"));
+    }
+}
