@@ -55,6 +55,7 @@ pub mod eui64;
 pub mod frag;
 pub mod hashlimit;
 pub mod hbh_dst;
+pub mod help;
 pub mod helper;
 pub mod hmark;
 pub mod icmp;
