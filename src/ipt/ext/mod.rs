@@ -73,6 +73,7 @@ pub mod mh;
 pub mod multiport;
 pub mod nat;
 pub mod netmap;
+pub mod nfacct;
 pub mod nflog;
 pub mod nfqueue;
 pub mod npt;
@@ -81,6 +82,7 @@ pub mod owner;
 pub mod physdev;
 pub mod pkttype;
 pub mod quota;
+pub mod quota2;
 pub mod realm;
 pub mod recent;
 pub mod reject;
@@ -193,6 +195,8 @@ static ALL: &[&ExtDesc] = &[
     &eui64::DESC,
     &sctp::DESC,
     &dccp::DESC,
+    &nfacct::DESC,
+    &quota2::DESC,
     &hmark::DESC,
     &tcpoptstrip::DESC,
     &idletimer::DESC,
