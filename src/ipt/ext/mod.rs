@@ -72,6 +72,7 @@ pub mod rpfilter;
 pub mod rt;
 pub mod set;
 pub mod socket;
+pub mod srh;
 pub mod statistic;
 pub mod tcp;
 pub mod tcpmss_match;
@@ -162,6 +163,7 @@ static ALL: &[&ExtDesc] = &[
     &realm::DESC,
     &connbytes::DESC,
     &ipcomp::DESC,
+    &srh::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
