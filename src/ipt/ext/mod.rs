@@ -65,6 +65,7 @@ pub mod owner;
 pub mod physdev;
 pub mod pkttype;
 pub mod quota;
+pub mod rateest_target;
 pub mod realm;
 pub mod recent;
 pub mod reject;
@@ -164,6 +165,7 @@ static ALL: &[&ExtDesc] = &[
     &connbytes::DESC,
     &ipcomp::DESC,
     &srh::DESC,
+    &rateest_target::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
