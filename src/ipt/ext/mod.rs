@@ -65,6 +65,7 @@ pub mod owner;
 pub mod physdev;
 pub mod pkttype;
 pub mod quota;
+pub mod rateest;
 pub mod rateest_target;
 pub mod realm;
 pub mod recent;
@@ -166,6 +167,7 @@ static ALL: &[&ExtDesc] = &[
     &ipcomp::DESC,
     &srh::DESC,
     &rateest_target::DESC,
+    &rateest::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
