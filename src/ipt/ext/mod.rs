@@ -76,6 +76,7 @@ pub mod set;
 pub mod socket;
 pub mod srh;
 pub mod statistic;
+pub mod string;
 pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
@@ -168,6 +169,7 @@ static ALL: &[&ExtDesc] = &[
     &srh::DESC,
     &rateest_target::DESC,
     &rateest::DESC,
+    &string::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
