@@ -80,6 +80,7 @@ pub mod string;
 pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
+pub mod time;
 pub mod tos_target;
 pub mod tproxy;
 pub mod trace;
@@ -170,6 +171,7 @@ static ALL: &[&ExtDesc] = &[
     &rateest_target::DESC,
     &rateest::DESC,
     &string::DESC,
+    &time::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
