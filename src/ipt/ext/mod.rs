@@ -64,6 +64,7 @@ pub mod nfqueue;
 pub mod owner;
 pub mod physdev;
 pub mod pkttype;
+pub mod policy;
 pub mod quota;
 pub mod rateest;
 pub mod rateest_target;
@@ -172,6 +173,7 @@ static ALL: &[&ExtDesc] = &[
     &rateest::DESC,
     &string::DESC,
     &time::DESC,
+    &policy::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.
