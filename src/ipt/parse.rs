@@ -427,7 +427,16 @@ impl<'a> Parser<'a> {
                             }
                         }
                     }
-                    let values = &values[..need];
+                    // A value that may be left out (`--rateest-bps [RATE]`): the next
+                    // argument, unless it is an option or `!`.
+                    if opt.ty == opts::Ty::OptRaw {
+                        if let Some(v) = args.get(i).filter(|v| !v.starts_with(['-', '!'])) {
+                            values[0] = v;
+                            got = 1;
+                            i += 1;
+                        }
+                    }
+                    let values = &values[..got];
                     let given = self.loaded[idx].given;
                     let ctx = self.ctx(given);
                     let l = &mut self.loaded[idx];

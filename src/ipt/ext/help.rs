@@ -56,11 +56,15 @@ pub fn help(kind: ExtKind, name: &str, family: IpFamily) -> Option<&'static str>
         (ExtKind::Match, "mark", _) => MARK_M,
         (ExtKind::Match, "mh", _) => MH_M,
         (ExtKind::Match, "multiport", _) => MULTIPORT_M,
+        (ExtKind::Match, "nfacct", _) => NFACCT_M,
         (ExtKind::Match, "osf", _) => OSF_M,
         (ExtKind::Match, "owner", _) => OWNER_M,
         (ExtKind::Match, "physdev", _) => PHYSDEV_M,
         (ExtKind::Match, "pkttype", _) => PKTTYPE_M,
+        (ExtKind::Match, "policy", _) => POLICY_M,
         (ExtKind::Match, "quota", _) => QUOTA_M,
+        (ExtKind::Match, "quota2", _) => QUOTA2_M,
+        (ExtKind::Match, "rateest", _) => RATEEST_M,
         (ExtKind::Match, "realm", _) => REALM_M,
         (ExtKind::Match, "recent", _) => RECENT_M,
         (ExtKind::Match, "rpfilter", _) => RPFILTER_M,
@@ -68,10 +72,13 @@ pub fn help(kind: ExtKind, name: &str, family: IpFamily) -> Option<&'static str>
         (ExtKind::Match, "sctp", _) => SCTP_M,
         (ExtKind::Match, "set", _) => SET_M,
         (ExtKind::Match, "socket", _) => SOCKET_M,
+        (ExtKind::Match, "srh", _) => SRH_M,
         (ExtKind::Match, "state", _) => STATE_M,
         (ExtKind::Match, "statistic", _) => STATISTIC_M,
+        (ExtKind::Match, "string", _) => STRING_M,
         (ExtKind::Match, "tcp", _) => TCP_M,
         (ExtKind::Match, "tcpmss", _) => TCPMSS_M,
+        (ExtKind::Match, "time", _) => TIME_M,
         (ExtKind::Match, "tos", _) => TOS_M,
         (ExtKind::Match, "ttl", _) => TTL_M,
         (ExtKind::Match, "u32", _) => U32_M,
@@ -98,6 +105,7 @@ pub fn help(kind: ExtKind, name: &str, family: IpFamily) -> Option<&'static str>
         (ExtKind::Target, "NFLOG", _) => NFLOG_T,
         (ExtKind::Target, "NFQUEUE", _) => NFQUEUE_T,
         (ExtKind::Target, "NOTRACK", _) => NOTRACK_T,
+        (ExtKind::Target, "RATEEST", _) => RATEEST_T,
         (ExtKind::Target, "REDIRECT", _) => REDIRECT_T,
         (ExtKind::Target, "REJECT", IpFamily::V4) => REJECT_T_4,
         (ExtKind::Target, "REJECT", IpFamily::V6) => REJECT_T_6,
@@ -196,6 +204,8 @@ const MH_M: &str = "mh match options:\n[!] --mh-type type[:type]\tmatch mh type\
 
 const MULTIPORT_M: &str = "multiport match options:\n[!] --source-ports port[,port:port,port...]\n --sports ...\n\t\t\t\tmatch source port(s)\n[!] --destination-ports port[,port:port,port...]\n --dports ...\n\t\t\t\tmatch destination port(s)\n[!] --ports port[,port:port,port]\n\t\t\t\tmatch both source and destination port(s)\n";
 
+const NFACCT_M: &str = "nfacct match options:\n --nfacct-name STRING\t\tName of accouting area\n";
+
 const OSF_M: &str = "OS fingerprint match options:\n[!] --genre string     Match a OS genre by passive fingerprinting.\n--ttl level            Use some TTL check extensions to determine OS:\n       0                       true ip and fingerprint TTL comparison. Works for LAN.\n       1                       check if ip TTL is less than fingerprint one. Works for global addresses.\n       2                       do not compare TTL at all. This allows NMAP detection, but can produce false results.\n--log level            Log determined genres into dmesg even if they do not match desired one:\n       0                       log all matched or unknown signatures.\n       1                       log only first one.\n       2                       log all known matched signatures.\n";
 
 const OWNER_M: &str = "owner match options:\n[!] --uid-owner userid[-userid]      Match local UID\n[!] --gid-owner groupid[-groupid]    Match local GID\n[!] --socket-exists                  Match if socket exists\n    --suppl-groups                   Also match supplementary groups set with --gid-owner\n";
@@ -204,7 +214,13 @@ const PHYSDEV_M: &str = "physdev match options:\n [!] --physdev-in inputname[+]\
 
 const PKTTYPE_M: &str = "pkttype match options:\n[!] --pkt-type packettype    match packet type\nValid packet types:\n\tunicast       \t\tto us\n\tbroadcast     \t\tto all\n\tmulticast     \t\tto group\n\totherhost     \t\tto someone else\n\n";
 
+const POLICY_M: &str = "policy match options:\n  --dir in|out\t\t\tmatch policy applied during decapsulation/\n\t\t\t\tpolicy to be applied during encapsulation\n  --pol none|ipsec\t\tmatch policy\n  --strict \t\t\tmatch entire policy instead of single element\n\t\t\t\tat any position\nThese options may be used repeatedly, to describe policy elements:\n[!] --reqid reqid\t\tmatch reqid\n[!] --spi spi\t\t\tmatch SPI\n[!] --proto proto\t\tmatch protocol (ah/esp/ipcomp)\n[!] --mode mode \t\tmatch mode (transport/tunnel)\n[!] --tunnel-src addr/mask\tmatch tunnel source\n[!] --tunnel-dst addr/mask\tmatch tunnel destination\n  --next \t\t\tbegin next element in policy\n";
+
 const QUOTA_M: &str = "quota match options:\n[!] --quota quota\t\tquota (bytes)\n";
+
+const QUOTA2_M: &str = "quota match options:\n    --grow           provide an increasing counter\n    --no-change      never change counter/quota value for matching packets\n    --name name      name for the file in sysfs\n[!] --quota quota    initial quota (bytes or packets)\n    --packets        count packets instead of bytes\n";
+
+const RATEEST_M: &str = "rateest match options:\n --rateest1 name\t\tRate estimator name\n --rateest2 name\t\tRate estimator name\n --rateest-delta\t\tCompare difference(s) to given rate(s)\n --rateest-bps1 [bps]\t\tCompare bps\n --rateest-pps1 [pps]\t\tCompare pps\n --rateest-bps2 [bps]\t\tCompare bps\n --rateest-pps2 [pps]\t\tCompare pps\n [!] --rateest-lt\t\tMatch if rate is less than given rate/estimator\n [!] --rateest-gt\t\tMatch if rate is greater than given rate/estimator\n [!] --rateest-eq\t\tMatch if rate is equal to given rate/estimator\n";
 
 const REALM_M: &str = "realm match options:\n[!] --realm value[/mask]\n\t\t\t\tMatch realm\n";
 
@@ -220,13 +236,19 @@ const SET_M: &str = "set match options:\n [!] --match-set name flags [--return-n
 
 const SOCKET_M: &str = "socket match options:\n  --nowildcard     Do not ignore LISTEN sockets bound on INADDR_ANY\n  --transparent    Ignore non-transparent sockets\n  --restore-skmark Set the packet mark to the socket mark if\n                   the socket matches and transparent / \n                   nowildcard conditions are satisfied\n\n";
 
+const SRH_M: &str = "srh match options:\n[!] --srh-next-hdr\t\tnext-hdr        Next Header value of SRH\n[!] --srh-hdr-len-eq\t\thdr_len         Hdr Ext Len value of SRH\n[!] --srh-hdr-len-gt\t\thdr_len         Hdr Ext Len value of SRH\n[!] --srh-hdr-len-lt\t\thdr_len         Hdr Ext Len value of SRH\n[!] --srh-segs-left-eq\t\tsegs_left       Segments Left value of SRH\n[!] --srh-segs-left-gt\t\tsegs_left       Segments Left value of SRH\n[!] --srh-segs-left-lt\t\tsegs_left       Segments Left value of SRH\n[!] --srh-last-entry-eq \tlast_entry      Last Entry value of SRH\n[!] --srh-last-entry-gt \tlast_entry      Last Entry value of SRH\n[!] --srh-last-entry-lt \tlast_entry      Last Entry value of SRH\n[!] --srh-tag\t\t\ttag             Tag value of SRH\n[!] --srh-psid\t\t\taddr[/mask]\tSRH previous SID\n[!] --srh-nsid\t\t\taddr[/mask]\tSRH next SID\n[!] --srh-lsid\t\t\taddr[/mask]\tSRH Last SID\n";
+
 const STATE_M: &str = "state match options:\n [!] --state [INVALID|ESTABLISHED|NEW|RELATED|UNTRACKED][,...]\n\t\t\t\tState(s) to match\n";
 
 const STATISTIC_M: &str = "statistic match options:\n --mode mode                    Match mode (random, nth)\n random mode:\n[!] --probability p\t\t Probability\n nth mode:\n[!] --every n\t\t\t Match every nth packet\n --packet p\t\t\t Initial counter value (0 <= p <= n-1, default 0)\n";
 
+const STRING_M: &str = "string match options:\n--from                       Offset to start searching from\n--to                         Offset to stop searching\n--algo                       Algorithm\n--icase                      Ignore case (default: 0)\n[!] --string string          Match a string in a packet\n[!] --hex-string string      Match a hex string in a packet\n";
+
 const TCP_M: &str = "tcp match options:\n[!] --tcp-flags mask comp\tmatch when TCP flags & mask == comp\n\t\t\t\t(Flags: SYN ACK FIN RST URG PSH ALL NONE)\n[!] --syn\t\t\tmatch when only SYN flag set\n\t\t\t\t(equivalent to --tcp-flags SYN,RST,ACK,FIN SYN)\n[!] --source-port port[:port]\n --sport ...\n\t\t\t\tmatch source port(s)\n[!] --destination-port port[:port]\n --dport ...\n\t\t\t\tmatch destination port(s)\n[!] --tcp-option number        match if TCP option set\n";
 
 const TCPMSS_M: &str = "tcpmss match options:\n[!] --mss value[:value]\tMatch TCP MSS range.\n\t\t\t\t(only valid for TCP SYN or SYN/ACK packets)\n";
+
+const TIME_M: &str = "time match options:\n    --datestart time     Start and stop time, to be given in ISO 8601\n    --datestop time      (YYYY[-MM[-DD[Thh[:mm[:ss]]]]])\n    --timestart time     Start and stop daytime (hh:mm[:ss])\n    --timestop time      (between 00:00:00 and 23:59:59)\n[!] --monthdays value    List of days on which to match, separated by comma\n                         (Possible days: 1 to 31; defaults to all)\n[!] --weekdays value     List of weekdays on which to match, sep. by comma\n                         (Possible days: Mon,Tue,Wed,Thu,Fri,Sat,Sun or 1 to 7\n                         Defaults to all weekdays.)\n    --kerneltz           Work with the kernel timezone instead of UTC\n";
 
 const TOS_M: &str = "tos match options:\n[!] --tos value[/mask]    Match Type of Service/Priority field value\n[!] --tos symbol          Match TOS field (IPv4 only) by symbol\n                          Accepted symbolic names for value are:\n                          (0x10) 16 Minimize-Delay\n                          (0x08)  8 Maximize-Throughput\n                          (0x04)  4 Maximize-Reliability\n                          (0x02)  2 Minimize-Cost\n                          (0x00)  0 Normal-Service\n\n";
 
@@ -282,6 +304,8 @@ const NFLOG_T: &str = "NFLOG target options:\n --nflog-group NUM\t\tNETLINK grou
 const NFQUEUE_T: &str = "NFQUEUE target options\n  --queue-num value            Send packet to QUEUE number <value>.\n                               Valid queue numbers are 0-65535\n  --queue-balance first:last   Balance flows between queues <value> to <value>.\n  --queue-bypass               Bypass Queueing if no queue instance exists.\n  --queue-cpu-fanout\tUse current CPU (no hashing)\n";
 
 const NOTRACK_T: &str = "NOTRACK does not take any options\n";
+
+const RATEEST_T: &str = "RATEEST target options:\n  --rateest-name name\t\tRate estimator name\n  --rateest-interval sec\tRate measurement interval in seconds\n  --rateest-ewmalog value\tRate measurement averaging time constant\n";
 
 const REDIRECT_T: &str = "REDIRECT target options:\n --to-ports <port>[-<port>]\n\t\t\t\tPort (range) to map to.\n [--random]\n";
 

@@ -868,6 +868,44 @@ pub fn parse_hostmask(
     })
 }
 
+/// `strtod(s, &end)`: the longest prefix of `s` that [`strtod_full`] reads (so the same
+/// forms), with the rest of the string; `None` when no number starts `s`. Only the first
+/// 512 bytes are looked at.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::strtod_prefix;
+/// assert_eq!(strtod_prefix("250.0ms"), Some((250.0, "ms")));
+/// assert_eq!(strtod_prefix("1e"), Some((1.0, "e")));
+/// assert_eq!(strtod_prefix("ms"), None);
+/// ```
+pub fn strtod_prefix(s: &str) -> Option<(f64, &str)> {
+    let plausible = s
+        .bytes()
+        .take(512)
+        .take_while(|b| b.is_ascii_alphanumeric() || b" \t\n\r+-.".contains(b))
+        .count();
+    (1..=plausible)
+        .rev()
+        .find_map(|n| strtod_full(&s[..n]).map(|v| (v, &s[n..])))
+}
+
+/// A `double` converted to `unsigned int` as gcc does it on x86-64 (through a 64-bit
+/// signed conversion, keeping the low 32 bits): what `unsigned x = d;` stores for the
+/// values C leaves undefined (negative or too large; 0 for NaN and infinities).
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::double_to_uint;
+/// assert_eq!(double_to_uint(250000.9), 250000);
+/// assert_eq!(double_to_uint(-1.0), u32::MAX);
+/// ```
+pub fn double_to_uint(d: f64) -> u32 {
+    if d.is_finite() && d.abs() < 9.2e18 {
+        d.trunc() as i64 as u32
+    } else {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -81,8 +81,11 @@ pub mod osf;
 pub mod owner;
 pub mod physdev;
 pub mod pkttype;
+pub mod policy;
 pub mod quota;
 pub mod quota2;
+pub mod rateest;
+pub mod rateest_target;
 pub mod realm;
 pub mod recent;
 pub mod reject;
@@ -92,13 +95,16 @@ pub mod sctp;
 pub mod secmark;
 pub mod set;
 pub mod socket;
+pub mod srh;
 pub mod statistic;
+pub mod string;
 pub mod synproxy;
 pub mod tcp;
 pub mod tcpmss_match;
 pub mod tcpmss_target;
 pub mod tcpoptstrip;
 pub mod tee;
+pub mod time;
 pub mod tos_target;
 pub mod tproxy;
 pub mod trace;
@@ -210,6 +216,12 @@ static ALL: &[&ExtDesc] = &[
     &npt::SNPT,
     &led::DESC,
     &clusterip::DESC,
+    &srh::DESC,
+    &rateest_target::DESC,
+    &rateest::DESC,
+    &string::DESC,
+    &time::DESC,
+    &policy::DESC,
 ];
 
 /// Every extension iptnl knows, matches and targets, in the order native decoders are tried.

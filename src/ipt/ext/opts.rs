@@ -89,6 +89,11 @@ pub enum Ty {
     Custom,
     /// Two values the extension parses itself (`--tcp-flags MASK COMP`).
     Custom2,
+    /// A value the extension parses itself that may be left out, as getopt's optional
+    /// arguments of old-style extensions (`--rateest-bps [RATE]`): the next argument, unless
+    /// there is none or it starts with `-` or `!`. It comes as [`Val::Raw`], or [`Val::None`]
+    /// when left out.
+    OptRaw,
 }
 
 /// `XTTYPE_UINT8`: 0–255.
@@ -354,10 +359,10 @@ impl Opt {
         self.alias_of = Some(of);
         self
     }
-    /// How many values it takes.
+    /// How many values it takes (an optional value, [`Ty::OptRaw`], counts none).
     pub const fn arity(&self) -> usize {
         match self.ty {
-            Ty::Flag => 0,
+            Ty::Flag | Ty::OptRaw => 0,
             Ty::Custom2 => 2,
             _ => 1,
         }
@@ -974,6 +979,8 @@ pub fn parse_value<'a>(
         }
         Ty::Custom => Val::Raw(first),
         Ty::Custom2 => Val::Raw2(first, values.get(1).copied().unwrap_or("")),
+        Ty::OptRaw if values.is_empty() => Val::None,
+        Ty::OptRaw => Val::Raw(first),
     })
 }
 
