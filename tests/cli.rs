@@ -1133,3 +1133,20 @@ fn extension_help_matches_iptables_nft() {
         check(v6, &seqs);
     }
 }
+
+/// Extensions whose kernel module this kernel may lack (LED, CLUSTERIP, ipvs, nfacct):
+/// the refusal, its warning and exit code as iptables-nft gives them, and nothing
+/// installed. On a kernel that has them, both tools install the same rule instead.
+#[test]
+fn missing_kernel_modules_are_reported_as_iptables_nft() {
+    check(
+        false,
+        &[
+            "-A INPUT -j LED --led-trigger-id x\n-S",
+            "-A INPUT -j CLUSTERIP --new --hashmode sourceip --clustermac 01:00:5e:00:00:01 --total-nodes 2 --local-node 1 -d 10.0.0.1\n-S",
+            "-A INPUT -m ipvs --ipvs\n-A INPUT -m ipvs --vproto tcp --vport 22 --vdir REPLY\n-S",
+            "-A INPUT -m nfacct --nfacct-name x\n-S",
+        ],
+    );
+    check(true, &["-A INPUT -m ipvs ! --vaddr 2001:db8::/64\n-S"]);
+}

@@ -266,7 +266,7 @@ fn save_addr(out: &mut String, family: IpFamily, (addr, mask): &([u8; 16], [u8; 
 
 /// An address as `conntrack_dump_addr` lists it: `anywhere` for a zero address unless
 /// numeric, else the address (or its name) and the mask suffix.
-fn print_addr(
+pub(super) fn print_addr(
     out: &mut String,
     family: IpFamily,
     (addr, mask): &([u8; 16], [u8; 16]),
@@ -290,7 +290,7 @@ fn print_addr(
 
 /// Looks a port up as libxtables' `xtables_getportbyname` (getaddrinfo on the service):
 /// a decimal number or a service name of any protocol.
-fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
+pub(super) fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
     let bad = || ParseError::bad(opt, format!("Port \"{s}\" does not resolve to anything."));
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse::<u16>().map_err(|_| bad());

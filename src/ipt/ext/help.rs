@@ -50,6 +50,7 @@ pub fn help(kind: ExtKind, name: &str, family: IpFamily) -> Option<&'static str>
         (ExtKind::Match, "ipcomp", _) => IPCOMP_M,
         (ExtKind::Match, "iprange", _) => IPRANGE_M,
         (ExtKind::Match, "ipv6header", _) => IPV6HEADER_M,
+        (ExtKind::Match, "ipvs", _) => IPVS_M,
         (ExtKind::Match, "length", _) => LENGTH_M,
         (ExtKind::Match, "limit", _) => LIMIT_M,
         (ExtKind::Match, "mac", _) => MAC_M,
@@ -189,6 +190,8 @@ const IPCOMP_M: &str =
 const IPRANGE_M: &str = "iprange match options:\n[!] --src-range ip[-ip]    Match source IP in the specified range\n[!] --dst-range ip[-ip]    Match destination IP in the specified range\n";
 
 const IPV6HEADER_M: &str = "ipv6header match options:\n[!] --header headers     Type of header to match, by name\n                         names: hop,dst,route,frag,auth,esp,none,prot\n                    long names: hop-by-hop,ipv6-opts,ipv6-route,\n                                ipv6-frag,ah,esp,ipv6-nonxt,protocol\n                       numbers: 0,60,43,44,51,50,59\n--soft                    The header CONTAINS the specified extensions\n";
+
+const IPVS_M: &str = "IPVS match options:\n[!] --ipvs                      packet belongs to an IPVS connection\n\nAny of the following options implies --ipvs (even negated)\n[!] --vproto protocol           VIP protocol to match; by number or name,\n                                e.g. \"tcp\"\n[!] --vaddr address[/mask]      VIP address to match\n[!] --vport port                VIP port to match; by number or name,\n                                e.g. \"http\"\n    --vdir {ORIGINAL|REPLY}     flow direction of packet\n[!] --vmethod {GATE|IPIP|MASQ}  IPVS forwarding method used\n[!] --vportctl port             VIP port of the controlling connection to\n                                match, e.g. 21 for FTP\n";
 
 const LENGTH_M: &str = "length match options:\n[!] --length length[:length]    Match packet length against value or range\n                                of values (inclusive)\n";
 

@@ -63,6 +63,7 @@ pub mod idletimer;
 pub mod ipcomp;
 pub mod iprange;
 pub mod ipv6header;
+pub mod ipvs;
 pub mod led;
 pub mod length;
 pub mod limit;
@@ -203,6 +204,7 @@ static ALL: &[&ExtDesc] = &[
     &dccp::DESC,
     &nfacct::DESC,
     &quota2::DESC,
+    &ipvs::DESC,
     &hmark::DESC,
     &tcpoptstrip::DESC,
     &idletimer::DESC,
