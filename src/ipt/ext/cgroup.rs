@@ -111,19 +111,7 @@ impl Extension for Cgroup {
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         if opt.name == "path" {
-            // A C argument ends at its first NUL.
-            let p = val.text().split('\0').next().unwrap_or_default();
-            // iptables cuts a longer path to the buffer; a cut path names another cgroup,
-            // so it is refused instead.
-            if p.len() >= XT_CGROUP_PATH_MAX {
-                return Err(ParseError::bad(
-                    "--path",
-                    format!(
-                        "Argument must have a maximum length of {} characters",
-                        XT_CGROUP_PATH_MAX - 1
-                    ),
-                ));
-            }
+            let p = super::libxt::c_buffer_arg("--path", val.text(), XT_CGROUP_PATH_MAX)?;
             self.path = Some(p.to_owned());
             self.invert_path = inv;
         } else {

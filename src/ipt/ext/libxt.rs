@@ -906,6 +906,30 @@ pub fn double_to_uint(d: f64) -> u32 {
     }
 }
 
+/// A string value put into a C buffer of `cap` bytes (`XTOPT_PUT` of `XTTYPE_STRING`): the
+/// value up to its first NUL, as a C argument ends there. libxtables cuts a longer value to
+/// `cap - 1` bytes, which names another object; it is refused instead, in the words of its
+/// length check.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::c_buffer_arg;
+/// assert_eq!(c_buffer_arg("--genre", "linux\0x", 32), Ok("linux"));
+/// assert!(c_buffer_arg("--genre", &"a".repeat(32), 32).is_err());
+/// ```
+pub fn c_buffer_arg<'a>(option: &str, value: &'a str, cap: usize) -> Result<&'a str, ParseError> {
+    let v = value.split('\0').next().unwrap_or_default();
+    if v.len() >= cap {
+        return Err(ParseError::bad(
+            option,
+            format!(
+                "Argument must have a maximum length of {} characters",
+                cap.saturating_sub(1)
+            ),
+        ));
+    }
+    Ok(v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -70,20 +70,10 @@ impl Extension for Nfacct {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let n = val.text().split('\0').next().unwrap_or_default();
+        let n = super::libxt::c_buffer_arg("--nfacct-name", val.text(), NFACCT_NAME_MAX)?;
         if n.contains('\n') {
             return Err(ParseError::Invalid(
                 "Newlines not allowed in --nfacct-name".into(),
-            ));
-        }
-        // iptables cuts a longer name to the buffer (another object): refused.
-        if n.len() >= NFACCT_NAME_MAX {
-            return Err(ParseError::bad(
-                "--nfacct-name",
-                format!(
-                    "Argument must have a maximum length of {} characters",
-                    NFACCT_NAME_MAX - 1
-                ),
             ));
         }
         self.name = n.to_owned();

@@ -76,17 +76,7 @@ impl Extension for Osf {
     ) -> Result<(), ParseError> {
         match opt.name {
             "genre" => {
-                let g = val.text().split('\0').next().unwrap_or_default();
-                // iptables cuts a longer genre to the buffer (another genre): refused.
-                if g.len() >= MAXGENRELEN {
-                    return Err(ParseError::bad(
-                        "--genre",
-                        format!(
-                            "Argument must have a maximum length of {} characters",
-                            MAXGENRELEN - 1
-                        ),
-                    ));
-                }
+                let g = super::libxt::c_buffer_arg("--genre", val.text(), MAXGENRELEN)?;
                 self.genre = g.to_owned();
                 if inv {
                     self.flags |= XT_OSF_INVERT;

@@ -92,17 +92,7 @@ impl Extension for Quota2 {
             "no-change" => self.flags |= XT_QUOTA2_NO_CHANGE,
             "packets" => self.flags |= XT_QUOTA2_PACKET,
             "name" => {
-                let n = val.text().split('\0').next().unwrap_or_default();
-                // iptables cuts a longer name to the buffer (another quota): refused.
-                if n.len() >= XT_QUOTA2_NAME_LEN {
-                    return Err(ParseError::bad(
-                        "--name",
-                        format!(
-                            "Argument must have a maximum length of {} characters",
-                            XT_QUOTA2_NAME_LEN - 1
-                        ),
-                    ));
-                }
+                let n = super::libxt::c_buffer_arg("--name", val.text(), XT_QUOTA2_NAME_LEN)?;
                 self.name = n.to_owned();
             }
             _ => {
