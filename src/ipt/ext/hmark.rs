@@ -313,17 +313,33 @@ impl Extension for Hmark {
     }
 
     fn save(&self, family: IpFamily, out: &mut String) {
+        // `--hmark-tuple src` (and `dst`) set all 16 bytes of the mask, `--hmark-src-prefix
+        // 32` only the first 4 in IPv4; iptables saves both as the prefix, which restores
+        // other bytes. The tuple word is kept where it is what the bytes say.
+        let tuple_word = |m: &[u8; 16]| family == IpFamily::V4 && *m == [0xff; 16];
+        let mut words = Vec::new();
+        if self.has(XT_HMARK_CT) {
+            words.push("ct");
+        }
         if self.has(XT_HMARK_SADDR_MASK) {
-            out.push_str(&format!(
-                " --hmark-src-prefix {}",
-                mask_cidr(family, &self.src_mask)
-            ));
+            if tuple_word(&self.src_mask) {
+                words.push("src");
+            } else {
+                out.push_str(&format!(
+                    " --hmark-src-prefix {}",
+                    mask_cidr(family, &self.src_mask)
+                ));
+            }
         }
         if self.has(XT_HMARK_DADDR_MASK) {
-            out.push_str(&format!(
-                " --hmark-dst-prefix {}",
-                mask_cidr(family, &self.dst_mask)
-            ));
+            if tuple_word(&self.dst_mask) {
+                words.push("dst");
+            } else {
+                out.push_str(&format!(
+                    " --hmark-dst-prefix {}",
+                    mask_cidr(family, &self.dst_mask)
+                ));
+            }
         }
         let (pm, ps) = (&self.port_mask, &self.port_set);
         if self.has(XT_HMARK_SPORT_MASK) {
@@ -365,8 +381,9 @@ impl Extension for Hmark {
         if self.has(XT_HMARK_OFFSET) {
             out.push_str(&format!(" --hmark-offset {}", self.hoffset));
         }
-        if self.has(XT_HMARK_CT) {
-            out.push_str(" --hmark-tuple ct");
+        if !words.is_empty() {
+            out.push_str(" --hmark-tuple ");
+            out.push_str(&words.join(","));
         }
     }
 
@@ -430,7 +447,17 @@ fn zero(bytes: &[u8]) -> bool {
     bytes.iter().all(|&b| b == 0)
 }
 
-fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+/// Whether save's text of an address mask gives these bytes back: a prefix of the family
+/// (IPv4 in the first 4 bytes, the rest zero), or in IPv4 the all-ones mask of
+/// `--hmark-tuple src`.
+fn mask_saves(family: IpFamily, m: &[u8; 16]) -> bool {
+    match family {
+        IpFamily::V4 => *m == [0xff; 16] || (zero(&m[4..]) && mask_cidr(family, m) >= 0),
+        IpFamily::V6 => mask_cidr(family, m) >= 0,
+    }
+}
+
+fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let v = XtView::of_rev::<xt_hmark_info>(rev, 0, info)?;
     let arr4 = |off| -> Option<[u8; 4]> { v.bytes(off, 4)?.try_into().ok() };
     let h = Hmark {
@@ -459,6 +486,8 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && (h.hashrnd == 0 || h.has(XT_HMARK_RND))
         && (h.hmodulus == 0 || h.has(XT_HMARK_MODULUS))
         && (h.hoffset == 0 || h.has(XT_HMARK_OFFSET))
+        && mask_saves(ctx.family, &h.src_mask)
+        && mask_saves(ctx.family, &h.dst_mask)
         && zero(v.bytes(46, 2)?)
         && zero(v.bytes(60, 4)?);
     ok.then(|| Box::new(h) as Box<dyn Extension>)
@@ -485,8 +514,8 @@ mod tests {
                 "-j HMARK --hmark-tuple s,c,DPORT --hmark-rnd 4 --hmark-mod 1"
             )
             .unwrap(),
-            "-j HMARK --hmark-src-prefix 32 --hmark-dport-mask 0xffff --hmark-rnd 0x00000004 \
-             --hmark-mod 1 --hmark-tuple ct"
+            "-j HMARK --hmark-dport-mask 0xffff --hmark-rnd 0x00000004 --hmark-mod 1 \
+             --hmark-tuple ct,src"
         );
         assert_eq!(
             save_round(
@@ -516,5 +545,35 @@ mod tests {
         assert!(err(v4, "-j HMARK --hmark-tuple src,").contains("requires a list of types"));
         assert!(err(v4, "-j HMARK --hmark-tuple src --hmark-src-prefix 3")
             .contains("option \"--hmark-src-prefix\" can only be used once"));
+    }
+
+    #[test]
+    fn tuple_masks_save_as_they_restore() {
+        // The all-ones mask of `--hmark-tuple src` is not what `--hmark-src-prefix 32`
+        // writes in IPv4 (4 bytes), so it is saved as the tuple word.
+        assert_eq!(
+            save_round(
+                IpFamily::V4,
+                "-j HMARK --hmark-tuple src,dst,ct --hmark-rnd 1 --hmark-mod 2"
+            )
+            .unwrap(),
+            "-j HMARK --hmark-rnd 0x00000001 --hmark-mod 2 --hmark-tuple ct,src,dst"
+        );
+        assert_eq!(
+            save_round(
+                IpFamily::V4,
+                "-j HMARK --hmark-src-prefix 32 --hmark-rnd 1 --hmark-mod 2"
+            )
+            .unwrap(),
+            "-j HMARK --hmark-src-prefix 32 --hmark-rnd 0x00000001 --hmark-mod 2"
+        );
+        assert_eq!(
+            save_round(
+                IpFamily::V6,
+                "-j HMARK --hmark-tuple src --hmark-rnd 1 --hmark-mod 2"
+            )
+            .unwrap(),
+            "-j HMARK --hmark-src-prefix 128 --hmark-rnd 0x00000001 --hmark-mod 2"
+        );
     }
 }
