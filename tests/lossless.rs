@@ -160,6 +160,41 @@ const IPTABLES_NFT: Pool = &[
         "-j NETMAP --to 10.0.0.0/24",
         "-j NETMAP --to 2001:db8::/64",
     ),
+    (
+        "filter",
+        "-p dccp -m dccp --dport 5:6 --dccp-types REQUEST -j DROP",
+        "-p dccp -m dccp --dport 5:6 --dccp-types REQUEST -j DROP",
+    ),
+    (
+        "filter",
+        "-m connlabel ! --label 3 --set -j ACCEPT",
+        "-m connlabel ! --label 3 --set -j ACCEPT",
+    ),
+    (
+        "filter",
+        "-m bpf --bytecode \"2,48 0 0 9,6 0 0 1\" -j ACCEPT",
+        "-m bpf --bytecode \"1,6 0 0 1\" -j ACCEPT",
+    ),
+    (
+        "mangle",
+        "-m cluster --cluster-total-nodes 2 --cluster-local-node 1 --cluster-hash-seed 0x1 -j ACCEPT",
+        "-m cluster --cluster-total-nodes 2 --cluster-local-nodemask 3 --cluster-hash-seed 0x1 -j ACCEPT",
+    ),
+    (
+        "mangle",
+        "-j RATEEST --rateest-name r1 --rateest-interval 250ms --rateest-ewmalog 500ms",
+        "-j RATEEST --rateest-name r1 --rateest-interval 1s --rateest-ewmalog 2s",
+    ),
+    (
+        "filter",
+        "-m string --algo kmp --hex-string \"|0d0a|x\" --from 2 --to 90 -j DROP",
+        "-p ipcomp -m ipcomp --ipcompspi 3:4 -j DROP",
+    ),
+    (
+        "mangle",
+        "-j CONNSECMARK --save",
+        "-j IDLETIMER --timeout 10 --label t",
+    ),
 ];
 
 const NFT: Pool = &[
