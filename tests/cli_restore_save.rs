@@ -613,3 +613,16 @@ COMMIT
         );
     }
 }
+
+#[test]
+fn restore_flushes_a_missing_builtin_chain() {
+    let t = tools();
+    let ours = t.path("iptables-restore");
+    let input = "*nat\n-F PREROUTING\n-A PREROUTING -j ACCEPT\n-F PREROUTING\nCOMMIT\n";
+    for args in [&[][..], &["-n"]] {
+        let (a, b) = both(&t, false, None, input, args, |inp| {
+            run(&ours, args, Some(inp))
+        });
+        assert_eq!(a, b, "{args:?}");
+    }
+}

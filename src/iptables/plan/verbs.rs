@@ -490,7 +490,10 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
             Op::ClearChain { create, .. } => {
                 if !*create {
-                    if self.known_missing(t, c) {
+                    if builtin(t, c).is_some() {
+                        // As iptables' `-F CHAIN`: a missing built-in chain is added first.
+                        self.ensure_builtin(t, c)?;
+                    } else if self.known_missing(t, c) {
                         return Err(missing(t, c));
                     }
                 } else if builtin(t, c).is_some() {
