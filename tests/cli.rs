@@ -229,6 +229,7 @@ const CHAINS: &[&str] = &[
     "-N FOO\n-E FOO BAR\n-S",
     "-N FOO\n-A INPUT -j FOO\n-E FOO BAR\n-S",
     "-N FOO\n-N BAR\n-E FOO BAR",
+    "-N FOO\n-E FOO BAR\n-E FOO BAR\n-E FOO BAR2",
     "-N FOO\n-E FOO INPUT",
     "-E NOPE X",
     "-E INPUT X",

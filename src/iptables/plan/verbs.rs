@@ -644,6 +644,18 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     }
                     .into());
                 }
+                // The new name is checked first, as iptables' nft_chain_user_rename does.
+                let new_exists = match self.known(t, new).and_then(|s| s.exists) {
+                    Some(e) => e,
+                    None => self.view.chain(self.family, t, new)?.is_some(),
+                };
+                if new_exists {
+                    return Err(Refusal::ChainExists {
+                        table: t.to_owned(),
+                        chain: new.to_string(),
+                    }
+                    .into());
+                }
                 let Some(handle) = self.view.chain(self.family, t, c)?.and_then(|x| x.handle)
                 else {
                     return Err(missing(t, c));
