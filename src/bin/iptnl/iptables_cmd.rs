@@ -393,7 +393,23 @@ fn run(
             }
         }
     }
+    // `-L CHAIN -Z`: one chain for both commands, as iptables has it.
+    let listed = cmd.commands.iter().find_map(|c| match c {
+        Command::List { chain, .. } | Command::ListRules { chain, .. } => chain.clone(),
+        _ => None,
+    });
     for c in &cmd.commands {
+        let shared;
+        let c = match (c, &listed) {
+            (Command::Zero { chain: None, .. }, Some(ch)) if cmd.commands.len() > 1 => {
+                shared = Command::Zero {
+                    chain: Some(ch.clone()),
+                    rulenum: None,
+                };
+                &shared
+            }
+            _ => c,
+        };
         let text = exec(family, ipt, &cmd, c)?;
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));
