@@ -229,6 +229,7 @@ const CHAINS: &[&str] = &[
     "-N FOO\n-E FOO BAR\n-S",
     "-N FOO\n-A INPUT -j FOO\n-E FOO BAR\n-S",
     "-N FOO\n-N BAR\n-E FOO BAR",
+    "-N FOO\n-E FOO BAR\n-E FOO BAR\n-E FOO BAR2",
     "-N FOO\n-E FOO INPUT",
     "-E NOPE X",
     "-E INPUT X",
@@ -266,9 +267,6 @@ const CHAINS: &[&str] = &[
     "-A INPUT -j ACCEPT -c 3 4\n-A OUTPUT -j ACCEPT -c 1 1\n-Z\n-v -S",
     "-N X\n-A X -j ACCEPT -c 9 9\n-Z X\n-v -S X",
     "-A INPUT -j ACCEPT -c 3 4\n-S -Z\n-v -S",
-    "-Z INPUT",
-    "-N X\n-Z INPUT",
-    "-A INPUT -j ACCEPT\n-Z OUTPUT\n-Z INPUT",
 ];
 
 /// Listing with -S.
@@ -277,7 +275,6 @@ const LISTING: &[&str] = &[
     "-v -S",
     "-S INPUT",
     "-v -S INPUT",
-    "-S NOPE",
     "-S INPUT 1",
     "-A INPUT -j ACCEPT\n-S INPUT 1\n-S INPUT 2",
     "-A INPUT -j ACCEPT -c 1 2\n-A INPUT -j DROP\n-v -S INPUT 1",
@@ -381,8 +378,6 @@ const LIST_L: &[&str] = &[
     "-L -n -v -x",
     "-L --line-numbers",
     "-L INPUT",
-    "-L NOPE",
-    "-n -L NOPE",
     "-t nat -L",
     "-t nat -L -n -v",
     "-t mangle -L -v -x",
@@ -593,7 +588,6 @@ const LIST_EXT6_MORE: &[&str] = &[
 const GO_IPTABLES: &[&str] = &[
     "--wait -t nat -N KUBE-SERVICES\n--wait -t nat -N KUBE-SERVICES\n--wait -t nat -C PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -I PREROUTING 1 -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -C PREROUTING -m comment --comment \"kubernetes service portals\" -j KUBE-SERVICES\n--wait -t nat -S PREROUTING",
     "-w 5 -W 100000 -t filter -N KUBE-FIREWALL\n-w 5 -W 100000 -A KUBE-FIREWALL -m mark --mark 0x8000/0x8000 -j DROP\n-w 5 -W 100000 -S KUBE-FIREWALL",
-    "--wait -t filter -n -L NOPE\n--wait -t filter -N NOPE\n--wait -t filter -n -L NOPE",
     "--wait -t filter -S\n--wait -t filter -N A\n--wait -t filter -N B\n--wait -t filter -S",
     "--wait -t nat -N CNI-1\n--wait -t nat -A CNI-1 -d 10.0.0.0/24 -j ACCEPT\n--wait -t nat -F CNI-1\n--wait -t nat -X CNI-1\n--wait -t nat -X CNI-1",
     "--wait -t filter -A INPUT -s 1.2.3.4 -j ACCEPT -c 7 700\n--wait -t filter -L INPUT -n -v -x\n--wait -t filter -Z INPUT\n--wait -t filter -L INPUT -n -v -x",
@@ -610,7 +604,6 @@ const GO_IPTABLES: &[&str] = &[
 
 /// `-v` with the commands.
 const VERBOSE: &[&str] = &[
-    "-N X\n-v -Z\n-v -Z INPUT\n-v -F\n-v -F X\n-v -X X",
     "-N Y\n-v -X",
     "-v -N Z\n-v -E Z W\n-v -P INPUT DROP",
     "-N W\n-v -A W -s 1.2.3.4 -p tcp -j ACCEPT\n-v -I W -d 1.2.3.4 -i eth0 -j DROP\n-v -D W 1\n-v -C W -s 1.2.3.4 -p tcp -j ACCEPT\n-v -D W -s 1.2.3.4 -p tcp -j ACCEPT",
@@ -618,7 +611,6 @@ const VERBOSE: &[&str] = &[
     "-N W\n-v -C W -j ACCEPT\n-v -A NOPE -j ACCEPT\n-v -D W 9\n-v -D W -j DROP\n-v -I W 9 -j DROP",
     "-N W\n-v -A W -p 47 -g W\n-v -A W -p 135 -j ACCEPT\n-v -A W -p 58 ! -s 10.0.0.0/8 ! -o eth0 -j ACCEPT\n-v -A W -p sctp -f -j ACCEPT",
     "-v -F\n-v -X",
-    "-A INPUT -j ACCEPT\n-v -Z\n-v -X",
     "-v -t nat -N X\n-v -t nat -A X -j RETURN\n-v -t nat -F\n-v -t nat -X",
 ];
 
@@ -1033,7 +1025,6 @@ const GROUPED: &[&str] = &[
     "-A INPUT -s 1.2.3.4 -j ACCEPT\n-L -nv",
     "-t filter -nL INPUT",
     "-A INPUT -s 1.2.3.4 -j ACCEPT\n-nvL INPUT --line-numbers",
-    "-nLX",
     "-nvZ",
     "-nvF",
 ];
@@ -1156,4 +1147,88 @@ fn missing_kernel_modules_are_reported_as_iptables_nft() {
         ],
     );
     check(true, &["-A INPUT -m ipvs ! --vaddr 2001:db8::/64\n-S"]);
+}
+
+/// `-Z` as iptables 1.8.11 has it (1.8.9 differs): a built-in chain that is not in the
+/// kernel is zeroed as a fake one (nothing to do, no error), and `-v -Z` names every
+/// built-in chain of the table.
+#[test]
+fn zero_takes_builtin_chains_not_in_the_kernel() {
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let ok = |out: &str| (out.to_owned(), String::new(), 0);
+    let all = "Zeroing chain `INPUT'\nZeroing chain `FORWARD'\nZeroing chain `OUTPUT'\n";
+    let cases: Vec<(&str, Vec<Step>)> = vec![
+        ("-Z INPUT", vec![ok("")]),
+        ("-N X\n-Z INPUT", vec![ok(""), ok("")]),
+        (
+            "-A INPUT -j ACCEPT\n-Z OUTPUT\n-Z INPUT",
+            vec![ok(""), ok(""), ok("")],
+        ),
+        (
+            "-v -Z INPUT\n-v -Z",
+            vec![ok("Zeroing chain `INPUT'\n"), ok(all)],
+        ),
+        (
+            "-N X\n-v -Z\n-v -Z INPUT",
+            vec![
+                ok(""),
+                ok(&format!("{all}Zeroing chain `X'\n")),
+                ok("Zeroing chain `INPUT'\n"),
+            ],
+        ),
+        (
+            "-A INPUT -j ACCEPT\n-v -Z\n-v -X",
+            vec![ok(""), ok(all), ok("")],
+        ),
+        (
+            "-Z NOPE",
+            vec![(
+                String::new(),
+                "iptables: No chain/target/match by that name.\n".into(),
+                1,
+            )],
+        ),
+    ];
+    for (seq, want) in cases {
+        for served in [false, true] {
+            let got = run_seq(&ours, &[], &parse_seq(seq), served);
+            assert_eq!(got, want, "{seq:?} (served: {served})");
+        }
+    }
+}
+
+/// Listing a chain that does not exist fails with ENOENT, as iptables 1.8.11 has it (1.8.9
+/// called the chain incompatible).
+#[test]
+fn listing_a_missing_chain_is_enoent() {
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let enoent = || {
+        (
+            String::new(),
+            "iptables: No chain/target/match by that name.\n".to_owned(),
+            1,
+        )
+    };
+    let cases: Vec<(&str, Vec<Step>)> = vec![
+        ("-L NOPE", vec![enoent()]),
+        ("-n -L NOPE", vec![enoent()]),
+        ("-nLX", vec![enoent()]),
+        ("-S NOPE", vec![enoent()]),
+        (
+            "--wait -t filter -n -L NOPE\n--wait -t filter -N NOPE\n--wait -t filter -S NOPE",
+            vec![
+                enoent(),
+                (String::new(), String::new(), 0),
+                ("-N NOPE\n".to_owned(), String::new(), 0),
+            ],
+        ),
+    ];
+    for (seq, want) in cases {
+        for served in [false, true] {
+            let got = run_seq(&ours, &[], &parse_seq(seq), served);
+            assert_eq!(got, want, "{seq:?} (served: {served})");
+        }
+    }
 }

@@ -589,3 +589,40 @@ fn demo_without_the_other_tools_says_what_it_skipped() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("Usage: iptnl demo"));
 }
+
+#[test]
+fn restore_skips_the_other_familys_lines() {
+    let t = tools();
+    let input = "*filter
+-A FORWARD -m comment --comment any -j ACCEPT
+-4 -A FORWARD -d 10.0.0.1 -j ACCEPT
+-6 -A FORWARD -d fec0:10::1 -j ACCEPT
+COMMIT
+";
+    for (v6, name) in [(false, "iptables-restore"), (true, "ip6tables-restore")] {
+        let ours = t.path(name);
+        let (a, b) = both(&t, v6, None, input, &[], |inp| run(&ours, &[], Some(inp)));
+        assert_eq!(a, b, "{name}");
+        assert!(
+            b.contains(if v6 { "fec0:10::1" } else { "10.0.0.1" }),
+            "{b}"
+        );
+        assert!(
+            !b.contains(if v6 { "10.0.0.1" } else { "fec0:10::1" }),
+            "{b}"
+        );
+    }
+}
+
+#[test]
+fn restore_flushes_a_missing_builtin_chain() {
+    let t = tools();
+    let ours = t.path("iptables-restore");
+    let input = "*nat\n-F PREROUTING\n-A PREROUTING -j ACCEPT\n-F PREROUTING\nCOMMIT\n";
+    for args in [&[][..], &["-n"]] {
+        let (a, b) = both(&t, false, None, input, args, |inp| {
+            run(&ours, args, Some(inp))
+        });
+        assert_eq!(a, b, "{args:?}");
+    }
+}

@@ -243,6 +243,15 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             (None, t)
         };
         let args = split_args_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
+        // A line for the other family (`-6 ...` in iptables-restore, `-4 ...` in
+        // ip6tables-restore) is skipped, as iptables' parser returns on that switch.
+        let other = match family {
+            IpFamily::V4 => ["-6", "--ipv6"],
+            IpFamily::V6 => ["-4", "--ipv4"],
+        };
+        if args.first().is_some_and(|a| other.contains(&a.as_ref())) {
+            return Ok(());
+        }
         let mut cl =
             parse_command_with(family, &args, sel.sets).map_err(|e| input_err(line, e.to_string()))?;
         if cl.table_given {

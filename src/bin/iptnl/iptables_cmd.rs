@@ -473,7 +473,23 @@ fn run(
             }
         }
     }
+    // `-L CHAIN -Z`: one chain for both commands, as iptables has it.
+    let listed = cmd.commands.iter().find_map(|c| match c {
+        Command::List { chain, .. } | Command::ListRules { chain, .. } => chain.clone(),
+        _ => None,
+    });
     for c in &cmd.commands {
+        let shared;
+        let c = match (c, &listed) {
+            (Command::Zero { chain: None, .. }, Some(ch)) if cmd.commands.len() > 1 => {
+                shared = Command::Zero {
+                    chain: Some(ch.clone()),
+                    rulenum: None,
+                };
+                &shared
+            }
+            _ => c,
+        };
         let text = exec(family, ipt, &cmd, c)?;
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));
@@ -812,15 +828,19 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             rulenum: _,
         } => {
             let present = kernel_chains(family, ipt, t)?;
-            // The chains in the kernel (iptables-nft sometimes creates all built-in chains
-            // of a table where iptnl creates only those used: -P, -F, -L -Z).
+            // Every chain of the table, the built-in ones that are not in the kernel too
+            // (iptables' fake built-in chains: named, with nothing to zero).
             let mut out = String::new();
             for ch in ipt.list_chains(t).map_err(kerr)? {
-                if !present.contains(&ch) {
+                let here = present.contains(&ch);
+                if !here && !is_builtin(t, &ch) {
                     continue;
                 }
                 if cmd.verbose > 0 {
                     out.push_str(&format!("Zeroing chain `{ch}'\n"));
+                }
+                if !here {
+                    continue;
                 }
                 match ipt.zero(t, &ch, None) {
                     Ok(()) => {}
@@ -834,12 +854,14 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             chain: Some(chain),
             rulenum,
         } => {
-            let present = if is_builtin(t, chain) {
-                in_kernel(family, ipt, t, chain)?
+            // A built-in chain that is not in the kernel has nothing to zero (iptables
+            // zeroes a fake one).
+            let (present, builtin) = if is_builtin(t, chain) {
+                (in_kernel(family, ipt, t, chain)?, true)
             } else {
-                ipt.chain_exists(t, chain).map_err(kerr)?
+                (ipt.chain_exists(t, chain).map_err(kerr)?, false)
             };
-            if !present {
+            if !present && !builtin {
                 return Err(op_err(family, NO_CHAIN));
             }
             let out = if cmd.verbose > 0 {
@@ -847,6 +869,9 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             } else {
                 String::new()
             };
+            if !present {
+                return Ok(out);
+            }
             match ipt.zero(t, chain, *rulenum) {
                 Ok(()) => Ok(out),
                 // A rule number past the end: nothing to zero, as iptables-nft has it.

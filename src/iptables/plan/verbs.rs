@@ -490,7 +490,10 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
             Op::ClearChain { create, .. } => {
                 if !*create {
-                    if self.known_missing(t, c) {
+                    if builtin(t, c).is_some() {
+                        // As iptables' `-F CHAIN`: a missing built-in chain is added first.
+                        self.ensure_builtin(t, c)?;
+                    } else if self.known_missing(t, c) {
                         return Err(missing(t, c));
                     }
                 } else if builtin(t, c).is_some() {
@@ -638,6 +641,18 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     return Err(Refusal::RenameNew {
                         old: c.to_owned(),
                         new: new.to_string(),
+                    }
+                    .into());
+                }
+                // The new name is checked first, as iptables' nft_chain_user_rename does.
+                let new_exists = match self.known(t, new).and_then(|s| s.exists) {
+                    Some(e) => e,
+                    None => self.view.chain(self.family, t, new)?.is_some(),
+                };
+                if new_exists {
+                    return Err(Refusal::ChainExists {
+                        table: t.to_owned(),
+                        chain: new.to_string(),
                     }
                     .into());
                 }

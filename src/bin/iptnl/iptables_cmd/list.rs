@@ -5,7 +5,7 @@
 use iptnl::ipt::{CommandLine, IpFamily, RuleSpec};
 use iptnl::iptables::{Error, IpTables};
 
-use super::{is_builtin, kernel_err, name, prefix, Fail};
+use super::{is_builtin, kernel_err, name, op_err, Fail, NO_CHAIN};
 
 /// A rule as `iptables -v` prints it after `-A`/`-I`/`-R`/`-C`/`-D`: iptables' one-line
 /// form (`ACCEPT  tcp opt -- in * out *  1.2.3.4  -> 0.0.0.0/0   tcp dpt:22`), numeric.
@@ -228,13 +228,6 @@ pub(super) fn list(
 ) -> Result<String, Fail> {
     let t = cmd.table.as_str();
     let kerr = |e: Error| kernel_err(family, &e);
-    let incompatible = |ch: &str| Fail {
-        code: 1,
-        text: format!(
-            "{}: chain `{ch}' in table `{t}' is incompatible, use 'nft' tool.",
-            prefix(family)
-        ),
-    };
     let all = ipt.list_chains(t).map_err(kerr)?;
     let names: Vec<String> = match chain {
         Some(c) => vec![c.to_owned()],
@@ -256,7 +249,8 @@ pub(super) fn list(
     for ch in &names {
         let Some(rs) = rules.get(ch) else {
             if chain.is_some() {
-                return Err(incompatible(ch));
+                // ENOENT, as iptables 1.8.11 (1.8.9 called a missing chain incompatible).
+                return Err(op_err(family, NO_CHAIN));
             }
             continue;
         };
@@ -346,18 +340,11 @@ pub(super) fn list_rules(
             ipt.list(t, ch)
         }
     };
-    let incompatible = |ch: &str| Fail {
-        code: 1,
-        text: format!(
-            "{}: chain `{ch}' in table `{t}' is incompatible, use 'nft' tool.",
-            prefix(family)
-        ),
-    };
     match chain {
         Some(ch) => {
             let l = match one(ch) {
                 Ok(l) => l,
-                Err(Error::NotFound { .. }) => return Err(incompatible(ch)),
+                Err(Error::NotFound { .. }) => return Err(op_err(family, NO_CHAIN)),
                 Err(e) => return Err(kerr(e)),
             };
             Ok(match rulenum {
