@@ -626,3 +626,20 @@ fn restore_flushes_a_missing_builtin_chain() {
         assert_eq!(a, b, "{args:?}");
     }
 }
+
+/// Chain lines as iptables-nft reads them: `-` keeps a built-in chain's policy with
+/// `--noflush` (ACCEPT in a rebuilt table), and a user chain's policy word is not read
+/// (`:foo [0:0]`, `:bar ACCEPT [1:2]`).
+#[test]
+fn chain_lines_keep_policies_and_ignore_user_chain_words() {
+    let t = tools();
+    let ours = t.path("iptables-restore");
+    let setup = "*raw\n:OUTPUT DROP [0:0]\nCOMMIT\n";
+    let input = "*raw\n:OUTPUT - [0:0]\n:foo [0:0]\n:bar ACCEPT [1:2]\n-A OUTPUT -j foo\nCOMMIT\n";
+    for args in [&["--noflush"][..], &[]] {
+        let (a, b) = both(&t, false, Some(setup), input, args, |inp| {
+            run(&ours, args, Some(inp))
+        });
+        assert_eq!(a, b, "{args:?}");
+    }
+}

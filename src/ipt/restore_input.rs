@@ -182,38 +182,27 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             let policy = f.next().ok_or_else(|| {
                 input_err(line, format!("chain {name}: no policy (ACCEPT, DROP or -)"))
             })?;
-            let counters =
-                match f.next() {
-                    Some(c) => Some(parse_counters(c).ok_or_else(|| {
-                        input_err(line, format!("chain {name}: bad counters `{c}'"))
-                    })?),
-                    None => None,
-                };
             let builtin = find_table(&block.table).and_then(|tb| tb.builtin(name));
-            let policy = match (policy, builtin) {
-                ("-", None) => None,
-                ("ACCEPT", Some(_)) => Some(Policy::Accept),
-                ("DROP", Some(_)) => Some(Policy::Drop),
-                ("-", Some(_)) => {
-                    return fail(
-                        line,
-                        format!("built-in chain {name} needs a policy (ACCEPT or DROP)"),
-                    )
-                }
-                (p, None) if p == "ACCEPT" || p == "DROP" => {
-                    return fail(
-                        line,
-                        format!(
-                        "chain {name} is not a built-in chain of table {}: it cannot have a policy",
-                        block.table
-                    ),
-                    )
-                }
-                (p, _) => {
-                    return fail(
-                        line,
-                        format!("chain {name}: invalid policy `{p}'"),
-                    )
+            let third = f.next();
+            let (policy, counters) = match builtin {
+                // iptables reads no policy and no counters of a user chain: `:foo - [0:0]`,
+                // `:foo [0:0]` and `:foo ACCEPT` all declare it.
+                None => (None, third.and_then(parse_counters)),
+                Some(_) => {
+                    let counters = match third {
+                        Some(c) => Some(parse_counters(c).ok_or_else(|| {
+                            input_err(line, format!("chain {name}: bad counters `{c}'"))
+                        })?),
+                        None => None,
+                    };
+                    let policy = match policy {
+                        "ACCEPT" => Some(Policy::Accept),
+                        "DROP" => Some(Policy::Drop),
+                        // `-`: the chain keeps the policy it has (ACCEPT when it is new).
+                        "-" => None,
+                        _ => return fail(line, "Bad policy name."),
+                    };
+                    (policy, counters)
                 }
             };
             if builtin.is_none() {
@@ -376,8 +365,15 @@ mod tests {
             .unwrap_err()
             .starts_with("line 1: a line outside of a table"));
         assert!(parse("*bogus\nCOMMIT\n").is_err());
-        assert!(parse("*filter\n:FOO ACCEPT [0:0]\nCOMMIT\n").is_err());
-        assert!(parse("*filter\n:INPUT - [0:0]\nCOMMIT\n").is_err());
+        // As iptables 1.8.11: a user chain's policy word is not read, and `-` keeps a
+        // built-in chain's policy; any other word is refused for a built-in chain.
+        assert!(parse("*filter\n:FOO ACCEPT [0:0]\n:BAR [0:0]\nCOMMIT\n").is_ok());
+        assert!(parse("*filter\n:INPUT - [0:0]\nCOMMIT\n").is_ok());
+        assert_eq!(
+            parse("*filter\n:INPUT FOO [0:0]\nCOMMIT\n").unwrap_err(),
+            "line 2: Bad policy name."
+        );
+        assert!(parse("*filter\n:FOO\nCOMMIT\n").is_err());
         assert!(parse("*filter\n-t nat -A INPUT -j ACCEPT\nCOMMIT\n").is_err());
         assert!(parse("*filter\n-L\nCOMMIT\n").is_err());
         let ok = parse("# c\n*filter\n:INPUT DROP [1:2]\n:FOO - [0:0]\n[3:4] -A FOO -s 1.1.1.1,2.2.2.2 -j ACCEPT\n\nCOMMIT\n").unwrap();

@@ -724,20 +724,35 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 policy, counters, ..
             } => {
                 let counters = if self.mode.counters { *counters } else { None };
-                let declared = match builtin(t, c) {
+                let mut declared = match builtin(t, c) {
                     Some(bc) => {
                         bc.to_chain(self.family, t, policy.unwrap_or(Policy::Accept), counters)
                     }
                     None => Chain::user(f, t, c),
                 };
+                // A built-in chain declared with `-` is sent without a policy: the kernel
+                // keeps the one it has (ACCEPT for a new chain), as iptables-nft does.
+                if policy.is_none() {
+                    if let Some(h) = declared.hook.as_mut() {
+                        h.policy = None;
+                    }
+                }
                 // A chain declared again in a rebuilt table is taken as with --noflush
                 // (iptables-nft-restore does).
                 let merge = !self.rebuilt.contains(t)
                     || self.known(t, c).and_then(|s| s.exists) == Some(true);
                 let is_builtin = declared.hook.is_some();
                 if is_builtin {
-                    self.policies
-                        .insert(key(t, c), policy.unwrap_or(Policy::Accept));
+                    match policy {
+                        Some(p) => {
+                            self.policies.insert(key(t, c), *p);
+                        }
+                        // Kept: what the kernel has stands, unless the table is rebuilt.
+                        None if merge => {}
+                        None => {
+                            self.policies.insert(key(t, c), Policy::Accept);
+                        }
+                    }
                 }
                 self.batch.add_chain(&declared, false)?;
                 // With --noflush a user chain line empties the chain (iptables-nft-restore
