@@ -643,3 +643,30 @@ fn chain_lines_keep_policies_and_ignore_user_chain_words() {
         assert_eq!(a, b, "{args:?}");
     }
 }
+
+/// Without `--counters` a rule's own `-c P B` is kept and a `[p:b]` prefix is not, as
+/// iptables-nft-restore does (iptables 1.8.11's `0011-rulenum` relies on it).
+#[test]
+fn a_rules_own_counters_are_kept_without_counters() {
+    let t = tools();
+    let ours = t.path("iptables-restore");
+    let input =
+        "*filter\n-A FORWARD -m mark --mark 0x1 -c 1 2\n[5:6] -A FORWARD -m mark --mark 0x2\nCOMMIT\n";
+    let saved = |with_iptnl: bool| {
+        common::in_netns(|| {
+            let o = if with_iptnl {
+                run(&ours, &[], Some(input))
+            } else {
+                run("iptables-nft-restore", &[], Some(input))
+            };
+            assert!(o.status.success(), "{}", stderr(&o));
+            oracle_save(false, &["-c"])
+        })
+    };
+    let want = saved(false);
+    assert!(
+        want.contains("[1:2] -A FORWARD -m mark --mark 0x1"),
+        "{want}"
+    );
+    assert_eq!(saved(true), want);
+}

@@ -270,11 +270,9 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             for r in &mut rules {
                 r.counters = Some(c);
             }
-        } else if !sel.counters {
-            for r in &mut rules {
-                r.counters = None;
-            }
         }
+        // Without --counters a `[p:b]` prefix is not applied, but a rule's own `-c P B`
+        // is kept, as iptables-restore keeps it.
         if selected(&block.table) {
             sink(Event::Item(Item::Cmd { line, cmd, rules }))?;
         }
