@@ -29,7 +29,7 @@ use iptnl_sys::xt::{
 };
 
 use super::conntrack_names::{parse_states, parse_statuses, save_states, save_statuses};
-use super::libxt::{parse_c_uint, prefix_mask};
+use super::libxt::{parse_c_uint, parse_port_rc, prefix_mask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
@@ -300,39 +300,16 @@ pub(super) fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
         .map_err(|_| bad())
 }
 
-/// Parses `port[:port]` as libxtables' `XTTYPE_PORTRC` does: an empty low end is 0, an
-/// empty high end 65535, a single port is `[p, p]`. A high end below the low one is taken,
-/// as iptables-nft 1.8.9 takes it (1.8.11 refuses it).
+/// `port[:port]` as libxtables' `XTTYPE_PORTRC` reads it ([`parse_port_rc`]), each port
+/// a number or a service name.
 fn parse_port_range(s: &str, opt: &str) -> Result<[u16; 2], ParseError> {
-    let mut r = [0, u16::MAX];
-    let mut n = 0;
-    let mut prev = 0;
-    for part in s.split(':') {
-        if n == 2 {
-            return Err(ParseError::bad(
-                opt,
-                format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
-            ));
-        }
-        if !part.is_empty() {
-            let value = port_by_name(part, opt)?;
-            // As xtopt_parse_mport: each port at least the one before (a component left
-            // empty does not count).
-            if value < prev {
-                return Err(ParseError::bad(
-                    opt,
-                    format!("Port range {prev}-{value} is negative."),
-                ));
-            }
-            prev = value;
-            r[n] = value;
-        }
-        n += 1;
-    }
-    if n == 1 {
-        r[1] = r[0];
-    }
-    Ok(r)
+    let too_many = || {
+        ParseError::bad(
+            opt,
+            format!("conntrack: Too many components for option \"{opt}\" (max: 2)"),
+        )
+    };
+    parse_port_rc(s, opt, too_many, |part| port_by_name(part, opt))
 }
 
 impl Conntrack {

@@ -17,6 +17,7 @@ use super::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
+use super::libxt::parse_port_rc;
 use super::names::service_port;
 use super::opts::STR;
 use super::ports::print_ports;
@@ -103,41 +104,23 @@ fn port_by_name(s: &str) -> Option<u16> {
     service_port(s)
 }
 
-/// `port[:port]` as libxtables' `XTTYPE_PORTRC` reads it: an empty component keeps its end
-/// (0 or 65535), one port is `[p, p]`, a port below the one before is refused (1.8.11).
+/// `port[:port]` as libxtables' `XTTYPE_PORTRC` reads it ([`parse_port_rc`]), each port
+/// found as [`port_by_name`] finds it.
 fn parse_ports(s: &str, canonical: &str, shown: &str) -> Result<[u16; 2], ParseError> {
-    let mut r = [0, u16::MAX];
-    let mut n = 0;
-    let mut prev = 0;
-    for part in s.split(':') {
-        if n == 2 {
-            return Err(ParseError::bad(
+    let too_many = || {
+        ParseError::bad(
+            shown,
+            format!("dccp: Too many components for option \"--{canonical}\" (max: 2)"),
+        )
+    };
+    parse_port_rc(s, shown, too_many, |part| {
+        port_by_name(part).ok_or_else(|| {
+            ParseError::bad(
                 shown,
-                format!("dccp: Too many components for option \"--{canonical}\" (max: 2)"),
-            ));
-        }
-        if !part.is_empty() {
-            let value = port_by_name(part).ok_or_else(|| {
-                ParseError::bad(
-                    shown,
-                    format!("Port \"{part}\" does not resolve to anything."),
-                )
-            })?;
-            if value < prev {
-                return Err(ParseError::bad(
-                    shown,
-                    format!("Port range {prev}-{value} is negative."),
-                ));
-            }
-            prev = value;
-            r[n] = value;
-        }
-        n += 1;
-    }
-    if n == 1 {
-        r[1] = r[0];
-    }
-    Ok(r)
+                format!("Port \"{part}\" does not resolve to anything."),
+            )
+        })
+    })
 }
 
 /// `--dccp-types TYPE[,…]` (`parse_dccp_types`).

@@ -930,6 +930,54 @@ pub fn c_buffer_arg<'a>(option: &str, value: &'a str, cap: usize) -> Result<&'a 
     Ok(v)
 }
 
+/// `port[:port]` as libxtables' `XTTYPE_PORTRC` (`xtopt_parse_mport`) reads it: an empty
+/// component keeps its end (0 or 65535), one port is `[p, p]`, and a port below the one
+/// before is refused ("Port range 4-3 is negative.", as 1.8.11). `port` looks a component
+/// up (with the extension's own messages); `too_many` is the error for a third component;
+/// `shown` is the option as given, for the range message.
+///
+/// ```
+/// use iptnl::ipt::error::ParseError;
+/// use iptnl::ipt::ext::libxt::parse_port_rc;
+/// let port = |s: &str| s.parse::<u16>().map_err(|_| ParseError::Invalid(s.into()));
+/// let many = || ParseError::Invalid("too many".into());
+/// assert_eq!(parse_port_rc("7:", "--dport", many, port), Ok([7, 65535]));
+/// assert_eq!(parse_port_rc("80", "--dport", many, port), Ok([80, 80]));
+/// assert!(parse_port_rc("4:3", "--dport", many, port).is_err());
+/// ```
+pub fn parse_port_rc(
+    s: &str,
+    shown: &str,
+    too_many: impl Fn() -> ParseError,
+    port: impl Fn(&str) -> Result<u16, ParseError>,
+) -> Result<[u16; 2], ParseError> {
+    let mut r = [0, u16::MAX];
+    let mut n = 0;
+    let mut prev = 0;
+    for part in s.split(':') {
+        if n == 2 {
+            return Err(too_many());
+        }
+        if !part.is_empty() {
+            let value = port(part)?;
+            // Each port at least the one before (a component left empty does not count).
+            if value < prev {
+                return Err(ParseError::bad(
+                    shown,
+                    format!("Port range {prev}-{value} is negative."),
+                ));
+            }
+            prev = value;
+            r[n] = value;
+        }
+        n += 1;
+    }
+    if n == 1 {
+        r[1] = r[0];
+    }
+    Ok(r)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
