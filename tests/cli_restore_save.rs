@@ -670,3 +670,43 @@ fn a_rules_own_counters_are_kept_without_counters() {
     );
     assert_eq!(saved(true), want);
 }
+
+/// Restore input is split as iptables-restore splits it: only double quotes quote, so the
+/// single quotes ufw writes around a comment are part of it, and a later `-D` by the same
+/// spec (where the shell does strip them, as `"'x'"`) finds the rule; a backslash outside
+/// quotes is an ordinary character.
+#[test]
+fn restore_quotes_only_with_double_quotes() {
+    let t = tools();
+    let ours = t.path("iptables-restore");
+    let input = "*filter
+-A INPUT -m comment --comment 'dapp_WWW%20Full' -j ACCEPT
+-A INPUT -m comment --comment a\\b -j ACCEPT
+-A INPUT -m comment --comment \"x \\\"y\\\" \\\\z\" -j ACCEPT
+COMMIT
+";
+    let (a, b) = both(&t, false, None, input, &[], |inp| {
+        run(&ours, &[], Some(inp))
+    });
+    assert_eq!(a, b);
+    assert!(b.contains(r#"--comment "\'dapp_WWW%20Full\'""#), "{b}");
+    common::in_netns(|| {
+        let o = run(&ours, &[], Some(input));
+        assert!(o.status.success(), "{}", stderr(&o));
+        let o = run(
+            &t.path("iptables"),
+            &[
+                "-D",
+                "INPUT",
+                "-m",
+                "comment",
+                "--comment",
+                "'dapp_WWW%20Full'",
+                "-j",
+                "ACCEPT",
+            ],
+            None,
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+    });
+}

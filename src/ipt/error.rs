@@ -61,6 +61,9 @@ pub enum ParseError {
     /// Unbalanced quotes in a rule string.
     #[error("unterminated quote in rule")]
     UnterminatedQuote,
+    /// A word of a restore line longer than iptables-restore takes (1,023 bytes).
+    #[error("Parameter too long!")]
+    ParameterTooLong,
 }
 
 impl ParseError {

@@ -31,7 +31,7 @@ pub mod sysdb;
 pub mod tables;
 
 pub use addr::AddrMask;
-pub use args::split_args;
+pub use args::{split_args, split_restore_args};
 pub use command::{parse_command, parse_command_with, Command, CommandLine};
 pub use compare::{
     canonical_exprs, canonical_exprs_with, canonical_of_rule, canonical_of_rule_with,

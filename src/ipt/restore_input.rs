@@ -3,7 +3,7 @@
 //! one line's rules are alive at a time. What the lines mean for the ruleset is planned by
 //! the agent layer (`iptables::restore`), which also reads the input.
 
-use super::args::split_args_cow;
+use super::args::split_restore_cow;
 use super::command::{check_chain_name, parse_command_with, Command};
 use super::ext::SetIndex;
 use super::spec::RuleSpec;
@@ -231,7 +231,7 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         } else {
             (None, t)
         };
-        let args = split_args_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
+        let args = split_restore_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
         // A line for the other family (`-6 ...` in iptables-restore, `-4 ...` in
         // ip6tables-restore) is skipped, as iptables' parser returns on that switch.
         let other = match family {

@@ -146,7 +146,7 @@ fn is_parameter_problem(msg: &str, line_text: &str) -> bool {
     {
         // The chain a command works on is missing: a failed line (the kernel refuses it in
         // iptables-nft). A missing jump target is a parameter problem.
-        let args = iptnl::ipt::split_args(line_text).unwrap_or_default();
+        let args = iptnl::ipt::split_restore_args(line_text).unwrap_or_default();
         let worked_on = args
             .iter()
             .position(|a| a.starts_with('-') && !a.starts_with("--") && a.len() == 2)
