@@ -30,6 +30,7 @@ mod cache;
 mod error;
 mod events;
 mod format;
+mod group;
 pub mod ipset;
 mod plan;
 mod read;
@@ -43,6 +44,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 pub use error::{Error, What};
+pub use group::CommitStats;
 pub use plan::OpResult;
 pub use read::Stat;
 pub use transaction::Transaction;
@@ -143,6 +145,7 @@ pub struct IpTables {
     family: IpFamily,
     inner: Mutex<Inner>,
     conflict_timeout_ms: AtomicU64,
+    group: group::Committer,
 }
 
 fn spec_err(e: ParseError) -> Error {
@@ -197,6 +200,7 @@ impl IpTables {
                 cache: Cache::default(),
             }),
             conflict_timeout_ms: AtomicU64::new(plan::CONFLICT_TIMEOUT.as_millis() as u64),
+            group: group::Committer::default(),
         }
     }
 
@@ -272,28 +276,135 @@ impl IpTables {
     /// the connection released while waiting) when the ruleset changed under a read, until
     /// the conflict timeout. The timeout counts the attempts and the pauses, not the time
     /// spent waiting for this handle while other threads use it.
+    ///
+    /// Calls made while another call's commit is in flight are committed together, in the
+    /// next batch (see [`group`]); each still gets exactly its own result.
     pub(crate) fn run(&self, ops: &[Op<'_>]) -> Result<Vec<OpResult>, Error> {
+        let leader = match self.group.enter(ops) {
+            group::Role::Done(r) => return r,
+            group::Role::Lead(l) => l,
+        };
+        let mut results = {
+            let own: &[Op<'_>] = match &leader.own {
+                Some(t) => &t.ops,
+                None => ops,
+            };
+            let mut callers: Vec<&[Op<'_>]> = Vec::with_capacity(1 + leader.others.len());
+            callers.push(own);
+            callers.extend(leader.others.iter().map(|t| t.ops.as_slice()));
+            self.commit_group(&callers)
+        };
+        let mine = results.remove(0);
+        for (i, r) in results.into_iter().enumerate() {
+            leader.answer(i, r);
+        }
+        drop(leader);
+        mine
+    }
+
+    /// Commits the operations of several callers, in order, as few batches as their results
+    /// allow: a caller whose operation is refused gets the refusal and the others are
+    /// planned again without it.
+    fn commit_group(&self, callers: &[&[Op<'_>]]) -> Vec<group::Outcome> {
+        let n = callers.len();
+        let mut out: Vec<Option<group::Outcome>> = (0..n).map(|_| None).collect();
+        let mut alive: Vec<usize> = (0..n).collect();
         let timeout = self.conflict_timeout();
         let mut spent = std::time::Duration::ZERO;
         let mut attempt = 0u32;
-        loop {
-            {
+        while !alive.is_empty() {
+            let mut flat: Vec<&Op<'_>> = Vec::new();
+            let mut owner: Vec<usize> = Vec::new();
+            for &c in &alive {
+                flat.extend(callers[c].iter());
+                owner.extend(std::iter::repeat_n(c, callers[c].len()));
+            }
+            let t = std::time::Instant::now();
+            let r = {
                 let mut g = self.lock();
-                let t = std::time::Instant::now();
                 let Inner { conn, cache } = &mut *g;
-                if let Some(r) = plan::run_once(conn, cache, self.family, ops)? {
-                    return Ok(r);
+                plan::run_once(conn, cache, self.family, &flat)
+            };
+            spent += t.elapsed();
+            match r {
+                Ok(Some((results, committed))) => {
+                    if committed {
+                        self.group.record(|s| s.commit(flat.len(), alive.len(), t));
+                    }
+                    let mut it = results.into_iter();
+                    for &c in &alive {
+                        out[c] = Some(Ok(it.by_ref().take(callers[c].len()).collect()));
+                    }
+                    break;
                 }
-                spent += t.elapsed();
+                Ok(None) => {
+                    self.group.record(|s| s.conflicts += 1);
+                    attempt += 1;
+                    if spent >= timeout {
+                        for &c in &alive {
+                            out[c] = Some(Err(Error::Conflict { tries: attempt }));
+                        }
+                        break;
+                    }
+                    let pause = plan::jitter(attempt - 1);
+                    std::thread::sleep(pause);
+                    spent += pause;
+                }
+                Err(plan::Failed { op: Some(i), error }) if i < owner.len() => {
+                    let c = owner[i];
+                    out[c] = Some(Err(error));
+                    alive.retain(|&x| x != c);
+                    if !alive.is_empty() {
+                        self.group.record(|s| s.split_off += 1);
+                    }
+                }
+                Err(plan::Failed { error, .. }) => {
+                    if let [c] = alive[..] {
+                        out[c] = Some(Err(error));
+                        break;
+                    }
+                    // Nobody's operation in particular: each caller alone gets its own.
+                    for &c in &alive {
+                        out[c] = self.commit_group(&[callers[c]]).pop();
+                    }
+                    break;
+                }
             }
-            attempt += 1;
-            if spent >= timeout {
-                return Err(Error::Conflict { tries: attempt });
-            }
-            let pause = plan::jitter(attempt - 1);
-            std::thread::sleep(pause);
-            spent += pause;
         }
+        self.group.record(|s| s.requests += n as u64);
+        out.into_iter()
+            .map(|o| {
+                o.unwrap_or_else(|| Err(Error::Invalid("the operations were not committed".into())))
+            })
+            .collect()
+    }
+
+    /// How this handle's commits went: requests, kernel commits, operations per commit,
+    /// callers that shared a commit, conflicts planned again, and recent commit latencies.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.append("filter", "INPUT", "-j ACCEPT")?;
+    /// let s = ipt.commit_stats();
+    /// assert_eq!(s.commits, 1);
+    /// println!("p99 {:?}", s.latency_percentile(99.0));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn commit_stats(&self) -> CommitStats {
+        self.group.stats()
+    }
+
+    /// Makes a caller that finds the handle idle wait `window` before planning, so that
+    /// callers arriving within it share its commit (default zero: an idle handle commits at
+    /// once; callers arriving while a commit is in flight share the next one either way).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_group_window(std::time::Duration::from_micros(500));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn set_group_window(&self, window: std::time::Duration) {
+        self.group.set_window(window);
     }
 
     fn conflict_timeout(&self) -> std::time::Duration {

@@ -30,14 +30,31 @@ pub(crate) fn jitter(attempt: u32) -> std::time::Duration {
     std::time::Duration::from_micros(50 + r % cap_us)
 }
 
-/// Plans and commits `ops` as one batch; `Ok(None)` when the ruleset changed under a read
-/// (the caller waits [`jitter`] without holding the connection, then calls again).
+/// Why an attempt failed: the error, and the index (in the attempt's `ops`) of the
+/// operation that caused it, where one did.
+#[derive(Debug)]
+pub(crate) struct Failed {
+    pub(crate) op: Option<usize>,
+    pub(crate) error: Error,
+}
+
+impl Failed {
+    fn of(op: usize, error: Error) -> Failed {
+        Failed {
+            op: Some(op),
+            error,
+        }
+    }
+}
+
+/// Plans and commits `ops` as one batch, with the results and whether a batch was sent;
+/// `Ok(None)` when the ruleset changed under a read (the caller waits [`jitter`] without holding the connection, then calls again).
 pub(crate) fn run_once(
     conn: &mut Conn,
     cache: &mut Cache,
     family: IpFamily,
-    ops: &[Op<'_>],
-) -> Result<Option<Vec<OpResult>>, Error> {
+    ops: &[&Op<'_>],
+) -> Result<Option<(Vec<OpResult>, bool)>, Failed> {
     let mut view = KernelView { conn, cache };
     let mode = Mode {
         ask_kernel: true,
@@ -48,27 +65,28 @@ pub(crate) fn run_once(
     // Read every chain a read-dependent operation needs first, so that all reads belong to
     // one generation as far as possible and blind operations see them.
     let planned = (|| {
-        for op in ops.iter().filter(|o| o.reads()) {
+        for (i, op) in ops.iter().enumerate().filter(|(_, o)| o.reads()) {
             let (t, c) = op.table_chain();
-            p.load(t, c)?;
+            p.load(t, c).map_err(|e| (i, e))?;
         }
         let mut pending = Vec::with_capacity(ops.len());
         for (i, op) in ops.iter().enumerate() {
-            pending.push(p.op(op)?);
+            pending.push(p.op(op).map_err(|e| (i, e))?);
             p.mark(i as u32);
         }
         Ok(pending)
     })();
     let pending = match planned {
         Ok(x) => x,
-        Err(PlanError::Failed(Error::Conflict { .. })) => return Ok(None),
-        Err(PlanError::Failed(e)) => return Err(e),
-        Err(PlanError::Refused(r)) => return Err(r.into_error()),
+        Err((_, PlanError::Failed(Error::Conflict { .. }))) => return Ok(None),
+        Err((i, PlanError::Failed(e))) => return Err(Failed::of(i, e)),
+        Err((i, PlanError::Refused(r))) => return Err(Failed::of(i, r.into_error())),
     };
     if p.batch.is_empty() {
-        return Ok(Some(
+        return Ok(Some((
             pending.into_iter().map(|x| resolve(x, None)).collect(),
-        ));
+            false,
+        )));
     }
     let genid = p.genid;
     p.batch.set_genid(genid);
@@ -79,12 +97,13 @@ pub(crate) fn run_once(
                 .map(|x| resolve(x, Some(&done)))
                 .collect();
             update_cache(&mut p, genid, &done);
-            Ok(Some(results))
+            Ok(Some((results, true)))
         }
         Err(nft::Error::Conflict { .. }) => Ok(None),
-        Err(nft::Error::Rejected { failures }) => {
+        Err(nft::Error::Rejected { failures }) if !failures.is_empty() => {
             let f = &failures[0];
-            let op = p.owner.get(f.index).and_then(|&i| ops.get(i as usize));
+            let index = p.owner.get(f.index).map(|&i| i as usize);
+            let op = index.and_then(|i| ops.get(i)).copied();
             // An operation on a whole table names the chain the kernel refused.
             let chain = p
                 .batch
@@ -93,9 +112,15 @@ pub(crate) fn run_once(
                 .and_then(|b| Messages::new(b).next()?.ok())
                 .and_then(|m| crate::nft::Chain::decode(&m).ok())
                 .map(|c| c.name);
-            Err(map_refusal(p.view.conn, family, op, chain.as_deref(), f))
+            Err(Failed {
+                op: index,
+                error: map_refusal(p.view.conn, family, op, chain.as_deref(), f),
+            })
         }
-        Err(e) => Err(from_nft(e, "committing")),
+        Err(e) => Err(Failed {
+            op: None,
+            error: from_nft(e, "committing"),
+        }),
     }
 }
 

@@ -26,7 +26,7 @@ use crate::ipt::{IpFamily, RuleSpec};
 use crate::nft::{Batch, Expr, Policy, Rule};
 use state::{ChainSet, FastSet, TableMap};
 
-pub(crate) use commit::{jitter, run_once};
+pub(crate) use commit::{jitter, run_once, Failed};
 pub(crate) use view::{KernelView, RulesetView};
 
 /// How long an operation is planned again after concurrent changes before it gives up with
@@ -197,6 +197,114 @@ impl Op<'static> {
 }
 
 impl Op<'_> {
+    /// The operation with everything it borrows copied, to be queued beside others.
+    pub(crate) fn into_owned(self) -> Op<'static> {
+        fn o(c: Cow<'_, str>) -> Cow<'static, str> {
+            Cow::Owned(c.into_owned())
+        }
+        match self {
+            Op::Add {
+                table,
+                chain,
+                specs,
+                at,
+                unique,
+            } => Op::Add {
+                table: o(table),
+                chain: o(chain),
+                specs: Cow::Owned(specs.into_owned()),
+                at,
+                unique,
+            },
+            Op::Replace {
+                table,
+                chain,
+                pos,
+                specs,
+            } => Op::Replace {
+                table: o(table),
+                chain: o(chain),
+                pos,
+                specs: Cow::Owned(specs.into_owned()),
+            },
+            Op::Delete {
+                table,
+                chain,
+                specs,
+                mode,
+            } => Op::Delete {
+                table: o(table),
+                chain: o(chain),
+                specs: Cow::Owned(specs.into_owned()),
+                mode,
+            },
+            Op::DeleteNumber { table, chain, n } => Op::DeleteNumber {
+                table: o(table),
+                chain: o(chain),
+                n,
+            },
+            Op::NewChain { table, chain } => Op::NewChain {
+                table: o(table),
+                chain: o(chain),
+            },
+            Op::ClearChain {
+                table,
+                chain,
+                create,
+            } => Op::ClearChain {
+                table: o(table),
+                chain: o(chain),
+                create,
+            },
+            Op::FlushTable { table } => Op::FlushTable { table: o(table) },
+            Op::DeleteChain {
+                table,
+                chain,
+                flush,
+                if_exists,
+                keep_quietly,
+            } => Op::DeleteChain {
+                table: o(table),
+                chain: o(chain),
+                flush,
+                if_exists,
+                keep_quietly,
+            },
+            Op::DeleteAllChains { table } => Op::DeleteAllChains { table: o(table) },
+            Op::RenameChain { table, chain, new } => Op::RenameChain {
+                table: o(table),
+                chain: o(chain),
+                new: o(new),
+            },
+            Op::SetPolicy {
+                table,
+                chain,
+                policy,
+            } => Op::SetPolicy {
+                table: o(table),
+                chain: o(chain),
+                policy,
+            },
+            Op::Zero { table, chain, rule } => Op::Zero {
+                table: o(table),
+                chain: o(chain),
+                rule,
+            },
+            Op::ZeroTable { table } => Op::ZeroTable { table: o(table) },
+            Op::DeclareChain {
+                table,
+                chain,
+                policy,
+                counters,
+            } => Op::DeclareChain {
+                table: o(table),
+                chain: o(chain),
+                policy,
+                counters,
+            },
+        }
+    }
+
     /// The table and chain (an empty chain for operations on a whole table).
     pub(crate) fn table_chain(&self) -> (&str, &str) {
         match self {
