@@ -7,7 +7,7 @@ use std::os::fd::AsFd;
 use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::IpFamily;
-use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions};
+use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions, VerboseLine};
 use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::Conn;
 
@@ -248,12 +248,11 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     };
     let mut family = family;
     let mut opts = RestoreOptions::default();
-    let mut verbose = false;
     for (c, v) in parsed.opts {
         match c {
             'b' => eprintln!("-b/--binary option is not implemented"),
             'c' => opts.counters = true,
-            'v' => verbose = true,
+            'v' => opts.verbose = true,
             'V' => {
                 println!("{}", version_line(prog));
                 return 0;
@@ -319,20 +318,17 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     };
     match res {
         Ok(r) => {
-            if verbose {
-                eprintln!(
-                    "{prog}: {} {} in table{} {}: {} rule{} added, {} operations, {} bytes, one batch{}",
-                    if opts.test { "tested" } else { "restored" },
-                    if opts.noflush { "changes" } else { "ruleset" },
-                    if r.tables.len() == 1 { "" } else { "s" },
-                    if r.tables.is_empty() { "(none)".to_owned() } else { r.tables.join(", ") },
-                    r.rules_added,
-                    if r.rules_added == 1 { "" } else { "s" },
-                    r.ops,
-                    r.batch_bytes,
-                    if r.retries > 0 { format!(" ({} retries after concurrent changes)", r.retries) } else { String::new() },
-                );
+            // What iptables-nft-restore -v prints, on standard output.
+            let mut out = std::io::stdout().lock();
+            for l in &r.verbose {
+                let _ = match l {
+                    VerboseLine::Rule(spec) => {
+                        out.write_all(crate::iptables_cmd::print_rule_line(family, spec).as_bytes())
+                    }
+                    l => writeln!(out, "{l}"),
+                };
             }
+            let _ = out.flush();
             0
         }
         Err(e) => match file {
