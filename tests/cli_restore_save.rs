@@ -709,4 +709,55 @@ COMMIT
         );
         assert!(o.status.success(), "{}", stderr(&o));
     });
+/// `-v` prints what iptables-nft-restore prints (1.8.9 and 1.8.11 agree here): comment lines
+/// as read, then per committed table the chains it flushes and deletes and each rule of a
+/// rule command; with `--noflush` only comments, with `--test` only comments.
+#[test]
+fn verbose_restore_prints_what_iptables_prints() {
+    let t = tools();
+    let setup = "*filter\n:foo - [0:0]\n:bar - [0:0]\n-A foo -j ACCEPT\nCOMMIT\n\
+                 *nat\n:natfoo - [0:0]\nCOMMIT\n";
+    let input = |v6: bool| {
+        let (a, b, n) = if v6 {
+            ("2001:db8::1,2001:db8::2", "fe80::/64", "::/0")
+        } else {
+            ("1.2.3.4,5.6.7.8", "10.0.0.0/8", "0.0.0.0/0")
+        };
+        format!(
+            "# top\n*filter\n:foo - [0:0]\n:quux - [0:0]\n# inside\n\
+             -A foo -s {a} -p tcp --dport 22 -j DROP\n-I foo -i eth0 ! -o lo -j ACCEPT\n\
+             -F quux\n-N baz\n-X baz\n-Z foo\n-A foo -d {b} -m comment --comment \"x y\" -j quux\n\
+             -D foo -d {b} -m comment --comment \"x y\" -j quux\nCOMMIT\n# between\n\
+             *nat\n-A PREROUTING -d {b} -j RETURN\n-A PREROUTING -s {n} -j ACCEPT\nCOMMIT\n"
+        )
+    };
+    for v6 in [false, true] {
+        let (name, rbin) = if v6 {
+            ("ip6tables-restore", "ip6tables-nft-restore")
+        } else {
+            ("iptables-restore", "iptables-nft-restore")
+        };
+        let ours = t.path(name);
+        let input = input(v6);
+        for args in [&["-v"][..], &["-v", "--noflush"], &["-v", "--test"]] {
+            let out = |bin: &str| {
+                common::in_netns(|| {
+                    let s = run(rbin, &[], Some(setup));
+                    assert!(s.status.success(), "setup: {}", stderr(&s));
+                    let o = run(bin, args, Some(&input));
+                    assert!(o.status.success(), "{bin} {args:?}: {}", stderr(&o));
+                    String::from_utf8_lossy(&o.stdout)
+                        .lines()
+                        .map(str::trim_end)
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                })
+            };
+            let want = out(rbin);
+            assert_eq!(out(&ours), want, "{name} {args:?}");
+            if args.len() == 1 {
+                assert!(want.contains("Deleting chain `bar'"), "{want}");
+            }
+        }
+    }
 }

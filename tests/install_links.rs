@@ -22,6 +22,7 @@ const NAMES: &[&str] = &[
     "ip6tables-nft-save",
     "iptables-nft-restore",
     "ip6tables-nft-restore",
+    "iptables-xml",
     "xtables-nft-multi",
 ];
 

@@ -29,6 +29,7 @@ pub mod savefile;
 pub mod spec;
 pub mod sysdb;
 pub mod tables;
+pub mod xml;
 
 pub use addr::AddrMask;
 pub use args::{split_args, split_restore_args};

@@ -1,5 +1,5 @@
 //! `iptnl install-links [--force] DIR`: creates the tool names (`iptables`, `ip6tables`,
-//! `*-save`, `*-restore`, their `-nft` forms and `xtables-nft-multi`) in DIR as symlinks to
+//! `*-save`, `*-restore`, their `-nft` forms, `iptables-xml` and `xtables-nft-multi`) in DIR as symlinks to
 //! the running binary, so that a DIR placed first on `PATH` makes every caller of those
 //! names run iptnl.
 //!
@@ -27,6 +27,7 @@ pub const NAMES: &[&str] = &[
     "ip6tables-nft-save",
     "iptables-nft-restore",
     "ip6tables-nft-restore",
+    "iptables-xml",
     "xtables-nft-multi",
 ];
 

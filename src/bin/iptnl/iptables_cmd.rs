@@ -20,7 +20,8 @@ use crate::output::Output;
 
 mod list;
 
-use list::{list, list_rules, lists_raw, print_rule_line, raw_warning};
+pub(crate) use list::print_rule_line;
+use list::{list, list_rules, lists_raw, raw_warning};
 
 const HELP: &str = include_str!("iptables_help.txt");
 

@@ -3,8 +3,9 @@
 //! `xtables-nft-multi`), by the first argument: `iptnl iptables-save -t nat`.
 //!
 //! Tools: `iptables`, `ip6tables`, `iptables-restore`, `ip6tables-restore`, `iptables-save`,
-//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …), `demo`, and
-//! `install-links DIR`, which creates those names in DIR as symlinks to this binary.
+//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …),
+//! `iptables-xml`, `demo`, and `install-links DIR`, which creates those names in DIR as
+//! symlinks to this binary.
 
 mod demo;
 mod getopt;
@@ -21,6 +22,8 @@ use iptnl::ipt::IpFamily;
 enum Tool {
     Restore(IpFamily),
     Save(IpFamily),
+    /// `iptables-xml`: iptables-save text to XML.
+    Xml,
     /// `iptables`/`ip6tables` (the rule command).
     Iptables(IpFamily),
     Demo,
@@ -34,6 +37,9 @@ enum Tool {
 
 /// The tool a name (program name or first argument) stands for.
 fn lookup(name: &str) -> Option<Tool> {
+    if name == "iptables-xml" {
+        return Some(Tool::Xml);
+    }
     let (family, rest) = if let Some(r) = name.strip_prefix("ip6tables") {
         (IpFamily::V6, r)
     } else if let Some(r) = name.strip_prefix("iptables") {
@@ -66,6 +72,7 @@ fn usage() -> String {
          \x20 iptables, ip6tables                   (also iptables-nft, ip6tables-nft)\n\
          \x20 iptables-restore, ip6tables-restore   (also iptables-nft-restore, …)\n\
          \x20 iptables-save, ip6tables-save         (also iptables-nft-save, …)\n\
+         \x20 iptables-xml [-c] [-v] [FILE]         iptables-save text to XML\n\
          \x20 demo [--rules N] [--ipv6] [--keep-going]\n\
          \x20                                       load a kube-proxy-style ruleset with iptnl and\n\
          \x20                                       iptables-nft/legacy-restore in throwaway\n\
@@ -85,6 +92,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
     match tool {
         Tool::Restore(f) => tools::restore_main(prog, f, args),
         Tool::Save(f) => tools::save_main(prog, f, args),
+        Tool::Xml => tools::xml_main(args),
         Tool::Iptables(f) => serve::forward(f, args).unwrap_or_else(|| iptables_cmd::main(f, args)),
         Tool::Serve => serve::main(args),
         Tool::Demo => demo::main(args),
@@ -150,6 +158,9 @@ mod tests {
             );
         }
         assert_eq!(lookup("iptnl"), None);
+        assert_eq!(lookup("iptables-xml"), Some(Tool::Xml));
+        assert_eq!(lookup("ip6tables-xml"), None);
+        assert_eq!(lookup("iptables-nft-xml"), None);
         assert_eq!(lookup("xtables-nft-multi"), None);
         assert_eq!(lookup("iptables-legacy-restore"), None);
     }

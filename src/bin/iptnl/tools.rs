@@ -1,13 +1,15 @@
 //! The restore and save tools: options, messages and exit codes as iptables-nft-restore and
-//! iptables-nft-save 1.8.9 have them, around `iptnl::iptables::restore` and `iptnl::iptables::save`.
+//! iptables-nft-save 1.8.9 have them, around `iptnl::iptables::restore` and `iptnl::iptables::save`;
+//! and `iptables-xml` as iptables 1.8.11 has it, around `iptnl::ipt::xml`.
 
 use std::io::{Read, Seek, Write};
 use std::os::fd::AsFd;
 
 use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
+use iptnl::ipt::xml::{self, XmlOptions};
 use iptnl::ipt::IpFamily;
-use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions};
+use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions, VerboseLine};
 use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::Conn;
 
@@ -248,12 +250,11 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     };
     let mut family = family;
     let mut opts = RestoreOptions::default();
-    let mut verbose = false;
     for (c, v) in parsed.opts {
         match c {
             'b' => eprintln!("-b/--binary option is not implemented"),
             'c' => opts.counters = true,
-            'v' => verbose = true,
+            'v' => opts.verbose = true,
             'V' => {
                 println!("{}", version_line(prog));
                 return 0;
@@ -319,20 +320,17 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     };
     match res {
         Ok(r) => {
-            if verbose {
-                eprintln!(
-                    "{prog}: {} {} in table{} {}: {} rule{} added, {} operations, {} bytes, one batch{}",
-                    if opts.test { "tested" } else { "restored" },
-                    if opts.noflush { "changes" } else { "ruleset" },
-                    if r.tables.len() == 1 { "" } else { "s" },
-                    if r.tables.is_empty() { "(none)".to_owned() } else { r.tables.join(", ") },
-                    r.rules_added,
-                    if r.rules_added == 1 { "" } else { "s" },
-                    r.ops,
-                    r.batch_bytes,
-                    if r.retries > 0 { format!(" ({} retries after concurrent changes)", r.retries) } else { String::new() },
-                );
+            // What iptables-nft-restore -v prints, on standard output.
+            let mut out = std::io::stdout().lock();
+            for l in &r.verbose {
+                let _ = match l {
+                    VerboseLine::Rule(spec) => {
+                        out.write_all(crate::iptables_cmd::print_rule_line(family, spec).as_bytes())
+                    }
+                    l => writeln!(out, "{l}"),
+                };
             }
+            let _ = out.flush();
             0
         }
         Err(e) => match file {
@@ -502,6 +500,104 @@ pub fn save_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
         }
     }
     0
+}
+
+/// iptables-xml: options as its `getopt_long("cvh")` reads them (an unknown option is
+/// complained about and skipped, `-v` prints `xptables-xml` when read, `-h` prints the usage
+/// on stderr and exits 1), then one file or standard input.
+pub fn xml_main(args: &[String]) -> i32 {
+    const PROG: &str = "iptables-xml";
+    let mut opts = XmlOptions::default();
+    let mut operands = Vec::new();
+    let mut out = std::io::stdout().lock();
+    let mut i = 0;
+    while i < args.len() {
+        let a = &args[i];
+        i += 1;
+        if a == "--" {
+            operands.extend(args[i..].iter().cloned());
+            break;
+        }
+        let mut letters = Vec::new();
+        if let Some(long) = a.strip_prefix("--") {
+            let (name, inline) = match long.split_once('=') {
+                Some((n, _)) => (n, true),
+                None => (long, false),
+            };
+            let cands: Vec<&str> = ["verbose", "combine", "help"]
+                .into_iter()
+                .filter(|o| o.starts_with(name))
+                .collect();
+            match cands.as_slice() {
+                [o] if inline => {
+                    eprintln!("{PROG}: option '--{o}' doesn't allow an argument");
+                }
+                [o] => letters.push(if *o == "combine" {
+                    'c'
+                } else {
+                    o.chars().next().unwrap_or('?')
+                }),
+                [] => eprintln!("{PROG}: unrecognized option '--{name}'"),
+                _ => eprintln!("{PROG}: option '--{name}' is ambiguous"),
+            }
+        } else if let Some(short) = a.strip_prefix('-').filter(|s| !s.is_empty()) {
+            for c in short.chars() {
+                if "cvh".contains(c) {
+                    letters.push(c);
+                } else {
+                    eprintln!("{PROG}: invalid option -- '{c}'");
+                }
+            }
+        } else {
+            operands.push(a.clone());
+        }
+        for c in letters {
+            match c {
+                'c' => opts.combine = true,
+                'v' => {
+                    let _ = writeln!(out, "xptables-xml");
+                    opts.verbose = true;
+                }
+                _ => {
+                    let _ = out.flush();
+                    eprint!(
+                        "Usage: {PROG} [-c] [-v] [-h]\n          [--combine ]\n\t   [ --verbose ]\n\t   [ --help ]\n"
+                    );
+                    return 1;
+                }
+            }
+        }
+    }
+    let mut input = Vec::new();
+    let read = match operands.as_slice() {
+        [] => std::io::stdin().read_to_end(&mut input).map(drop),
+        [path] => match std::fs::File::open(path) {
+            Ok(mut f) => f.read_to_end(&mut input).map(drop),
+            Err(e) => {
+                let _ = out.flush();
+                eprint!("Can't open {path}: {}", strerror(&e));
+                return 1;
+            }
+        },
+        _ => {
+            let _ = out.flush();
+            eprint!("Unknown arguments found on commandline");
+            return 1;
+        }
+    };
+    if let Err(e) = read {
+        eprintln!("{PROG}: reading the input: {}", strerror(&e));
+        return 1;
+    }
+    let (text, err) = xml::to_xml(&input, &opts);
+    let _ = out.write_all(&text).and_then(|_| out.flush());
+    match err {
+        Some(e) => {
+            eprint!("{}", e.message);
+            e.status
+        }
+        None => 0,
+    }
 }
 
 #[cfg(test)]

@@ -22,13 +22,15 @@ mod pipeline;
 pub use error::RestoreError;
 
 use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 
 use super::cache::Cache;
 use super::error::Error;
 use super::ipset::KernelSets;
 use super::plan::{At, DelMode, KernelView, Mode, Op, PlanError, Planner, RulesetView};
 use crate::ipt::command::Command;
-use crate::ipt::restore_input::{parse_stream, Event, Item, Selection};
+use crate::ipt::restore_input::{parse_stream, Event, Item, Lines, Selection};
+use crate::ipt::tables::find_table;
 use crate::ipt::{IpFamily, RuleSpec};
 use crate::netlink::{Conn, Prefault};
 use crate::nft::{self, list_tables, Batch, Policy};
@@ -46,10 +48,45 @@ pub struct RestoreOptions {
     pub test: bool,
     /// `--table`: only restore this table.
     pub table: Option<String>,
+    /// `--verbose`: record what iptables-restore -v prints ([`RestoreReport::verbose`]).
+    pub verbose: bool,
+}
+
+/// One line of what `iptables-restore -v` prints, in the words of iptables-nft 1.8.11:
+/// each comment line of the input as it is read, and, for each table restored without
+/// `--noflush` and committed, the chains it flushes and deletes and the rules of its rule
+/// commands (with `--noflush`, iptables passes no `-v` to the commands: only comments).
+#[derive(Debug, Clone, PartialEq)]
+pub enum VerboseLine {
+    /// A comment line of the input (`#…`), echoed as read.
+    Comment(String),
+    /// "Flushing chain `NAME'".
+    Flushing(String),
+    /// "Deleting chain `NAME'".
+    Deleting(String),
+    /// "Zeroing chain `NAME'".
+    Zeroing(String),
+    /// A rule appended, inserted, replaced, deleted or checked, printed in iptables' one-line
+    /// form (`ACCEPT  all opt -- in * out *  0.0.0.0/0  -> 0.0.0.0/0`).
+    Rule(Box<RuleSpec>),
+}
+
+impl std::fmt::Display for VerboseLine {
+    /// The chain lines in iptables' words; a comment as read; a rule as its save arguments
+    /// (the tools print it in iptables' one-line listing form instead).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            VerboseLine::Comment(c) => write!(f, "{c}"),
+            VerboseLine::Flushing(c) => write!(f, "Flushing chain `{c}'"),
+            VerboseLine::Deleting(c) => write!(f, "Deleting chain `{c}'"),
+            VerboseLine::Zeroing(c) => write!(f, "Zeroing chain `{c}'"),
+            VerboseLine::Rule(r) => write!(f, "{}", r.to_save_args()),
+        }
+    }
 }
 
 /// What a restore did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct RestoreReport {
     /// Tables restored, in input order.
     pub tables: Vec<String>,
@@ -64,6 +101,10 @@ pub struct RestoreReport {
     /// Time spent in the kernel commit (sending the batch and reading the replies) of the
     /// last attempt; zero with `--test`.
     pub commit_time: std::time::Duration,
+    /// With [`RestoreOptions::verbose`]: what `iptables-restore -v` prints, in order (the
+    /// lines of a table come when its `COMMIT` is read; with `--test` nothing is committed,
+    /// so only comments).
+    pub verbose: Vec<VerboseLine>,
 }
 
 /// Plans one attempt of a restore: the batch (with the generation id it depends on), the
@@ -103,11 +144,19 @@ fn plan_once(
     // textual scan for such commands used to come first, and cost more than this on big
     // inputs, which rarely have them).
     let mut track = false;
+    let said = if opts.verbose {
+        Some(Said::read(&mut *view.conn, family, input, opts)?)
+    } else {
+        None
+    };
     loop {
         let mut p = Planner::new(&mut view, family, mode, capacity);
         p.genid = tables_gen;
         p.track_entries = track;
-        let mut block = Block::default();
+        let mut block = Block {
+            said: said.clone().map(Box::new),
+            ..Block::default()
+        };
         let planned = if input.len() >= PIPELINE_MIN_BYTES && parallel() {
             let ahead = Prefault::default();
             p.batch.publish_to(&ahead);
@@ -129,6 +178,7 @@ fn plan_once(
         }
         planned?;
         let report = RestoreReport {
+            verbose: block.said.map(|s| s.lines(opts.test)).unwrap_or_default(),
             tables: block.tables,
             ops: p.batch.len(),
             rules_added: p.rules_added,
@@ -150,6 +200,196 @@ struct Block {
     /// The `*table` line whose table is added with the block's first line (an empty block
     /// adds nothing, as with iptables-nft-restore).
     pending: Option<usize>,
+    /// With `--verbose`: what iptables-restore -v prints.
+    said: Option<Box<Said>>,
+}
+
+/// What `iptables-restore -v` prints, gathered while the input is planned: each entry is
+/// tagged with the input line at which iptables prints it (a comment when it is read, a
+/// table's lines when its `COMMIT` is read and the table's commands run).
+#[derive(Debug, Clone, Default)]
+struct Said {
+    /// The user chains of each table of the family in the kernel, sorted by name.
+    kernel: HashMap<String, Vec<String>>,
+    /// The comment lines of the input (`#` first), with their numbers.
+    comments: Vec<(usize, String)>,
+    /// The numbers of the `COMMIT` lines.
+    commits: Vec<usize>,
+    /// Whether commands run verbose (not with `--noflush`: iptables passes no `-v` then).
+    chatty: bool,
+    /// The lines of the tables, each at the `COMMIT` line of its block.
+    table_lines: Vec<(usize, VerboseLine)>,
+    /// The `COMMIT` line of the open block.
+    at: usize,
+    /// The table of the open block.
+    table: String,
+    /// The user chains of the open block, as its lines declare, create and delete them.
+    chains: BTreeSet<String>,
+}
+
+impl Said {
+    /// Reads the kernel's chains (for the flush of each table) and the input's comment and
+    /// `COMMIT` lines.
+    fn read(
+        conn: &mut Conn,
+        family: IpFamily,
+        input: Source<'_>,
+        opts: &RestoreOptions,
+    ) -> Result<Said, RestoreError> {
+        let mut said = Said {
+            chatty: !opts.noflush,
+            ..Said::default()
+        };
+        if said.chatty {
+            let (chains, _) = nft::list_chains(conn, Some(family.nft()), None)?;
+            for c in chains.into_iter().filter(|c| c.hook.is_none()) {
+                said.kernel.entry(c.table).or_default().push(c.name);
+            }
+            for v in said.kernel.values_mut() {
+                v.sort_unstable();
+            }
+        }
+        input.for_each_line(&mut |n, l| {
+            let l = l.trim_end_matches('\r');
+            if l.starts_with('#') {
+                said.comments.push((n, l.to_owned()));
+            } else if l
+                .strip_prefix("COMMIT")
+                .is_some_and(|r| r.trim().is_empty())
+            {
+                said.commits.push(n);
+            }
+            Ok(())
+        })?;
+        Ok(said)
+    }
+
+    fn say(&mut self, l: VerboseLine) {
+        if self.chatty {
+            self.table_lines.push((self.at, l));
+        }
+    }
+
+    fn builtin(&self) -> impl Iterator<Item = &'static str> {
+        find_table(&self.table)
+            .map(|t| t.chains)
+            .unwrap_or_default()
+            .iter()
+            .map(|c| c.name)
+    }
+
+    fn is_builtin(&self, chain: &str) -> bool {
+        find_table(&self.table).is_some_and(|t| t.builtin(chain).is_some())
+    }
+
+    /// "Flushing chain" for the built-in chains, then the user chains by name.
+    fn flush_all(&mut self, user: Vec<String>) {
+        let builtin: Vec<_> = self.builtin().collect();
+        for c in builtin {
+            self.say(VerboseLine::Flushing(c.to_owned()));
+        }
+        for c in user {
+            self.say(VerboseLine::Flushing(c));
+        }
+    }
+
+    /// A `*table` line: without `--noflush`, iptables flushes every chain of the table and
+    /// deletes its user chains.
+    fn table(&mut self, name: &str, line: usize) {
+        self.table = name.to_owned();
+        self.chains.clear();
+        self.at = self
+            .commits
+            .iter()
+            .find(|&&c| c > line)
+            .copied()
+            .unwrap_or(usize::MAX);
+        let user = self.kernel.get(name).cloned().unwrap_or_default();
+        self.flush_all(user.clone());
+        for c in user {
+            self.say(VerboseLine::Deleting(c));
+        }
+    }
+
+    /// A chain line.
+    fn chain(&mut self, name: &str) {
+        if !self.is_builtin(name) {
+            self.chains.insert(name.to_owned());
+        }
+    }
+
+    /// A command line (planned without error).
+    fn command(&mut self, cmd: &Command, rules: &[RuleSpec]) {
+        let rule_lines = |s: &mut Said| {
+            for r in rules {
+                s.say(VerboseLine::Rule(Box::new(r.clone())));
+            }
+        };
+        match cmd {
+            Command::Append { .. }
+            | Command::Insert { .. }
+            | Command::Replace { .. }
+            | Command::Check { .. }
+            | Command::Delete { rulenum: None, .. } => rule_lines(self),
+            Command::Flush { chain: Some(c) } => self.say(VerboseLine::Flushing(c.clone())),
+            Command::Flush { chain: None } => {
+                let user = self.chains.iter().cloned().collect();
+                self.flush_all(user);
+            }
+            Command::NewChain { chain } => {
+                self.chains.insert(chain.clone());
+            }
+            Command::DeleteChain { chain: Some(c) } => {
+                if !self.is_builtin(c) {
+                    self.say(VerboseLine::Deleting(c.clone()));
+                }
+                self.chains.remove(c);
+            }
+            Command::DeleteChain { chain: None } => {
+                for c in std::mem::take(&mut self.chains) {
+                    self.say(VerboseLine::Deleting(c));
+                }
+            }
+            Command::RenameChain { old, new } if self.chains.remove(old) => {
+                self.chains.insert(new.clone());
+            }
+            Command::Zero {
+                chain: Some(c),
+                rulenum: None,
+            } => self.say(VerboseLine::Zeroing(c.clone())),
+            Command::Zero { chain: None, .. } => {
+                let all: Vec<String> = self
+                    .builtin()
+                    .map(str::to_owned)
+                    .chain(self.chains.iter().cloned())
+                    .collect();
+                for c in all {
+                    self.say(VerboseLine::Zeroing(c));
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Everything in the order iptables prints it; a table's lines only when it is
+    /// committed (never with `--test`).
+    fn lines(self, test: bool) -> Vec<VerboseLine> {
+        let mut all: Vec<(usize, VerboseLine)> = self
+            .comments
+            .into_iter()
+            .map(|(n, c)| (n, VerboseLine::Comment(c)))
+            .collect();
+        if !test {
+            all.extend(
+                self.table_lines
+                    .into_iter()
+                    .filter(|(at, _)| *at != usize::MAX),
+            );
+        }
+        // Stable: a comment line comes before the COMMIT that prints its table's lines.
+        all.sort_by_key(|(n, _)| *n);
+        all.into_iter().map(|(_, l)| l).collect()
+    }
 }
 
 impl Block {
@@ -163,6 +403,9 @@ impl Block {
     ) -> Result<(), RestoreError> {
         let (line, op) = match ev {
             Event::Table { name, line } => {
+                if let Some(s) = &mut self.said {
+                    s.table(name, *line);
+                }
                 if !opts.noflush {
                     let exists = existing.iter().any(|t| t == name);
                     p.rebuild_table(name, exists)
@@ -202,6 +445,12 @@ impl Block {
         };
         p.op(&op).map_err(|e| plan_err(line, e))?;
         mark(p, line);
+        if let (Some(s), Event::Item(item)) = (&mut self.said, ev) {
+            match item {
+                Item::Chain { name, .. } => s.chain(name),
+                Item::Cmd { cmd, rules, .. } => s.command(cmd, rules),
+            }
+        }
         Ok(())
     }
 }

@@ -9,7 +9,7 @@ use super::{is_builtin, kernel_err, name, op_err, Fail, NO_CHAIN};
 
 /// A rule as `iptables -v` prints it after `-A`/`-I`/`-R`/`-C`/`-D`: iptables' one-line
 /// form (`ACCEPT  tcp opt -- in * out *  1.2.3.4  -> 0.0.0.0/0   tcp dpt:22`), numeric.
-pub(super) fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
+pub(crate) fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
     let mut l = String::new();
     let target = r.target_column();
     l.push_str(&format!("{target} "));
