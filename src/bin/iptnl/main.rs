@@ -3,9 +3,10 @@
 //! `xtables-nft-multi`), by the first argument: `iptnl iptables-save -t nat`.
 //!
 //! Tools: `iptables`, `ip6tables`, `iptables-restore`, `ip6tables-restore`, `iptables-save`,
-//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …),
-//! `iptables-xml`, `demo`, and `install-links DIR`, which creates those names in DIR as
-//! symlinks to this binary.
+//! `ip6tables-save` (also with `-nft`: `iptables-nft`, `iptables-nft-restore`, …, and with
+//! `-iptnl`, the names the alternatives system is given: `iptables-iptnl`,
+//! `iptables-iptnl-save`, …), `iptables-xml`, `demo`, and `install-links DIR`, which creates
+//! those names in DIR as symlinks to this binary.
 
 mod demo;
 mod getopt;
@@ -53,7 +54,10 @@ fn lookup(name: &str) -> Option<Tool> {
             _ => None,
         };
     };
-    let rest = rest.strip_prefix("-nft").unwrap_or(rest);
+    let rest = rest
+        .strip_prefix("-nft")
+        .or_else(|| rest.strip_prefix("-iptnl"))
+        .unwrap_or(rest);
     match rest {
         "" => Some(Tool::Iptables(family)),
         "-restore" => Some(Tool::Restore(family)),
@@ -148,6 +152,22 @@ mod tests {
         );
         assert_eq!(lookup("ip6tables-nft-save"), Some(Tool::Save(IpFamily::V6)));
         assert_eq!(lookup("iptables-nft"), Some(Tool::Iptables(IpFamily::V4)));
+        // The names `install-links --alternatives` registers.
+        assert_eq!(lookup("iptables-iptnl"), Some(Tool::Iptables(IpFamily::V4)));
+        assert_eq!(
+            lookup("ip6tables-iptnl"),
+            Some(Tool::Iptables(IpFamily::V6))
+        );
+        assert_eq!(
+            lookup("iptables-iptnl-restore"),
+            Some(Tool::Restore(IpFamily::V4))
+        );
+        assert_eq!(
+            lookup("ip6tables-iptnl-save"),
+            Some(Tool::Save(IpFamily::V6))
+        );
+        assert_eq!(lookup("iptables-nft-iptnl"), None);
+        assert_eq!(lookup("iptables-iptnl-nft-save"), None);
         assert_eq!(lookup("demo"), Some(Tool::Demo));
         assert_eq!(lookup("install-links"), Some(Tool::InstallLinks));
         assert_eq!(lookup("serve"), Some(Tool::Serve));
