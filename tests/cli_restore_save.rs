@@ -709,6 +709,8 @@ COMMIT
         );
         assert!(o.status.success(), "{}", stderr(&o));
     });
+}
+
 /// `-v` prints what iptables-nft-restore prints (1.8.9 and 1.8.11 agree here): comment lines
 /// as read, then per committed table the chains it flushes and deletes and each rule of a
 /// rule command; with `--noflush` only comments, with `--test` only comments.
