@@ -19,6 +19,24 @@ fn saved_rules(table: &str, chain: &str) -> Vec<String> {
         .collect()
 }
 
+/// Makes `chain` with [`FILL`] rules, so that a commit to its table takes long enough for
+/// other callers to queue behind it.
+fn filled_chain(ipt: &IpTables, table: &str, chain: &str) {
+    ipt.new_chain(table, chain).unwrap();
+    let mut tx = ipt.transaction();
+    for i in 0..FILL {
+        tx.append(
+            table,
+            chain,
+            format!("-d 10.{}.{}.1/32 -j RETURN", i / 256, i % 256).as_str(),
+        );
+    }
+    tx.commit().unwrap();
+}
+
+/// How many rules [`filled_chain`] makes.
+const FILL: usize = 3000;
+
 /// With a kube-proxy-sized nat table every commit costs the kernel a re-validation of the
 /// whole table; 64 threads appending at once must need far fewer commits than appends, and
 /// every thread's two rules must be there, in its order.
@@ -26,17 +44,7 @@ fn saved_rules(table: &str, chain: &str) -> Vec<String> {
 fn concurrent_callers_share_commits_and_keep_their_order() {
     in_netns(|| {
         let ipt = Arc::new(IpTables::new(IpFamily::V4).unwrap());
-        ipt.new_chain("nat", "GROUP").unwrap();
-        // Enough rules that a commit takes long enough for others to queue behind it.
-        let mut tx = ipt.transaction();
-        for i in 0..3000 {
-            tx.append(
-                "nat",
-                "GROUP",
-                format!("-d 10.{}.{}.1/32 -j RETURN", i / 256, i % 256).as_str(),
-            );
-        }
-        tx.commit().unwrap();
+        filled_chain(&ipt, "nat", "GROUP");
         let before = ipt.commit_stats();
         let n = 64;
         let start = Arc::new(Barrier::new(n));
@@ -68,7 +76,7 @@ fn concurrent_callers_share_commits_and_keep_their_order() {
         );
         assert!(after.grouped > before.grouped, "{after:?}");
         let rules = saved_rules("nat", "GROUP");
-        assert_eq!(rules.len(), 3000 + 2 * n);
+        assert_eq!(rules.len(), FILL + 2 * n);
         for i in 0..n {
             let pos = |k: usize| {
                 let want = format!("-A GROUP -s 192.168.{i}.{k}/32 -j RETURN");
@@ -85,16 +93,7 @@ fn concurrent_callers_share_commits_and_keep_their_order() {
 fn a_refused_caller_does_not_fail_its_neighbours() {
     in_netns(|| {
         let ipt = Arc::new(IpTables::new(IpFamily::V4).unwrap());
-        ipt.new_chain("filter", "G").unwrap();
-        let mut tx = ipt.transaction();
-        for i in 0..3000 {
-            tx.append(
-                "filter",
-                "G",
-                format!("-d 10.{}.{}.1/32 -j RETURN", i / 256, i % 256).as_str(),
-            );
-        }
-        tx.commit().unwrap();
+        filled_chain(&ipt, "filter", "G");
         let n = 32;
         let start = Arc::new(Barrier::new(n));
         let threads: Vec<_> = (0..n)
@@ -142,7 +141,7 @@ fn a_refused_caller_does_not_fail_its_neighbours() {
             !rules.iter().any(|r| r.contains("172.17.0.")),
             "a refused transaction left a rule"
         );
-        assert_eq!(rules.len(), 3000 + n / 2);
+        assert_eq!(rules.len(), FILL + n / 2);
     });
 }
 

@@ -798,22 +798,10 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// A number read as C's `sscanf(s, "%llu")` reads it: blanks, an optional sign, decimal
-/// digits up to the first other character; a minus wraps and an overflow gives the largest
-/// value, as `strtoull` does. `None` when no digit follows.
+/// A number read as C's `sscanf(s, "%llu")` reads it (see
+/// [`scan_llu_prefix`](super::ext::libxt::scan_llu_prefix)). `None` when no digit follows.
 fn scan_llu(s: &str) -> Option<u64> {
-    let t = s.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let (neg, t) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    let v = t[..digits].parse::<u64>().unwrap_or(u64::MAX);
-    Some(if neg { v.wrapping_neg() } else { v })
+    super::ext::libxt::scan_llu_prefix(s.as_bytes()).map(|(v, _)| v)
 }
 
 #[cfg(test)]

@@ -115,55 +115,29 @@ fn first(w: &[u8]) -> u8 {
 
 /// `sscanf("[%llu:%llu]")`: each number that reads, or 0.
 fn parse_counters(s: Option<&[u8]>) -> (u64, u64) {
-    fn num(s: &[u8]) -> Option<(u64, &[u8])> {
-        let mut i = 0;
-        while s.get(i).is_some_and(|c| c.is_ascii_whitespace()) {
-            i += 1;
-        }
-        let neg = match s.get(i) {
-            Some(b'-') => {
-                i += 1;
-                true
-            }
-            Some(b'+') => {
-                i += 1;
-                false
-            }
-            _ => false,
-        };
-        let start = i;
-        let mut v: u64 = 0;
-        let mut over = false;
-        while let Some(d) = s.get(i).filter(|c| c.is_ascii_digit()) {
-            match v
-                .checked_mul(10)
-                .and_then(|v| v.checked_add(u64::from(d - b'0')))
-            {
-                Some(n) => v = n,
-                None => over = true,
-            }
-            i += 1;
-        }
-        if i == start {
-            return None;
-        }
-        let v = if over {
-            u64::MAX
-        } else if neg {
-            v.wrapping_neg()
-        } else {
-            v
-        };
-        Some((v, &s[i..]))
-    }
+    use super::ext::libxt::scan_llu_prefix;
     let Some(s) = s.and_then(|s| s.strip_prefix(b"[")) else {
         return (0, 0);
     };
-    let Some((p, rest)) = num(s) else {
+    let Some((p, rest)) = scan_llu_prefix(s) else {
         return (0, 0);
     };
-    let b = rest.strip_prefix(b":").and_then(num).map_or(0, |(b, _)| b);
+    let b = rest
+        .strip_prefix(b":")
+        .and_then(scan_llu_prefix)
+        .map_or(0, |(b, _)| b);
     (p, b)
+}
+
+/// [`strtok`], or iptables-xml's parameter problem `msg()` at `line` when no token is left.
+fn strtok_or(
+    buf: &mut [u8],
+    from: &mut usize,
+    delims: &[u8],
+    line: usize,
+    msg: impl FnOnce() -> String,
+) -> Result<(usize, usize), XmlError> {
+    strtok(buf, from, delims).ok_or_else(|| XmlError::parameter(&msg(), line))
 }
 
 /// C `strtok` over a NUL-terminated buffer: `from` is where the last call stopped.
@@ -644,30 +618,21 @@ fn convert(x: &mut Xml, input: &[u8]) -> Result<(), XmlError> {
             true
         } else if first(text) == b'*' {
             let mut at = 1;
-            let Some((s, e)) = strtok(&mut buf, &mut at, b" \t\n") else {
-                return Err(XmlError::parameter(
-                    &format!("{PROG}: line {line} table name invalid"),
-                    line,
-                ));
-            };
+            let (s, e) = strtok_or(&mut buf, &mut at, b" \t\n", line, || {
+                format!("{PROG}: line {line} table name invalid")
+            })?;
             let name = buf[s..e].to_vec();
             x.open_table(&name);
             true
         } else if first(text) == b':' && !x.table.is_empty() {
             let mut at = 1;
-            let Some((s, e)) = strtok(&mut buf, &mut at, b" \t\n") else {
-                return Err(XmlError::parameter(
-                    &format!("{PROG}: line {line} chain name invalid"),
-                    line,
-                ));
-            };
+            let (s, e) = strtok_or(&mut buf, &mut at, b" \t\n", line, || {
+                format!("{PROG}: line {line} chain name invalid")
+            })?;
             let chain = buf[s..e].to_vec();
-            let Some((s, e)) = strtok(&mut buf, &mut at, b" \t\n") else {
-                return Err(XmlError::parameter(
-                    &format!("{PROG}: line {line} policy invalid"),
-                    line,
-                ));
-            };
+            let (s, e) = strtok_or(&mut buf, &mut at, b" \t\n", line, || {
+                format!("{PROG}: line {line} policy invalid")
+            })?;
             let policy = buf[s..e].to_vec();
             let ctrs = strtok(&mut buf, &mut at, b" \t\n").map(|(s, e)| buf[s..e].to_vec());
             let counters = parse_counters(ctrs.as_deref());
@@ -696,18 +661,12 @@ fn convert(x: &mut Xml, input: &[u8]) -> Result<(), XmlError> {
                     ));
                 };
                 let mut at = 1;
-                let Some(p) = strtok(&mut buf, &mut at, b":") else {
-                    return Err(XmlError::parameter(
-                        &format!("Bad line {line}: need :"),
-                        line,
-                    ));
-                };
-                let Some(b) = strtok(&mut buf, &mut at, b"]") else {
-                    return Err(XmlError::parameter(
-                        &format!("Bad line {line}: need ]"),
-                        line,
-                    ));
-                };
+                let p = strtok_or(&mut buf, &mut at, b":", line, || {
+                    format!("Bad line {line}: need :")
+                })?;
+                let b = strtok_or(&mut buf, &mut at, b"]", line, || {
+                    format!("Bad line {line}: need ]")
+                })?;
                 counters = (Some(p), Some(b));
                 start = close + 1;
             }

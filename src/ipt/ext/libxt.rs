@@ -58,6 +58,53 @@ pub fn strtoul_prefix(s: &str) -> Option<(u64, &str)> {
     Some((v, &s[i..]))
 }
 
+/// Reads a number at the start of `b` as C's `sscanf(b, "%llu")` does: white space, an
+/// optional sign, decimal digits up to the first other byte; a minus wraps, and an overflow
+/// gives the largest value whatever the sign, as `strtoull` does. Returns the value and the
+/// rest, or `None` when no digit follows.
+///
+/// ```
+/// use iptnl::ipt::ext::libxt::scan_llu_prefix;
+/// assert_eq!(scan_llu_prefix(b" +7:3"), Some((7, &b":3"[..])));
+/// assert_eq!(scan_llu_prefix(b"-1"), Some((u64::MAX, &b""[..])));
+/// assert_eq!(scan_llu_prefix(b"99999999999999999999x"), Some((u64::MAX, &b"x"[..])));
+/// assert_eq!(scan_llu_prefix(b"x"), None);
+/// ```
+pub fn scan_llu_prefix(b: &[u8]) -> Option<(u64, &[u8])> {
+    let mut i = 0;
+    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+        i += 1;
+    }
+    let neg = match b.get(i) {
+        Some(b'-') => {
+            i += 1;
+            true
+        }
+        Some(b'+') => {
+            i += 1;
+            false
+        }
+        _ => false,
+    };
+    let start = i;
+    let mut v = Some(0u64);
+    while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit()) {
+        v = v
+            .and_then(|v| v.checked_mul(10))
+            .and_then(|v| v.checked_add(u64::from(d - b'0')));
+        i += 1;
+    }
+    if i == start {
+        return None;
+    }
+    let v = match v {
+        None => u64::MAX,
+        Some(v) if neg => v.wrapping_neg(),
+        Some(v) => v,
+    };
+    Some((v, &b[i..]))
+}
+
 /// `strncasecmp(word, name, len(word)) == 0` with a non-empty word: `word` is a
 /// case-insensitive prefix of `name`, as iptables' name-list parsers take abbreviations.
 ///
