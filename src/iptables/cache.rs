@@ -16,7 +16,7 @@ use super::error::{from_nft, Error};
 use super::events::{Ev, Events};
 use super::ipset::KernelSets;
 use crate::ipt::{canonical_of_rule_with, IpFamily};
-use crate::netlink::{Conn, DUMP_RETRIES};
+use crate::netlink::Conn;
 use crate::nft::{Chain, Expr, Rule};
 
 /// A (table, chain) pair.
@@ -438,7 +438,8 @@ pub(crate) fn read_table(
     /// Up to this many chains missing from the cache are read one by one; more, and the
     /// whole table is read in one go.
     const FEW: usize = 16;
-    for _ in 0..DUMP_RETRIES {
+    let mut retry = conn.dump_retry();
+    while retry.again() {
         let Some(g) = sync(conn, cache, family)? else {
             continue;
         };
@@ -534,7 +535,7 @@ pub(crate) fn read_table(
         return Ok(TableRead { chains, rules: out });
     }
     Err(Error::Conflict {
-        tries: DUMP_RETRIES,
+        tries: retry.tries(),
     })
 }
 
@@ -556,7 +557,8 @@ pub(crate) fn read_chain(
         conn.genid()
             .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))
     };
-    for _ in 0..DUMP_RETRIES {
+    let mut retry = conn.dump_retry();
+    while retry.again() {
         let Some(g) = sync(conn, cache, family)? else {
             continue;
         };
@@ -632,6 +634,6 @@ pub(crate) fn read_chain(
         return Ok((v, g));
     }
     Err(Error::Conflict {
-        tries: DUMP_RETRIES,
+        tries: retry.tries(),
     })
 }

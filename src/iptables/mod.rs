@@ -427,6 +427,21 @@ impl IpTables {
             .store(timeout.as_millis() as u64, Ordering::Relaxed);
     }
 
+    /// How long a read (a listing, a check, the read an operation plans from) keeps trying
+    /// while other writers change the ruleset under it before it fails with
+    /// [`Error::Conflict`]. The default, `None`, has no limit: a read never fails because
+    /// someone else writes (each try after a failed one waits a moment). `iptables -w N`
+    /// sets N seconds.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_read_budget(Some(std::time::Duration::from_secs(5)));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn set_read_budget(&self, budget: Option<std::time::Duration>) {
+        self.lock().conn.set_dump_budget(budget);
+    }
+
     fn run1(&self, op: Op<'_>) -> Result<OpResult, Error> {
         Ok(self
             .run(std::slice::from_ref(&op))?

@@ -16,8 +16,67 @@ use super::message::{Message, Messages};
 use super::socket::Socket;
 use super::writer::MsgWriter;
 
-/// How many times a dump is retried when the ruleset changes while it runs.
-pub const DUMP_RETRIES: u32 = 16;
+/// How a read that must be consistent with one generation is retried while other writers
+/// keep changing the ruleset: without a limit on the number of tries (a read never fails
+/// because someone else writes, as iptables-nft's cache rebuild never gives up), bounded
+/// only by an optional time budget (`iptables -w N`), with a short jittered pause after a
+/// failed try so that a reader and a writer do not keep meeting.
+///
+/// ```
+/// use std::time::Duration;
+/// let mut r = iptnl::netlink::DumpRetry::new(Some(Duration::ZERO));
+/// assert!(r.again()); // the first try is always made
+/// assert!(!r.again()); // the budget is spent
+/// assert_eq!(r.tries(), 1);
+/// let mut r = iptnl::netlink::DumpRetry::new(None);
+/// assert!((0..100).all(|_| r.again()));
+/// ```
+#[derive(Debug, Clone)]
+pub struct DumpRetry {
+    start: Instant,
+    budget: Option<Duration>,
+    tries: u32,
+}
+
+impl DumpRetry {
+    /// A retry policy with `budget` (`None`: no limit).
+    pub fn new(budget: Option<Duration>) -> DumpRetry {
+        DumpRetry {
+            start: Instant::now(),
+            budget,
+            tries: 0,
+        }
+    }
+
+    /// Whether to make one more try: always the first; after a failed one, when the budget
+    /// allows, after a pause of at most a few milliseconds (growing with the tries).
+    pub fn again(&mut self) -> bool {
+        if self.tries > 0 {
+            if self.budget.is_some_and(|b| self.start.elapsed() >= b) {
+                return false;
+            }
+            if self.tries > 1 {
+                std::thread::sleep(retry_pause(self.tries));
+            }
+        }
+        self.tries = self.tries.saturating_add(1);
+        true
+    }
+
+    /// The tries made so far.
+    pub fn tries(&self) -> u32 {
+        self.tries
+    }
+}
+
+/// The pause before try `n + 1`: random, up to 100 µs doubled per try (at most about 6 ms).
+fn retry_pause(n: u32) -> Duration {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(n);
+    let cap_us = 100u64 << n.min(6);
+    Duration::from_micros(h.finish() % cap_us)
+}
 
 /// What a successful commit returns.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -103,6 +162,7 @@ pub struct Conn {
     rx: Vec<u8>,
     seq: u32,
     time: KernelTime,
+    dump_budget: Option<Duration>,
 }
 
 impl Conn {
@@ -130,7 +190,38 @@ impl Conn {
             rx: Vec::new(),
             seq,
             time: KernelTime::default(),
+            dump_budget: None,
         }
+    }
+
+    /// Bounds how long reads on this connection retry while other writers keep changing the
+    /// ruleset (`None`, the default: until the read is consistent). `iptables -w N` sets N
+    /// seconds.
+    ///
+    /// ```no_run
+    /// let mut conn = iptnl::netlink::Conn::open()?;
+    /// conn.set_dump_budget(Some(std::time::Duration::from_secs(5)));
+    /// # Ok::<(), iptnl::netlink::Error>(())
+    /// ```
+    pub fn set_dump_budget(&mut self, budget: Option<Duration>) {
+        self.dump_budget = budget;
+    }
+
+    /// A retry policy for one consistent read, with this connection's budget.
+    ///
+    /// ```no_run
+    /// let mut conn = iptnl::netlink::Conn::open()?;
+    /// let mut retry = conn.dump_retry();
+    /// while retry.again() {
+    ///     let g = conn.genid()?;
+    ///     if conn.genid()? == g {
+    ///         break;
+    ///     }
+    /// }
+    /// # Ok::<(), iptnl::netlink::Error>(())
+    /// ```
+    pub fn dump_retry(&self) -> DumpRetry {
+        DumpRetry::new(self.dump_budget)
     }
 
     /// Wall time spent inside `sendmsg` and `recv` by this connection so far (two clock reads
@@ -457,7 +548,8 @@ impl Conn {
         mut reset: impl FnMut(),
         mut on_msg: impl FnMut(&Message<'_>) -> Result<(), DecodeError>,
     ) -> Result<u32, Error> {
-        for _ in 0..DUMP_RETRIES {
+        let mut retry = self.dump_retry();
+        while retry.again() {
             let before = self.genid()?;
             let st = self.dump(op, msg_type, family, &attrs, &mut on_msg)?;
             let after = self.genid()?;
@@ -469,7 +561,7 @@ impl Conn {
         }
         Err(Error::DumpInterrupted {
             op,
-            tries: DUMP_RETRIES,
+            tries: retry.tries(),
         })
     }
 }

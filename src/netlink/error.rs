@@ -171,7 +171,7 @@ pub enum Error {
         ext_msg: Option<String>,
     },
     /// A dump kept being interrupted by concurrent changes.
-    #[error("{op}: the ruleset kept changing during the dump ({tries} tries)")]
+    #[error("{op}: the ruleset kept changing during the dump ({tries} tries in the time allowed)")]
     DumpInterrupted {
         /// What was being dumped.
         op: &'static str,

@@ -20,12 +20,13 @@ mod writer;
 
 pub use attr::{Attr, AttrTable, Attrs};
 pub use batch::{Batch, OpIndex};
-pub use conn::{Committed, Conn, DumpStatus, KernelTime, DUMP_RETRIES};
+pub use conn::{Committed, Conn, DumpRetry, DumpStatus, KernelTime};
 pub use error::{DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
 pub use socket::{
-    connect_abstract, effective_uid, ip_set_sockopt, peer_credentials, PeerCredentials,
+    block_signals, connect_abstract, effective_uid, ip_set_sockopt, peer_credentials, wait_signal,
+    PeerCredentials,
 };
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

@@ -510,3 +510,74 @@ pub fn populate_write(addr: usize, len: usize) -> io::Result<()> {
     cvt(unsafe { libc::madvise(addr as *mut libc::c_void, len, libc::MADV_POPULATE_WRITE) })
         .map(|_| ())
 }
+
+/// A set of signals, for [`block_signals`] and [`wait_signal`].
+fn sigset(signals: &[i32]) -> io::Result<libc::sigset_t> {
+    // SAFETY: sigset_t is plain data; sigemptyset initializes it before any other use.
+    let mut set: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: `set` is a valid, exclusively borrowed sigset_t.
+    cvt(unsafe { libc::sigemptyset(&mut set) })?;
+    for &s in signals {
+        // SAFETY: as above; an invalid signal number is reported as EINVAL.
+        cvt(unsafe { libc::sigaddset(&mut set, s) })?;
+    }
+    Ok(set)
+}
+
+/// Blocks `signals` in the calling thread, and so in every thread it starts afterwards, so
+/// that they wait to be taken by [`wait_signal`] instead of running their default action.
+/// `iptnl serve` blocks SIGTERM, SIGINT and SIGUSR1 before it starts its threads.
+///
+/// ```no_run
+/// iptnl::netlink::block_signals(&[libc::SIGUSR1])?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn block_signals(signals: &[i32]) -> io::Result<()> {
+    let set = sigset(signals)?;
+    // SAFETY: pthread_sigmask with a valid set and no old-set pointer; it changes only the
+    // calling thread's mask.
+    let r = unsafe { libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) };
+    if r != 0 {
+        return Err(io::Error::from_raw_os_error(r));
+    }
+    Ok(())
+}
+
+/// Waits for one of `signals` (blocked beforehand with [`block_signals`]) for at most
+/// `timeout` (`None`: no limit) and returns it, or `None` when the time ran out.
+///
+/// ```no_run
+/// use std::time::Duration;
+/// iptnl::netlink::block_signals(&[libc::SIGUSR1])?;
+/// if let Some(s) = iptnl::netlink::wait_signal(&[libc::SIGUSR1], Some(Duration::from_secs(1)))? {
+///     println!("signal {s}");
+/// }
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn wait_signal(
+    signals: &[i32],
+    timeout: Option<std::time::Duration>,
+) -> io::Result<Option<i32>> {
+    let set = sigset(signals)?;
+    let ts = timeout.map(|t| libc::timespec {
+        tv_sec: t.as_secs().min(i64::MAX as u64) as libc::time_t,
+        tv_nsec: t.subsec_nanos() as libc::c_long,
+    });
+    loop {
+        let tsp = ts
+            .as_ref()
+            .map_or(std::ptr::null(), |t| t as *const libc::timespec);
+        // SAFETY: sigtimedwait with a valid set, no siginfo pointer and a timespec that lives
+        // across the call (or null: wait without limit).
+        let r = unsafe { libc::sigtimedwait(&set, std::ptr::null_mut(), tsp) };
+        if r >= 0 {
+            return Ok(Some(r));
+        }
+        let e = io::Error::last_os_error();
+        match e.raw_os_error() {
+            Some(libc::EAGAIN) => return Ok(None),
+            Some(libc::EINTR) => continue,
+            _ => return Err(e),
+        }
+    }
+}

@@ -169,7 +169,8 @@ pub fn dump_rules_by_chain(
     mut start: impl FnMut(&[Chain]) -> Vec<usize>,
     render: impl Fn(&Chain, &[Rule], &mut String) + Sync,
 ) -> Result<(String, u32), Error> {
-    for _ in 0..crate::netlink::DUMP_RETRIES {
+    let mut retry = conn.dump_retry();
+    while retry.again() {
         let before = conn.genid()?;
         let (chains, chains_gen) = list_chains(conn, Some(family), Some(table))?;
         if chains_gen != before {
@@ -224,7 +225,7 @@ pub fn dump_rules_by_chain(
     }
     Err(Error::Netlink(crate::netlink::Error::DumpInterrupted {
         op: "listing rules",
-        tries: crate::netlink::DUMP_RETRIES,
+        tries: retry.tries(),
     }))
 }
 
@@ -303,7 +304,8 @@ fn rules_chain_by_chain(
     table: Option<&str>,
     chain: Option<&str>,
 ) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error> {
-    for _ in 0..crate::netlink::DUMP_RETRIES {
+    let mut retry = conn.dump_retry();
+    while retry.again() {
         let before = conn.genid()?;
         let (chains, chains_gen) = list_chains(conn, family, table)?;
         let mut out = Vec::new();
@@ -337,7 +339,7 @@ fn rules_chain_by_chain(
     }
     Err(Error::Netlink(crate::netlink::Error::DumpInterrupted {
         op: "listing rules",
-        tries: crate::netlink::DUMP_RETRIES,
+        tries: retry.tries(),
     }))
 }
 
