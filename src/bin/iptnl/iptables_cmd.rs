@@ -15,6 +15,7 @@ use iptnl::ipt::{
 use iptnl::iptables::ipset::KernelSets;
 use iptnl::iptables::{Error, IpTables, What};
 use iptnl::nft::Policy;
+use std::sync::{Arc, Mutex};
 
 use crate::output::Output;
 
@@ -306,36 +307,81 @@ fn without_counters(args: &[String]) -> Option<Vec<String>> {
 }
 
 /// The kernel handles commands run on, one per family, opened on first use. A command
-/// line run in its own process uses a fresh session; `iptnl serve` keeps one for all the
-/// commands it runs, so its netlink sockets (and its cache) live on between commands.
+/// line run in its own process uses a fresh, private session; `iptnl serve` shares one
+/// between all the commands it runs at once, so its netlink sockets (and its cache) live on
+/// between commands, and writes that arrive together share a kernel commit (the handles'
+/// group commit).
 #[derive(Debug, Default)]
 pub struct Session {
-    v4: Option<IpTables>,
-    v6: Option<IpTables>,
+    v4: Mutex<Option<Arc<IpTables>>>,
+    v6: Mutex<Option<Arc<IpTables>>>,
+    /// Shared by concurrent commands: their handles follow the kernel's events, and a
+    /// command's `-w` does not bound the shared handle's reads.
+    shared: bool,
 }
 
 impl Session {
-    /// The handle for `family`, opened now if this session has none yet.
-    fn handle(&mut self, family: IpFamily) -> Result<&IpTables, Error> {
-        let slot = match family {
-            IpFamily::V4 => &mut self.v4,
-            IpFamily::V6 => &mut self.v6,
-        };
-        if slot.is_none() {
-            *slot = Some(IpTables::new(family)?);
+    /// A session shared by the commands of a resident server.
+    pub fn shared() -> Session {
+        Session {
+            shared: true,
+            ..Session::default()
         }
-        Ok(slot.as_ref().expect("set above"))
+    }
+
+    fn slot(&self, family: IpFamily) -> &Mutex<Option<Arc<IpTables>>> {
+        match family {
+            IpFamily::V4 => &self.v4,
+            IpFamily::V6 => &self.v6,
+        }
+    }
+
+    /// The handle for `family`, opened now if this session has none yet.
+    fn handle(&self, family: IpFamily) -> Result<Arc<IpTables>, Error> {
+        let mut slot = self.slot(family).lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(h) = &*slot {
+            return Ok(h.clone());
+        }
+        let h = Arc::new(IpTables::new(family)?);
+        if self.shared {
+            h.set_follow_events(true);
+        }
+        *slot = Some(h.clone());
+        Ok(h)
+    }
+
+    /// Forgets the handles: the next command opens fresh ones (commands running meanwhile
+    /// keep theirs).
+    pub fn reset(&self) {
+        for f in [IpFamily::V4, IpFamily::V6] {
+            *self.slot(f).lock().unwrap_or_else(|p| p.into_inner()) = None;
+        }
+    }
+
+    /// The commit figures of the handles opened so far (IPv4, then IPv6).
+    pub fn commit_stats(&self) -> Vec<(IpFamily, iptnl::iptables::CommitStats)> {
+        [IpFamily::V4, IpFamily::V6]
+            .into_iter()
+            .filter_map(|f| {
+                let h = self
+                    .slot(f)
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .clone();
+                h.map(|h| (f, h.commit_stats()))
+            })
+            .collect()
     }
 }
 
 /// iptables / ip6tables, run in this process.
 pub fn main(family: IpFamily, args: &[String]) -> i32 {
-    execute(family, args, &mut Session::default()).print()
+    execute(family, args, &Session::default()).print()
 }
 
 /// Runs one `iptables`/`ip6tables` command line on the session's handles and returns what
 /// it prints and its exit code.
-pub fn execute(family: IpFamily, args: &[String], session: &mut Session) -> Output {
+pub fn execute(family: IpFamily, args: &[String], session: &Session) -> Output {
     let mut o = Output::default();
     o.code = match run(family, args, session, &mut o) {
         Ok(()) => 0,
@@ -350,12 +396,7 @@ pub fn execute(family: IpFamily, args: &[String], session: &mut Session) -> Outp
     o
 }
 
-fn run(
-    family: IpFamily,
-    args: &[String],
-    session: &mut Session,
-    o: &mut Output,
-) -> Result<(), Fail> {
+fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> Result<(), Fail> {
     // -h / -V win over everything else on the line, as in iptables (parsed in order),
     // unless they are the value of the option before them (`--comment -V`).
     for (i, a) in args.iter().enumerate() {
@@ -467,6 +508,14 @@ fn run(
         return Err(usage_err(family, NAT_DROP));
     }
     let ipt = session.handle(family).map_err(|e| kernel_err(family, &e))?;
+    let ipt = &*ipt;
+    // `-w N` bounds how long a read retries while others write (no limit without it, with
+    // `-w` alone or `-w 0`). A shared handle's reads are not bounded per command.
+    if !session.shared {
+        if let Some(Some(secs @ 1..)) = cmd.wait {
+            ipt.set_read_budget(Some(std::time::Duration::from_secs(u64::from(secs))));
+        }
+    }
     if cmd.verbose > 0 {
         if let [Command::Append { .. }] = cmd.commands.as_slice() {
             for r in &cmd.rules {
@@ -978,7 +1027,7 @@ mod tests {
         let o = execute(
             IpFamily::V4,
             &s(&["-h", "-A", "INPUT"]),
-            &mut Session::default(),
+            &Session::default(),
         );
         assert_eq!(o.code, 0);
         assert!(o

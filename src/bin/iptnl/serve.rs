@@ -8,16 +8,22 @@
 //! sockets stay open, so nobody waits for that; its handle also keeps the cache of what it
 //! read for the next command (`iptables -S` of a table it holds costs a generation read).
 //!
-//! Next (the roadmap's group commit): commands that arrive together could be planned into one
-//! batch and committed once; the protocol already separates "running" from the result.
-//!
 //! How: the server listens on the abstract unix socket `@iptnl` (abstract names belong to
 //! the network namespace, so each namespace has its own server and a client reaches only the
 //! one of the namespace it runs in). When the `iptables` name starts, it connects there; when
 //! nobody listens, or the server declines (another user, another iptnl version), it runs the
-//! command itself, exactly as without a server. Commands run one at a time, as the xtables
-//! lock would serialize them, and print exactly what they print when run directly (the client writes the server's output chunks to its own stdout and stderr, in
-//! order, and exits with the command's code).
+//! command itself, exactly as without a server. Each connection is served on a thread of its
+//! own, so many commands are in flight at once: they share the server's handles, whose group
+//! commit puts the writes that arrive while a commit is in flight into the next batch (one
+//! kernel commit, so one re-validation of the table, for all of them), each still getting
+//! exactly its own result; reads come from the handles' cache, kept current by the server's
+//! own writes and the kernel's ruleset events. A command prints exactly what it prints when
+//! run directly (the client writes the server's output chunks to its own stdout and stderr,
+//! in order, and exits with the command's code).
+//!
+//! Stopping: SIGTERM or SIGINT make the server stop accepting (the name is freed, so new
+//! commands run by themselves), finish every command it has started, and exit 0. SIGUSR1,
+//! and `--stats SECONDS` every so many seconds, print a line of figures on stderr.
 //!
 //! Who may use it: root and the server's own user (`SO_PEERCRED`). Anybody else is declined as
 //! soon as it connects, before its request is read, and runs the command directly, where the
@@ -46,7 +52,8 @@
 use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
 use std::os::linux::net::SocketAddrExt;
 use std::os::unix::net::{SocketAddr, UnixListener, UnixStream};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 use iptnl::ipt::IpFamily;
@@ -335,9 +342,17 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
 
 /// The server's shared state.
 struct Server {
-    session: Mutex<Session>,
+    session: Session,
     uid: u32,
     verbose: bool,
+    /// A stop was asked for: accept no more connections.
+    stopping: AtomicBool,
+    /// Connections being served, and a signal when one ends.
+    active: Mutex<usize>,
+    idle: Condvar,
+    /// Requests run, and connections declined.
+    served: AtomicU64,
+    declined: AtomicU64,
 }
 
 impl Server {
@@ -362,15 +377,16 @@ impl Server {
         tool_family(&req.tool).ok_or_else(|| format!("`{}' is not served", req.tool))
     }
 
-    /// Runs an accepted request, one at a time.
+    /// Runs an accepted request (beside any others in flight).
     fn run(&self, family: IpFamily, args: &[String]) -> Output {
-        let mut session = self.session.lock().unwrap_or_else(|p| p.into_inner());
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            iptables_cmd::execute(family, args, &mut session)
+            iptables_cmd::execute(family, args, &self.session)
         }));
+        self.served.fetch_add(1, Ordering::Relaxed);
         run.unwrap_or_else(|_| {
-            // Start again from fresh handles; the kernel state is whatever was committed.
-            *session = Session::default();
+            // Later commands start from fresh handles; the kernel state is whatever was
+            // committed.
+            self.session.reset();
             let mut out = Output::default();
             out.err(
                 "iptnl serve: internal error while running the command (see the server's log)\n",
@@ -380,12 +396,50 @@ impl Server {
         })
     }
 
+    /// The figures of `--stats` and SIGUSR1, in one line.
+    fn stats_line(&self) -> String {
+        let mut line = format!(
+            "iptnl serve: stats: requests {}, clients declined {}, in flight {}",
+            self.served.load(Ordering::Relaxed),
+            self.declined.load(Ordering::Relaxed),
+            *lock(&self.active),
+        );
+        for (family, s) in self.session.commit_stats() {
+            let per = if s.commits == 0 {
+                0.0
+            } else {
+                s.operations as f64 / s.commits as f64
+            };
+            let ms = |p: f64| {
+                s.latency_percentile(p)
+                    .map_or("-".to_owned(), |d| format!("{:.1}", d.as_secs_f64() * 1e3))
+            };
+            line.push_str(&format!(
+                "; {}: commits {}, operations {} ({per:.1} per commit), callers grouped {}, \
+                 conflicts retried {}, refusals split off {}, commit latency ms p50 {} p90 {} \
+                 p99 {} max {}",
+                iptables_cmd::name(family),
+                s.commits,
+                s.operations,
+                s.grouped,
+                s.conflicts,
+                s.split_off,
+                ms(50.0),
+                ms(90.0),
+                ms(99.0),
+                ms(100.0),
+            ));
+        }
+        line
+    }
+
     /// Serves one connection: one request, one reply.
     fn serve(&self, stream: UnixStream) {
         let t = Instant::now();
         // Other users are declined before their request is read: they cannot hold up a
         // thread (and run their command themselves).
         if let Err(why) = self.allowed(&stream) {
+            self.declined.fetch_add(1, Ordering::Relaxed);
             let sent = write_head(&mut BufWriter::new(&stream), Some(&why));
             if self.verbose {
                 let sent = sent.err().map(|e| format!(" (reply lost: {e})"));
@@ -415,10 +469,16 @@ impl Server {
         let mut w = BufWriter::new(&stream);
         let (what, sent) = match self.accept(&req) {
             Err(why) => {
+                self.declined.fetch_add(1, Ordering::Relaxed);
                 let sent = write_head(&mut w, Some(&why));
                 (format!("declined: {why}"), sent)
             }
             // The client learns that the command runs before it does.
+            // A stop asked for while the request was read: not started, so its client runs
+            // it itself.
+            Ok(_) if self.stopping.load(Ordering::SeqCst) => {
+                ("not run: the server is stopping".to_owned(), Ok(()))
+            }
             Ok(family) => match write_head(&mut w, None) {
                 Err(e) => ("not run".to_owned(), Err(e)),
                 Ok(()) => {
@@ -442,33 +502,84 @@ impl Server {
     }
 }
 
-const USAGE: &str = "Usage: iptnl serve [--verbose]\n\
+const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS]\n\
 \n\
 Runs iptables and ip6tables commands for the processes started under those names (links to\n\
 iptnl) in this network namespace: they hand their command over the abstract unix socket\n\
 @iptnl instead of opening netlink sockets of their own, which spares each of them the\n\
 kernel's RCU wait when its netlink socket closes after a delete (10-15 ms per command).\n\
+Commands run at once share kernel commits: the writes that arrive while a commit is in\n\
+flight go into the next one, each command still getting its own result.\n\
 Without a server, the commands run by themselves as before; IPTNL_DIRECT=1 makes them do\n\
 so even when one listens. Only root and the server's own user are served, and the commands\n\
 trust only a server that runs as root or as their own user.\n\
 \n\
-  -v, --verbose   log every command served, with its exit code and time, on stderr\n";
+SIGTERM or SIGINT: stop accepting, finish the commands started, exit 0.\n\
+SIGUSR1: print a line of figures (requests, commits, operations per commit, latencies).\n\
+\n\
+  -v, --verbose          log every command served, with its exit code and time, on stderr\n\
+  -s, --stats SECONDS    print the line of figures every SECONDS seconds on stderr\n";
 
-/// `iptnl serve [--verbose]`.
-pub fn main(args: &[String]) -> i32 {
-    let mut verbose = false;
-    for a in args {
-        match a.as_str() {
-            "-v" | "--verbose" => verbose = true,
-            "-h" | "--help" => {
-                print!("{USAGE}");
-                return 0;
+/// The options of `iptnl serve`.
+#[derive(Debug, Default, PartialEq)]
+struct Options {
+    verbose: bool,
+    stats: Option<Duration>,
+}
+
+/// Reads the options, or says what is wrong.
+fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
+    let mut o = Options::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let (name, attached) = match a.split_once('=') {
+            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
+            _ => (a.as_str(), None),
+        };
+        match name {
+            "-v" | "--verbose" if attached.is_none() => o.verbose = true,
+            "-h" | "--help" if attached.is_none() => return Ok(None),
+            "-s" | "--stats" => {
+                let v = match attached.or_else(|| it.next().cloned()) {
+                    Some(v) => v,
+                    None => return Err(format!("option `{name}' requires a number of seconds")),
+                };
+                match v.parse::<f64>() {
+                    Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
+                        o.stats = Some(Duration::from_secs_f64(secs))
+                    }
+                    _ => return Err(format!(
+                        "`{v}' is not a number of seconds for {name} (more than 0, at most 86400)"
+                    )),
+                }
             }
-            other => {
-                eprintln!("iptnl serve: unknown option `{other}'\n\n{USAGE}");
-                return 2;
-            }
+            other => return Err(format!("unknown option `{other}'")),
         }
+    }
+    Ok(Some(o))
+}
+
+/// The signals the server takes: stop (SIGTERM, SIGINT) and figures (SIGUSR1).
+const SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGUSR1];
+
+/// `iptnl serve [--verbose] [--stats SECONDS]`.
+pub fn main(args: &[String]) -> i32 {
+    let opts = match parse_options(args) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            print!("{USAGE}");
+            return 0;
+        }
+        Err(why) => {
+            eprintln!("iptnl serve: {why}\n\n{USAGE}");
+            return 2;
+        }
+    };
+    // Blocked here, before any thread starts, so that every thread inherits the mask and the
+    // signals wait for the signal thread.
+    if let Err(e) = iptnl::netlink::block_signals(&SIGNALS) {
+        eprintln!("iptnl serve: cannot block signals: {e}");
+        return 1;
     }
     let listener = match address().and_then(|a| UnixListener::bind_addr(&a)) {
         Ok(l) => l,
@@ -489,22 +600,114 @@ pub fn main(args: &[String]) -> i32 {
         }
     };
     let server = Server {
-        session: Mutex::new(Session::default()),
+        session: Session::shared(),
         uid: iptnl::netlink::effective_uid(),
-        verbose,
+        verbose: opts.verbose,
+        stopping: AtomicBool::new(false),
+        active: Mutex::new(0),
+        idle: Condvar::new(),
+        served: AtomicU64::new(0),
+        declined: AtomicU64::new(0),
     };
     println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
     let _ = io::stdout().flush();
-    // A few threads wait in accept() on the one socket (the kernel wakes one per
-    // connection): no thread is started per command, and a client slow to send its request
-    // holds up only one of them. Commands still run one at a time (the session's lock).
     std::thread::scope(|scope| {
-        for _ in 0..ACCEPT_THREADS {
-            let (server, listener) = (&server, &listener);
-            scope.spawn(move || accept_loop(server, listener));
+        let server = &server;
+        scope.spawn(move || signal_loop(server, opts.stats));
+        accept_loop(scope, server, listener);
+        // No more connections: wait for the commands started to finish.
+        let mut n = lock(&server.active);
+        while *n > 0 {
+            n = server.idle.wait(n).unwrap_or_else(|p| p.into_inner());
         }
     });
+    if opts.stats.is_some() || opts.verbose {
+        eprintln!("{}", server.stats_line());
+    }
+    eprintln!("iptnl serve: stopped");
     0
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Takes the server's signals: prints the figures on SIGUSR1 (and every `stats` interval),
+/// and on SIGTERM/SIGINT marks the server stopping and wakes the accepting thread with a
+/// connection of its own.
+fn signal_loop(server: &Server, stats: Option<Duration>) {
+    loop {
+        match iptnl::netlink::wait_signal(&SIGNALS, stats) {
+            Ok(Some(libc::SIGUSR1)) | Ok(None) => eprintln!("{}", server.stats_line()),
+            Ok(Some(sig)) => {
+                let name = if sig == libc::SIGINT {
+                    "SIGINT"
+                } else {
+                    "SIGTERM"
+                };
+                eprintln!(
+                    "iptnl serve: {name}: no new commands; finishing the {} in flight",
+                    *lock(&server.active)
+                );
+                server.stopping.store(true, Ordering::SeqCst);
+                // The accepting thread wakes on this connection and sees the flag.
+                let _ = connect();
+                return;
+            }
+            Err(e) => {
+                eprintln!("iptnl serve: waiting for signals: {e}");
+                return;
+            }
+        }
+    }
+}
+
+/// At most this many connections are served at once; more wait in the listen backlog
+/// (and a client that cannot connect within a second runs its command itself).
+const MAX_ACTIVE: usize = 4096;
+
+/// Accepts connections until a stop is asked for, serving each on a thread of its own.
+/// Returns once the listening socket is closed (the name is free again).
+fn accept_loop<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    server: &'s Server,
+    listener: UnixListener,
+) {
+    loop {
+        {
+            let mut n = lock(&server.active);
+            while *n >= MAX_ACTIVE {
+                n = server.idle.wait(n).unwrap_or_else(|p| p.into_inner());
+            }
+        }
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) => {
+                // Out of descriptors and the like: the client runs its command itself.
+                eprintln!("iptnl serve: accept: {e}");
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            }
+        };
+        if server.stopping.load(Ordering::SeqCst) {
+            // Closed before "running": its client runs the command itself.
+            return;
+        }
+        *lock(&server.active) += 1;
+        let spawned = std::thread::Builder::new()
+            .name("iptnl-serve".into())
+            .spawn_scoped(scope, move || {
+                server.serve(stream);
+                *lock(&server.active) -= 1;
+                server.idle.notify_all();
+            });
+        if let Err(e) = spawned {
+            // The stream was dropped with the closure: its client runs the command itself.
+            eprintln!("iptnl serve: cannot start a thread: {e}");
+            *lock(&server.active) -= 1;
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
 }
 
 /// Who holds the socket name, in words, as the `SO_PEERCRED` of a connection to it tells;
@@ -527,22 +730,6 @@ fn holder_words(me: u32) -> String {
             CONNECT_TIMEOUT.as_secs()
         ),
         Err(e) => format!("its holder could not be identified: {e}"),
-    }
-}
-
-/// How many threads accept connections.
-const ACCEPT_THREADS: usize = 4;
-
-fn accept_loop(server: &Server, listener: &UnixListener) {
-    loop {
-        match listener.accept() {
-            Ok((stream, _)) => server.serve(stream),
-            Err(e) => {
-                // Out of descriptors and the like: the client runs its command itself.
-                eprintln!("iptnl serve: accept: {e}");
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        }
     }
 }
 
@@ -585,6 +772,35 @@ mod tests {
                 read_head(&mut r).and_then(|_| read_output(&mut r)).is_err(),
                 "{n}"
             );
+        }
+    }
+
+    #[test]
+    fn options_are_read_and_checked() {
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert_eq!(parse_options(&s(&[])), Ok(Some(Options::default())));
+        assert_eq!(
+            parse_options(&s(&["-v", "--stats", "2.5"])),
+            Ok(Some(Options {
+                verbose: true,
+                stats: Some(Duration::from_millis(2500))
+            }))
+        );
+        assert_eq!(
+            parse_options(&s(&["--stats=1"])).unwrap().unwrap().stats,
+            Some(Duration::from_secs(1))
+        );
+        assert_eq!(parse_options(&s(&["-h"])), Ok(None));
+        for bad in [
+            &["--stats"][..],
+            &["-s", "0"],
+            &["-s", "-1"],
+            &["-s", "nan"],
+            &["-s", "1e9"],
+            &["--verbose=1"],
+            &["-x"],
+        ] {
+            assert!(parse_options(&s(bad)).is_err(), "{bad:?}");
         }
     }
 
