@@ -184,6 +184,56 @@ fn concurrent_clients_lose_nothing() {
     });
 }
 
+/// SIGUSR1 prints a line of figures; SIGTERM stops accepting, finishes every command the
+/// server started (none is lost: each client's command is applied once, by the server or,
+/// once the name is free, by the client itself) and exits 0; the name is then free for a
+/// new server.
+#[test]
+fn sigterm_finishes_the_commands_started() {
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        let server = common::Server::start(BIN);
+        common::run(&ipt, &["-N", "C"]);
+        served(&server, 1);
+        server.signal("USR1");
+        let log = server.wait_log("stats: requests 1,", 1);
+        assert!(
+            log.contains("iptnl serve: stats: requests 1, clients declined 0, in flight 0; iptables: commits 1, operations 1"),
+            "{log}"
+        );
+        let children: Vec<_> = (0..40)
+            .map(|i| {
+                std::process::Command::new(&ipt)
+                    .args(["-A", "C", "-s", &format!("10.0.1.{i}"), "-j", "ACCEPT"])
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        // Stop while the commands arrive.
+        server.wait_log("(exit 0", 3);
+        server.signal("TERM");
+        for c in children {
+            let out = c.wait_with_output().unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        }
+        let (code, log) = server.wait_exit();
+        assert_eq!(code, Some(0), "{log}");
+        assert!(log.contains("SIGTERM: no new commands"), "{log}");
+        assert!(log.ends_with("iptnl serve: stopped\n"), "{log}");
+        let save = common::run("iptables-nft-save", &[]);
+        for i in 0..40 {
+            let rule = format!("-A C -s 10.0.1.{i}/32 -j ACCEPT\n");
+            assert_eq!(save.matches(&rule).count(), 1, "{rule} in\n{save}");
+        }
+        // The name is free again.
+        let again = common::Server::start(BIN);
+        common::run(&ipt, &["-S", "C"]);
+        served(&again, 1);
+    });
+}
+
 /// The user the impostor runs as: `nobody`, no privileges.
 const NOBODY: u32 = 65534;
 

@@ -252,6 +252,30 @@ impl Server {
         }
     }
 
+    /// Sends the server a signal (`TERM`, `USR1`, …) with `kill`.
+    pub fn signal(&self, sig: &str) {
+        let ok = Command::new("kill")
+            .args(["-s", sig, &self.child.id().to_string()])
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "kill -s {sig} {}", self.child.id());
+    }
+
+    /// Waits (up to 30 s) for the server to exit by itself; returns its exit code (`None`
+    /// when it had to be killed) and its whole log.
+    pub fn wait_exit(mut self) -> (Option<i32>, String) {
+        let t = std::time::Instant::now();
+        let code = loop {
+            match self.child.try_wait() {
+                Ok(Some(st)) => break st.code(),
+                _ if t.elapsed() > std::time::Duration::from_secs(30) => break None,
+                _ => std::thread::sleep(std::time::Duration::from_millis(5)),
+            }
+        };
+        self.kill();
+        (code, self.log())
+    }
+
     /// Stops the server and returns its whole log.
     pub fn stop(mut self) -> String {
         self.kill();
