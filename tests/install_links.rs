@@ -716,3 +716,60 @@ fn alternatives_errors_in_words() {
         )
     );
 }
+
+/// Failures of the real command, in words: registering as an unprivileged user (the
+/// alternatives command's own message and exit status), and a previous choice that has
+/// been unregistered since (reported; the links are removed all the same).
+#[test]
+fn alternatives_failures_in_words() {
+    in_mount_ns("alternatives_failures_in_words", |links| {
+        let dir = links.to_str().unwrap();
+        if common::have("setpriv") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(links, std::fs::Permissions::from_mode(0o777)).unwrap();
+            let before = snapshot();
+            let o = Command::new("setpriv")
+                .args([
+                    "--reuid",
+                    "65534",
+                    "--regid",
+                    "65534",
+                    "--clear-groups",
+                    BIN,
+                ])
+                .args(["install-links", "--alternatives", dir])
+                .output()
+                .unwrap();
+            if !text(&o.stderr).contains("setpriv:") {
+                assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+                let err = text(&o.stderr);
+                assert!(
+                    err.starts_with(&format!(
+                        "iptnl install-links: `update-alternatives --install /usr/sbin/iptables \
+                         iptables {dir}/iptables-iptnl 5 --slave"
+                    )) && err.contains("` failed (exit status 2):\n  update-alternatives: error: "),
+                    "{err}"
+                );
+                assert_eq!(snapshot(), before);
+                // The record was written first; --remove (as root) cleans up.
+                let o = install(&["--remove", dir]);
+                assert!(o.status.success(), "{}", text(&o.stderr));
+                assert_eq!(std::fs::read_dir(links).unwrap().count(), 0);
+            }
+        }
+
+        ua(&["--set", "iptables", "/usr/sbin/iptables-legacy"]);
+        let o = install(&["--alternatives", "--set", dir]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        ua(&["--remove", "iptables", "/usr/sbin/iptables-legacy"]);
+        let o = install(&["--remove", dir]);
+        assert_eq!(o.status.code(), Some(1));
+        assert_eq!(
+            text(&o.stderr),
+            "iptnl install-links: iptables: the previous choice /usr/sbin/iptables-legacy is \
+             no longer registered; the group is left in automatic mode\n"
+        );
+        assert_eq!(field(&query("iptables"), "Status"), "auto");
+        assert_eq!(std::fs::read_dir(links).unwrap().count(), 0);
+    });
+}
