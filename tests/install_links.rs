@@ -220,6 +220,28 @@ fn errors_and_usage() {
     assert!(text(&o.stderr).contains("unknown option `--bogus'"));
     let o = install(&["a", "b"]);
     assert_eq!(o.status.code(), Some(2));
+    for (args, msg) in [
+        (
+            &["--set", "d"][..],
+            "--priority and --set need --alternatives",
+        ),
+        (
+            &["--remove", "--force", "d"][..],
+            "--remove takes no --force, --priority or --set",
+        ),
+        (
+            &["--alternatives", "--priority", "high", "d"][..],
+            "--priority `high': not a whole number (from -2147483648 to 2147483647)",
+        ),
+    ] {
+        let o = install(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&o.stderr).starts_with(&format!("iptnl install-links: {msg}\n\nUsage: ")),
+            "{}",
+            text(&o.stderr)
+        );
+    }
 
     for h in ["-h", "--help"] {
         let o = install(&[h]);
@@ -231,6 +253,14 @@ fn errors_and_usage() {
         );
         assert!(
             s.contains("--force") && s.contains("xtables-nft-multi"),
+            "{s}"
+        );
+        assert!(
+            s.contains("iptnl install-links --alternatives [--priority N] [--set] [--force] DIR\n")
+                && s.contains("iptnl install-links --remove [--alternatives] DIR\n")
+                && s.contains(
+                    "update-alternatives (Debian, Ubuntu) or alternatives (Fedora, RHEL)"
+                ),
             "{s}"
         );
     }
