@@ -84,7 +84,9 @@ fn usage() -> String {
          \x20 install-links [--force] DIR           create the tool names above (and\n\
          \x20                                       xtables-nft-multi) in DIR as symlinks to\n\
          \x20                                       this binary; then put DIR first on PATH:\n\
-         \x20                                       export PATH=DIR:$PATH\n\
+         \x20                                       export PATH=DIR:$PATH; with --alternatives\n\
+         \x20                                       also register them for /usr/sbin/iptables\n\
+         \x20                                       (see `iptnl install-links --help')\n\
          \x20 serve [--verbose]                     run the iptables commands of this network\n\
          \x20                                       namespace for the processes called by\n\
          \x20                                       those names (see `iptnl serve --help')\n",
