@@ -216,7 +216,11 @@ fn sigterm_finishes_the_commands_started() {
         server.signal("TERM");
         for c in children {
             let out = c.wait_with_output().unwrap();
-            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
         let (code, log) = server.wait_exit();
         assert_eq!(code, Some(0), "{log}");
@@ -231,6 +235,132 @@ fn sigterm_finishes_the_commands_started() {
         let again = common::Server::start(BIN);
         common::run(&ipt, &["-S", "C"]);
         served(&again, 1);
+    });
+}
+
+/// One of the commands of the crowd: its arguments, and which invalid kind it is, for the
+/// invalid tenth (0: bad syntax, 1: a missing chain, 2: a duplicate `-N`).
+fn crowd_command(i: usize) -> (Vec<String>, Option<usize>) {
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    let addr = format!("10.{}.{}.{}", i / 65536, (i / 256) % 256, i % 256);
+    if i % 10 != 7 {
+        return (s(&["-A", "C", "-s", &addr, "-j", "ACCEPT"]), None);
+    }
+    let args = match i % 3 {
+        0 => s(&["-A", "C", "-s", &addr, "-j"]),
+        1 => s(&["-A", "MISSING", "-s", &addr, "-j", "ACCEPT"]),
+        _ => s(&["-N", "C"]),
+    };
+    (args, Some(i % 3))
+}
+
+/// A finished process's exit code, stdout and stderr.
+fn outcome(child: Child) -> (Option<i32>, String, String) {
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn spawn_piped(bin: &str, args: &[String], direct: bool) -> Child {
+    let mut c = Command::new(bin);
+    c.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if direct {
+        c.env("IPTNL_DIRECT", "1");
+    }
+    c.spawn().unwrap()
+}
+
+/// 500 processes at once through one server, a tenth of them invalid: every valid one
+/// succeeds and its rule lands once; every invalid one gets exactly what it gets when run
+/// by itself (iptables' message and exit code), whatever its neighbours.
+#[test]
+fn a_crowd_with_bad_commands_fails_only_the_bad_ones() {
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        common::run(&ipt, &["-N", "C"]);
+        // What each invalid kind gets when run by itself (its words name no address).
+        let alone: Vec<_> = [7, 17, 27]
+            .into_iter()
+            .map(|i| {
+                let (args, kind) = crowd_command(i);
+                (kind.unwrap(), outcome(spawn_piped(&ipt, &args, true)))
+            })
+            .collect();
+        for (kind, (code, _, err)) in &alone {
+            assert!(
+                *code != Some(0) && !err.is_empty(),
+                "kind {kind}: {code:?} {err}"
+            );
+        }
+        let server = common::Server::start(BIN);
+        let children: Vec<_> = (0..500)
+            .map(|i| {
+                let (args, kind) = crowd_command(i);
+                (i, kind, spawn_piped(&ipt, &args, false))
+            })
+            .collect();
+        for (i, kind, child) in children {
+            let got = outcome(child);
+            match kind {
+                Some(k) => {
+                    let want = &alone.iter().find(|a| a.0 == k).unwrap().1;
+                    assert_eq!(&got, want, "command {i}");
+                }
+                None => assert_eq!(got, (Some(0), String::new(), String::new()), "command {i}"),
+            }
+        }
+        let log = server.wait_log("(exit ", 500);
+        assert_eq!(served_lines(&log), 500, "{log}");
+        let save = common::run("iptables-nft-save", &[]);
+        for i in (0..500).filter(|&i| crowd_command(i).1.is_none()) {
+            let args = crowd_command(i).0;
+            let rule = format!("-A C -s {}/32 -j ACCEPT\n", args[3]);
+            assert_eq!(save.matches(&rule).count(), 1, "{rule}");
+        }
+        assert_eq!(save.matches("-A C ").count(), 450, "{save}");
+    });
+}
+
+/// The server killed while 200 commands arrive: no command it acknowledged is lost (every
+/// client that exited 0 has its rule in the kernel, once), and the clients it had not
+/// started run their commands themselves; a client whose command was running when the
+/// server died says it may or may not have been applied (exit 4).
+#[test]
+fn killing_the_server_loses_no_acknowledged_command() {
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        common::run(&ipt, &["-N", "C"]);
+        let server = common::Server::start(BIN);
+        let children: Vec<_> = (0..200)
+            .map(|i| {
+                let addr = format!("10.9.{}.{}", i / 256, i % 256);
+                let args = ["-A", "C", "-s", &addr, "-j", "ACCEPT"].map(String::from);
+                (addr.clone(), spawn_piped(&ipt, &args, false))
+            })
+            .collect();
+        server.wait_log("(exit 0", 20);
+        drop(server);
+        let save_of = |addr: &str| format!("-A C -s {addr}/32 -j ACCEPT\n");
+        let results: Vec<_> = children.into_iter().map(|(a, c)| (a, outcome(c))).collect();
+        let save = common::run("iptables-nft-save", &[]);
+        let mut unsure = 0;
+        for (addr, (code, _, err)) in &results {
+            match code {
+                Some(0) => assert_eq!(save.matches(&save_of(addr)).count(), 1, "{addr}"),
+                Some(4) => {
+                    assert!(err.contains("may or may not have been applied"), "{err}");
+                    assert!(save.matches(&save_of(addr)).count() <= 1, "{addr}");
+                    unsure += 1;
+                }
+                other => panic!("{addr}: exit {other:?}: {err}"),
+            }
+        }
+        assert!(unsure < 200, "every command was in flight");
     });
 }
 
