@@ -548,9 +548,11 @@ fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
                     Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
                         o.stats = Some(Duration::from_secs_f64(secs))
                     }
-                    _ => return Err(format!(
+                    _ => {
+                        return Err(format!(
                         "`{v}' is not a number of seconds for {name} (more than 0, at most 86400)"
-                    )),
+                    ))
+                    }
                 }
             }
             other => return Err(format!("unknown option `{other}'")),

@@ -357,12 +357,11 @@ pub(super) fn list_rules(
         }
         None => {
             // One consistent read of the table, not a read per chain.
-            let all = if counters {
-                ipt.list_table_with_counters(t)
+            if counters {
+                Ok(lines(ipt.list_table_with_counters(t).map_err(kerr)?))
             } else {
-                ipt.list_table(t)
-            };
-            Ok(lines(all.map_err(kerr)?))
+                ipt.list_table_text(t).map_err(kerr)
+            }
         }
     }
 }
