@@ -604,3 +604,211 @@ fn chain_names() {
     assert!(a.starts_with("CNI-DN-"));
     assert_ne!(a, chain_name("DN-", "b"));
 }
+
+/// What one side of a storm run saw.
+struct StormResult {
+    /// Wall time of all ADD sequences, started at once.
+    add: Duration,
+    /// The slowest ADD sequence.
+    add_slowest: Duration,
+    /// The ADD sequences that failed, with why.
+    add_failed: Vec<String>,
+    del: Duration,
+    del_slowest: Duration,
+    del_failed: Vec<String>,
+    /// The nat tables after ADD and after DEL, as sets of lines.
+    after_add: std::collections::BTreeSet<String>,
+    after_del: std::collections::BTreeSet<String>,
+}
+
+/// Runs `f` for every container at once (one thread each, released together), each as a
+/// CNI plugin call with kubelet's budget: returns the wall time, the slowest call and the
+/// failures (an error, or a call over `budget`).
+fn at_once(
+    n: usize,
+    budget: Duration,
+    f: impl Fn(usize) -> Result<(), String> + Sync,
+) -> (Duration, Duration, Vec<String>) {
+    let gate = std::sync::Barrier::new(n + 1);
+    let (gate, f) = (&gate, &f);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..n)
+            .map(|i| {
+                s.spawn(move || {
+                    gate.wait();
+                    let t = Instant::now();
+                    let r = f(i);
+                    (t.elapsed(), r)
+                })
+            })
+            .collect();
+        gate.wait();
+        let t0 = Instant::now();
+        let results: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        let wall = t0.elapsed();
+        let slowest = results.iter().map(|r| r.0).max().unwrap_or_default();
+        let failed = results
+            .into_iter()
+            .enumerate()
+            .filter_map(|(i, (d, r))| match r {
+                Err(why) => Some(format!("container {i}: {why}")),
+                Ok(()) if d > budget => Some(format!("container {i}: took {d:?}")),
+                Ok(()) => None,
+            })
+            .collect();
+        (wall, slowest, failed)
+    })
+}
+
+/// A storm: `n` portmap ADD sequences started at once through the `iptables` name (as after
+/// a node reboot), then `n` DEL sequences, in a fresh namespace holding `background`
+/// kube-proxy rules, with `/run/xtables.lock` held by another process all along.
+fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
+    let which = if side == Side::Oracle {
+        Impl::Oracle
+    } else {
+        Impl::Iptnl
+    };
+    let tools = Tools::new(which);
+    common::in_netns(move || {
+        let _server = (side == Side::Served).then(|| {
+            common::Server::start(
+                &std::env::var("IPTNL_BIN")
+                    .unwrap_or_else(|_| env!("CARGO_BIN_EXE_iptnl").to_owned()),
+            )
+        });
+        load_background(background);
+        // Nobody here takes the xtables lock (iptables-nft ignores it too): holding it
+        // must change nothing.
+        let mut lock = std::process::Command::new("flock")
+            .args(["--no-fork", "/run/xtables.lock", "sleep", "86400"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .ok();
+        let budget = Duration::from_secs(120);
+        let containers: Vec<Container> = (0..n).map(container).collect();
+        let sets = || -> std::collections::BTreeSet<String> {
+            snapshot().lines().map(str::to_owned).collect()
+        };
+        let (add, add_slowest, add_failed) = at_once(n, budget, |i| {
+            add(&tools, &containers[i], &mut Profile::new()).map(|_| ())
+        });
+        let after_add = sets();
+        let (del, del_slowest, del_failed) = at_once(n, budget, |i| {
+            del(&tools, &containers[i].id, &mut Profile::new()).map(|_| ())
+        });
+        if let Some(l) = lock.as_mut() {
+            let _ = l.kill();
+            let _ = l.wait();
+        }
+        StormResult {
+            add,
+            add_slowest,
+            add_failed,
+            del,
+            del_slowest,
+            del_failed,
+            after_add,
+            after_del: sets(),
+        }
+    })
+}
+
+fn storm(n: usize, background: usize, sides: &[Side]) {
+    let mut lines = String::new();
+    let mut results = Vec::new();
+    for &side in sides {
+        let r = storm_run(side, n, background);
+        lines.push_str(&format!(
+            "  {side:<7?} ADD {:7.2} s (slowest {:7.2} s, {} failed), DEL {:7.2} s (slowest {:7.2} s, {} failed)\n",
+            r.add.as_secs_f64(),
+            r.add_slowest.as_secs_f64(),
+            r.add_failed.len(),
+            r.del.as_secs_f64(),
+            r.del_slowest.as_secs_f64(),
+            r.del_failed.len(),
+        ));
+        results.push((side, r));
+    }
+    eprintln!(
+        "portmap storm, {n} containers at once, beside {background} kube-proxy rules:\n{lines}"
+    );
+    for (side, r) in &results {
+        if *side == Side::Oracle {
+            continue;
+        }
+        // iptnl: every plugin call succeeds within kubelet's budget.
+        assert!(r.add_failed.is_empty(), "{side:?} ADD: {:#?}", r.add_failed);
+        assert!(r.del_failed.is_empty(), "{side:?} DEL: {:#?}", r.del_failed);
+        // The rules portmap means, whatever the interleaving (compared as sets: the
+        // plugin's own check-then-append may duplicate a shared rule under concurrency).
+        let dn = |s: &std::collections::BTreeSet<String>, p: &str| {
+            s.iter().filter(|l| l.starts_with(p)).count()
+        };
+        assert_eq!(dn(&r.after_add, ":CNI-DN-"), n, "{side:?}");
+        assert_eq!(dn(&r.after_add, "-A CNI-HOSTPORT-DNAT "), 2 * n, "{side:?}");
+        assert_eq!(dn(&r.after_add, "-A CNI-DN-"), 6 * n, "{side:?}");
+        assert_eq!(dn(&r.after_del, ":CNI-DN-"), 0, "{side:?}");
+        assert_eq!(dn(&r.after_del, "-A CNI-HOSTPORT-DNAT "), 0, "{side:?}");
+    }
+    // The sides that all succeeded left the same rules.
+    let clean: Vec<_> = results
+        .iter()
+        .filter(|(_, r)| r.add_failed.is_empty() && r.del_failed.is_empty())
+        .collect();
+    for w in clean.windows(2) {
+        assert_eq!(
+            w[0].1.after_add, w[1].1.after_add,
+            "{:?} vs {:?}",
+            w[0].0, w[1].0
+        );
+        assert_eq!(
+            w[0].1.after_del, w[1].1.after_del,
+            "{:?} vs {:?}",
+            w[0].0, w[1].0
+        );
+    }
+}
+
+fn env_or(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+/// A small storm: 16 containers at once beside 2,000 rules, for iptables-nft, iptnl by
+/// itself and iptnl through `iptnl serve`.
+#[test]
+fn portmap_storm_small() {
+    if !Tools::have_oracle() || !common::have("iptables-nft-save") {
+        eprintln!("iptables-nft is not installed: skipped");
+        return;
+    }
+    storm(
+        env_or("IPTNL_STORM_CONTAINERS", 16),
+        env_or("IPTNL_STORM_BACKGROUND", 2_000),
+        &[Side::Oracle, Side::Iptnl, Side::Served],
+    );
+}
+
+/// The field case: 300 containers at once on a node with 200,000 kube-proxy rules, through
+/// `iptnl serve` (`IPTNL_STORM_CONTAINERS`, `IPTNL_STORM_BACKGROUND` change the size;
+/// `IPTNL_STORM_ALL=1` also runs iptables-nft and iptnl by itself). Minutes: run it with
+/// `cargo test --release --test portmap_cli portmap_storm_field -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn portmap_storm_field() {
+    let sides: &[Side] = if std::env::var_os("IPTNL_STORM_ALL").is_some() {
+        &[Side::Oracle, Side::Iptnl, Side::Served]
+    } else {
+        &[Side::Served]
+    };
+    storm(
+        env_or("IPTNL_STORM_CONTAINERS", 300),
+        env_or("IPTNL_STORM_BACKGROUND", 200_000),
+        sides,
+    );
+}

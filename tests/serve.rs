@@ -238,6 +238,61 @@ fn sigterm_finishes_the_commands_started() {
     });
 }
 
+/// A server whose log reader is gone (its stderr a pipe nobody reads) keeps serving, and
+/// SIGTERM still stops it with exit 0.
+#[test]
+fn a_closed_log_stops_nothing() {
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        let mut child = Command::new(BIN)
+            .args(["serve", "--verbose", "--stats", "0.01"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.contains("listening"), "{first}");
+        drop(child.stderr.take());
+        for i in 0..5 {
+            let out = Command::new(&ipt)
+                .args(["-N", &format!("C{i}")])
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        let kill = Command::new("kill")
+            .args(["-s", "TERM", &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let t0 = std::time::Instant::now();
+        let code = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st.code();
+            }
+            if t0.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("the server did not stop");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        };
+        assert_eq!(code, Some(0));
+        // Every command was served: its chain is there.
+        let save = common::run("iptables-nft-save", &[]);
+        for i in 0..5 {
+            assert!(save.contains(&format!(":C{i} - [0:0]")), "{save}");
+        }
+    });
+}
+
 /// One of the commands of the crowd: its arguments, and which invalid kind it is, for the
 /// invalid tenth (0: bad syntax, 1: a missing chain, 2: a duplicate `-N`).
 fn crowd_command(i: usize) -> (Vec<String>, Option<usize>) {

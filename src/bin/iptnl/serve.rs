@@ -340,6 +340,15 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
     }
 }
 
+/// Writes a line of the server's log on stderr. A closed stderr (its reader gone) is no
+/// reason for a server thread to panic: the line is dropped.
+macro_rules! log {
+    ($($t:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($t)*);
+    }};
+}
+
 /// The server's shared state.
 struct Server {
     session: Session,
@@ -443,7 +452,7 @@ impl Server {
             let sent = write_head(&mut BufWriter::new(&stream), Some(&why));
             if self.verbose {
                 let sent = sent.err().map(|e| format!(" (reply lost: {e})"));
-                eprintln!("iptnl serve: declined: {why}{}", sent.unwrap_or_default());
+                log!("iptnl serve: declined: {why}{}", sent.unwrap_or_default());
             }
             return;
         }
@@ -453,7 +462,7 @@ impl Server {
         // holds the name, say) is not a bad request.
         if r.fill_buf().is_ok_and(|b| b.is_empty()) {
             if self.verbose {
-                eprintln!("iptnl serve: a connection closed without a request");
+                log!("iptnl serve: a connection closed without a request");
             }
             return;
         }
@@ -461,7 +470,7 @@ impl Server {
             Ok(r) => r,
             Err(e) => {
                 if self.verbose {
-                    eprintln!("iptnl serve: a bad request: {e}");
+                    log!("iptnl serve: a bad request: {e}");
                 }
                 return;
             }
@@ -492,7 +501,7 @@ impl Server {
                 Ok(()) => String::new(),
                 Err(e) => format!(", reply lost: {e}"),
             };
-            eprintln!(
+            log!(
                 "iptnl serve: {} {} ({what}, {:.3} ms{sent})",
                 req.tool,
                 req.args.join(" "),
@@ -573,20 +582,20 @@ pub fn main(args: &[String]) -> i32 {
             return 0;
         }
         Err(why) => {
-            eprintln!("iptnl serve: {why}\n\n{USAGE}");
+            log!("iptnl serve: {why}\n\n{USAGE}");
             return 2;
         }
     };
     // Blocked here, before any thread starts, so that every thread inherits the mask and the
     // signals wait for the signal thread.
     if let Err(e) = iptnl::netlink::block_signals(&SIGNALS) {
-        eprintln!("iptnl serve: cannot block signals: {e}");
+        log!("iptnl serve: cannot block signals: {e}");
         return 1;
     }
     let listener = match address().and_then(|a| UnixListener::bind_addr(&a)) {
         Ok(l) => l,
         Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
-            eprintln!(
+            log!(
                 "iptnl serve: the socket name @{SOCKET_NAME} is already taken in this network \
                  namespace ({}); another server, or an impostor, holds it",
                 holder_words(iptnl::netlink::effective_uid())
@@ -594,7 +603,7 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
         Err(e) => {
-            eprintln!(
+            log!(
                 "iptnl serve: cannot listen on the socket name @{SOCKET_NAME} in this network \
                  namespace: {e}"
             );
@@ -624,9 +633,9 @@ pub fn main(args: &[String]) -> i32 {
         }
     });
     if opts.stats.is_some() || opts.verbose {
-        eprintln!("{}", server.stats_line());
+        log!("{}", server.stats_line());
     }
-    eprintln!("iptnl serve: stopped");
+    log!("iptnl serve: stopped");
     0
 }
 
@@ -640,14 +649,14 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 fn signal_loop(server: &Server, stats: Option<Duration>) {
     loop {
         match iptnl::netlink::wait_signal(&SIGNALS, stats) {
-            Ok(Some(libc::SIGUSR1)) | Ok(None) => eprintln!("{}", server.stats_line()),
+            Ok(Some(libc::SIGUSR1)) | Ok(None) => log!("{}", server.stats_line()),
             Ok(Some(sig)) => {
                 let name = if sig == libc::SIGINT {
                     "SIGINT"
                 } else {
                     "SIGTERM"
                 };
-                eprintln!(
+                log!(
                     "iptnl serve: {name}: no new commands; finishing the {} in flight",
                     *lock(&server.active)
                 );
@@ -657,7 +666,7 @@ fn signal_loop(server: &Server, stats: Option<Duration>) {
                 return;
             }
             Err(e) => {
-                eprintln!("iptnl serve: waiting for signals: {e}");
+                log!("iptnl serve: waiting for signals: {e}");
                 return;
             }
         }
@@ -667,6 +676,24 @@ fn signal_loop(server: &Server, stats: Option<Duration>) {
 /// At most this many connections are served at once; more wait in the listen backlog
 /// (and a client that cannot connect within a second runs its command itself).
 const MAX_ACTIVE: usize = 4096;
+
+/// One connection counted as being served, until dropped (also when its thread panics), so
+/// that a stopping server never waits for a thread that is gone.
+struct Active<'a>(&'a Server);
+
+impl<'a> Active<'a> {
+    fn enter(server: &'a Server) -> Active<'a> {
+        *lock(&server.active) += 1;
+        Active(server)
+    }
+}
+
+impl Drop for Active<'_> {
+    fn drop(&mut self) {
+        *lock(&self.0.active) -= 1;
+        self.0.idle.notify_all();
+    }
+}
 
 /// Accepts connections until a stop is asked for, serving each on a thread of its own.
 /// Returns once the listening socket is closed (the name is free again).
@@ -686,7 +713,7 @@ fn accept_loop<'s>(
             Ok((stream, _)) => stream,
             Err(e) => {
                 // Out of descriptors and the like: the client runs its command itself.
-                eprintln!("iptnl serve: accept: {e}");
+                log!("iptnl serve: accept: {e}");
                 std::thread::sleep(Duration::from_millis(10));
                 continue;
             }
@@ -695,18 +722,17 @@ fn accept_loop<'s>(
             // Closed before "running": its client runs the command itself.
             return;
         }
-        *lock(&server.active) += 1;
+        let active = Active::enter(server);
         let spawned = std::thread::Builder::new()
             .name("iptnl-serve".into())
             .spawn_scoped(scope, move || {
+                let _active = active;
                 server.serve(stream);
-                *lock(&server.active) -= 1;
-                server.idle.notify_all();
             });
         if let Err(e) = spawned {
-            // The stream was dropped with the closure: its client runs the command itself.
-            eprintln!("iptnl serve: cannot start a thread: {e}");
-            *lock(&server.active) -= 1;
+            // The stream and the count were dropped with the closure: its client runs the
+            // command itself.
+            log!("iptnl serve: cannot start a thread: {e}");
             std::thread::sleep(Duration::from_millis(10));
         }
     }
