@@ -15,6 +15,7 @@ use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 use super::error::{from_nft, Error};
 use super::events::{Ev, Events};
 use super::ipset::KernelSets;
+use super::plan::ChainEdit;
 use crate::ipt::{canonical_of_rule_with, IpFamily};
 use crate::netlink::Conn;
 use crate::nft::{Chain, Expr, Rule};
@@ -74,6 +75,54 @@ impl Cache {
     /// renamed or changed one of them).
     pub(crate) fn forget_table(&mut self, table: &str) {
         self.tables.remove(table);
+    }
+
+    /// Follows a commit of this handle that added and deleted user chains of `table`, in
+    /// order, on the cached chain list (the added chains' handles are not known yet).
+    pub(crate) fn edit_table(&mut self, table: &str, family: IpFamily, edits: &[ChainEdit]) {
+        let Some(list) = self.tables.get_mut(table) else {
+            return;
+        };
+        let list = Arc::make_mut(list);
+        for e in edits {
+            match e {
+                ChainEdit::Add(name) => {
+                    if !list.iter().any(|c| &c.name == name) {
+                        list.push(Chain::user(family.nft(), table, name));
+                    }
+                }
+                ChainEdit::Del(name) => list.retain(|c| &c.name != name),
+            }
+        }
+    }
+
+    /// Follows a chain event of another writer on the cached chain list of its table: a
+    /// new chain is added, an updated one replaced, a deleted one removed, matched by handle.
+    /// What cannot be matched exactly (a list with chains of unknown handle, which the
+    /// event could have renamed) makes the list be read again.
+    fn chain_event(&mut self, c: &Chain, deleted: bool) {
+        let Some(list) = self.tables.get_mut(&c.table) else {
+            return;
+        };
+        let Some(h) = c.handle else {
+            self.tables.remove(&c.table);
+            return;
+        };
+        let list = Arc::make_mut(list);
+        match list.iter().position(|x| x.handle == Some(h)) {
+            Some(i) if deleted => {
+                list.remove(i);
+            }
+            Some(i) => list[i] = c.clone(),
+            None if list.iter().any(|x| x.handle.is_none()) => {
+                self.tables.remove(&c.table);
+            }
+            None if deleted => {}
+            None => {
+                list.retain(|x| x.name != c.name);
+                list.push(c.clone());
+            }
+        }
     }
 
     /// Forgets one chain (it is read again when needed).
@@ -224,7 +273,7 @@ impl Cache {
                     }
                 }
                 Ev::NewChain(c) if c.family == f => {
-                    self.forget_table(&c.table);
+                    self.chain_event(c, false);
                     // A new chain, a renamed one, or a chain updated (policy): what was cached
                     // under this name, or under the old name of a renamed chain, is read again.
                     drop_keys.insert((c.table.clone(), c.name.clone()));
@@ -239,7 +288,7 @@ impl Cache {
                     }
                 }
                 Ev::DelChain(c) if c.family == f => {
-                    self.forget_table(&c.table);
+                    self.chain_event(c, true);
                     drop_keys.insert((c.table.clone(), c.name.clone()));
                 }
                 Ev::DelTable(t) if t.family == f => {

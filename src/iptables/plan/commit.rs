@@ -162,8 +162,17 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
         p.view.cache.clear();
         return;
     }
+    // A chain list that only gained and lost user chains is edited in place (a kube-proxy
+    // nat table has tens of thousands of chains, and the kernel's chain dump costs more the
+    // more it holds); any other change to it, and a table changed as a whole, is read again.
     for t in p.chain_tables.iter().chain(&p.touched_tables) {
-        p.view.cache.forget_table(t);
+        let edits = p.chain_edits.get(t).and_then(Option::as_ref);
+        match edits {
+            Some(edits) if !p.touched_tables.contains(t) => {
+                p.view.cache.edit_table(t, p.family, edits)
+            }
+            _ => p.view.cache.forget_table(t),
+        }
     }
     for k in p.touched.take() {
         if p.touched_tables.contains(&k.0) {

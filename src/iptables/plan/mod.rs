@@ -611,6 +611,9 @@ pub(crate) struct Planner<'v, V: RulesetView + ?Sized> {
     pub(crate) touched_tables: FastSet<String>,
     /// Tables whose chain list or chains' policies this plan changes.
     pub(crate) chain_tables: FastSet<String>,
+    /// How this plan changes the chain list of each table of `chain_tables`, in order, when
+    /// it only adds and deletes user chains (`None`: other changes, the list is read again).
+    pub(crate) chain_edits: HashMap<String, Option<Vec<ChainEdit>>>,
     /// Policies of built-in chains set by this plan.
     policies: HashMap<(String, String), Policy>,
     /// Canonical forms of the rules this plan added, by batch id (computed when searched).
@@ -630,7 +633,32 @@ pub(crate) struct Planner<'v, V: RulesetView + ?Sized> {
     pub(crate) restart: bool,
 }
 
+/// A change a plan makes to a table's chain list that the cached list can follow exactly.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ChainEdit {
+    /// A user chain added.
+    Add(String),
+    /// A chain deleted.
+    Del(String),
+}
+
 impl<'v, V: RulesetView + ?Sized> Planner<'v, V> {
+    /// Records that this plan changes the chain list (or a chain's policy) of `table`:
+    /// `edit` when the change is one the cached list can follow, `None` otherwise.
+    pub(crate) fn chain_list_edit(&mut self, table: &str, edit: Option<ChainEdit>) {
+        if !self.chain_tables.contains(table) {
+            self.chain_tables.insert(table.to_owned());
+        }
+        let e = self
+            .chain_edits
+            .entry(table.to_owned())
+            .or_insert_with(|| Some(Vec::new()));
+        match (e.as_mut(), edit) {
+            (Some(v), Some(x)) => v.push(x),
+            _ => *e = None,
+        }
+    }
+
     /// A planner reading through `view`, into a batch of `capacity` bytes.
     pub(crate) fn new(view: &'v mut V, family: IpFamily, mode: Mode, capacity: usize) -> Self {
         Planner {
@@ -647,6 +675,7 @@ impl<'v, V: RulesetView + ?Sized> Planner<'v, V> {
             touched: ChainSet::default(),
             touched_tables: FastSet::default(),
             chain_tables: FastSet::default(),
+            chain_edits: HashMap::new(),
             policies: HashMap::new(),
             new_canon: HashMap::new(),
             rules_added: 0,

@@ -6,7 +6,8 @@ use super::state::FastSet;
 
 use super::state::{ChainMap, ChainState, Entry};
 use super::{
-    builtin, At, DelMode, Numbered, Op, Pending, PlanError, Planner, Refusal, RulesetView,
+    builtin, At, ChainEdit, DelMode, Numbered, Op, Pending, PlanError, Planner, Refusal,
+    RulesetView,
 };
 use crate::ipt::command::check_chain_name;
 use crate::ipt::{canonical_exprs_with, canonical_of_rule_with, encode_rule_into_with, RuleSpec};
@@ -187,7 +188,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
         self.add_table(table)?;
         self.batch.add_chain(&c, false)?;
-        note(&mut self.chain_tables, table);
+        self.chain_list_edit(table, None);
         let rebuilt = self.rebuilt.contains(table);
         let st = self.state(table, chain);
         st.exists = Some(true);
@@ -272,7 +273,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
 
     fn delete_chain_now(&mut self, table: &str, chain: &str) -> Plan<()> {
         self.batch.del_chain(self.family.nft(), table, chain)?;
-        note(&mut self.chain_tables, table);
+        self.chain_list_edit(table, Some(ChainEdit::Del(chain.to_owned())));
         self.policies.remove(&key(table, chain));
         self.ensured.remove(table, chain);
         self.state(table, chain).emptied(false);
@@ -484,7 +485,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 }
                 self.add_table(t)?;
                 self.batch.add_chain(&Chain::user(f, t, c), true)?;
-                note(&mut self.chain_tables, t);
+                self.chain_list_edit(t, Some(ChainEdit::Add(c.to_owned())));
                 self.state(t, c).emptied(true);
                 Ok(Pending::Done)
             }
@@ -518,7 +519,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     if !exists {
                         self.add_table(t)?;
                         self.batch.add_chain(&Chain::user(f, t, c), false)?;
-                        note(&mut self.chain_tables, t);
+                        self.chain_list_edit(t, Some(ChainEdit::Add(c.to_owned())));
                     }
                 }
                 self.batch.flush_chain(f, t, c)?;
@@ -661,7 +662,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     return Err(missing(t, c));
                 };
                 self.batch.rename_chain(f, t, handle, new)?;
-                note(&mut self.chain_tables, t);
+                self.chain_list_edit(t, None);
                 note(&mut self.touched_tables, t);
                 let st = self
                     .chains
@@ -682,7 +683,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 self.add_table(t)?;
                 self.batch
                     .add_chain(&bc.to_chain(self.family, t, *policy, None), false)?;
-                note(&mut self.chain_tables, t);
+                self.chain_list_edit(t, None);
                 self.ensured.insert(t, c);
                 self.state(t, c).exists = Some(true);
                 self.policies.insert(key(t, c), *policy);
@@ -837,7 +838,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     };
                     self.batch
                         .add_chain(&bc.to_chain(self.family, t, p, Some((0, 0))), false)?;
-                    note(&mut self.chain_tables, t);
+                    self.chain_list_edit(t, None);
                 }
             }
         }
