@@ -54,6 +54,10 @@ pub(crate) struct Cache {
     rendered: HashMap<Key, Rendered>,
     /// How many lines `rendered` holds.
     rendered_lines: usize,
+    /// The last `iptables -S` listing of each table, with the generation it shows: a
+    /// listing is a function of the ruleset, so it serves every later listing of the table
+    /// at that generation (the commands of `iptnl serve` that arrive between two commits).
+    listings: HashMap<String, (u32, Listing)>,
     /// Follow the ruleset events instead of forgetting everything when the generation moved.
     pub(crate) follow: bool,
     /// The event subscription, opened by the first read while `follow` is set.
@@ -69,12 +73,26 @@ impl Cache {
         self.tables.clear();
         self.rendered.clear();
         self.rendered_lines = 0;
+        self.listings.clear();
     }
 
     /// Forgets which chains a table has (after a commit or an event that added, deleted,
     /// renamed or changed one of them).
     pub(crate) fn forget_table(&mut self, table: &str) {
         self.tables.remove(table);
+    }
+
+    /// The listing of `table` made at generation `genid`, if it is the last one made.
+    pub(crate) fn listing(&self, table: &str, genid: u32) -> Option<Listing> {
+        match self.listings.get(table) {
+            Some((g, l)) if *g == genid => Some(l.clone()),
+            _ => None,
+        }
+    }
+
+    /// Keeps `listing`, made at generation `genid`, for the next listing of `table`.
+    pub(crate) fn keep_listing(&mut self, table: &str, genid: u32, listing: Listing) {
+        self.listings.insert(table.to_owned(), (genid, listing));
     }
 
     /// Follows a commit of this handle that added and deleted user chains of `table`, in
@@ -429,7 +447,11 @@ impl Memo {
 /// afterwards is valid at `g` (advanced by the queued events when following them, else
 /// forgotten when the generation moved). `None` when it must be asked again: the queued
 /// events were dropped.
-fn sync(conn: &mut Conn, cache: &mut Cache, family: IpFamily) -> Result<Option<u32>, Error> {
+pub(crate) fn sync(
+    conn: &mut Conn,
+    cache: &mut Cache,
+    family: IpFamily,
+) -> Result<Option<u32>, Error> {
     if cache.follow && cache.events.is_none() {
         // Subscribed before the generation is read, and what was cached before is
         // forgotten: no event of a commit after the generation read is missed.
@@ -465,6 +487,9 @@ fn sync(conn: &mut Conn, cache: &mut Cache, family: IpFamily) -> Result<Option<u
     Ok(Some(g))
 }
 
+/// An `iptables -S` listing of a table, in blocks of lines (see [`Cache::listing`]).
+pub(crate) type Listing = Arc<Vec<Arc<Vec<String>>>>;
+
 /// A whole table as of one generation: its chains and the rules of each.
 #[derive(Debug)]
 pub(crate) struct TableRead {
@@ -472,6 +497,8 @@ pub(crate) struct TableRead {
     pub(crate) chains: Arc<Vec<Chain>>,
     /// The rules of each chain, by name.
     pub(crate) rules: HashMap<String, Arc<Vec<Rule>>>,
+    /// The generation they belong to.
+    pub(crate) genid: u32,
 }
 
 /// The chains of `table` and the rules of each, at the current generation: from the cache
@@ -534,7 +561,11 @@ pub(crate) fn read_table(
                     }
                 }
                 if !moved {
-                    return Ok(TableRead { chains, rules });
+                    return Ok(TableRead {
+                        chains,
+                        rules,
+                        genid: g,
+                    });
                 }
                 continue;
             }
@@ -581,7 +612,11 @@ pub(crate) fn read_table(
             }
             cache.tables.insert(table.to_owned(), chains.clone());
         }
-        return Ok(TableRead { chains, rules: out });
+        return Ok(TableRead {
+            chains,
+            rules: out,
+            genid: g,
+        });
     }
     Err(Error::Conflict {
         tries: retry.tries(),

@@ -351,16 +351,23 @@ impl IpTables {
                 by_chain.get(name).map(|v| Arc::new(render(name, v)))
             });
         }
-        // From the cache when the handle holds the table at the current generation (it
-        // updates what it changes itself), and each chain rendered once per version.
+        // The last listing while the generation has not moved; else from the cache when the
+        // handle holds the table at the current generation (it updates what it changes
+        // itself), each chain rendered once per version.
         let Inner { conn, cache } = &mut *g;
+        let at = cache::sync(conn, cache, family)?;
+        if let Some(l) = at.and_then(|at| cache.listing(table, at)) {
+            return Ok(l.to_vec());
+        }
         let t = cache::read_table(conn, cache, family, table)?;
-        table_listing(table, &t.chains, counters, |name| {
+        let blocks = table_listing(table, &t.chains, counters, |name| {
             t.rules.get(name).map(|rules| {
                 let k = (table.to_owned(), name.to_owned());
                 cache.rendered(&k, rules, |r| render(name, r))
             })
-        })
+        })?;
+        cache.keep_listing(table, t.genid, Arc::new(blocks.clone()));
+        Ok(blocks)
     }
 
     /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:
