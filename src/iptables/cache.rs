@@ -487,6 +487,49 @@ pub(crate) fn sync(
     Ok(Some(g))
 }
 
+/// The chains of `table` at the current generation: the cached list (kept current by the
+/// handle's own commits and, when it follows them, other writers' events), or one dump of
+/// the chains, which is then cached. `None` when the table does not exist.
+pub(crate) fn table_chains(
+    conn: &mut Conn,
+    cache: &mut Cache,
+    family: IpFamily,
+    table: &str,
+) -> Result<Arc<Vec<Chain>>, Error> {
+    let mut retry = conn.dump_retry();
+    while retry.again() {
+        let Some(g) = sync(conn, cache, family)? else {
+            continue;
+        };
+        if let Some(c) = cache.tables.get(table) {
+            return Ok(c.clone());
+        }
+        let (c, at) = match crate::nft::list_chains(conn, Some(family.nft()), Some(table)) {
+            Ok(x) => x,
+            Err(e) if e.errno() == Some(libc::ENOENT) => return Ok(Arc::default()),
+            Err(e) => return Err(from_nft(e, "listing chains")),
+        };
+        if at != g {
+            continue;
+        }
+        let c = Arc::new(c);
+        if !c.is_empty() {
+            for ch in c.iter() {
+                if let Some(h) = ch.handle {
+                    cache
+                        .chain_handles
+                        .insert((table.to_owned(), ch.name.clone()), h);
+                }
+            }
+            cache.tables.insert(table.to_owned(), c.clone());
+        }
+        return Ok(c);
+    }
+    Err(Error::Conflict {
+        tries: retry.tries(),
+    })
+}
+
 /// An `iptables -S` listing of a table, in blocks of lines (see [`Cache::listing`]).
 pub(crate) type Listing = Arc<Vec<Arc<Vec<String>>>>;
 

@@ -11,7 +11,7 @@ use super::{check_rulenum, format, save, spec_err, Error, Inner, IpTables, RuleA
 use crate::ipt::savefile::SaveOptions;
 use crate::ipt::tables::find_table;
 use crate::ipt::{decode_rule_or_raw_with, decode_rule_with, AddrMask, IpFamily, RuleSpec};
-use crate::nft::{self, get_chain, list_chains, Policy};
+use crate::nft::{self, get_chain, Policy};
 
 /// One rule of `iptables -L -n -v -x`, typed (go-iptables' `Stat`).
 ///
@@ -382,8 +382,8 @@ impl IpTables {
     /// ```
     pub fn list_chains(&self, table: &str) -> Result<Vec<String>, Error> {
         let mut g = self.lock();
-        let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
-            .map_err(|e| from_nft(e, "listing chains"))?;
+        let Inner { conn, cache } = &mut *g;
+        let chains = cache::table_chains(conn, cache, self.family, table)?;
         Ok(chain_names(table, &chains)?
             .into_iter()
             .map(str::to_owned)
@@ -402,11 +402,12 @@ impl IpTables {
     /// ```
     pub fn foreign_base_chains(&self, table: &str) -> Result<Vec<nft::Chain>, Error> {
         let mut g = self.lock();
-        let (chains, _) = list_chains(&mut g.conn, Some(self.family.nft()), Some(table))
-            .map_err(|e| from_nft(e, "listing chains"))?;
+        let Inner { conn, cache } = &mut *g;
+        let chains = cache::table_chains(conn, cache, self.family, table)?;
         let mut out: Vec<nft::Chain> = chains
-            .into_iter()
+            .iter()
             .filter(|c| crate::ipt::tables::is_foreign_base_chain(table, c))
+            .cloned()
             .collect();
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)
