@@ -561,7 +561,7 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
                 ));
             }
         }
-        o.out(&text);
+        o.out_owned(text);
     }
     // With -v, the rules of a rule command are printed: before it runs for -A (iptables-nft
     // prints them before the kernel refuses a missing chain), once it succeeded otherwise.

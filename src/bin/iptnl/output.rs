@@ -34,6 +34,16 @@ impl Output {
         }
     }
 
+    /// Appends `text` to standard output, taking it over when it starts a new chunk (a
+    /// listing of a big table is not copied).
+    pub fn out_owned(&mut self, text: String) {
+        match self.chunks.last_mut() {
+            _ if text.is_empty() => {}
+            Some((Stream::Out, buf)) => buf.extend_from_slice(text.as_bytes()),
+            _ => self.chunks.push((Stream::Out, text.into_bytes())),
+        }
+    }
+
     /// Appends to standard output.
     pub fn out(&mut self, text: &str) {
         self.write(Stream::Out, text.as_bytes());
@@ -82,12 +92,16 @@ mod tests {
         o.out("b\n");
         o.out("");
         o.err("fail\n");
+        o.out_owned(String::new());
+        o.out_owned("x".into());
+        o.out_owned("y".into());
         assert_eq!(
             o.chunks,
             vec![
                 (Stream::Err, b"warn\n".to_vec()),
                 (Stream::Out, b"ab\n".to_vec()),
                 (Stream::Err, b"fail\n".to_vec()),
+                (Stream::Out, b"xy".to_vec()),
             ]
         );
         assert_eq!(o.text(Stream::Err), "warn\nfail\n");

@@ -59,7 +59,9 @@ pub(crate) fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
 /// Whether a listing shows rules without an iptables form (`-S`: `-m nft --nft-rule`, `-L`:
 /// their options column).
 pub(super) fn lists_raw(text: &str) -> bool {
-    text.contains(" -m nft --nft-rule ") || text.contains(iptnl::ipt::raw::RAW_LIST_MARK)
+    // A listing of a big table is tens of megabytes: searched with memchr's SIMD finder.
+    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
+    has(" -m nft --nft-rule ") || has(iptnl::ipt::raw::RAW_LIST_MARK)
 }
 
 /// What the listing commands say on standard error when a table holds rules that iptables
