@@ -1290,3 +1290,36 @@ fn listing_a_missing_chain_is_enoent() {
         }
     }
 }
+
+/// An unknown letter in a group of short options is named alone, as iptables 1.8.11's
+/// getopt error has it (1.8.9 named a word of the command line instead).
+#[test]
+fn unknown_short_option_is_named_alone() {
+    let tools = tools();
+    for tool in ["iptables", "ip6tables"] {
+        let ours = tools.path(tool);
+        let refused = |opt: &str| {
+            (
+                String::new(),
+                format!(
+                    "{tool} VERSION: unknown option \"{opt}\"\nTry `{tool} -h' or '{tool} --help' for more information.\n"
+                ),
+                2,
+            )
+        };
+        let cases: Vec<(&str, Vec<Step>)> = vec![
+            ("-aL", vec![refused("-a")]),
+            ("-naL", vec![refused("-a")]),
+            ("-L -vxa", vec![refused("-a")]),
+            ("-A INPUT -a", vec![refused("-a")]),
+            ("-A INPUT -j ACCEPT -yz", vec![refused("-y")]),
+            ("--bogus=1 -L", vec![refused("--bogus=1")]),
+        ];
+        for (seq, want) in cases {
+            for served in [false, true] {
+                let got = run_seq(&ours, &[], &parse_seq(seq), served);
+                assert_eq!(got, want, "{tool} {seq:?} (served: {served})");
+            }
+        }
+    }
+}

@@ -372,8 +372,10 @@ impl<'a> Parser<'a> {
                     matches!(c, 's' | 'd' | 'p' | 'i' | 'o' | 'j' | 'm' | 'g' | 'f' | 'c')
                         || self.cmd.is_some() && is_command_short(c);
                 if !allowed {
+                    // getopt names the one letter it does not know, not the whole word
+                    // (`-aL` is `unknown option "-a"`).
                     return Err(ParseError::UnknownOption {
-                        option: a.to_owned(),
+                        option: format!("-{c}"),
                     });
                 }
                 shown.push('-');
