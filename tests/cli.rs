@@ -321,7 +321,7 @@ const CHAINS: &[&str] = &[
     "-Z NOPE",
     "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT\n-v -S",
     "-A INPUT -j ACCEPT -c 3 4\n-A INPUT -j DROP -c 5 6\n-Z INPUT 2\n-v -S INPUT",
-    "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT 5\n-v -S INPUT",
+    "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT 1\n-v -S INPUT",
     "-A INPUT -j ACCEPT -c 3 4\n-A OUTPUT -j ACCEPT -c 1 1\n-Z\n-v -S",
     "-N X\n-A X -j ACCEPT -c 9 9\n-Z X\n-v -S X",
     "-A INPUT -j ACCEPT -c 3 4\n-S -Z\n-v -S",
@@ -1320,6 +1320,108 @@ fn unknown_short_option_is_named_alone() {
                 let got = run_seq(&ours, &[], &parse_seq(seq), served);
                 assert_eq!(got, want, "{tool} {seq:?} (served: {served})");
             }
+        }
+    }
+}
+
+/// `-Z CHAIN N` as iptables 1.8.11 has it (1.8.9 let a number past the end pass): one rule
+/// zeroed, no "Zeroing chain" line, a missing rule or chain is a bad rule; given after `-L`
+/// it takes that command's place (nothing is listed); `-Z -L CHAIN N` lists rule N, then
+/// zeroes the whole chain.
+#[test]
+fn zero_one_rule_as_1_8_11() {
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let ok = |out: &str| (out.to_owned(), String::new(), 0);
+    let bad = || {
+        (
+            String::new(),
+            "iptables: Bad rule (does a matching rule exist in that chain?).\n".to_owned(),
+            1,
+        )
+    };
+    let load = "-A FORWARD -m mark --mark 0x1 -c 1 2\n-A FORWARD -m mark --mark 0x2 -c 2 3";
+    let both = |a: &str, b: &str| {
+        ok(&format!(
+            "-A FORWARD -m mark --mark 0x1 -c {a}\n-A FORWARD -m mark --mark 0x2 -c {b}\n"
+        ))
+    };
+    let rule = |n: u32, c: &str| {
+        format!(
+            "{c}            all  --  any    any     anywhere             anywhere             mark match 0x{n}\n"
+        )
+    };
+    let cases: Vec<(String, Vec<Step>)> = vec![
+        (
+            format!("{load}\n-v -Z FORWARD 1\n-v -S FORWARD 1\n-v -S FORWARD 2"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(""),
+                ok("-A FORWARD -m mark --mark 0x1 -c 0 0\n"),
+                ok("-A FORWARD -m mark --mark 0x2 -c 2 3\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-v -Z FORWARD 3\n-Z NOPE 1\n-Z INPUT 1\n-t nat -Z PREROUTING 1"),
+            vec![ok(""), ok(""), bad(), bad(), bad(), bad()],
+        ),
+        (
+            format!("{load}\n-v -L -Z FORWARD 2\n-v -S FORWARD 1\n-v -S FORWARD 2"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(""),
+                ok("-A FORWARD -m mark --mark 0x1 -c 1 2\n"),
+                ok("-A FORWARD -m mark --mark 0x2 -c 0 0\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-v -Z -L FORWARD 1\n-v -Z -L FORWARD 2\n-v -Z -L FORWARD 3"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(&format!(
+                    "{}Zeroing chain `FORWARD'\n",
+                    rule(1, "    1     2")
+                )),
+                ok(&format!(
+                    "{}Zeroing chain `FORWARD'\n",
+                    rule(2, "    0     0")
+                )),
+                ok("Zeroing chain `FORWARD'\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-v -L FORWARD 2 -Z\n-v -S FORWARD 1\n-v -S FORWARD 2"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(&format!(
+                    "{}Zeroing chain `FORWARD'\n",
+                    rule(2, "    2     3")
+                )),
+                ok("-A FORWARD -m mark --mark 0x1 -c 0 0\n"),
+                ok("-A FORWARD -m mark --mark 0x2 -c 0 0\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-Z FORWARD 1 -v -S\n-v -S FORWARD"),
+            vec![
+                ok(""),
+                ok(""),
+                ok("-A FORWARD -m mark --mark 0x1 -c 1 2\n"),
+                {
+                    let (o, e, c) = both("0 0", "2 3");
+                    (format!("-P FORWARD ACCEPT -c 0 0\n{o}"), e, c)
+                },
+            ],
+        ),
+    ];
+    for (seq, want) in cases {
+        for served in [false, true] {
+            let got = run_seq(&ours, &[], &parse_seq(&seq), served);
+            assert_eq!(got, want, "{seq:?} (served: {served})");
         }
     }
 }
