@@ -362,6 +362,14 @@ const LISTING: &[&str] = &[
 
 /// Usage errors, tables, flags, -V and -h.
 const USAGE: &[&str] = &[
+    // A two-word value whose second word is missing: the extension's own message.
+    "-A INPUT -p sctp --chunk-types ANY",
+    "-A INPUT -p sctp --chunk-types any -j ACCEPT",
+    "-A INPUT -p tcp --tcp-flags SYN",
+    "-A INPUT -p tcp --tcp-flags SYN ! ACK",
+    "-A INPUT -m set --match-set foo",
+    "-A INPUT -j SET --add-set foo",
+    "-A INPUT -p tcp --tcp-flags",
     "''",
     // Blanks in chain and target names are refused (isspace in iptables' parse_chain and
     // parse_target).

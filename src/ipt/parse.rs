@@ -422,6 +422,9 @@ impl<'a> Parser<'a> {
                                 got += 1;
                                 i += 1;
                             }
+                            // The second word of a two-word value is the extension's to
+                            // ask for (`--tcp-flags requires two args.`): it sees "".
+                            None if got == 1 && opt.ty == opts::Ty::Custom2 => break,
                             None => {
                                 return Err(ParseError::MissingValue {
                                     option: shown.clone(),
