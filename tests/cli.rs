@@ -1433,3 +1433,69 @@ fn zero_one_rule_as_1_8_11() {
         }
     }
 }
+
+/// A table that holds base chains iptables cannot express: every `-L` and `-S` starts with
+/// iptables 1.8.11's line saying so (1.8.9 printed it for a whole table only), `-S` shows
+/// the chains iptables can express, `-L` shows the others too.
+#[test]
+fn incompatible_base_chains_are_announced() {
+    if !common::have("nft") {
+        eprintln!("nft is not installed: skipped");
+        return;
+    }
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let line = "# Table `filter' contains incompatible base-chains, use 'nft' tool to list them.\n";
+    common::in_netns(|| {
+        common::nft_load(
+            "table ip filter {\n chain a { type filter hook input priority filter; }\n chain INPUT { type filter hook input priority filter; counter accept; }\n}\n",
+        );
+        let run = |args: &[&str]| step(&common::run_status(&ours, args, None));
+        let (out, _, code) = run(&["-S"]);
+        assert_eq!(code, 0);
+        assert_eq!(
+            out,
+            format!(
+                "{line}-P INPUT ACCEPT\n-P FORWARD ACCEPT\n-P OUTPUT ACCEPT\n-A INPUT -j ACCEPT\n"
+            )
+        );
+        let (out, _, code) = run(&["-S", "INPUT"]);
+        assert_eq!(
+            (out, code),
+            (format!("{line}-P INPUT ACCEPT\n-A INPUT -j ACCEPT\n"), 0)
+        );
+        let (out, _, code) = run(&["-L", "-n"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.starts_with(&format!("{line}Chain INPUT (policy ACCEPT)\n")),
+            "{out}"
+        );
+        assert!(
+            out.contains("\nChain a (base chain iptables cannot express"),
+            "{out}"
+        );
+        let (out, _, code) = run(&["-t", "nat", "-S"]);
+        assert_eq!(code, 0);
+        assert!(!out.contains("incompatible"), "{out}");
+    });
+    // `-S` as the installed iptables-nft prints it (whose `-L` hides the chain).
+    if common::have("iptables-nft") {
+        let diffs = compare_with(
+            false,
+            &[
+                &["nft", "add", "table", "ip", "filter"],
+                &[
+                    "nft",
+                    "add",
+                    "chain",
+                    "ip",
+                    "filter",
+                    "a",
+                    "{ type filter hook input priority 0; }",
+                ],
+            ],
+            &["-S", "-A INPUT -j ACCEPT\n-S"],
+        );
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    }
+}

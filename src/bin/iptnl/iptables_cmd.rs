@@ -500,26 +500,23 @@ fn run(
         }
     }
     for c in &commands {
+        // A table that holds base chains iptables cannot express: iptables 1.8.11 says so
+        // in the first line of every listing. `-S` cannot show such a chain as rule lines (a
+        // tool would take them for its own); `-L` and save show them and their rules.
+        if matches!(c, Command::List { .. } | Command::ListRules { .. })
+            && !ipt
+                .foreign_base_chains(&cmd.table)
+                .map_err(|e| kernel_err(family, &e))?
+                .is_empty()
+        {
+            o.out(&format!(
+                "# Table `{}' contains incompatible base-chains, use 'nft' tool to list them.\n",
+                cmd.table
+            ));
+        }
         let text = exec(family, ipt, &cmd, c)?;
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));
-        }
-        // `-S` of a whole table cannot show a base chain iptables cannot express as rule
-        // lines (a tool would take them for its own): it says where to see them.
-        if let Command::ListRules { chain: None, .. } = c {
-            let foreign = ipt
-                .foreign_base_chains(&cmd.table)
-                .map_err(|e| kernel_err(family, &e))?;
-            if !foreign.is_empty() {
-                o.err(&format!(
-                    "# Warning: table `{}' also holds base chains {} cannot express ({}); `{} -L' and `{}-save' show them and their rules.\n",
-                    cmd.table,
-                    name(family),
-                    foreign.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "),
-                    name(family),
-                    name(family),
-                ));
-            }
         }
         o.out(&text);
     }
