@@ -99,7 +99,10 @@ fn compare_with(v6: bool, setup: &[&[&str]], seqs: &[&str]) -> Vec<String> {
     let mut diffs = Vec::new();
     for seq in seqs {
         let lines = parse_seq(seq);
-        let want = run_seq(oracle, setup, &lines, false);
+        let mut want = run_seq(oracle, setup, &lines, false);
+        for w in &mut want {
+            w.0 = protocols_as_1_8_11(&w.0);
+        }
         // iptnl run by itself, and the same commands handed to `iptnl serve`.
         for served in [false, true] {
             let got = run_seq(&ours, setup, &lines, served);
@@ -123,6 +126,61 @@ fn compare_with(v6: bool, setup: &[&[&str]], seqs: &[&str]) -> Vec<String> {
         }
     }
     diffs
+}
+
+/// The oracle's output with protocols as iptables 1.8.11 prints them (1.8.9 differs): `-L`
+/// names the protocols of iptables' own list (`all`, `tcp`, `ipv6-icmp`) even with `-n`, and
+/// `-S` names only those, printing any other protocol as its number.
+fn protocols_as_1_8_11(out: &str) -> String {
+    let mut lines = Vec::new();
+    for line in out.split_inclusive('\n') {
+        if line.starts_with("-A ") || line.starts_with('[') {
+            lines.push(common::save_line_protocols_as_1_8_11(line));
+        } else if line.starts_with(['-', ':', '*', '#']) || line.starts_with("Chain ") {
+            lines.push(line.to_owned());
+        } else {
+            // A rule line of `-L` (with or without its header, `-L CHAIN N` has none).
+            lines.push(list_line_as_1_8_11(line));
+        }
+    }
+    lines.concat()
+}
+
+/// One `-L` rule line with a numeric protocol of iptables' own list named.
+fn list_line_as_1_8_11(line: &str) -> String {
+    let mut words = Vec::new();
+    let mut start = None;
+    for (i, c) in line.char_indices() {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                words.push((s, &line[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    let Some(opt) = words
+        .iter()
+        .position(|(_, w)| matches!(*w, "--" | "-f" | "!f"))
+    else {
+        return line.to_owned();
+    };
+    let Some(&(at, word)) = opt.checked_sub(1).and_then(|p| words.get(p)) else {
+        return line.to_owned();
+    };
+    let (at, digits) = match word.strip_prefix('!') {
+        Some(d) => (at + 1, d),
+        None => (at, word),
+    };
+    let name = digits
+        .parse::<u8>()
+        .ok()
+        .and_then(|n| iptnl::ipt::proto_name(n, iptnl::ipt::IpFamily::V4));
+    match name {
+        Some(name) => format!("{}{name:<4} {}", &line[..at], &line[words[opt].0..]),
+        None => line.to_owned(),
+    }
 }
 
 fn check(v6: bool, seqs: &[&str]) {
@@ -263,7 +321,7 @@ const CHAINS: &[&str] = &[
     "-Z NOPE",
     "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT\n-v -S",
     "-A INPUT -j ACCEPT -c 3 4\n-A INPUT -j DROP -c 5 6\n-Z INPUT 2\n-v -S INPUT",
-    "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT 5\n-v -S INPUT",
+    "-A INPUT -j ACCEPT -c 3 4\n-Z INPUT 1\n-v -S INPUT",
     "-A INPUT -j ACCEPT -c 3 4\n-A OUTPUT -j ACCEPT -c 1 1\n-Z\n-v -S",
     "-N X\n-A X -j ACCEPT -c 9 9\n-Z X\n-v -S X",
     "-A INPUT -j ACCEPT -c 3 4\n-S -Z\n-v -S",
@@ -304,6 +362,14 @@ const LISTING: &[&str] = &[
 
 /// Usage errors, tables, flags, -V and -h.
 const USAGE: &[&str] = &[
+    // A two-word value whose second word is missing: the extension's own message.
+    "-A INPUT -p sctp --chunk-types ANY",
+    "-A INPUT -p sctp --chunk-types any -j ACCEPT",
+    "-A INPUT -p tcp --tcp-flags SYN",
+    "-A INPUT -p tcp --tcp-flags SYN ! ACK",
+    "-A INPUT -m set --match-set foo",
+    "-A INPUT -j SET --add-set foo",
+    "-A INPUT -p tcp --tcp-flags",
     "''",
     // Blanks in chain and target names are refused (isspace in iptables' parse_chain and
     // parse_target).
@@ -1230,5 +1296,206 @@ fn listing_a_missing_chain_is_enoent() {
             let got = run_seq(&ours, &[], &parse_seq(seq), served);
             assert_eq!(got, want, "{seq:?} (served: {served})");
         }
+    }
+}
+
+/// An unknown letter in a group of short options is named alone, as iptables 1.8.11's
+/// getopt error has it (1.8.9 named a word of the command line instead).
+#[test]
+fn unknown_short_option_is_named_alone() {
+    let tools = tools();
+    for tool in ["iptables", "ip6tables"] {
+        let ours = tools.path(tool);
+        let refused = |opt: &str| {
+            (
+                String::new(),
+                format!(
+                    "{tool} VERSION: unknown option \"{opt}\"\nTry `{tool} -h' or '{tool} --help' for more information.\n"
+                ),
+                2,
+            )
+        };
+        let cases: Vec<(&str, Vec<Step>)> = vec![
+            ("-aL", vec![refused("-a")]),
+            ("-naL", vec![refused("-a")]),
+            ("-L -vxa", vec![refused("-a")]),
+            ("-A INPUT -a", vec![refused("-a")]),
+            ("-A INPUT -j ACCEPT -yz", vec![refused("-y")]),
+            ("--bogus=1 -L", vec![refused("--bogus=1")]),
+        ];
+        for (seq, want) in cases {
+            for served in [false, true] {
+                let got = run_seq(&ours, &[], &parse_seq(seq), served);
+                assert_eq!(got, want, "{tool} {seq:?} (served: {served})");
+            }
+        }
+    }
+}
+
+/// `-Z CHAIN N` as iptables 1.8.11 has it (1.8.9 let a number past the end pass): one rule
+/// zeroed, no "Zeroing chain" line, a missing rule or chain is a bad rule; given after `-L`
+/// it takes that command's place (nothing is listed); `-Z -L CHAIN N` lists rule N, then
+/// zeroes the whole chain.
+#[test]
+fn zero_one_rule_as_1_8_11() {
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let ok = |out: &str| (out.to_owned(), String::new(), 0);
+    let bad = || {
+        (
+            String::new(),
+            "iptables: Bad rule (does a matching rule exist in that chain?).\n".to_owned(),
+            1,
+        )
+    };
+    let load = "-A FORWARD -m mark --mark 0x1 -c 1 2\n-A FORWARD -m mark --mark 0x2 -c 2 3";
+    let both = |a: &str, b: &str| {
+        ok(&format!(
+            "-A FORWARD -m mark --mark 0x1 -c {a}\n-A FORWARD -m mark --mark 0x2 -c {b}\n"
+        ))
+    };
+    let rule = |n: u32, c: &str| {
+        format!(
+            "{c}            all  --  any    any     anywhere             anywhere             mark match 0x{n}\n"
+        )
+    };
+    let cases: Vec<(String, Vec<Step>)> = vec![
+        (
+            format!("{load}\n-v -Z FORWARD 1\n-v -S FORWARD 1\n-v -S FORWARD 2"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(""),
+                ok("-A FORWARD -m mark --mark 0x1 -c 0 0\n"),
+                ok("-A FORWARD -m mark --mark 0x2 -c 2 3\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-v -Z FORWARD 3\n-Z NOPE 1\n-Z INPUT 1\n-t nat -Z PREROUTING 1"),
+            vec![ok(""), ok(""), bad(), bad(), bad(), bad()],
+        ),
+        (
+            format!("{load}\n-v -L -Z FORWARD 2\n-v -S FORWARD 1\n-v -S FORWARD 2"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(""),
+                ok("-A FORWARD -m mark --mark 0x1 -c 1 2\n"),
+                ok("-A FORWARD -m mark --mark 0x2 -c 0 0\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-v -Z -L FORWARD 1\n-v -Z -L FORWARD 2\n-v -Z -L FORWARD 3"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(&format!(
+                    "{}Zeroing chain `FORWARD'\n",
+                    rule(1, "    1     2")
+                )),
+                ok(&format!(
+                    "{}Zeroing chain `FORWARD'\n",
+                    rule(2, "    0     0")
+                )),
+                ok("Zeroing chain `FORWARD'\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-v -L FORWARD 2 -Z\n-v -S FORWARD 1\n-v -S FORWARD 2"),
+            vec![
+                ok(""),
+                ok(""),
+                ok(&format!(
+                    "{}Zeroing chain `FORWARD'\n",
+                    rule(2, "    2     3")
+                )),
+                ok("-A FORWARD -m mark --mark 0x1 -c 0 0\n"),
+                ok("-A FORWARD -m mark --mark 0x2 -c 0 0\n"),
+            ],
+        ),
+        (
+            format!("{load}\n-Z FORWARD 1 -v -S\n-v -S FORWARD"),
+            vec![
+                ok(""),
+                ok(""),
+                ok("-A FORWARD -m mark --mark 0x1 -c 1 2\n"),
+                {
+                    let (o, e, c) = both("0 0", "2 3");
+                    (format!("-P FORWARD ACCEPT -c 0 0\n{o}"), e, c)
+                },
+            ],
+        ),
+    ];
+    for (seq, want) in cases {
+        for served in [false, true] {
+            let got = run_seq(&ours, &[], &parse_seq(&seq), served);
+            assert_eq!(got, want, "{seq:?} (served: {served})");
+        }
+    }
+}
+
+/// A table that holds base chains iptables cannot express: every `-L` and `-S` starts with
+/// iptables 1.8.11's line saying so (1.8.9 printed it for a whole table only), `-S` shows
+/// the chains iptables can express, `-L` shows the others too.
+#[test]
+fn incompatible_base_chains_are_announced() {
+    if !common::have("nft") {
+        eprintln!("nft is not installed: skipped");
+        return;
+    }
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let line = "# Table `filter' contains incompatible base-chains, use 'nft' tool to list them.\n";
+    common::in_netns(|| {
+        common::nft_load(
+            "table ip filter {\n chain a { type filter hook input priority filter; }\n chain INPUT { type filter hook input priority filter; counter accept; }\n}\n",
+        );
+        let run = |args: &[&str]| step(&common::run_status(&ours, args, None));
+        let (out, _, code) = run(&["-S"]);
+        assert_eq!(code, 0);
+        assert_eq!(
+            out,
+            format!(
+                "{line}-P INPUT ACCEPT\n-P FORWARD ACCEPT\n-P OUTPUT ACCEPT\n-A INPUT -j ACCEPT\n"
+            )
+        );
+        let (out, _, code) = run(&["-S", "INPUT"]);
+        assert_eq!(
+            (out, code),
+            (format!("{line}-P INPUT ACCEPT\n-A INPUT -j ACCEPT\n"), 0)
+        );
+        let (out, _, code) = run(&["-L", "-n"]);
+        assert_eq!(code, 0);
+        assert!(
+            out.starts_with(&format!("{line}Chain INPUT (policy ACCEPT)\n")),
+            "{out}"
+        );
+        assert!(
+            out.contains("\nChain a (base chain iptables cannot express"),
+            "{out}"
+        );
+        let (out, _, code) = run(&["-t", "nat", "-S"]);
+        assert_eq!(code, 0);
+        assert!(!out.contains("incompatible"), "{out}");
+    });
+    // `-S` as the installed iptables-nft prints it (whose `-L` hides the chain).
+    if common::have("iptables-nft") {
+        let diffs = compare_with(
+            false,
+            &[
+                &["nft", "add", "table", "ip", "filter"],
+                &[
+                    "nft",
+                    "add",
+                    "chain",
+                    "ip",
+                    "filter",
+                    "a",
+                    "{ type filter hook input priority 0; }",
+                ],
+            ],
+            &["-S", "-A INPUT -j ACCEPT\n-S"],
+        );
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
     }
 }

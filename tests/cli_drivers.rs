@@ -58,6 +58,8 @@ fn go<T: std::fmt::Debug>(r: Result<T, GoError>) -> String {
 /// "No chain/target/match by that name." (ENOENT, which go-iptables takes as IsNotExist),
 /// where 1.8.9 said the chain "is incompatible".
 fn as_1_8_11(step: &str) -> String {
+    let step = stats_protocol_as_1_8_11(step);
+    let step = step.as_str();
     let Some(end) = step.find("is incompatible, use 'nft' tool.") else {
         return step.to_owned();
     };
@@ -70,6 +72,43 @@ fn as_1_8_11(step: &str) -> String {
         &step[..start]
     )
     .replacen("IsNotExist=false", "IsNotExist=true", 1)
+}
+
+/// A `Stats` row or `ParseStat` value (read from `-L -n -v -x`) with the protocol field as iptables 1.8.11 prints
+/// it: the protocols of iptables' own list by name (`all`, `tcp`), where 1.8.9 printed the
+/// number with `-n`.
+fn stats_protocol_as_1_8_11(step: &str) -> String {
+    let at = if let Some(open) = step.find("protocol: \"") {
+        open + "protocol: \"".len()
+    } else if let Some(open) = step.find("row: [") {
+        // The fourth quoted field: after three `", "` separators.
+        let mut at = open + "row: [".len();
+        for _ in 0..3 {
+            match step[at..].find("\", \"") {
+                Some(p) => at += p + 4,
+                None => return step.to_owned(),
+            }
+        }
+        at
+    } else {
+        return step.to_owned();
+    };
+    let Some(len) = step[at..].find('"') else {
+        return step.to_owned();
+    };
+    let field = &step[at..at + len];
+    let (inv, digits) = match field.strip_prefix('!') {
+        Some(d) => ("!", d),
+        None => ("", field),
+    };
+    match digits
+        .parse::<u8>()
+        .ok()
+        .and_then(|n| iptnl::ipt::proto_name(n, iptnl::ipt::IpFamily::V4))
+    {
+        Some(name) => format!("{}{inv}{name}{}", &step[..at], &step[at + len..]),
+        None => step.to_owned(),
+    }
 }
 
 /// Runs `scenario` with the oracle's tools and with iptnl's, each in a fresh namespace, and

@@ -464,6 +464,15 @@ fn restore_errors_match_the_oracle() {
         ("*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -m foo -j ACCEPT\nCOMMIT\n", false),
         ("*filter\n:INPUT ACCEPT [0:0]\n-D INPUT -j ACCEPT\nCOMMIT\n", false),
         ("*filter\n:INPUT ACCEPT [0:0]\n-I INPUT 9 -j ACCEPT\nCOMMIT\n", false),
+        // A bad value is reported in the extension's words, without the option in front.
+        (
+            "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p tcp --sport 99999 -j ACCEPT\nCOMMIT\n",
+            true,
+        ),
+        (
+            "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -p sctp --chunk-types ANY\nCOMMIT\n",
+            true,
+        ),
         // The error is in the last table: the first ones must not be applied either.
         (
             "*mangle\n:PREROUTING ACCEPT [0:0]\n-A PREROUTING -j MARK --set-mark 1\nCOMMIT\n*filter\n:INPUT ACCEPT [0:0]\n-A INPUT --bogus\nCOMMIT\n",

@@ -34,7 +34,8 @@ fn nft_family(f: IpFamily) -> Family {
     }
 }
 
-/// Blanks the version and date of the header and footer lines.
+/// Blanks the version and date of the header and footer lines; protocols as iptables 1.8.11
+/// saves them.
 fn normalize(s: &str) -> String {
     s.lines()
         .map(|l| {
@@ -44,7 +45,7 @@ fn normalize(s: &str) -> String {
             } else if l.starts_with("# Completed on ") {
                 "# Completed on".to_owned()
             } else {
-                l.to_owned()
+                common::save_line_protocols_as_1_8_11(l)
             }
         })
         .collect::<Vec<_>>()

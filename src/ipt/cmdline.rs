@@ -477,6 +477,17 @@ impl CommandLine {
                     cmdline.commands[0].letter()
                 )));
             }
+            // `-Z CHAIN N` takes the place of a `-L`/`-S` given before it (iptables sets its
+            // command to "zero one rule"): `-L -Z CHAIN N` zeroes and lists nothing.
+            if matches!(
+                nc,
+                Command::Zero {
+                    rulenum: Some(_),
+                    ..
+                }
+            ) {
+                cmdline.commands.clear();
+            }
             cmdline.commands.push(nc);
         }
         Ok(i)

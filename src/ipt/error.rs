@@ -67,6 +67,21 @@ pub enum ParseError {
 }
 
 impl ParseError {
+    /// The message as iptables words it: a bad value without the option in front of the
+    /// reason (`invalid port/service `99999' specified`).
+    ///
+    /// ```
+    /// use iptnl::ipt::{parse_rule, IpFamily};
+    /// let err = parse_rule(IpFamily::V4, &["-p", "tcp", "--dport", "99999"]).unwrap_err();
+    /// assert_eq!(err.iptables_words(), "invalid port/service `99999' specified");
+    /// ```
+    pub fn iptables_words(&self) -> String {
+        match self {
+            ParseError::BadValue { reason, .. } => reason.clone(),
+            e => e.to_string(),
+        }
+    }
+
     /// A [`ParseError::BadValue`].
     pub fn bad(option: impl Into<String>, reason: impl Into<String>) -> ParseError {
         ParseError::BadValue {

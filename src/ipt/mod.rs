@@ -49,7 +49,7 @@ pub use encode::{
 pub use error::ParseError;
 pub use ext::{NoSets, SetIndex};
 pub use parse::{parse_rule, parse_rule_str, parse_rule_str_with, parse_rule_with};
-pub use proto::{proto_name, proto_number};
+pub use proto::{proto_list_name, proto_name, proto_number};
 pub use spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 
 /// The family of an iptables rule: `iptables` (IPv4) or `ip6tables` (IPv6).

@@ -372,8 +372,10 @@ impl<'a> Parser<'a> {
                     matches!(c, 's' | 'd' | 'p' | 'i' | 'o' | 'j' | 'm' | 'g' | 'f' | 'c')
                         || self.cmd.is_some() && is_command_short(c);
                 if !allowed {
+                    // getopt names the one letter it does not know, not the whole word
+                    // (`-aL` is `unknown option "-a"`).
                     return Err(ParseError::UnknownOption {
-                        option: a.to_owned(),
+                        option: format!("-{c}"),
                     });
                 }
                 shown.push('-');
@@ -420,6 +422,9 @@ impl<'a> Parser<'a> {
                                 got += 1;
                                 i += 1;
                             }
+                            // The second word of a two-word value is the extension's to
+                            // ask for (`--tcp-flags requires two args.`): it sees "".
+                            None if got == 1 && opt.ty == opts::Ty::Custom2 => break,
                             None => {
                                 return Err(ParseError::MissingValue {
                                     option: shown.clone(),

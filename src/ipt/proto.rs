@@ -2,21 +2,33 @@
 
 use super::IpFamily;
 
-/// The names iptables knows without `/etc/protocols` (`xtables_chain_protos`), in its order.
+/// The names iptables 1.8.11 knows without `/etc/protocols`, in its order: the first name of
+/// a number is the one it prints.
 const BUILTIN: &[(&str, u8)] = &[
     ("tcp", 6),
     ("sctp", 132),
     ("udp", 17),
     ("udplite", 136),
     ("icmp", 1),
-    ("icmpv6", 58),
     ("ipv6-icmp", 58),
+    ("icmpv6", 58),
     ("esp", 50),
     ("ah", 51),
+    ("mobility-header", 135),
     ("ipv6-mh", 135),
     ("mh", 135),
+    ("dccp", 33),
+    ("ipcomp", 108),
     ("all", 0),
 ];
+
+/// The built-in name of a protocol number, if iptables has one.
+fn builtin_name(n: u8) -> Option<&'static str> {
+    BUILTIN
+        .iter()
+        .find(|(_, num)| *num == n)
+        .map(|(name, _)| *name)
+}
 
 /// One entry of `/etc/protocols`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -90,18 +102,39 @@ pub fn proto_number(s: &str) -> Option<u8> {
     getprotobyname(&lower)
 }
 
-/// The name iptables prints for a protocol number (`/etc/protocols` first, as iptables'
-/// `proto_to_name` does — 135 prints as `mobility-header` — then its own list), or `None`
-/// when it prints the number.
+/// The name iptables-save and `-S` print for a protocol number: iptables' built-in name
+/// (`ipv6-icmp` for 58, `mobility-header` for 135), or `None` when they print the number.
+/// `/etc/protocols` is never read.
+///
+/// ```
+/// use iptnl::ipt::{proto_name, IpFamily};
+/// assert_eq!(proto_name(58, IpFamily::V6).as_deref(), Some("ipv6-icmp"));
+/// assert_eq!(proto_name(47, IpFamily::V4), None);
+/// ```
 pub fn proto_name(n: u8, family: IpFamily) -> Option<String> {
     let _ = family;
-    if let Some(name) = getprotobynumber(n) {
-        return Some(name.to_owned());
+    builtin_name(n).map(str::to_owned)
+}
+
+/// The protocol column of `-L`: the built-in name (`all` for 0), then, without `-n`, the
+/// official name in `/etc/protocols`, else the number.
+///
+/// ```
+/// use iptnl::ipt::proto_list_name;
+/// assert_eq!(proto_list_name(0, true), "all");
+/// assert_eq!(proto_list_name(6, true), "tcp");
+/// assert_eq!(proto_list_name(47, true), "47");
+/// ```
+pub fn proto_list_name(n: u8, numeric: bool) -> String {
+    if let Some(name) = builtin_name(n) {
+        return name.to_owned();
     }
-    BUILTIN
-        .iter()
-        .find(|(_, num)| *num == n)
-        .map(|(name, _)| (*name).to_owned())
+    if !numeric {
+        if let Some(name) = getprotobynumber(n) {
+            return name.to_owned();
+        }
+    }
+    n.to_string()
 }
 
 /// The match extension iptables loads implicitly for `-p NAME` when an option is unknown.

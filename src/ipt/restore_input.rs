@@ -242,7 +242,8 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             return Ok(());
         }
         let mut cl =
-            parse_command_with(family, &args, sel.sets).map_err(|e| input_err(line, e.to_string()))?;
+            parse_command_with(family, &args, sel.sets)
+            .map_err(|e| input_err(line, e.iptables_words()))?;
         if cl.table_given {
             return fail(
                 line,

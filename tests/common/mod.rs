@@ -296,3 +296,24 @@ impl Drop for Server {
         self.kill();
     }
 }
+
+/// A save line (`-A …`, or `[p:b] -A …`) of iptables-nft 1.8.9 with its protocol as iptables
+/// 1.8.11 saves it: 1.8.9 took a name from `/etc/protocols` (`-p gre`), 1.8.11 names only
+/// the protocols of its own list and saves any other as its number (`-p 47`).
+pub fn save_line_protocols_as_1_8_11(line: &str) -> String {
+    use iptnl::ipt::{proto_name, proto_number, IpFamily};
+    let words: Vec<&str> = line.split(' ').collect();
+    let mut fixed: Vec<String> = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let bare = w.trim_end_matches('\n');
+        let renamed = (i > 0 && words[i - 1] == "-p" && !bare.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| proto_number(bare))
+            .flatten()
+            .filter(|&n| proto_name(n, IpFamily::V4).is_none());
+        match renamed {
+            Some(n) => fixed.push(w.replace(bare, &n.to_string())),
+            None => fixed.push((*w).to_owned()),
+        }
+    }
+    fixed.join(" ")
+}

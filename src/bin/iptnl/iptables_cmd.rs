@@ -523,43 +523,49 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
             }
         }
     }
-    // `-L CHAIN -Z`: one chain for both commands, as iptables has it.
-    let listed = cmd.commands.iter().find_map(|c| match c {
-        Command::List { chain, .. } | Command::ListRules { chain, .. } => chain.clone(),
-        _ => None,
-    });
-    for c in &cmd.commands {
-        let shared;
-        let c = match (c, &listed) {
-            (Command::Zero { chain: None, .. }, Some(ch)) if cmd.commands.len() > 1 => {
-                shared = Command::Zero {
-                    chain: Some(ch.clone()),
-                    rulenum: None,
-                };
-                &shared
+    // `-L`/`-S` with `-Z`: iptables keeps one chain and one rule number for both commands
+    // (the last given), lists first and zeroes after.
+    let (p_chain, p_rulenum) = cmd
+        .commands
+        .iter()
+        .fold((None, None), |(ch, n), c| match c {
+            Command::List { chain, rulenum }
+            | Command::ListRules { chain, rulenum }
+            | Command::Zero { chain, rulenum } => (chain.clone().or(ch), rulenum.or(n)),
+            _ => (ch, n),
+        });
+    let mut commands: Vec<Command> = cmd.commands.clone();
+    if commands.len() > 1 {
+        commands.sort_by_key(|c| matches!(c, Command::Zero { .. }));
+        for c in &mut commands {
+            match c {
+                Command::List { chain, rulenum } | Command::ListRules { chain, rulenum } => {
+                    *chain = p_chain.clone();
+                    *rulenum = p_rulenum;
+                }
+                Command::Zero { chain, .. } => *chain = p_chain.clone(),
+                _ => {}
             }
-            _ => c,
-        };
+        }
+    }
+    for c in &commands {
+        // A table that holds base chains iptables cannot express: iptables 1.8.11 says so
+        // in the first line of every listing. `-S` cannot show such a chain as rule lines (a
+        // tool would take them for its own); `-L` and save show them and their rules.
+        if matches!(c, Command::List { .. } | Command::ListRules { .. })
+            && !ipt
+                .foreign_base_chains(&cmd.table)
+                .map_err(|e| kernel_err(family, &e))?
+                .is_empty()
+        {
+            o.out(&format!(
+                "# Table `{}' contains incompatible base-chains, use 'nft' tool to list them.\n",
+                cmd.table
+            ));
+        }
         let text = exec(family, ipt, &cmd, c)?;
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));
-        }
-        // `-S` of a whole table cannot show a base chain iptables cannot express as rule
-        // lines (a tool would take them for its own): it says where to see them.
-        if let Command::ListRules { chain: None, .. } = c {
-            let foreign = ipt
-                .foreign_base_chains(&cmd.table)
-                .map_err(|e| kernel_err(family, &e))?;
-            if !foreign.is_empty() {
-                o.err(&format!(
-                    "# Warning: table `{}' also holds base chains {} cannot express ({}); `{} -L' and `{}-save' show them and their rules.\n",
-                    cmd.table,
-                    name(family),
-                    foreign.iter().map(|c| c.name.as_str()).collect::<Vec<_>>().join(", "),
-                    name(family),
-                    name(family),
-                ));
-            }
         }
         o.out_owned(text);
     }
@@ -911,6 +917,18 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             } else {
                 (ipt.chain_exists(t, chain).map_err(kerr)?, false)
             };
+            // One rule (`-Z CHAIN N`): no "Zeroing chain" line; a missing chain or rule is
+            // a bad rule, as iptables 1.8.11 reports it.
+            if let Some(n) = rulenum {
+                if !present {
+                    return Err(op_err(family, BAD_RULE));
+                }
+                return match ipt.zero(t, chain, Some(*n)) {
+                    Ok(()) => Ok(String::new()),
+                    Err(Error::NotFound { .. }) => Err(op_err(family, BAD_RULE)),
+                    Err(e) => Err(kerr(e)),
+                };
+            }
             if !present && !builtin {
                 return Err(op_err(family, NO_CHAIN));
             }
@@ -922,10 +940,8 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             if !present {
                 return Ok(out);
             }
-            match ipt.zero(t, chain, *rulenum) {
-                Ok(()) => Ok(out),
-                // A rule number past the end: nothing to zero, as iptables-nft has it.
-                Err(Error::NotFound { .. }) => Ok(out),
+            match ipt.zero(t, chain, None) {
+                Ok(()) | Err(Error::NotFound { .. }) => Ok(out),
                 Err(e) => Err(kerr(e)),
             }
         }

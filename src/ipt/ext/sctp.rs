@@ -397,7 +397,7 @@ impl Extension for Sctp {
             "source-port" => self.info.spts = parse_ports(val.text(), &shown)?,
             "destination-port" => self.info.dpts = parse_ports(val.text(), &shown)?,
             _ => {
-                if val.second().starts_with(['-', '!']) {
+                if val.second().is_empty() || val.second().starts_with(['-', '!']) {
                     return Err(ParseError::bad(&*shown, "--chunk-types requires two args"));
                 }
                 self.parse_chunks(val.text(), val.second(), &shown)?;
@@ -543,6 +543,8 @@ mod tests {
             (" --chunk-types all FOO:B", "Unknown sctp chunk `FOO'"),
             (" --chunk-types all INIT:B", "Invalid flags for chunk type 1"),
             (" --chunk-types all -j ACCEPT", "--chunk-types requires two args"),
+            (" --chunk-types ANY", "--chunk-types requires two args"),
+            (" --chunk-types any ! INIT", "--chunk-types requires two args"),
             (
                 " --chunk-types all DATA --chunk-types any INIT",
                 "Only one `--chunk-types' allowed",

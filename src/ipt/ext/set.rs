@@ -134,7 +134,7 @@ pub struct SetRef {
 impl SetRef {
     /// Parses `NAME` and `src,dst,…` (libxt_set's checks and `parse_dirs`).
     fn parse(name: &str, dirs: &str, opt: &str) -> Result<SetRef, ParseError> {
-        if dirs.starts_with(['-', '!']) {
+        if dirs.is_empty() || dirs.starts_with(['-', '!']) {
             return Err(ParseError::bad(opt, format!("{opt} requires two args.")));
         }
         if name.len() > IPSET_MAXNAMELEN - 1 {

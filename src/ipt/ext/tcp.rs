@@ -174,6 +174,10 @@ impl Extension for Tcp {
                     self.flg_mask = 0x17;
                     self.flg_cmp = 0x02;
                 } else {
+                    let second = val.second();
+                    if second.is_empty() || second.starts_with(['-', '!']) {
+                        return Err(ParseError::bad(&shown, "--tcp-flags requires two args."));
+                    }
                     self.flg_mask = parse_flags(val.text(), &shown)?;
                     self.flg_cmp = parse_flags(val.second(), &shown)?;
                 }
@@ -365,5 +369,25 @@ mod tests {
         assert_eq!(s, "NONE");
         assert_eq!(parse_flags("syn,ACK", "--tcp-flags").unwrap(), 0x12);
         assert!(parse_flags("SYN,BOGUS", "--tcp-flags").is_err());
+    }
+
+    #[test]
+    fn tcp_flags_take_two_words() {
+        use crate::ipt::{parse_rule_str, IpFamily};
+        for text in [
+            "-p tcp --tcp-flags SYN",
+            "-p tcp --tcp-flags SYN -j ACCEPT",
+            "-p tcp --tcp-flags SYN ! ACK",
+        ] {
+            let e = parse_rule_str(IpFamily::V4, text).unwrap_err().to_string();
+            assert!(
+                e.ends_with(" --tcp-flags requires two args."),
+                "{text}: {e}"
+            );
+        }
+        let e = parse_rule_str(IpFamily::V4, "-p tcp --tcp-flags")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("requires an argument"), "{e}");
     }
 }

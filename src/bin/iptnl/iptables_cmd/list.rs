@@ -16,19 +16,7 @@ pub(crate) fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
     let (pnum, pinv) = r.proto.map_or((0, false), |p| (p.num, p.inv));
     l.push(if pinv { '!' } else { ' ' });
     // Numeric: iptables' own protocol names only.
-    let pname = match pnum {
-        0 => "all".to_owned(),
-        1 => "icmp".to_owned(),
-        6 => "tcp".to_owned(),
-        17 => "udp".to_owned(),
-        50 => "esp".to_owned(),
-        51 => "ah".to_owned(),
-        58 => "ipv6-icmp".to_owned(),
-        132 => "sctp".to_owned(),
-        135 => "mobility-header".to_owned(),
-        136 => "udplite".to_owned(),
-        n => n.to_string(),
-    };
+    let pname = iptnl::ipt::proto_list_name(pnum, true);
     l.push_str(&format!("{pname} "));
     l.push_str("opt ");
     l.push_str(match r.frag {
@@ -174,13 +162,7 @@ fn list_rule(family: IpFamily, cmd: &CommandLine, n: usize, r: &RuleSpec) -> Str
     l.push_str(&format!("{target:<9} "));
     let (pnum, pinv) = r.proto.map_or((0, false), |p| (p.num, p.inv));
     l.push(if pinv { '!' } else { ' ' });
-    let pname = if numeric {
-        pnum.to_string()
-    } else if pnum == 0 {
-        "all".to_owned()
-    } else {
-        iptnl::ipt::proto_name(pnum, family).unwrap_or_else(|| pnum.to_string())
-    };
+    let pname = iptnl::ipt::proto_list_name(pnum, numeric);
     l.push_str(&format!("{pname:<4} "));
     l.push_str(match r.frag {
         None => "-- ",
