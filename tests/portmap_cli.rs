@@ -660,6 +660,33 @@ fn at_once(
     })
 }
 
+/// `/run/xtables.lock` held by a `flock` process (bounded to ten minutes, so that not even a
+/// test killed from outside leaves it held for long) until dropped.
+struct XtablesLock(Option<std::process::Child>);
+
+impl XtablesLock {
+    fn hold() -> XtablesLock {
+        XtablesLock(
+            std::process::Command::new("flock")
+                .args(["--no-fork", "/run/xtables.lock", "sleep", "600"])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .ok(),
+        )
+    }
+}
+
+impl Drop for XtablesLock {
+    fn drop(&mut self) {
+        if let Some(c) = self.0.as_mut() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
 /// A storm: `n` portmap ADD sequences started at once through the `iptables` name (as after
 /// a node reboot), then `n` DEL sequences, in a fresh namespace holding `background`
 /// kube-proxy rules, with `/run/xtables.lock` held by another process all along.
@@ -680,13 +707,7 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
         load_background(background);
         // Nobody here takes the xtables lock (iptables-nft ignores it too): holding it
         // must change nothing.
-        let mut lock = std::process::Command::new("flock")
-            .args(["--no-fork", "/run/xtables.lock", "sleep", "86400"])
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .ok();
+        let _lock = XtablesLock::hold();
         let budget = Duration::from_secs(120);
         let containers: Vec<Container> = (0..n).map(container).collect();
         let sets = || -> std::collections::BTreeSet<String> {
@@ -699,10 +720,6 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
         let (del, del_slowest, del_failed) = at_once(n, budget, |i| {
             del(&tools, &containers[i].id, &mut Profile::new()).map(|_| ())
         });
-        if let Some(l) = lock.as_mut() {
-            let _ = l.kill();
-            let _ = l.wait();
-        }
         StormResult {
             add,
             add_slowest,
