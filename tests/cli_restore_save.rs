@@ -108,6 +108,10 @@ fn both(
     } else {
         "iptables-nft-restore"
     };
+    if let Some(why) = common::restore_refused_here(rbin, oracle_args, setup, input) {
+        common::skip("a restore compared with the oracle", &why);
+        return (String::new(), String::new());
+    }
     let run_one = |with_iptnl: bool| {
         common::in_netns(|| {
             if let Some(s) = setup {
@@ -156,6 +160,10 @@ fn save_matches_the_oracle() {
             );
             for input in [misc.as_str(), &kube(1500, v6)] {
                 let o = run(rbin, &[], Some(input));
+                if let Some(why) = common::send_buffer_refusal(&stderr(&o)) {
+                    common::skip(&format!("save_matches_the_oracle ({rbin})"), &why);
+                    return;
+                }
                 assert!(o.status.success(), "setup: {}", stderr(&o));
             }
             for args in [
@@ -555,9 +563,13 @@ fn demo_smoke() {
         .lines()
         .find(|l| l.starts_with("iptnl loaded "))
         .unwrap_or_else(|| panic!("no verdict line:\n{out}"));
+    // In a user namespace iptables-nft-restore cannot send a 2,000-rule batch (the report
+    // says why), and the verdict compares with the loaders that could.
     assert!(
         verdict.contains(" rules ")
-            && (verdict.contains("iptables-nft-restore") || verdict.contains("nothing to compare")),
+            && (verdict.contains("iptables-nft-restore")
+                || (!common::in_initial_user_namespace() && verdict.contains("-restore"))
+                || verdict.contains("nothing to compare")),
         "{verdict}"
     );
 }
