@@ -574,6 +574,51 @@ fn demo_smoke() {
     );
 }
 
+/// Where the send buffer cannot hold the batch (in a user namespace, here one of its own
+/// made by `unshare -r`, so that root sees the same), an explicit `--rules` that does not
+/// fit is refused before anything is loaded, with the batch, the limit, the `--rules` that
+/// fits and the sysctl that would let the asked size through.
+#[test]
+fn demo_refuses_a_size_the_send_buffer_cannot_hold() {
+    if !common::have("unshare") {
+        eprintln!("unshare is not installed: skipped");
+        return;
+    }
+    let wmem_max: usize = std::fs::read_to_string("/proc/sys/net/core/wmem_max")
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // About 650 bytes a rule: half as much again as the buffer holds.
+    let rules = 2 * wmem_max / 650 * 3 / 2 + 1000;
+    if rules > 500_000 {
+        eprintln!(
+            "net.core.wmem_max is {wmem_max}: a batch beyond it takes too long to build; skipped"
+        );
+        return;
+    }
+    let o = common::in_netns(|| {
+        Command::new("unshare")
+            .args(["-rn", BIN, "demo", "--rules", &rules.to_string()])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    });
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("this user's netlink send buffer holds at most"),
+        "{err}"
+    );
+    assert!(err.contains(" fits; for "), "{err}");
+    assert!(err.contains("`sysctl -w net.core.wmem_max="), "{err}");
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
 #[test]
 fn demo_without_the_other_tools_says_what_it_skipped() {
     let o = common::in_netns(|| {
