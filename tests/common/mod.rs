@@ -177,8 +177,9 @@ pub fn unmapped_owner_ids(text: &str) -> Option<String> {
                 .split(['-', ':'])
                 .filter_map(|v| owner_id(file, v))
                 .collect();
-            if ends.iter().any(|&id| !id_mapped(map, id)) {
-                bad.push(format!("{name} {}", w[1]));
+            let word = format!("{name} {}", w[1]);
+            if ends.iter().any(|&id| !id_mapped(map, id)) && !bad.contains(&word) {
+                bad.push(word);
             }
         }
     }
