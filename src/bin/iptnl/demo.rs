@@ -674,7 +674,7 @@ fn userns_notes(contenders: &[Contender], outcomes: &[Outcome]) {
                     .unwrap_or_else(|_| "?".into())
             ),
             Kind::Legacy if failed_with(&o.save, "Permission denied") => format!(
-                "{} cannot save: it lists the tables in /proc/net/ip_tables_names, which only the initial user namespace may read",
+                "{} could not save: it was refused /proc/net/ip_tables_names, which it lists the tables from",
                 c.name.replace("-restore", "-save")
             ),
             _ => continue,
