@@ -325,6 +325,10 @@ fn run_file(cases: &[Case]) -> (Tally, BTreeMap<String, (usize, usize)>) {
                 common::run(&cmd[0], &args);
                 continue;
             }
+            if let Some(why) = common::unmapped_owner_ids(&c.spec) {
+                common::skip(&format!("{}:{}", c.file, c.line), &why);
+                continue;
+            }
             for &f in &c.families {
                 let names = ext_names(&c.spec);
                 let ok = match run_case(&mut conn, c, f, &mut t) {

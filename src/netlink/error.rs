@@ -126,13 +126,16 @@ pub enum Error {
         /// What was being done.
         op: &'static str,
     },
-    /// The send buffer could not be raised to hold the batch.
-    #[error("the batch is {need} bytes but the socket send buffer could only be raised to {got} bytes (SO_SNDBUFFORCE needs CAP_NET_ADMIN; otherwise raise net.core.wmem_max)")]
+    /// The send buffer could not be raised to hold the batch. A batch is sent in one
+    /// message (the kernel aborts a batch split over several), so it cannot be sent.
+    #[error("{}", send_buffer_words(*need, *got, *wmem_max))]
     SendBuffer {
-        /// Bytes needed.
+        /// Bytes needed: the length of the batch.
         need: usize,
-        /// Bytes granted.
+        /// The send buffer obtained, in bytes, as the kernel reports it (`SO_SNDBUF`).
         got: usize,
+        /// `net.core.wmem_max` when the error was seen, if it could be read.
+        wmem_max: Option<usize>,
     },
     /// A message could not be encoded.
     #[error(transparent)]
@@ -187,6 +190,36 @@ pub enum Error {
     },
 }
 
+/// The smallest `net.core.wmem_max` that lets a process without CAP_NET_ADMIN in the
+/// initial user namespace send a message of `len` bytes on a netlink socket, rounded up to
+/// a whole MiB: `SO_SNDBUF` is capped at that value, the kernel doubles it, and
+/// `netlink_sendmsg` refuses a message longer than the buffer less 32 bytes.
+pub fn wmem_max_needed(len: usize) -> usize {
+    const MIB: usize = 1 << 20;
+    len.saturating_add(32)
+        .div_ceil(2)
+        .div_ceil(MIB)
+        .saturating_mul(MIB)
+}
+
+fn mib(bytes: usize) -> String {
+    format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+fn send_buffer_words(need: usize, got: usize, wmem_max: Option<usize>) -> String {
+    let now = wmem_max.map(|w| format!(" (now {w})")).unwrap_or_default();
+    format!(
+        "the batch is {need} bytes ({}) but the socket send buffer could only be raised to \
+         {got} bytes ({}), and a batch must reach the kernel in one message: a send buffer \
+         larger than twice net.core.wmem_max{now} needs CAP_NET_ADMIN in the initial user \
+         namespace (root in a user namespace is not enough); run as root, or have root run \
+         `sysctl -w net.core.wmem_max={}`",
+        mib(need),
+        mib(got),
+        wmem_max_needed(need)
+    )
+}
+
 impl Error {
     /// Builds an [`Error::Io`] or, for EPERM/EACCES, an [`Error::Permission`].
     pub fn io(op: &'static str, source: io::Error) -> Error {
@@ -206,5 +239,34 @@ impl Error {
             Error::Conflict { .. } => Some(libc::ERESTART),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn send_buffer_error_names_the_sysctl_and_the_size() {
+        let need = 64_938_972;
+        let n = wmem_max_needed(need);
+        // SO_SNDBUF is capped at wmem_max and doubled; netlink keeps 32 bytes.
+        assert!(2 * n - 32 >= need);
+        assert_eq!(n % (1 << 20), 0);
+        assert!(2 * (n - (1 << 20)) - 32 < need);
+        let e = Error::SendBuffer {
+            need,
+            got: 8_388_608,
+            wmem_max: Some(4_194_304),
+        };
+        let text = e.to_string();
+        assert!(text.contains("64938972 bytes (61.9 MiB)"), "{text}");
+        assert!(text.contains("8388608 bytes (8.0 MiB)"), "{text}");
+        assert!(text.contains("(now 4194304)"), "{text}");
+        assert!(
+            text.contains(&format!("`sysctl -w net.core.wmem_max={n}`")),
+            "{text}"
+        );
+        assert_eq!(wmem_max_needed(usize::MAX) % (1 << 20), 0);
     }
 }

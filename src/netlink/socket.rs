@@ -93,6 +93,16 @@ fn set_timeout(fd: RawFd, name: i32, timeout: Option<std::time::Duration>) -> io
     cvt(ret).map(|_| ())
 }
 
+/// `net.core.wmem_max`, the largest `SO_SNDBUF` a process without CAP_NET_ADMIN in the
+/// initial user namespace may ask for (the kernel doubles it).
+fn read_wmem_max() -> Option<usize> {
+    std::fs::read_to_string("/proc/sys/net/core/wmem_max")
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
 impl Socket {
     /// Opens a socket in the calling thread's network namespace.
     pub fn open() -> Result<Socket, Error> {
@@ -200,9 +210,30 @@ impl Socket {
             return Err(Error::SendBuffer {
                 need: len,
                 got: self.sndbuf,
+                wmem_max: read_wmem_max(),
             });
         }
         Ok(())
+    }
+
+    /// The longest batch this process can send on a netlink socket, in bytes: `None` when
+    /// it may raise the send buffer at will (`SO_SNDBUFFORCE`, which needs CAP_NET_ADMIN in
+    /// the initial user namespace), otherwise what the largest `SO_SNDBUF` allows (twice
+    /// `net.core.wmem_max`, less the 32 bytes `netlink_sendmsg` keeps). Probed on a socket
+    /// of its own, which is closed again.
+    pub fn send_limit() -> Result<Option<usize>, Error> {
+        const SLACK: usize = 32;
+        let sock = Socket::open()?;
+        let raw = sock.fd.as_raw_fd();
+        // Asking for the buffer the socket already has changes nothing when allowed.
+        let half = (sock.sndbuf / 2).max(1).min(i32::MAX as usize) as i32;
+        if setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUFFORCE, half).is_ok() {
+            return Ok(None);
+        }
+        let _ = setsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF, i32::MAX / 2);
+        let got = getsockopt_int(raw, libc::SOL_SOCKET, libc::SO_SNDBUF)
+            .map_err(|e| Error::io("reading the socket send buffer size", e))?;
+        Ok(Some((got.max(0) as usize).saturating_sub(SLACK)))
     }
 
     /// The network namespace this socket lives in, as an open file (`SIOCGSKNS`), for

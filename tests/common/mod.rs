@@ -13,6 +13,186 @@ pub fn in_netns<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Whether this process runs in the initial user namespace (its uid map is the identity of
+/// every uid). Outside it, the kernel refuses a few things even to root of the namespace;
+/// inside it nothing is ever skipped.
+pub fn in_initial_user_namespace() -> bool {
+    std::fs::read_to_string("/proc/self/uid_map")
+        .map(|m| m.split_whitespace().collect::<Vec<_>>() == ["0", "0", "4294967295"])
+        .unwrap_or(true)
+}
+
+/// Prints why a test (or a case of one) is skipped: only for what the kernel cannot do in a
+/// user namespace.
+pub fn skip(what: &str, why: &str) {
+    eprintln!("skipping {what}: {why}");
+}
+
+/// The longest batch a netlink socket of this process can send (`None`: no limit, as with
+/// CAP_NET_ADMIN in the initial user namespace).
+pub fn send_limit() -> Option<usize> {
+    iptnl::netlink::Socket::send_limit().unwrap_or(None)
+}
+
+/// Whether a batch of `bytes` can be sent here; if not (in a user namespace, where the send
+/// buffer is capped at twice `net.core.wmem_max`), prints why `what` is skipped.
+pub fn send_buffer_holds(what: &str, bytes: usize) -> bool {
+    match send_limit() {
+        Some(limit) if bytes > limit && !in_initial_user_namespace() => {
+            skip(what, &send_buffer_words(bytes, limit));
+            false
+        }
+        _ => true,
+    }
+}
+
+fn send_buffer_words(bytes: usize, limit: usize) -> String {
+    format!(
+        "the send buffer cannot hold {bytes} bytes in this user namespace (at most {limit}; \
+         needs CAP_NET_ADMIN in the initial user namespace or net.core.wmem_max={})",
+        iptnl::netlink::wmem_max_needed(bytes)
+    )
+}
+
+/// Whether `err` (an error's text, or a tool's stderr) is a batch refused for the send buffer
+/// limit of a user namespace: iptnl's error, or iptables-nft's `Message too long` (it raises
+/// its buffer only with SO_SNDBUFFORCE, so it is held to net.core.wmem_default there).
+/// `Some(reason)` in a user namespace only, `None` everywhere else.
+pub fn send_buffer_refusal(err: &str) -> Option<String> {
+    if in_initial_user_namespace() {
+        return None;
+    }
+    let line = err.lines().find(|l| {
+        l.contains("socket send buffer could only be raised") || l.contains("Message too long")
+    })?;
+    Some(format!(
+        "the send buffer cannot hold the batch in this user namespace ({})",
+        line.trim()
+    ))
+}
+
+/// In a user namespace only: why `input` cannot be restored there, by the oracle `rbin`
+/// (`iptables-nft-restore` or `ip6tables-nft-restore`, with `args`) or by iptnl, after
+/// `setup` (restored by the oracle), when the reason is the send buffer limit of a user
+/// namespace. Tried in a throwaway namespace. `None` in the initial user namespace, without
+/// trying anything, and whenever both load it (or fail for any other reason, which the test
+/// itself then reports).
+pub fn restore_refused_here(
+    rbin: &str,
+    args: &[&str],
+    setup: Option<&str>,
+    input: &str,
+) -> Option<String> {
+    // Under 4 KiB of text, no batch comes near net.core.wmem_default (208 KiB by default).
+    if in_initial_user_namespace() || setup.map_or(0, str::len) + input.len() < 4096 {
+        return None;
+    }
+    let family = if rbin.starts_with("ip6") {
+        iptnl::ipt::IpFamily::V6
+    } else {
+        iptnl::ipt::IpFamily::V4
+    };
+    let opts = iptnl::iptables::restore::RestoreOptions {
+        noflush: args.contains(&"--noflush") || args.contains(&"-n"),
+        ..Default::default()
+    };
+    let setup_then = |run: &(dyn Fn() -> Option<String> + Sync)| {
+        in_netns(|| {
+            if let Some(s) = setup {
+                let o = run_status(rbin, &[], Some(s));
+                if !o.status.success() {
+                    return send_buffer_refusal(&String::from_utf8_lossy(&o.stderr));
+                }
+            }
+            run()
+        })
+    };
+    let oracle = setup_then(&|| {
+        let o = run_status(rbin, args, Some(input));
+        if o.status.success() {
+            return None;
+        }
+        send_buffer_refusal(&String::from_utf8_lossy(&o.stderr)).map(|w| format!("{rbin}: {w}"))
+    });
+    oracle.or_else(|| {
+        setup_then(&|| {
+            let mut conn = iptnl::netlink::Conn::open().ok()?;
+            let e = iptnl::iptables::restore::restore(&mut conn, family, input, &opts).err()?;
+            send_buffer_refusal(&e.to_string()).map(|w| format!("iptnl: {w}"))
+        })
+    })
+}
+
+/// Whether `id` is mapped in `/proc/self/{map}` (`uid_map` or `gid_map`).
+fn id_mapped(map: &str, id: u64) -> bool {
+    let Ok(text) = std::fs::read_to_string(format!("/proc/self/{map}")) else {
+        return true;
+    };
+    text.lines().any(|l| {
+        let f: Vec<u64> = l
+            .split_whitespace()
+            .filter_map(|w| w.parse().ok())
+            .collect();
+        matches!(f[..], [inside, _, count] if id >= inside && id - inside < count)
+    })
+}
+
+/// Whether this user namespace maps `uid` (the kernel refuses to switch to an unmapped one).
+pub fn uid_mapped(uid: u64) -> bool {
+    id_mapped("uid_map", uid)
+}
+
+/// The id named `name` in `/etc/passwd` or `/etc/group` (`file`).
+fn id_by_name(file: &str, name: &str) -> Option<u64> {
+    std::fs::read_to_string(file).ok()?.lines().find_map(|l| {
+        let f: Vec<&str> = l.split(':').collect();
+        (f.len() > 2 && f[0] == name).then(|| f[2].parse().ok())?
+    })
+}
+
+/// An owner match's id as iptables reads it: decimal, hexadecimal or a name.
+fn owner_id(file: &str, v: &str) -> Option<u64> {
+    let v = v.trim();
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => v.parse().ok().or_else(|| id_by_name(file, v)),
+    }
+}
+
+/// The uids and gids of `--uid-owner`/`--gid-owner` in `text` (rule specs or a restore
+/// input) that this user namespace does not map, in words, or `None` when all are mapped.
+/// The kernel refuses an owner match on an unmapped id (EINVAL), whatever tool writes it.
+pub fn unmapped_owner_ids(text: &str) -> Option<String> {
+    let mut bad = Vec::new();
+    for line in text.lines() {
+        let words = iptnl::ipt::split_args(line)
+            .unwrap_or_else(|_| line.split_whitespace().map(str::to_owned).collect());
+        for w in words.windows(2) {
+            let (map, file, name) = match w[0].as_str() {
+                "--uid-owner" => ("uid_map", "/etc/passwd", "uid"),
+                "--gid-owner" => ("gid_map", "/etc/group", "gid"),
+                _ => continue,
+            };
+            let ends: Vec<u64> = w[1]
+                .split(['-', ':'])
+                .filter_map(|v| owner_id(file, v))
+                .collect();
+            let word = format!("{name} {}", w[1]);
+            if ends.iter().any(|&id| !id_mapped(map, id)) && !bad.contains(&word) {
+                bad.push(word);
+            }
+        }
+    }
+    if bad.is_empty() {
+        None
+    } else {
+        Some(format!(
+            "this user namespace does not map {} (the kernel refuses -m owner on an unmapped id)",
+            bad.join(", ")
+        ))
+    }
+}
+
 /// Whether an oracle binary is installed.
 pub fn have(bin: &str) -> bool {
     Command::new(bin)
@@ -67,6 +247,22 @@ pub fn nft_load(ruleset: &str) {
         "nft -f failed: {}\n{ruleset}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// Loads a ruleset with `nft -f -`, or, when `nft` cannot send it in this user namespace
+/// (`Message too long`: it raises its send buffer only with SO_SNDBUFFORCE), prints why
+/// `what` is skipped and returns false.
+pub fn nft_load_here(what: &str, ruleset: &str) -> bool {
+    let out = run_status("nft", &["-f", "-"], Some(ruleset));
+    let err = String::from_utf8_lossy(&out.stderr);
+    if !out.status.success() {
+        if let Some(why) = send_buffer_refusal(&err) {
+            skip(what, &format!("nft: {why}"));
+            return false;
+        }
+    }
+    assert!(out.status.success(), "nft -f failed: {err}\n{ruleset}");
+    true
 }
 
 /// `nft list ruleset`.

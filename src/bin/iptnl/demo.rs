@@ -30,10 +30,15 @@ const DEMO_USAGE: &str = "Usage: iptnl demo [--rules N] [--ipv6] [--keep-going]\
     \x20 --ipv6         the ip6tables variant\n\
     \x20 --keep-going   when a loader or an operation fails, report it and go on\n\
     Runs as root or under `unshare -rn`; every loader gets its own throwaway network\n\
-    namespace, the host's ruleset is never touched.\n";
+    namespace, the host's ruleset is never touched. A ruleset is loaded in one batch, which\n\
+    must fit the socket send buffer: a user without CAP_NET_ADMIN in the initial user\n\
+    namespace gets at most twice net.core.wmem_max, so there the default size is lowered to\n\
+    what fits (and the report says so); an explicit --rules that does not fit is refused.\n";
 
 struct Args {
     rules: usize,
+    /// `--rules` was given (a size that does not fit is refused instead of lowered).
+    rules_given: bool,
     ipv6: bool,
     keep_going: bool,
 }
@@ -41,6 +46,7 @@ struct Args {
 fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
     let mut a = Args {
         rules: 100_000,
+        rules_given: false,
         ipv6: false,
         keep_going: false,
     };
@@ -69,6 +75,7 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
                     .ok()
                     .filter(|n| (1..=10_000_000).contains(n))
                     .ok_or_else(|| format!("--rules {v}: give a number from 1 to 10000000"))?;
+                a.rules_given = true;
             }
             "--ipv6" | "-6" => a.ipv6 = true,
             "--keep-going" | "-k" => a.keep_going = true,
@@ -490,6 +497,18 @@ pub fn main(args: &[String]) -> i32 {
     };
     let family = if a.ipv6 { IpFamily::V6 } else { IpFamily::V4 };
     let p6 = if a.ipv6 { "ip6" } else { "ip" };
+    // The longest batch this user can send (`None`: no limit, CAP_NET_ADMIN in the initial
+    // user namespace). If the socket cannot even be opened, the load says why.
+    let limit = iptnl::netlink::Socket::send_limit().ok().flatten();
+    // In a user namespace the other loaders meet limits of their own (see `userns_notes`):
+    // their failures are reported in the table instead of ending the demo (a loader that
+    // failed to load is not timed further, unless --keep-going), and
+    // iptables-legacy gets a lock file this user may open (`/run/xtables.lock` is root's).
+    let userns = limit.is_some();
+    let lock = std::env::temp_dir().join(format!("iptnl-demo-{}.xtables.lock", std::process::id()));
+    if userns && std::env::var_os("XTABLES_LOCKFILE").is_none() {
+        std::env::set_var("XTABLES_LOCKFILE", &lock);
+    }
 
     // Who takes part.
     let mut contenders = vec![Contender {
@@ -526,11 +545,58 @@ pub fn main(args: &[String]) -> i32 {
         "generating a kube-proxy-style ruleset of about {} rules",
         group_thousands(a.rules as u64)
     ));
-    let (text, stats) = kube_proxy(&KubeProxyOptions {
-        rules: Some(a.rules),
-        ipv6: a.ipv6,
-        ..Default::default()
-    });
+    let mut rules = a.rules;
+    let mut lowered: Option<Lowered> = None;
+    let (text, stats) = loop {
+        let (text, stats) = kube_proxy(&KubeProxyOptions {
+            rules: Some(rules),
+            ipv6: a.ipv6,
+            ..Default::default()
+        });
+        let Some(limit) = limit else {
+            break (text, stats);
+        };
+        let bytes = match batch_bytes(&text, family) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("\niptnl demo: {e}");
+                return 1;
+            }
+        };
+        if bytes <= limit {
+            break (text, stats);
+        }
+        // The batch grows in proportion to the rules; keep a tenth in reserve for the other
+        // loaders, whose batches are a little bigger.
+        let fits = (rules as f64 * limit as f64 / bytes as f64 * 0.9) as usize;
+        let low = Lowered {
+            asked: stats.rules,
+            bytes,
+            limit,
+        };
+        if a.rules_given || fits < 100 {
+            eprintln!(
+                "\niptnl demo: {}\n{}",
+                low.words(),
+                if fits < 100 {
+                    "run as root".to_owned()
+                } else {
+                    format!(
+                        "--rules {fits} fits; for {} rules, run as root or have root run `sysctl -w net.core.wmem_max={}`",
+                        group_thousands(stats.rules as u64),
+                        iptnl::netlink::wmem_max_needed(bytes)
+                    )
+                }
+            );
+            return 1;
+        }
+        lowered.get_or_insert(low);
+        rules = fits;
+        progress.start(format!(
+            "generating a kube-proxy-style ruleset of about {} rules (the most this user's send buffer holds)",
+            group_thousands(rules as u64)
+        ));
+    };
     let file = std::env::temp_dir().join(format!("iptnl-demo-{}.rules", std::process::id()));
     if let Err(e) = std::fs::write(&file, &text) {
         eprintln!("\niptnl demo: cannot write {}: {e}", file.display());
@@ -539,6 +605,7 @@ pub fn main(args: &[String]) -> i32 {
     drop(text);
     progress.step_done();
 
+    let keep_going = |c: &Contender| a.keep_going || (userns && c.kind != Kind::Iptnl);
     let mut outcomes = Vec::new();
     for c in &contenders {
         let res = iptnl::netns::run_in_fresh_netns(|| {
@@ -553,7 +620,7 @@ pub fn main(args: &[String]) -> i32 {
                     .or(o.ops.as_ref().and_then(|r| r.as_ref().err()))
                     .cloned();
                 outcomes.push(o);
-                if let (Some(e), false) = (failed, a.keep_going) {
+                if let (Some(e), false) = (failed, keep_going(c)) {
                     let _ = std::fs::remove_file(&file);
                     eprintln!(
                         "\niptnl demo: {} failed: {e}\n(--keep-going reports failures and goes on)",
@@ -572,14 +639,97 @@ pub fn main(args: &[String]) -> i32 {
         }
     }
     let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_file(&lock);
     progress.finish();
-    print_report(&a, &stats, &contenders, &outcomes, &skipped);
+    print_report(
+        &a,
+        &stats,
+        lowered.as_ref(),
+        &contenders,
+        &outcomes,
+        &skipped,
+    );
+    if userns {
+        userns_notes(&contenders, &outcomes);
+    }
     0
+}
+
+/// Whether a step failed with a message that holds `what`.
+fn failed_with<T>(r: &Option<Result<T, String>>, what: &str) -> bool {
+    matches!(r, Some(Err(e)) if e.contains(what))
+}
+
+/// What the other loaders cannot do in a user namespace, for those that failed there for
+/// that reason.
+fn userns_notes(contenders: &[Contender], outcomes: &[Outcome]) {
+    let mut out = std::io::stdout().lock();
+    for (c, o) in contenders.iter().zip(outcomes) {
+        let why = match c.kind {
+            Kind::Nft if failed_with(&o.load, "Message too long") => format!(
+                "{} raises its socket send buffer only with SO_SNDBUFFORCE (CAP_NET_ADMIN in the initial user namespace), so a batch of more than net.core.wmem_default ({} bytes) fails with `Message too long'",
+                c.name,
+                std::fs::read_to_string("/proc/sys/net/core/wmem_default")
+                    .map(|s| s.trim().to_owned())
+                    .unwrap_or_else(|_| "?".into())
+            ),
+            Kind::Legacy if failed_with(&o.save, "Permission denied") => format!(
+                "{} could not save: it was refused /proc/net/ip_tables_names, which it lists the tables from",
+                c.name.replace("-restore", "-save")
+            ),
+            _ => continue,
+        };
+        let _ = writeln!(out, "note: in this user namespace, {why}");
+    }
+}
+
+/// The requested ruleset did not fit the send buffer this user can get.
+struct Lowered {
+    /// Rules asked for (as generated).
+    asked: usize,
+    /// Its batch, in bytes.
+    bytes: usize,
+    /// The longest batch this user can send.
+    limit: usize,
+}
+
+impl Lowered {
+    fn words(&self) -> String {
+        format!(
+            "the batch of {} rules is {} bytes ({:.1} MiB), and this user's netlink send buffer holds at most {} bytes ({:.1} MiB): a batch goes to the kernel in one message, and a buffer bigger than twice net.core.wmem_max needs CAP_NET_ADMIN in the initial user namespace (root in a user namespace is not enough)",
+            group_thousands(self.asked as u64),
+            group_thousands(self.bytes as u64),
+            self.bytes as f64 / (1024.0 * 1024.0),
+            group_thousands(self.limit as u64),
+            self.limit as f64 / (1024.0 * 1024.0),
+        )
+    }
+}
+
+/// The size of the batch that loads `text` into an empty namespace, planned (not committed)
+/// in a fresh one.
+fn batch_bytes(text: &str, family: IpFamily) -> Result<usize, String> {
+    iptnl::netns::run_in_fresh_netns(|| {
+        let mut conn = Conn::open().map_err(|e| e.to_string())?;
+        let opts = RestoreOptions {
+            test: true,
+            ..RestoreOptions::default()
+        };
+        restore(&mut conn, family, text, &opts)
+            .map(|r| r.batch_bytes)
+            .map_err(|e| e.to_string())
+    })
+    .unwrap_or_else(|e| {
+        Err(format!(
+            "cannot create a network namespace ({e}): run as root or under `unshare -rn`"
+        ))
+    })
 }
 
 fn print_report(
     a: &Args,
     st: &KubeProxyStats,
+    lowered: Option<&Lowered>,
     contenders: &[Contender],
     outcomes: &[Outcome],
     skipped: &[String],
@@ -597,6 +747,15 @@ fn print_report(
         g(st.nodeports),
         g(st.services_noep),
     );
+    if let Some(low) = lowered {
+        let _ = writeln!(
+            out,
+            "lowered from {} rules: {}; for the full size, run as root or have root run `sysctl -w net.core.wmem_max={}`",
+            g(low.asked),
+            low.words(),
+            iptnl::netlink::wmem_max_needed(low.bytes)
+        );
+    }
     let _ = writeln!(
         out,
         "each loader ran in its own fresh network namespace; single operations (median of {ROUNDS}) on nat {OP_CHAIN} ({} rules) after the load\n",
