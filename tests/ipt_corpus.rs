@@ -128,13 +128,14 @@ fn save_bin(f: IpFamily) -> &'static str {
 }
 
 /// The rule lines of chain `chain` in `iptables-nft-save -t table` output.
+/// The oracle's save lines of `chain`, with protocols as iptables 1.8.11 saves them.
 fn oracle_lines(f: IpFamily, table: &str, chain: &str) -> Vec<String> {
     let out = common::run(save_bin(f), &["-t", table]);
     let prefix = format!("-A {chain} ");
     let bare = format!("-A {chain}");
     out.lines()
         .filter(|l| l.starts_with(&prefix) || *l == bare)
-        .map(str::to_owned)
+        .map(common::save_line_protocols_as_1_8_11)
         .collect()
 }
 
