@@ -119,19 +119,7 @@ fn ms(d: Duration) -> f64 {
 }
 
 fn bench_size(c: &mut Criterion, size: usize, ks: &[usize], rows: &mut Vec<Row>) {
-    let opts = if size == 0 {
-        KubeProxyOptions {
-            services: Some(0),
-            noep: Some(0),
-            ..Default::default()
-        }
-    } else {
-        KubeProxyOptions {
-            rules: Some(size),
-            ..Default::default()
-        }
-    };
-    let (text, _) = kube_proxy(&opts);
+    let (text, _) = kube_proxy(&KubeProxyOptions::sized(size));
     let (conn, ns) = iptnl::netns::run_in_fresh_netns(|| {
         let mut conn = Conn::open().expect("netlink socket");
         restore(&mut conn, IpFamily::V4, &text, &RestoreOptions::default()).expect("restore");

@@ -119,19 +119,7 @@ fn iterate(iters: u64, mut step: impl FnMut() -> Duration) -> Duration {
 
 /// The workload for `size` rules (0: the kube-proxy skeleton only), in restore format.
 fn workload(size: usize) -> (String, String) {
-    let opts = if size == 0 {
-        KubeProxyOptions {
-            services: Some(0),
-            noep: Some(0),
-            ..Default::default()
-        }
-    } else {
-        KubeProxyOptions {
-            rules: Some(size),
-            ..Default::default()
-        }
-    };
-    let (text, stats) = kube_proxy(&opts);
+    let (text, stats) = kube_proxy(&KubeProxyOptions::sized(size));
     eprintln!(
         "size {size}: {} rules ({} nat, {} in KUBE-SERVICES), {} chains",
         stats.rules, stats.nat_rules, stats.kube_services_nat_rules, stats.chains

@@ -41,6 +41,32 @@ pub struct KubeProxyOptions {
     pub ipv6: bool,
 }
 
+impl KubeProxyOptions {
+    /// About `rules` rules; `0` gives the skeleton alone (kube-proxy's chains and about 20
+    /// rules, no service), as benches use for an "empty" node.
+    ///
+    /// ```
+    /// use iptnl::workload::{kube_proxy, KubeProxyOptions};
+    /// let (_, empty) = kube_proxy(&KubeProxyOptions::sized(0));
+    /// let (_, some) = kube_proxy(&KubeProxyOptions::sized(2_000));
+    /// assert!(empty.rules < 100 && some.rules > 1_500);
+    /// ```
+    pub fn sized(rules: usize) -> KubeProxyOptions {
+        if rules == 0 {
+            KubeProxyOptions {
+                services: Some(0),
+                noep: Some(0),
+                ..Default::default()
+            }
+        } else {
+            KubeProxyOptions {
+                rules: Some(rules),
+                ..Default::default()
+            }
+        }
+    }
+}
+
 impl Default for KubeProxyOptions {
     fn default() -> Self {
         KubeProxyOptions {

@@ -396,22 +396,34 @@ enum Side {
     Served,
 }
 
-/// ADD for every container, then DEL for every container, in a fresh namespace, one
-/// container per turn.
-fn scripted_run(side: Side, n: usize, background: usize, turn: Turn) -> RunResult {
-    let which = if side == Side::Oracle {
-        Impl::Oracle
-    } else {
-        Impl::Iptnl
-    };
-    let tools = Tools::new(which);
-    common::in_netns(move || {
-        let _server = (side == Side::Served).then(|| {
+impl Side {
+    /// The tool names this side runs.
+    fn tools(self) -> Tools {
+        Tools::new(if self == Side::Oracle {
+            Impl::Oracle
+        } else {
+            Impl::Iptnl
+        })
+    }
+
+    /// The `iptnl serve` this side hands its commands to, started in the calling thread's
+    /// namespace (`IPTNL_BIN` picks the binary).
+    fn server(self) -> Option<common::Server> {
+        (self == Side::Served).then(|| {
             common::Server::start(
                 &std::env::var("IPTNL_BIN")
                     .unwrap_or_else(|_| env!("CARGO_BIN_EXE_iptnl").to_owned()),
             )
-        });
+        })
+    }
+}
+
+/// ADD for every container, then DEL for every container, in a fresh namespace, one
+/// container per turn.
+fn scripted_run(side: Side, n: usize, background: usize, turn: Turn) -> RunResult {
+    let tools = side.tools();
+    common::in_netns(move || {
+        let _server = side.server();
         load_background(background);
         let containers: Vec<Container> = (0..n).map(container).collect();
         let mut processes = 0;
@@ -691,19 +703,9 @@ impl Drop for XtablesLock {
 /// a node reboot), then `n` DEL sequences, in a fresh namespace holding `background`
 /// kube-proxy rules, with `/run/xtables.lock` held by another process all along.
 fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
-    let which = if side == Side::Oracle {
-        Impl::Oracle
-    } else {
-        Impl::Iptnl
-    };
-    let tools = Tools::new(which);
+    let tools = side.tools();
     common::in_netns(move || {
-        let _server = (side == Side::Served).then(|| {
-            common::Server::start(
-                &std::env::var("IPTNL_BIN")
-                    .unwrap_or_else(|_| env!("CARGO_BIN_EXE_iptnl").to_owned()),
-            )
-        });
+        let _server = side.server();
         load_background(background);
         // Nobody here takes the xtables lock (iptables-nft ignores it too): holding it
         // must change nothing.
