@@ -1470,10 +1470,12 @@ fn incompatible_base_chains_are_announced() {
                 "{line}-P INPUT ACCEPT\n-P FORWARD ACCEPT\n-P OUTPUT ACCEPT\n-A INPUT -j ACCEPT\n"
             )
         );
+        // A chain listing reads that chain only, as iptables 1.8.11's cache does: the line
+        // comes only when the chain listed is one iptables cannot express.
         let (out, _, code) = run(&["-S", "INPUT"]);
         assert_eq!(
             (out, code),
-            (format!("{line}-P INPUT ACCEPT\n-A INPUT -j ACCEPT\n"), 0)
+            ("-P INPUT ACCEPT\n-A INPUT -j ACCEPT\n".to_owned(), 0)
         );
         let (out, _, code) = run(&["-L", "-n"]);
         assert_eq!(code, 0);

@@ -8,7 +8,7 @@
 //! `-n` (from the files in /etc only; no DNS).
 
 use iptnl::ipt::savefile::SAVE_VERSION;
-use iptnl::ipt::tables::find_table;
+use iptnl::ipt::tables::{find_table, is_foreign_base_chain};
 use iptnl::ipt::{
     parse_command_with, Command, CommandLine, IpFamily, ParseError, RuleSpec, RuleTarget,
 };
@@ -550,14 +550,29 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
     }
     for c in &commands {
         // A table that holds base chains iptables cannot express: iptables 1.8.11 says so
-        // in the first line of every listing. `-S` cannot show such a chain as rule lines (a
-        // tool would take them for its own); `-L` and save show them and their rules.
-        if matches!(c, Command::List { .. } | Command::ListRules { .. })
-            && !ipt
+        // in the first line of a listing that reads them (the whole table, or the chain
+        // listed, as its cache holds only that chain). `-S` cannot show such a chain as rule
+        // lines (a tool would take them for its own); `-L` and save show them and their
+        // rules.
+        let listed = match c {
+            Command::List { chain, .. } | Command::ListRules { chain, .. } => Some(chain),
+            _ => None,
+        };
+        let tainted = match listed {
+            None => false,
+            Some(None) => !ipt
                 .foreign_base_chains(&cmd.table)
                 .map_err(|e| kernel_err(family, &e))?
-                .is_empty()
-        {
+                .is_empty(),
+            Some(Some(name)) => ipt
+                .with_conn(|conn| iptnl::nft::get_chain(conn, family.nft(), &cmd.table, name))
+                .map_err(|e| Fail {
+                    code: 4,
+                    text: format!("{}: {e}", prefix(family)),
+                })?
+                .is_some_and(|ch| is_foreign_base_chain(&cmd.table, &ch)),
+        };
+        if tainted {
             o.out(&format!(
                 "# Table `{}' contains incompatible base-chains, use 'nft' tool to list them.\n",
                 cmd.table
