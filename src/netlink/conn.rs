@@ -19,8 +19,8 @@ use super::writer::MsgWriter;
 /// How a read that must be consistent with one generation is retried while other writers
 /// keep changing the ruleset: without a limit on the number of tries (a read never fails
 /// because someone else writes, as iptables-nft's cache rebuild never gives up), bounded
-/// only by an optional time budget (`iptables -w N`), with a short jittered pause after a
-/// failed try so that a reader and a writer do not keep meeting.
+/// only by an optional time budget (`iptables -w N`). The first 16 tries follow at once; after
+/// that each waits a short jittered pause, so that a reader and a writer do not keep meeting.
 ///
 /// ```
 /// use std::time::Duration;
@@ -49,14 +49,17 @@ impl DumpRetry {
     }
 
     /// Whether to make one more try: always the first; after a failed one, when the budget
-    /// allows, after a pause of at most a few milliseconds (growing with the tries).
+    /// allows: at once for the first 16 tries, then after a pause of at most a few
+    /// milliseconds (growing with the tries).
     pub fn again(&mut self) -> bool {
         if self.tries > 0 {
             if self.budget.is_some_and(|b| self.start.elapsed() >= b) {
                 return false;
             }
-            if self.tries > 1 {
-                std::thread::sleep(retry_pause(self.tries));
+            // The first tries follow at once (a retry right after a writer's commit has the
+            // best chance); a read that keeps meeting writers then pauses a little.
+            if self.tries >= IMMEDIATE_TRIES {
+                std::thread::sleep(retry_pause(self.tries - IMMEDIATE_TRIES));
             }
         }
         self.tries = self.tries.saturating_add(1);
@@ -69,7 +72,10 @@ impl DumpRetry {
     }
 }
 
-/// The pause before try `n + 1`: random, up to 100 µs doubled per try (at most about 6 ms).
+/// Tries made one after the other before the pauses start.
+const IMMEDIATE_TRIES: u32 = 16;
+
+/// The pause before the `n`th paused try: random, up to 100 µs doubled per try (at most about 6 ms).
 fn retry_pause(n: u32) -> Duration {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
