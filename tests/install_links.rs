@@ -282,15 +282,7 @@ fn permission_denied() {
     use std::os::unix::fs::PermissionsExt;
     std::fs::set_permissions(&d.0, std::fs::Permissions::from_mode(0o755)).unwrap();
     std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
-    let o = Command::new("setpriv")
-        .args([
-            "--reuid",
-            "65534",
-            "--regid",
-            "65534",
-            "--clear-groups",
-            BIN,
-        ])
+    let o = as_nobody()
         .args(["install-links", ro.to_str().unwrap()])
         .output()
         .unwrap();
@@ -758,15 +750,7 @@ fn alternatives_failures_in_words() {
             use std::os::unix::fs::PermissionsExt;
             std::fs::set_permissions(links, std::fs::Permissions::from_mode(0o777)).unwrap();
             let before = snapshot();
-            let o = Command::new("setpriv")
-                .args([
-                    "--reuid",
-                    "65534",
-                    "--regid",
-                    "65534",
-                    "--clear-groups",
-                    BIN,
-                ])
+            let o = as_nobody()
                 .args(["install-links", "--alternatives", dir])
                 .output()
                 .unwrap();
@@ -802,4 +786,18 @@ fn alternatives_failures_in_words() {
         assert_eq!(field(&query("iptables"), "Status"), "auto");
         assert_eq!(std::fs::read_dir(links).unwrap().count(), 0);
     });
+}
+
+/// The iptnl binary run as user and group 65534 (nobody), with no supplementary groups.
+fn as_nobody() -> Command {
+    let mut c = Command::new("setpriv");
+    c.args([
+        "--reuid",
+        "65534",
+        "--regid",
+        "65534",
+        "--clear-groups",
+        BIN,
+    ]);
+    c
 }
