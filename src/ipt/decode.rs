@@ -3,7 +3,9 @@
 
 use std::fmt;
 
-use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIFNAME};
+use iptnl_sys::nf_tables::{
+    NFT_META_IIF, NFT_META_IIFNAME, NFT_META_L4PROTO, NFT_META_OIF, NFT_META_OIFNAME,
+};
 
 use super::addr::AddrMask;
 use super::encode::encode_exprs_with;
@@ -243,8 +245,29 @@ pub fn decode_rule_or_raw(rule: &Rule, family: IpFamily) -> RuleSpec {
 pub fn decode_rule_or_raw_with(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> RuleSpec {
     match decode_rule_exact_with(rule, family, sets) {
         Ok(spec) => spec,
-        Err(_) => raw_spec(rule, family),
+        Err(_) => viewed_raw_spec(rule, family, sets),
     }
+}
+
+/// The spec that carries `rule` whole, with the form iptables 1.8.11 shows it in as its
+/// [`view`](RuleSpec::view) when [`decode_rule_with`] reads one (a rule `nft` wrote).
+///
+/// ```
+/// use iptnl::ipt::decode::viewed_raw_spec;
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
+/// use iptnl::nft::Expr;
+/// let spec = &parse_rule(IpFamily::V4, &["-p", "tcp", "--dport", "22", "-j", "ACCEPT"]).unwrap()[0];
+/// let mut rule = encode_rule(spec, IpFamily::V4, "filter", "INPUT").unwrap();
+/// rule.exprs.retain(|e| !matches!(e, Expr::Counter(_))); // as `nft` writes it
+/// let s = viewed_raw_spec(&rule, IpFamily::V4, &NoSets);
+/// assert!(s.raw.is_some());
+/// assert_eq!(s.to_save_args(), "-p tcp -m tcp --dport 22 -j ACCEPT");
+/// ```
+pub fn viewed_raw_spec(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> RuleSpec {
+    let mut spec = raw_spec(rule, family);
+    spec.view = decode_rule_with(rule, family, sets).ok().map(Box::new);
+    spec
 }
 
 /// The spec that carries `rule` whole.
@@ -324,6 +347,30 @@ pub fn decode_rule_with(
                     }
                     continue;
                 }
+                if key == NFT_META_IIF || key == NFT_META_OIF {
+                    // `nft`'s `meta iif "lo"` tests the interface's index; iptables 1.8.11
+                    // shows it as `-i lo` while an interface of that index exists.
+                    let slot = if key == NFT_META_IIF {
+                        &mut spec.in_iface
+                    } else {
+                        &mut spec.out_iface
+                    };
+                    if slot.is_none() {
+                        if let Some(c) = cmp_after(exprs, i + 1) {
+                            let name = <[u8; 4]>::try_from(c.data.as_bytes())
+                                .ok()
+                                .and_then(|b| sets.interface_name(u32::from_ne_bytes(b)));
+                            if let Some(name) = name {
+                                *slot = Some(IfaceMatch {
+                                    name,
+                                    inv: c.op == CmpOp::Neq,
+                                });
+                                i += 2;
+                                continue;
+                            }
+                        }
+                    }
+                }
                 if key == NFT_META_L4PROTO {
                     if let Some(c) = cmp_after(exprs, i + 1).filter(|c| c.data.len() == 1) {
                         if spec.proto.is_some() {
@@ -366,6 +413,11 @@ pub fn decode_rule_with(
                     }
                 }
                 if let Some((is_src, m, n)) = decode_addr(exprs, i, family) {
+                    // `ip saddr 0.0.0.0/0` (from `nft`) tests nothing: iptables shows no `-s`.
+                    if m.addr.prefix_len() == Some(0) && !m.inv {
+                        i += n;
+                        continue;
+                    }
                     let slot = if is_src { &mut spec.src } else { &mut spec.dst };
                     if slot.is_none() {
                         *slot = Some(m);

@@ -5,7 +5,10 @@
 
 use super::args::split_restore_cow;
 use super::command::{check_chain_name, parse_command_with, Command};
+use super::decode::decode_rule_with;
 use super::ext::SetIndex;
+use super::raw::RawRule;
+use super::savefile::NATIVE_NOTE;
 use super::spec::RuleSpec;
 use super::tables::find_table;
 use super::IpFamily;
@@ -127,13 +130,22 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
     let selected = |table: &str| sel.table.is_none_or(|only| only == table);
     let mut open: Option<Block> = None;
     let mut last = 0;
+    // The content of a rule `nft` wrote, from the comment a save puts before its line.
+    let mut native: Option<RawRule> = None;
     input.for_each_line(&mut |line, raw| {
         last = line;
         let l = raw.trim_end_matches('\r');
         let t = l.trim_start();
-        if t.is_empty() || t.starts_with('#') {
+        if t.is_empty() {
             return Ok(());
         }
+        if t.starts_with('#') {
+            native = t
+                .strip_prefix(NATIVE_NOTE)
+                .and_then(|hex| RawRule::from_hex(hex.trim()).ok());
+            return Ok(());
+        }
+        let native = native.take();
         if let Some(name) = t.strip_prefix('*') {
             if let Some(b) = &open {
                 return fail(
@@ -264,6 +276,17 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             );
         }
         let mut rules = cl.rules;
+        if let (Some(raw), [rule]) = (native, rules.as_mut_slice()) {
+            // The line is still the saved rule's iptables form: the rule as it was.
+            if native_view(&raw, family, sel.sets).is_some_and(|v| *v == rule.to_save_args()) {
+                *rule = RuleSpec {
+                    family,
+                    counters: rule.counters,
+                    raw: Some(Box::new(raw)),
+                    ..RuleSpec::default()
+                };
+            }
+        }
         if let (true, Some(c)) = (
             sel.counters,
             counters.or_else(|| rules.first().and_then(|r| r.counters)),
@@ -286,6 +309,17 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         );
     }
     Ok(())
+}
+
+/// The iptables form of a rule carried whole, as a save printed it after [`NATIVE_NOTE`].
+fn native_view(raw: &RawRule, family: IpFamily, sets: &dyn SetIndex) -> Option<String> {
+    let mut r = crate::nft::Rule::new(family.nft(), "", "");
+    r.exprs.clone_from(&raw.exprs);
+    r.userdata.clone_from(&raw.userdata);
+    r.bound_sets.clone_from(&raw.bound_sets);
+    decode_rule_with(&r, family, sets)
+        .ok()
+        .map(|v| v.to_save_args())
 }
 
 #[cfg(test)]

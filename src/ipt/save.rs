@@ -15,6 +15,9 @@ impl RuleSpec {
     /// assert_eq!(r.to_save_args(), "! -s 10.0.0.1/32 -i eth+ -j DROP");
     /// ```
     pub fn to_save_args(&self) -> String {
+        if let Some(v) = &self.view {
+            return v.to_save_args();
+        }
         if let Some(raw) = &self.raw {
             return format!(
                 "-m {} {} {}",

@@ -10,7 +10,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-use super::decode::{decode_rule_exact_with, raw_spec};
+use super::decode::{decode_rule_exact_with, viewed_raw_spec};
 use super::ext::{NoSets, SetIndex};
 use super::tables::{find_table, hook_name};
 use super::IpFamily;
@@ -19,6 +19,14 @@ use crate::nft::{BoundSet, Chain, Policy, Rule};
 /// The start of the comment line a save puts before each rule that has no iptables form
 /// (the rule itself follows as `-A CHAIN -m nft --nft-rule HEX`, see [`super::raw`]).
 pub const RAW_NOTE: &str = "# The next rule has no iptables form";
+
+/// The comment line a save puts before a rule that `nft` wrote but iptables shows as an
+/// iptables rule (see [`RuleSpec::view`](super::RuleSpec::view)), followed by the rule's
+/// content as `--nft-rule` takes it (see [`super::raw`]). The line after it is that
+/// iptables form, which `iptables-nft-restore` reads (it skips comments); iptnl's restore
+/// writes the rule back exactly as it was when that line is still the rule's iptables form
+/// (an edited line is restored as edited).
+pub const NATIVE_NOTE: &str = "# The next rule was written by nft; iptnl restores it exactly: ";
 
 /// Whether a save's text holds rules without an iptables form (for the warning the tools
 /// print on standard error).
@@ -276,17 +284,23 @@ impl TableFormat<'_> {
                     let raw = if r.uses_anonymous_sets() {
                         let mut with = r.clone();
                         with.bind_sets(anon);
-                        raw_spec(&with, family)
+                        viewed_raw_spec(&with, family, self.sets)
                     } else {
-                        raw_spec(r, family)
+                        viewed_raw_spec(r, family, self.sets)
                     };
-                    if let Some(x) = &raw.raw {
-                        let _ = writeln!(
-                            out,
-                            "{RAW_NOTE} ({}), carried whole: {}",
-                            f.reason,
-                            x.describe()
-                        );
+                    match (&raw.raw, &raw.view) {
+                        (Some(x), Some(_)) => {
+                            let _ = writeln!(out, "{NATIVE_NOTE}{}", x.to_hex());
+                        }
+                        (Some(x), None) => {
+                            let _ = writeln!(
+                                out,
+                                "{RAW_NOTE} ({}), carried whole: {}",
+                                f.reason,
+                                x.describe()
+                            );
+                        }
+                        _ => {}
                     }
                     raw
                 }

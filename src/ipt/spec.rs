@@ -94,6 +94,12 @@ pub struct RuleSpec {
     /// A rule without an iptables form, carried whole (`-m nft --nft-rule HEX`, see
     /// [`super::raw`]); every other field is then empty but `counters`.
     pub raw: Option<Box<super::raw::RawRule>>,
+    /// For a rule carried whole that iptables 1.8.11 nevertheless shows as an iptables rule
+    /// (one `nft` wrote natively: `tcp dport 67-69` without a counter, `meta iif "lo"`…):
+    /// that form. `-S` and a save print it in place of `-m nft --nft-rule` (a save keeps the
+    /// rule's bytes on the comment line before it, see [`super::savefile::NATIVE_NOTE`]);
+    /// writing the spec still writes `raw`.
+    pub view: Option<Box<RuleSpec>>,
 }
 
 impl Clone for Box<dyn Extension> {
@@ -139,6 +145,9 @@ impl RuleSpec {
     /// ```
     pub fn target_column(&self) -> String {
         use crate::nft::Verdict;
+        if let Some(v) = &self.view {
+            return v.target_column();
+        }
         if let Some(raw) = &self.raw {
             return match raw.verdict() {
                 Some(Verdict::Accept) => "ACCEPT".into(),

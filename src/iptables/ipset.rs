@@ -37,6 +37,10 @@ impl SetIndex for KernelSets {
     fn name(&self, index: u16) -> Option<String> {
         set_name(index)
     }
+
+    fn interface_name(&self, index: u32) -> Option<String> {
+        crate::netlink::interface_name(index)
+    }
 }
 
 /// Asks the kernel's ipset protocol version (`IP_SET_OP_VERSION`).

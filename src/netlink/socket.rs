@@ -529,6 +529,27 @@ pub fn ip_set_sockopt(req: &mut [u8]) -> io::Result<usize> {
     Ok(len as usize)
 }
 
+/// The name of the network interface of index `index` in the calling thread's network
+/// namespace (`if_indextoname(3)`), `None` when there is none.
+///
+/// ```
+/// assert_eq!(iptnl::netlink::interface_name(0), None);
+/// ```
+pub fn interface_name(index: u32) -> Option<String> {
+    if index == 0 {
+        return None;
+    }
+    let mut buf = [0u8; libc::IF_NAMESIZE];
+    // SAFETY: `buf` holds IF_NAMESIZE bytes, the size if_indextoname(3) writes at most (the
+    // name and its NUL); the returned pointer is only compared with null.
+    let p = unsafe { libc::if_indextoname(index, buf.as_mut_ptr().cast()) };
+    if p.is_null() {
+        return None;
+    }
+    let end = buf.iter().position(|&b| b == 0)?;
+    String::from_utf8(buf[..end].to_vec()).ok()
+}
+
 /// Faults in the pages of `len` bytes at address `addr` as if they were written
 /// (`madvise(MADV_POPULATE_WRITE)`, Linux 5.14 on), without changing their contents. A range
 /// that is not (or no longer) mapped fails with `ENOMEM`; an older kernel with `EINVAL`.

@@ -58,6 +58,14 @@ pub trait SetIndex: Sync {
     /// The name of the set of index `index`, `None` when there is none (or it cannot be
     /// known).
     fn name(&self, index: u16) -> Option<String>;
+
+    /// The name of the network interface of index `index`, for a rule `nft` wrote with
+    /// `meta iif`/`meta oif` (iptables 1.8.11 shows it as `-i NAME`/`-o NAME`). `None`
+    /// when there is none or it cannot be known, as here by default: such a rule then
+    /// has no iptables form.
+    fn interface_name(&self, _index: u32) -> Option<String> {
+        None
+    }
 }
 
 impl fmt::Debug for dyn SetIndex + '_ {

@@ -290,6 +290,9 @@ pub fn find_xt(kind: ExtKind, xt_name: &str, family: IpFamily) -> Option<&'stati
 /// match's and the target's `print` words, each piece with its leading space (`tcp dpt:22`
 /// is ` tcp dpt:22`). `numeric` is `-n`.
 pub fn list_options(spec: &super::RuleSpec, numeric: bool) -> String {
+    if let Some(v) = &spec.view {
+        return list_options(v, numeric);
+    }
     let ctx = PrintCtx {
         family: spec.family,
         proto: spec.proto.map_or(0, |p| p.num),

@@ -358,6 +358,23 @@ pub fn decode_port_piece(exprs: &[Expr]) -> Option<(PortPiece, usize)> {
             ))
         }
         (off @ (0 | 2), 2, e) => {
+            let piece = |range, inv| {
+                if off == 0 {
+                    PortPiece::Src(range, inv)
+                } else {
+                    PortPiece::Dst(range, inv)
+                }
+            };
+            // `nft` writes a range `tcp dport 67-69` as `cmp gte` then `cmp lte` on the one
+            // load; iptables 1.8.11 reads it as `--dport 67:69`.
+            if let (Expr::Cmp(lo), Some(Expr::Cmp(hi))) = (e, exprs.get(2)) {
+                if lo.sreg == REG && hi.sreg == REG && lo.op == CmpOp::Gte && hi.op == CmpOp::Lte {
+                    let (a, b) = (be16(&lo.data)?, be16(&hi.data)?);
+                    if a <= b {
+                        return Some((piece([a, b], false), 3));
+                    }
+                }
+            }
             let (range, inv) = match e {
                 Expr::Cmp(c) if c.sreg == REG => {
                     let v = be16(&c.data)?;
@@ -377,14 +394,7 @@ pub fn decode_port_piece(exprs: &[Expr]) -> Option<(PortPiece, usize)> {
                 }
                 _ => return None,
             };
-            Some((
-                if off == 0 {
-                    PortPiece::Src(range, inv)
-                } else {
-                    PortPiece::Dst(range, inv)
-                },
-                2,
-            ))
+            Some((piece(range, inv), 2))
         }
         _ => None,
     }
