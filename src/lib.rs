@@ -15,6 +15,7 @@
 //! extension, command or backend goes.
 #![deny(missing_docs)]
 
+pub use iptables::sync;
 pub use iptables::IpTables;
 pub use iptnl_sys as sys;
 

@@ -36,6 +36,7 @@ mod plan;
 mod read;
 pub mod restore;
 pub mod save;
+pub mod sync;
 pub mod sysdb;
 mod transaction;
 
@@ -302,6 +303,29 @@ impl IpTables {
         mine
     }
 
+    /// Forgets everything cached: the next read asks the kernel.
+    pub(crate) fn forget_cache(&self) {
+        self.lock().cache.clear();
+    }
+
+    /// Plans and commits `ops` as one batch at generation `genid` only (see
+    /// [`plan::run_once`]): `Ok(None)` when the ruleset is no longer at that generation.
+    pub(crate) fn run_pinned(
+        &self,
+        ops: &[Op<'_>],
+        genid: u32,
+    ) -> Result<Option<Vec<OpResult>>, plan::Failed> {
+        let flat: Vec<&Op<'_>> = ops.iter().collect();
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        let r = plan::run_once(conn, cache, self.family, &flat, Some(genid))?;
+        if r.as_ref().is_some_and(|(_, committed)| *committed) {
+            self.group
+                .record(|s| s.commit(flat.len(), 1, std::time::Instant::now()));
+        }
+        Ok(r.map(|(results, _)| results))
+    }
+
     /// Commits the operations of several callers, in order, as few batches as their results
     /// allow: a caller whose operation is refused gets the refusal and the others are
     /// planned again without it.
@@ -323,7 +347,7 @@ impl IpTables {
             let r = {
                 let mut g = self.lock();
                 let Inner { conn, cache } = &mut *g;
-                plan::run_once(conn, cache, self.family, &flat)
+                plan::run_once(conn, cache, self.family, &flat, None)
             };
             spent += t.elapsed();
             match r {

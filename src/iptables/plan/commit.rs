@@ -49,11 +49,15 @@ impl Failed {
 
 /// Plans and commits `ops` as one batch, with the results and whether a batch was sent;
 /// `Ok(None)` when the ruleset changed under a read (the caller waits [`jitter`] without holding the connection, then calls again).
+/// With `pin`, the operations were computed from generation `pin`: they are planned only at
+/// that generation and the batch carries it, so that it applies to exactly that ruleset
+/// (`Ok(None)` otherwise).
 pub(crate) fn run_once(
     conn: &mut Conn,
     cache: &mut Cache,
     family: IpFamily,
     ops: &[&Op<'_>],
+    pin: Option<u32>,
 ) -> Result<Option<(Vec<OpResult>, bool)>, Failed> {
     let mut view = KernelView { conn, cache };
     let mode = Mode {
@@ -82,6 +86,12 @@ pub(crate) fn run_once(
         Err((i, PlanError::Failed(e))) => return Err(Failed::of(i, e)),
         Err((i, PlanError::Refused(r))) => return Err(Failed::of(i, r.into_error())),
     };
+    if let Some(g) = pin {
+        if p.genid.is_some_and(|x| x != g) {
+            return Ok(None);
+        }
+        p.genid = Some(g);
+    }
     if p.batch.is_empty() {
         return Ok(Some((
             pending.into_iter().map(|x| resolve(x, None)).collect(),

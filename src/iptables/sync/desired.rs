@@ -1,0 +1,273 @@
+//! The declaration: owned chains with their rules, hooks with their positions, each rule
+//! parsed and encoded when declared.
+
+use std::collections::BTreeMap;
+
+use super::owner::{Owner, Position};
+use crate::ipt::ext::comment::Comment;
+use crate::ipt::tables::find_table;
+use crate::ipt::{encode_rule_with, parse_rule_str_with, IpFamily, RuleSpec};
+use crate::iptables::ipset::KernelSets;
+use crate::iptables::Error;
+use crate::nft::expr::Counter;
+use crate::nft::{Expr, Rule};
+
+/// What a rule is, for telling equal rules apart: its expressions as written (counter values
+/// zeroed) and its user data.
+pub(super) type Key = (Vec<Expr>, Option<Vec<u8>>);
+
+pub(super) fn key_of(rule: &Rule) -> Key {
+    let exprs = rule
+        .exprs
+        .iter()
+        .map(|e| match e {
+            Expr::Counter(_) => Expr::Counter(Counter::default()),
+            e => e.input_form().unwrap_or_else(|| e.clone()),
+        })
+        .collect();
+    (exprs, rule.userdata.clone())
+}
+
+/// A declared rule: its spec and the key of the rule it encodes to.
+#[derive(Debug, Clone)]
+pub(super) struct Declared {
+    pub(super) spec: RuleSpec,
+    pub(super) key: Key,
+}
+
+fn declare(family: IpFamily, table: &str, chain: &str, spec: RuleSpec) -> Result<Declared, Error> {
+    let rule = encode_rule_with(&spec, family, table, chain, &KernelSets)
+        .map_err(|e| Error::Invalid(format!("{table} {chain}: `{}': {e}", spec.to_save_args())))?;
+    Ok(Declared {
+        key: key_of(&rule),
+        spec,
+    })
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct OwnedChain {
+    pub(super) name: String,
+    pub(super) rules: Vec<Declared>,
+}
+
+#[derive(Debug, Clone)]
+pub(super) struct Hook {
+    pub(super) chain: String,
+    pub(super) at: Position,
+    pub(super) rule: Declared,
+}
+
+#[derive(Debug, Clone, Default)]
+pub(super) struct TableDecl {
+    pub(super) chains: Vec<OwnedChain>,
+    pub(super) hooks: Vec<Hook>,
+}
+
+/// The state an agent wants: per table, the chains it owns with their rules in order, and
+/// its hook rules with their positions. Rules are parsed and encoded when declared, so that
+/// a wrong rule is refused here, and a sync compares bytes only.
+///
+/// ```no_run
+/// use iptnl::ipt::IpFamily;
+/// use iptnl::sync::{Desired, Owner, Position};
+/// let mut d = Desired::new(IpFamily::V4, Owner::new("AGENT-", "agent")?);
+/// d.chain("filter", "AGENT-IN", &["-p tcp --dport 22 -j ACCEPT"])?
+///     .hook("filter", "INPUT", Position::First, "-j AGENT-IN")?;
+/// assert_eq!(d.rule_count(), 2);
+/// # Ok::<(), iptnl::iptables::Error>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Desired {
+    pub(super) family: IpFamily,
+    pub(super) owner: Owner,
+    pub(super) tables: BTreeMap<String, TableDecl>,
+}
+
+pub(super) fn table_checked(table: &str) -> Result<(), Error> {
+    if find_table(table).is_none() {
+        return Err(Error::Invalid(format!(
+            "table `{table}' does not exist (iptables tables are filter, nat, mangle, raw and security)"
+        )));
+    }
+    Ok(())
+}
+
+impl Desired {
+    /// Nothing owned yet (a sync of it removes every owned chain and hook of the tables
+    /// it names: none).
+    ///
+    /// ```
+    /// use iptnl::sync::{Desired, Owner};
+    /// let d = Desired::new(iptnl::ipt::IpFamily::V6, Owner::new("X-", "x").unwrap());
+    /// assert_eq!(d.rule_count(), 0);
+    /// ```
+    pub fn new(family: IpFamily, owner: Owner) -> Desired {
+        Desired {
+            family,
+            owner,
+            tables: BTreeMap::new(),
+        }
+    }
+
+    /// The family.
+    ///
+    /// ```
+    /// use iptnl::sync::{Desired, Owner};
+    /// let d = Desired::new(iptnl::ipt::IpFamily::V6, Owner::new("X-", "x").unwrap());
+    /// assert_eq!(d.family(), iptnl::ipt::IpFamily::V6);
+    /// ```
+    pub fn family(&self) -> IpFamily {
+        self.family
+    }
+
+    /// The owner.
+    ///
+    /// ```
+    /// use iptnl::sync::{Desired, Owner};
+    /// let d = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("X-", "x").unwrap());
+    /// assert_eq!(d.owner().prefix(), "X-");
+    /// ```
+    pub fn owner(&self) -> &Owner {
+        &self.owner
+    }
+
+    /// The tables named so far (by [`chain`](Self::chain), [`hook`](Self::hook) or
+    /// [`table`](Self::table)).
+    ///
+    /// ```
+    /// use iptnl::sync::{Desired, Owner};
+    /// let mut d = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("X-", "x").unwrap());
+    /// d.table("mangle").unwrap();
+    /// assert_eq!(d.tables().collect::<Vec<_>>(), ["mangle"]);
+    /// ```
+    pub fn tables(&self) -> impl Iterator<Item = &str> {
+        self.tables.keys().map(String::as_str)
+    }
+
+    /// The number of rules declared (owned chains' rules and hooks).
+    ///
+    /// ```
+    /// use iptnl::sync::{Desired, Owner};
+    /// let d = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("X-", "x").unwrap());
+    /// assert_eq!(d.rule_count(), 0);
+    /// ```
+    pub fn rule_count(&self) -> usize {
+        self.tables
+            .values()
+            .map(|t| t.hooks.len() + t.chains.iter().map(|c| c.rules.len()).sum::<usize>())
+            .sum()
+    }
+
+    /// Names `table` as managed without declaring anything in it: a sync then removes what
+    /// is owned there.
+    pub fn table(&mut self, table: &str) -> Result<&mut Self, Error> {
+        table_checked(table)?;
+        self.tables.entry(table.to_owned()).or_default();
+        Ok(self)
+    }
+
+    /// Declares owned chain `name` of `table` with `rules` in order (each an iptables rule
+    /// spec, as after `-A CHAIN`; one that expands, such as `-s a,b`, gives its rules in
+    /// order). Declaring a chain again replaces its rules. The name must start with the
+    /// owner's prefix.
+    pub fn chain<S: AsRef<str>>(
+        &mut self,
+        table: &str,
+        name: &str,
+        rules: &[S],
+    ) -> Result<&mut Self, Error> {
+        let mut specs = Vec::with_capacity(rules.len());
+        for r in rules {
+            let parsed = parse_rule_str_with(self.family, r.as_ref(), &KernelSets)
+                .map_err(|e| Error::Invalid(format!("{table} {name}: `{}': {e}", r.as_ref())))?;
+            specs.extend(parsed);
+        }
+        self.chain_specs(table, name, specs)
+    }
+
+    /// [`chain`](Self::chain) with rules already parsed.
+    pub fn chain_specs(
+        &mut self,
+        table: &str,
+        name: &str,
+        rules: Vec<RuleSpec>,
+    ) -> Result<&mut Self, Error> {
+        table_checked(table)?;
+        if !self.owner.owns_chain(name) {
+            return Err(Error::Invalid(format!(
+                "chain `{name}' is not owned: owned chains start with `{}'",
+                self.owner.prefix()
+            )));
+        }
+        crate::ipt::command::check_chain_name(name, self.family).map_err(Error::InvalidSpec)?;
+        let rules = rules
+            .into_iter()
+            .map(|s| declare(self.family, table, name, s))
+            .collect::<Result<Vec<_>, _>>()?;
+        let t = self.tables.entry(table.to_owned()).or_default();
+        match t.chains.iter_mut().find(|c| c.name == name) {
+            Some(c) => c.rules = rules,
+            None => t.chains.push(OwnedChain {
+                name: name.to_owned(),
+                rules,
+            }),
+        }
+        Ok(self)
+    }
+
+    /// Declares a hook rule: `rule` (as after `-A CHAIN`, usually `-j OWNED-CHAIN`) in
+    /// `chain` of `table` (a built-in chain or a chain of others) at `at`. It is written with
+    /// the owner's comment `MARKER:HASH` after its matches. Hooks of one chain keep the order
+    /// they are declared in.
+    pub fn hook(
+        &mut self,
+        table: &str,
+        chain: &str,
+        at: Position,
+        rule: &str,
+    ) -> Result<&mut Self, Error> {
+        table_checked(table)?;
+        if self.owner.owns_chain(chain) {
+            return Err(Error::Invalid(format!(
+                "a hook goes into a chain of others; `{chain}' is owned"
+            )));
+        }
+        let mut specs = parse_rule_str_with(self.family, rule, &KernelSets)
+            .map_err(|e| Error::Invalid(format!("{table} {chain}: `{rule}': {e}")))?;
+        if specs.len() != 1 {
+            return Err(Error::Invalid(format!(
+                "{table} {chain}: `{rule}': a hook is one rule (it expands to {})",
+                specs.len()
+            )));
+        }
+        let mut spec = specs.remove(0);
+        let text = format!("{} {chain} {}", table, spec.to_save_args());
+        let mark = format!(
+            "{}:{:08x}",
+            self.owner.marker(),
+            fnv1a(text.as_bytes()) as u32
+        );
+        // The marker goes after the rule's own matches, before its target.
+        spec.matches.push(Box::new(Comment::new(&mark)));
+        let rule = declare(self.family, table, chain, spec)?;
+        self.tables
+            .entry(table.to_owned())
+            .or_default()
+            .hooks
+            .push(Hook {
+                chain: chain.to_owned(),
+                at,
+                rule,
+            });
+        Ok(self)
+    }
+}
+
+fn fnv1a(b: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &x in b {
+        h ^= u64::from(x);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}

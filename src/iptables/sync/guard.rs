@@ -1,0 +1,408 @@
+//! A guard keeps a declaration in force: it subscribes to the kernel's ruleset events
+//! (`NFNLGRP_NFTABLES`) and re-syncs when a commit of someone else touches what is owned.
+//!
+//! - Every commit's events are looked at when its `NEWGEN` arrives: a commit that touched
+//!   an owned chain, a chain that holds hooks (or a built-in chain), or a managed table
+//!   triggers a sync; the guard's own commits (known by the generation they created) and
+//!   commits elsewhere do not.
+//! - A burst is coalesced: after a relevant commit the guard keeps reading events until
+//!   none arrives for [`GuardOptions::settle`], then syncs once.
+//! - Lost events (the receive buffer overflowed) make it forget the handle's cache and
+//!   re-read everything.
+//! - A slow timer ([`GuardOptions::resync_every`]) re-syncs anyway, as a safety net. Between
+//!   events the guard sleeps in the kernel: it never polls the ruleset.
+//!
+//! The guard runs on a thread of its own ([`Guard::spawn`]), which suits a plain program and
+//! an async runtime alike (spawning it does not block; nothing in it needs a runtime). A
+//! program that prefers to give the guard a thread it manages itself, such as tokio's
+//! `spawn_blocking`, calls [`Guard::run`] there:
+//!
+//! ```no_run
+//! use std::sync::{atomic::AtomicBool, Arc};
+//! use iptnl::sync::{Desired, Guard, GuardOptions, Owner};
+//! let ipt = iptnl::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+//! let desired = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("X-", "x")?);
+//! let stop = Arc::new(AtomicBool::new(false));
+//! // e.g. inside tokio::task::spawn_blocking(move || …); set `stop` to end it.
+//! let stats = Guard::run(&ipt, desired, &GuardOptions::default(), stop)?;
+//! println!("{} repairs", stats.repairs);
+//! # Ok::<(), iptnl::iptables::Error>(())
+//! ```
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use super::{sync, Desired, SyncReport};
+use crate::ipt::tables::find_table;
+use crate::iptables::error::from_nft;
+use crate::iptables::{Error, IpTables};
+use crate::nft::monitor::{Event, Monitor};
+
+/// A callback given each sync that changed something.
+pub type OnRepair = Arc<dyn Fn(&SyncReport) + Send + Sync>;
+
+/// How a guard works.
+///
+/// ```
+/// use std::time::Duration;
+/// let o = iptnl::sync::GuardOptions { resync_every: Duration::from_secs(60), ..Default::default() };
+/// assert_eq!(o.settle, Duration::from_millis(1));
+/// ```
+#[derive(Clone)]
+pub struct GuardOptions {
+    /// The slow timer: a sync at least this often, events or not (default 30 s).
+    pub resync_every: Duration,
+    /// How long the events of a burst may pause before the guard syncs (default 1 ms).
+    pub settle: Duration,
+    /// Called after each sync that changed something (from the guard's thread).
+    pub on_repair: Option<OnRepair>,
+}
+
+impl Default for GuardOptions {
+    fn default() -> Self {
+        GuardOptions {
+            resync_every: Duration::from_secs(30),
+            settle: Duration::from_millis(1),
+            on_repair: None,
+        }
+    }
+}
+
+impl std::fmt::Debug for GuardOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GuardOptions")
+            .field("resync_every", &self.resync_every)
+            .field("settle", &self.settle)
+            .field("on_repair", &self.on_repair.is_some())
+            .finish()
+    }
+}
+
+/// What a guard did so far.
+///
+/// ```
+/// let s = iptnl::sync::GuardStats::default();
+/// assert_eq!(s.repairs, 0);
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct GuardStats {
+    /// Syncs run (each reads through the cache; only a change sends a batch).
+    pub syncs: u64,
+    /// Syncs that changed something.
+    pub repairs: u64,
+    /// Syncs run by the slow timer.
+    pub timer_syncs: u64,
+    /// Commits of others that touched what is owned.
+    pub relevant_commits: u64,
+    /// Commits of the guard itself, seen and ignored.
+    pub own_commits: u64,
+    /// Times events were lost and everything was read again.
+    pub lost: u64,
+    /// Syncs that failed (the last error is kept).
+    pub errors: u64,
+    /// The last error, in words.
+    pub last_error: Option<String>,
+    /// The last repair.
+    pub last_repair: Option<SyncReport>,
+}
+
+/// A running guard (see the [module](self) documentation); stopped by [`stop`](Self::stop)
+/// or when dropped.
+///
+/// ```no_run
+/// use std::sync::Arc;
+/// use iptnl::sync::{Desired, Guard, GuardOptions, Owner, Position};
+/// let ipt = Arc::new(iptnl::IpTables::new(iptnl::ipt::IpFamily::V4)?);
+/// let mut d = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("FLANNEL-", "flannel")?);
+/// d.chain("nat", "FLANNEL-POSTRTG", &["-s 10.244.0.0/16 -d 10.244.0.0/16 -j RETURN"])?
+///     .hook("nat", "POSTROUTING", Position::First, "-j FLANNEL-POSTRTG")?;
+/// let guard = Guard::spawn(ipt, d, GuardOptions::default())?;
+/// // … the agent runs; the rules stay as declared …
+/// let stats = guard.stop();
+/// # Ok::<(), iptnl::iptables::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Guard {
+    desired: Arc<Mutex<Desired>>,
+    version: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    stats: Arc<Mutex<GuardStats>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+/// How often a waiting guard looks at its stop flag (and its declaration).
+const TICK: Duration = Duration::from_millis(250);
+
+impl Guard {
+    /// Syncs `desired` once (its error, if any, is returned here), then keeps it in force on
+    /// a thread of its own. Turns on event following for `ipt`'s cache
+    /// ([`IpTables::set_follow_events`]) so that re-reads after a change cost no dump.
+    pub fn spawn(ipt: Arc<IpTables>, desired: Desired, opts: GuardOptions) -> Result<Guard, Error> {
+        let monitor = open_monitor(&ipt)?;
+        ipt.set_follow_events(true);
+        let first = sync(&ipt, &desired)?;
+        let stats = Arc::new(Mutex::new(GuardStats {
+            syncs: 1,
+            repairs: u64::from(first.changed()),
+            last_repair: first.changed().then(|| first.clone()),
+            ..GuardStats::default()
+        }));
+        let desired = Arc::new(Mutex::new(desired));
+        let version = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let shared = Shared {
+            desired: desired.clone(),
+            version: version.clone(),
+            stop: stop.clone(),
+            stats: stats.clone(),
+        };
+        let own = first.committed;
+        let thread = std::thread::Builder::new()
+            .name("iptnl-guard".into())
+            .spawn(move || run_loop(&ipt, &opts, &shared, monitor, own))
+            .map_err(|e| Error::Invalid(format!("cannot start the guard's thread: {e}")))?;
+        Ok(Guard {
+            desired,
+            version,
+            stop,
+            stats,
+            thread: Some(thread),
+        })
+    }
+
+    /// Runs a guard on the calling thread until `stop` is set (checked at least every
+    /// 250 ms); returns what it did. The first sync's error is returned at once; later
+    /// errors are counted in the stats and retried at the next event or timer.
+    pub fn run(
+        ipt: &IpTables,
+        desired: Desired,
+        opts: &GuardOptions,
+        stop: Arc<AtomicBool>,
+    ) -> Result<GuardStats, Error> {
+        let monitor = open_monitor(ipt)?;
+        ipt.set_follow_events(true);
+        let first = sync(ipt, &desired)?;
+        let shared = Shared {
+            desired: Arc::new(Mutex::new(desired)),
+            version: Arc::new(AtomicU64::new(0)),
+            stop,
+            stats: Arc::new(Mutex::new(GuardStats {
+                syncs: 1,
+                repairs: u64::from(first.changed()),
+                last_repair: first.changed().then(|| first.clone()),
+                ..GuardStats::default()
+            })),
+        };
+        run_loop(ipt, opts, &shared, monitor, first.committed);
+        let s = shared
+            .stats
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        Ok(s)
+    }
+
+    /// Replaces the declaration; the guard syncs it within 250 ms.
+    pub fn set_desired(&self, desired: Desired) {
+        *self.desired.lock().unwrap_or_else(|e| e.into_inner()) = desired;
+        self.version.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// What the guard did so far.
+    pub fn stats(&self) -> GuardStats {
+        self.stats.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Stops the guard (within 250 ms) and returns what it did. The owned rules stay; call
+    /// [`remove`](super::remove) to delete them.
+    pub fn stop(mut self) -> GuardStats {
+        self.halt();
+        self.stats()
+    }
+
+    fn halt(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.halt();
+    }
+}
+
+fn open_monitor(ipt: &IpTables) -> Result<Monitor, Error> {
+    use std::os::fd::AsRawFd;
+    let ns = ipt
+        .with_conn(|c| c.socket().netns())
+        .map_err(|e| Error::Invalid(format!("cannot find the handle's network namespace: {e}")))?;
+    Monitor::open_in_netns(format!("/proc/self/fd/{}", ns.as_raw_fd()))
+        .map_err(|e| from_nft(e, "subscribing to ruleset events"))
+}
+
+/// What a declaration watches: its tables, and in them the chains that matter.
+struct Watch {
+    family: crate::nft::Family,
+    tables: HashSet<String>,
+    hook_chains: HashSet<(String, String)>,
+    owner: super::Owner,
+}
+
+impl Watch {
+    fn of(d: &Desired) -> Watch {
+        Watch {
+            family: d.family.nft(),
+            tables: d.tables.keys().cloned().collect(),
+            hook_chains: d
+                .tables
+                .iter()
+                .flat_map(|(t, decl)| decl.hooks.iter().map(move |h| (t.clone(), h.chain.clone())))
+                .collect(),
+            owner: d.owner.clone(),
+        }
+    }
+
+    fn chain_matters(&self, table: &str, chain: &str) -> bool {
+        self.tables.contains(table)
+            && (self.owner.owns_chain(chain)
+                || find_table(table).is_some_and(|t| t.builtin(chain).is_some())
+                || self
+                    .hook_chains
+                    .contains(&(table.to_owned(), chain.to_owned())))
+    }
+
+    fn touches(&self, ev: &Event) -> bool {
+        match ev {
+            Event::NewRule(r) | Event::DelRule(r) => {
+                r.family == self.family && self.chain_matters(&r.table, &r.chain)
+            }
+            Event::NewChain(c) | Event::DelChain(c) => {
+                c.family == self.family && self.chain_matters(&c.table, &c.name)
+            }
+            Event::NewTable(t) | Event::DelTable(t) => {
+                t.family == self.family && self.tables.contains(&t.name)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// What the guard's loop shares with its [`Guard`].
+struct Shared {
+    desired: Arc<Mutex<Desired>>,
+    version: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+    stats: Arc<Mutex<GuardStats>>,
+}
+
+/// How many of its own commits a guard remembers (to ignore their events).
+const OWN: usize = 8;
+
+fn run_loop(
+    ipt: &IpTables,
+    opts: &GuardOptions,
+    sh: &Shared,
+    mut monitor: Monitor,
+    own: Option<u32>,
+) {
+    let snapshot = || sh.desired.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let stat = |f: &mut dyn FnMut(&mut GuardStats)| {
+        f(&mut sh.stats.lock().unwrap_or_else(|e| e.into_inner()))
+    };
+    let mut version = sh.version.load(Ordering::Relaxed);
+    let mut d = snapshot();
+    let mut watch = Watch::of(&d);
+    let mut own: std::collections::VecDeque<u32> = own.into_iter().collect();
+    let mut next_timer = Instant::now() + opts.resync_every;
+    // Whether the commit whose events are being read touched what is owned.
+    let mut touched = false;
+    while !sh.stop.load(Ordering::Relaxed) {
+        let mut dirty = false;
+        let mut timer = false;
+        let now = Instant::now();
+        if now >= next_timer {
+            timer = true;
+        } else {
+            let wait = (next_timer - now).min(TICK);
+            let mut ev = match monitor.next(Some(wait)) {
+                Ok(ev) => ev,
+                Err(_) => {
+                    // The subscription broke: read everything again.
+                    ipt.forget_cache();
+                    dirty = true;
+                    None
+                }
+            };
+            // The event, and the rest of its burst.
+            while let Some(e) = ev.take() {
+                match e {
+                    Event::Lost => {
+                        stat(&mut |s| s.lost += 1);
+                        ipt.forget_cache();
+                        dirty = true;
+                        touched = false;
+                    }
+                    Event::NewGen { genid, .. } => {
+                        if own.contains(&genid) {
+                            stat(&mut |s| s.own_commits += 1);
+                        } else if touched {
+                            stat(&mut |s| s.relevant_commits += 1);
+                            dirty = true;
+                        }
+                        touched = false;
+                    }
+                    e => touched |= watch.touches(&e),
+                }
+                let pause = if dirty || touched {
+                    opts.settle
+                } else {
+                    Duration::from_micros(1)
+                };
+                ev = monitor.next(Some(pause)).unwrap_or(None);
+            }
+        }
+        let v = sh.version.load(Ordering::Relaxed);
+        if v != version {
+            version = v;
+            d = snapshot();
+            watch = Watch::of(&d);
+            dirty = true;
+        }
+        if !(dirty || timer) {
+            continue;
+        }
+        next_timer = Instant::now() + opts.resync_every;
+        match sync(ipt, &d) {
+            Ok(r) => {
+                if let Some(g) = r.committed {
+                    if own.len() == OWN {
+                        own.pop_front();
+                    }
+                    own.push_back(g);
+                    if let Some(cb) = &opts.on_repair {
+                        cb(&r);
+                    }
+                }
+                stat(&mut |s| {
+                    s.syncs += 1;
+                    s.timer_syncs += u64::from(timer);
+                    if r.changed() {
+                        s.repairs += 1;
+                        s.last_repair = Some(r.clone());
+                    }
+                });
+            }
+            Err(e) => stat(&mut |s| {
+                s.syncs += 1;
+                s.errors += 1;
+                s.last_error = Some(e.to_string());
+            }),
+        }
+    }
+}
