@@ -475,14 +475,13 @@ fn tamper_and_repair(workload: Option<&str>) {
             std::thread::sleep(Duration::from_millis(20));
             let g = gens.lock().unwrap().clone();
             let at = |genid: u32| g.iter().find(|(_, x)| *x == genid).map(|(t, _)| *t);
-            let (Some(fixed), Some(broken)) = (at(repaired), at(repaired.wrapping_sub(1))) else {
-                panic!("{name}: generations {repaired} and the one before not seen: {g:?}");
+            // A flush of a big table sends more events than the observer's buffer holds:
+            // then the tampering commit's own announcement may be lost.
+            let commit_to_repair = match (at(repaired), at(repaired.wrapping_sub(1))) {
+                (Some(fixed), Some(broken)) => Some(fixed.saturating_duration_since(broken)),
+                _ => None,
             };
-            times.push((
-                name,
-                fixed.saturating_duration_since(broken),
-                t1.saturating_duration_since(t0),
-            ));
+            times.push((name, commit_to_repair, t1.saturating_duration_since(t0)));
             // One repair per tampering.
             std::thread::sleep(Duration::from_millis(50));
             assert!(rx.try_recv().is_err(), "{name}: repaired twice");
@@ -501,15 +500,14 @@ fn tamper_and_repair(workload: Option<&str>) {
         observer.join().unwrap();
         eprintln!("commit to repair  command exit to repair");
         for (name, t, exit) in &times {
-            eprintln!(
-                "{:>8.2} ms  {:>8.2} ms  {name}",
-                t.as_secs_f64() * 1e3,
-                exit.as_secs_f64() * 1e3
-            );
+            let t = t.map_or("  (events lost)".to_owned(), |t| {
+                format!("{:>8.2} ms", t.as_secs_f64() * 1e3)
+            });
+            eprintln!("{t}  {:>8.2} ms  {name}", exit.as_secs_f64() * 1e3);
         }
         let mut ms: Vec<f64> = times
             .iter()
-            .map(|(_, t, _)| t.as_secs_f64() * 1e3)
+            .filter_map(|(_, t, _)| t.map(|t| t.as_secs_f64() * 1e3))
             .collect();
         ms.sort_by(f64::total_cmp);
         eprintln!("median {:.2} ms; {stats:?}", ms[ms.len() / 2]);

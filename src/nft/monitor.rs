@@ -85,11 +85,32 @@ impl Monitor {
     /// The next event, waiting at most `timeout` (`None`: forever). `Ok(None)` when the time
     /// ran out.
     pub fn next(&mut self, timeout: Option<Duration>) -> Result<Option<Event>, Error> {
+        self.read(Some(timeout))
+    }
+
+    /// The next event when one is queued already, without waiting (a receive timeout is
+    /// counted in the kernel's clock ticks, so even a tiny one can wait some milliseconds).
+    ///
+    /// ```no_run
+    /// let mut m = iptnl::nft::monitor::Monitor::open()?;
+    /// while let Some(ev) = m.try_next()? {
+    ///     println!("{ev:?}");
+    /// }
+    /// # Ok::<(), iptnl::nft::Error>(())
+    /// ```
+    pub fn try_next(&mut self) -> Result<Option<Event>, Error> {
+        self.read(None)
+    }
+
+    /// The next event: waiting at most `timeout` when it is `Some`, not at all when `None`.
+    fn read(&mut self, timeout: Option<Option<Duration>>) -> Result<Option<Event>, Error> {
         if let Some(e) = self.queue.pop_front() {
             return Ok(Some(e));
         }
-        self.sock.set_recv_timeout(timeout)?;
-        match self.sock.recv(&mut self.rx, true) {
+        if let Some(t) = timeout {
+            self.sock.set_recv_timeout(t)?;
+        }
+        match self.sock.recv(&mut self.rx, timeout.is_some()) {
             Ok(false) => return Ok(None),
             Ok(true) => {}
             Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => return Ok(Some(Event::Lost)),

@@ -5,8 +5,9 @@
 //!   an owned chain, a chain that holds hooks (or a built-in chain), or a managed table
 //!   triggers a sync; the guard's own commits (known by the generation they created) and
 //!   commits elsewhere do not.
-//! - A burst is coalesced: after a relevant commit the guard keeps reading events until
-//!   none arrives for [`GuardOptions::settle`], then syncs once.
+//! - A burst is coalesced: after a relevant commit the guard reads every event queued
+//!   already (and, with [`GuardOptions::settle`], those that follow within it), then syncs
+//!   once.
 //! - Lost events (the receive buffer overflowed) make it forget the handle's cache and
 //!   re-read everything.
 //! - A slow timer ([`GuardOptions::resync_every`]) re-syncs anyway, as a safety net. Between
@@ -49,13 +50,15 @@ pub type OnRepair = Arc<dyn Fn(&SyncReport) + Send + Sync>;
 /// ```
 /// use std::time::Duration;
 /// let o = iptnl::sync::GuardOptions { resync_every: Duration::from_secs(60), ..Default::default() };
-/// assert_eq!(o.settle, Duration::from_millis(1));
+/// assert_eq!(o.settle, Duration::ZERO);
 /// ```
 #[derive(Clone)]
 pub struct GuardOptions {
     /// The slow timer: a sync at least this often, events or not (default 30 s).
     pub resync_every: Duration,
-    /// How long the events of a burst may pause before the guard syncs (default 1 ms).
+    /// How long to wait for more events after a relevant commit before syncing (default 0:
+    /// the guard syncs as soon as the events already queued are read, and a burst that
+    /// goes on is coalesced at the next sync). The kernel counts the wait in clock ticks.
     pub settle: Duration,
     /// Called after each sync that changed something (from the guard's thread).
     pub on_repair: Option<OnRepair>,
@@ -65,7 +68,7 @@ impl Default for GuardOptions {
     fn default() -> Self {
         GuardOptions {
             resync_every: Duration::from_secs(30),
-            settle: Duration::from_millis(1),
+            settle: Duration::ZERO,
             on_repair: None,
         }
     }
@@ -359,12 +362,12 @@ fn run_loop(
                     }
                     e => touched |= watch.touches(&e),
                 }
-                let pause = if dirty || touched {
-                    opts.settle
-                } else {
-                    Duration::from_micros(1)
-                };
-                ev = monitor.next(Some(pause)).unwrap_or(None);
+                // What is queued already; then, after a relevant commit, what follows
+                // within the settle time.
+                ev = monitor.try_next().unwrap_or(None);
+                if ev.is_none() && dirty && !opts.settle.is_zero() {
+                    ev = monitor.next(Some(opts.settle)).unwrap_or(None);
+                }
             }
         }
         let v = sh.version.load(Ordering::Relaxed);
