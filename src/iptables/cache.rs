@@ -282,8 +282,26 @@ impl Cache {
         let mut per_chain: HashMap<Key, Edit> = HashMap::new();
         let mut drop_keys: HashSet<Key> = HashSet::new();
         let mut drop_tables: HashSet<String> = HashSet::new();
+        // A commit that adds or deletes many chains of a table (a restore, a table deleted
+        // or flushed by someone else) makes the table be read again rather than edited
+        // event by event: each edit of the chain list costs a pass over it.
+        let mut chain_events: HashMap<&str, usize> = HashMap::new();
+        for ev in batch {
+            if let Ev::NewChain(c) | Ev::DelChain(c) = ev {
+                if c.family == f {
+                    *chain_events.entry(c.table.as_str()).or_default() += 1;
+                }
+            }
+        }
+        for (t, n) in chain_events {
+            if n > BULK_CHAIN_EVENTS {
+                self.forget_table(t);
+                drop_tables.insert(t.to_owned());
+            }
+        }
         for (i, ev) in batch.iter().enumerate() {
             match ev {
+                Ev::NewChain(c) | Ev::DelChain(c) if drop_tables.contains(&c.table) => {}
                 Ev::NewRule { rule: r, .. } | Ev::DelRule(r) if r.family == f => {
                     let k = (r.table.clone(), r.chain.clone());
                     if self.chains.contains_key(&k) {
@@ -318,6 +336,12 @@ impl Cache {
         }
         for (k, edit) in per_chain {
             if drop_keys.contains(&k) || drop_tables.contains(&k.0) {
+                continue;
+            }
+            // Each event finds its rule by a pass over the chain: a chain that changed a lot
+            // is read again instead.
+            if edit.events.len() > BULK_RULE_EVENTS {
+                drop_keys.insert(k);
                 continue;
             }
             if !self.apply(family, &k, batch, &edit.events) {
@@ -396,6 +420,14 @@ impl Cache {
         true
     }
 }
+
+/// Above this many chain events of one table in one commit, the table is read again
+/// instead of edited (see [`Cache::replay`]).
+const BULK_CHAIN_EVENTS: usize = 64;
+
+/// Above this many rule events of one chain in one commit, the chain is read again instead
+/// of edited.
+const BULK_RULE_EVENTS: usize = 256;
 
 /// The changes one commit made to one cached chain.
 #[derive(Default)]

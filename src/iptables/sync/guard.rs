@@ -327,6 +327,8 @@ fn run_loop(
     let mut touched = false;
     while !sh.stop.load(Ordering::Relaxed) {
         let mut dirty = false;
+        // Events were lost: the commit that overflowed the buffer may still be running.
+        let mut lost = false;
         let mut timer = false;
         let now = Instant::now();
         if now >= next_timer {
@@ -339,6 +341,7 @@ fn run_loop(
                     // The subscription broke: read everything again.
                     ipt.forget_cache();
                     dirty = true;
+                    lost = true;
                     None
                 }
             };
@@ -349,6 +352,7 @@ fn run_loop(
                         stat(&mut |s| s.lost += 1);
                         ipt.forget_cache();
                         dirty = true;
+                        lost = true;
                         touched = false;
                     }
                     Event::NewGen { genid, .. } => {
@@ -381,6 +385,12 @@ fn run_loop(
             continue;
         }
         next_timer = Instant::now() + opts.resync_every;
+        if lost {
+            // The generation moves when a commit starts and its changes are read as they
+            // are made: wait for it to end before reading. An empty batch waits for the
+            // kernel's commit lock and changes nothing.
+            let _ = ipt.with_conn(|c| crate::nft::Batch::new().commit(c));
+        }
         match sync(ipt, &d) {
             Ok(r) => {
                 if let Some(g) = r.committed {
