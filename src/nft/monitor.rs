@@ -40,6 +40,14 @@ pub enum Event {
     /// Events were lost (the receive buffer overflowed): whatever was cached must be read
     /// again.
     Lost,
+    /// A table, chain, rule or generation message iptnl could not read (its message type and
+    /// why); the events around it are still delivered.
+    Unreadable {
+        /// The `NFT_MSG_*` type.
+        msg_type: u16,
+        /// What was wrong with it.
+        error: String,
+    },
 }
 
 /// A subscription to ruleset events in one network namespace.
@@ -106,17 +114,16 @@ impl Monitor {
             if nfnl_subsys_id(m.msg_type()) != NFNL_SUBSYS_NFTABLES {
                 continue;
             }
-            let dec = |r: Result<Event, netlink::DecodeError>| r.map_err(netlink::Error::from);
-            let ev = match nfnl_msg_id(m.msg_type()) {
-                NFT_MSG_NEWTABLE => dec(Table::decode(&m).map(Event::NewTable))?,
-                NFT_MSG_DELTABLE => dec(Table::decode(&m).map(Event::DelTable))?,
-                NFT_MSG_NEWCHAIN => dec(Chain::decode(&m).map(Event::NewChain))?,
-                NFT_MSG_DELCHAIN => dec(Chain::decode(&m).map(Event::DelChain))?,
-                NFT_MSG_NEWRULE => dec(Rule::decode(&m).map(Event::NewRule))?,
-                NFT_MSG_DELRULE => dec(Rule::decode(&m).map(Event::DelRule))?,
-                NFT_MSG_NEWGEN => {
+            let msg_type = nfnl_msg_id(m.msg_type());
+            let ev = match msg_type {
+                NFT_MSG_NEWTABLE => Table::decode(&m).map(Event::NewTable),
+                NFT_MSG_DELTABLE => Table::decode(&m).map(Event::DelTable),
+                NFT_MSG_NEWCHAIN => Chain::decode(&m).map(Event::NewChain),
+                NFT_MSG_DELCHAIN => Chain::decode(&m).map(Event::DelChain),
+                NFT_MSG_NEWRULE => Rule::decode(&m).map(Event::NewRule),
+                NFT_MSG_DELRULE => Rule::decode(&m).map(Event::DelRule),
+                NFT_MSG_NEWGEN => m.nfgen().map(|nf| {
                     let (mut genid, mut pid, mut name) = (0, None, None);
-                    let nf = m.nfgen().map_err(netlink::Error::from)?;
                     for a in nf.attrs().flatten() {
                         match a.kind() {
                             NFTA_GEN_ID => genid = a.be32().unwrap_or(0),
@@ -126,10 +133,14 @@ impl Monitor {
                         }
                     }
                     Event::NewGen { genid, pid, name }
-                }
-                other => Event::Other(other),
+                }),
+                other => Ok(Event::Other(other)),
             };
-            self.queue.push_back(ev);
+            self.queue
+                .push_back(ev.unwrap_or_else(|e| Event::Unreadable {
+                    msg_type,
+                    error: e.to_string(),
+                }));
         }
         Ok(self.queue.pop_front())
     }
