@@ -111,8 +111,8 @@ fn logfilter(line: &str) -> String {
     out
 }
 
-/// The netlink sockets of this network namespace subscribed to NFNLGRP_NFTABLES.
-fn subscribers() -> usize {
+/// The netlink sockets of this network namespace subscribed to netfilter group `group`.
+fn subscribers_to(group: u32) -> usize {
     let t = std::fs::read_to_string("/proc/thread-self/net/netlink").unwrap_or_default();
     t.lines()
         .skip(1)
@@ -120,7 +120,7 @@ fn subscribers() -> usize {
             let f: Vec<&str> = l.split_whitespace().collect();
             f.len() > 3
                 && f[1] == "12"
-                && u32::from_str_radix(f[3], 16).is_ok_and(|g| g & (1 << 6) != 0)
+                && u32::from_str_radix(f[3], 16).is_ok_and(|g| g & (1 << (group - 1)) != 0)
         })
         .count()
 }
@@ -163,6 +163,20 @@ impl Mon {
         }
     }
 
+    /// The next `n` lines, as many as come within 5 s.
+    fn lines(&self, n: usize) -> Vec<String> {
+        let t0 = Instant::now();
+        let mut got = Vec::new();
+        while got.len() < n {
+            let left = Duration::from_secs(5).saturating_sub(t0.elapsed());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => got.push(l),
+                Err(_) => break,
+            }
+        }
+        got
+    }
+
     /// Ends it with SIGTERM; its exit status and whatever it printed after the last cut.
     fn stop(mut self) -> (std::process::ExitStatus, Vec<String>) {
         let pid = self.child.id().to_string();
@@ -185,8 +199,12 @@ impl Drop for Mon {
 }
 
 fn wait_subscribed(n: usize) {
+    wait_subscribed_to(7, n)
+}
+
+fn wait_subscribed_to(group: u32, n: usize) {
     let t0 = Instant::now();
-    while subscribers() < n {
+    while subscribers_to(group) < n {
         assert!(
             t0.elapsed() < Duration::from_secs(5),
             "the monitors did not subscribe within 5 s"
@@ -398,6 +416,81 @@ fn family_table_and_counter_options() {
         let (status, _) = v4.stop();
         assert!(status.success(), "{status}");
         let (status, _) = nat.stop();
+        assert!(status.success(), "{status}");
+    });
+}
+
+/// `-t`: a UDP datagram over lo marked by `-j TRACE` in raw OUTPUT, through a jump and a
+/// return, traced by iptnl and by xtables-monitor 1.8.9 (whose rule lines start with `-4`
+/// where 1.8.11 says `iptables`).
+#[test]
+fn packet_traces() {
+    if !common::have("xtables-monitor") {
+        common::skip("packet_traces", "xtables-monitor is not installed");
+        return;
+    }
+    common::in_netns(|| {
+        let up = Command::new("ip")
+            .args(["link", "set", "lo", "up"])
+            .status()
+            .unwrap();
+        assert!(up.success());
+        for args in [
+            "-t raw -A OUTPUT -p udp -j TRACE",
+            "-A OUTPUT -p udp -j ACCEPT",
+            "-N sub",
+            "-A INPUT -p udp -j sub",
+            "-A sub -p udp --dport 9 -j RETURN",
+        ] {
+            run_ok(BIN, &["iptables"], args);
+        }
+        let mon = Mon::start(iptnl_monitor(&["-t"]));
+        let mut o = Command::new("stdbuf");
+        o.args(["-oL", "xtables-monitor", "-t"]);
+        let old = Mon::start(o);
+        wait_subscribed_to(9, 2);
+        let s = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        s.send_to(b"hi", "127.0.0.1:9").unwrap();
+        // Out: the TRACE rule, raw's policy, filter's ACCEPT; in: the jump, the return,
+        // INPUT's policy; and a PACKET line before each table's first trace.
+        let ours = mon.lines(9);
+        let theirs: Vec<String> = old
+            .lines(9)
+            .iter()
+            .map(|l| l.replace("  -4 -t ", "  iptables -t "))
+            .collect();
+        assert_eq!(ours, theirs);
+        let port = s.local_addr().unwrap().port();
+        assert!(
+            ours[0].starts_with("PACKET: 2 ")
+                && ours[0].contains(" OUT=lo SRC=127.0.0.1 DST=127.0.0.1 LEN=30 TOS=0x0 TTL=64 ")
+                && ours[0].ends_with(&format!(" DF SPORT={port} DPORT=9 ")),
+            "{ours:#?}"
+        );
+        let tail: Vec<String> = ours
+            .iter()
+            .filter(|l| l.starts_with(" TRACE: "))
+            .map(|l| {
+                // ` TRACE: 2 ID TABLE:CHAIN:rule:0xHANDLE:…`, without the id and the handle.
+                let rest = l.splitn(5, ' ').nth(4).unwrap_or("");
+                match rest.split_once(":rule:0x") {
+                    Some((at, r)) => format!("{at}:rule:{}", r.split_once(':').map_or("", |x| x.1)),
+                    None => rest.to_owned(),
+                }
+            })
+            .collect();
+        assert_eq!(
+            tail,
+            [
+                "raw:OUTPUT:rule:CONTINUE  iptables -t raw -A OUTPUT -p udp -j TRACE",
+                "raw:OUTPUT:policy:ACCEPT ",
+                "filter:OUTPUT:rule:ACCEPT  iptables -t filter -A OUTPUT -p udp -j ACCEPT",
+                "filter:INPUT:rule:JUMP:sub  iptables -t filter -A INPUT -p udp -j sub",
+                "filter:sub:rule:0xfffffffb  iptables -t filter -A sub -p udp -m udp --dport 9 -j RETURN",
+                "filter:INPUT:policy:ACCEPT ",
+            ]
+        );
+        let (status, _) = mon.stop();
         assert!(status.success(), "{status}");
     });
 }

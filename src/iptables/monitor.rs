@@ -1,7 +1,8 @@
 //! Ruleset events as iptables 1.8.11's `xtables-monitor -e` prints them: tables and base
 //! chains in libnftnl's words (`nft: NEW table: …`, `nft: NEW chain: …`), user chains as the
 //! `-N`/`-X` command that made them, rules as the `-A`/`-D` command with the rule in its
-//! iptables-save form, and each commit as a `NEWGEN:` line.
+//! iptables-save form, and each commit as a `NEWGEN:` line; and packet traces as
+//! `xtables-monitor -t` prints them (`PACKET:` and ` TRACE:` lines, see [`trace_lines`]).
 //!
 //! The functions here only format: [`crate::nft::monitor::Monitor`] delivers the events.
 //!
@@ -20,14 +21,20 @@
 
 use std::fmt::Write;
 
-use iptnl_sys::netfilter::NF_INET_INGRESS;
+use iptnl_sys::netfilter::{NF_ACCEPT, NF_DROP, NF_INET_INGRESS, NF_QUEUE, NF_STOLEN};
 use iptnl_sys::nf_tables::*;
 
 use crate::ipt::decode::{decode_rule_or_raw_with, raw_spec};
 use crate::ipt::ext::SetIndex;
 use crate::ipt::IpFamily;
 use crate::nft::monitor::Event;
+use crate::nft::trace::Trace;
 use crate::nft::{Chain, Family, Rule, Table};
+
+/// `ARPHRD_ETHER`.
+const ARPHRD_ETHER: u16 = 1;
+/// `ARPHRD_LOOPBACK`.
+const ARPHRD_LOOPBACK: u16 = 772;
 
 /// Which events to print and how, as `xtables-monitor`'s options say.
 ///
@@ -248,13 +255,30 @@ pub fn chain_line(c: &Chain, new: bool) -> String {
 /// );
 /// ```
 pub fn rule_line(r: &Rule, new: bool, counters: bool, sets: &dyn SetIndex) -> Option<String> {
+    rule_text(r, new, counters, sets).map(|t| format!(" EVENT: {t}"))
+}
+
+/// [`rule_line`] without its ` EVENT: ` prefix, as a trace prints the rule a packet met.
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
+/// use iptnl::iptables::monitor::rule_text;
+/// let spec = &parse_rule(IpFamily::V6, &["-j", "DROP"]).unwrap()[0];
+/// let rule = encode_rule(spec, IpFamily::V6, "filter", "INPUT").unwrap();
+/// assert_eq!(
+///     rule_text(&rule, true, false, &NoSets).as_deref(),
+///     Some("ip6tables -t filter -A INPUT -j DROP")
+/// );
+/// ```
+pub fn rule_text(r: &Rule, new: bool, counters: bool, sets: &dyn SetIndex) -> Option<String> {
     let cmd = family_cmd(r.family)?;
     let spec = match r.family {
         Family::Ipv4 => decode_rule_or_raw_with(r, IpFamily::V4, sets),
         Family::Ipv6 => decode_rule_or_raw_with(r, IpFamily::V6, sets),
         _ => raw_spec(r, IpFamily::V4),
     };
-    let mut s = format!(" EVENT: {cmd} -t {} ", r.table);
+    let mut s = format!("{cmd} -t {} ", r.table);
     if counters {
         let (p, b) = spec.counters.unwrap_or((0, 0));
         let _ = write!(s, "[{p}:{b}] ");
@@ -273,7 +297,7 @@ pub fn rule_line(r: &Rule, new: bool, counters: bool, sets: &dyn SetIndex) -> Op
 /// A commit prints `NEWGEN: GENID=N PID=P NAME=COMM` when the kernel names the committing
 /// process; lost events print `# events were lost …`; an event iptnl cannot read prints
 /// `# unreadable event …`; sets, elements and other objects print nothing, as in
-/// `xtables-monitor`.
+/// `xtables-monitor`. Traces print nothing here: [`trace_lines`] prints them.
 ///
 /// ```
 /// use iptnl::ipt::ext::NoSets;
@@ -306,7 +330,8 @@ pub fn event_lines(ev: &Event, filter: &Filter, sets: &dyn SetIndex) -> Vec<Stri
             "# unreadable event ({}): {error}",
             msg_name(*msg_type)
         )),
-        Event::Other(_) => None,
+        // A trace needs the rule it names read from the kernel: see `trace_lines`.
+        Event::Trace(_) | Event::Other(_) => None,
     };
     line.into_iter().collect()
 }
@@ -322,4 +347,274 @@ fn msg_name(t: u16) -> String {
         NFT_MSG_NEWGEN => "NEWGEN".into(),
         other => format!("message type {other}"),
     }
+}
+
+/// A verdict as `xtables-monitor` prints it, with the space after it.
+fn verdict_text(code: i32, target: Option<&str>) -> String {
+    let mut s = match code {
+        NF_ACCEPT => "ACCEPT".to_owned(),
+        NF_DROP => "DROP".to_owned(),
+        NF_QUEUE => "QUEUE".to_owned(),
+        NF_STOLEN => "STOLEN".to_owned(),
+        NFT_BREAK => "BREAK".to_owned(),
+        NFT_CONTINUE => "CONTINUE".to_owned(),
+        NFT_GOTO | NFT_JUMP => {
+            let mut s = if code == NFT_GOTO { "GOTO" } else { "JUMP" }.to_owned();
+            if let Some(c) = target {
+                let _ = write!(s, ":{c}");
+            }
+            s
+        }
+        other => format!("0x{:x}", other as u32),
+    };
+    s.push(' ');
+    s
+}
+
+/// Bytes in hex as C's `printf("%02x", (char)b)` prints them: a byte from 0x80 on is
+/// sign-extended (`ffffff80`), as in `xtables-monitor`.
+fn c_char_hex(out: &mut String, bytes: &[u8], upper: bool) {
+    for &b in bytes {
+        let v = b as i8 as i32 as u32;
+        let _ = if upper {
+            write!(out, "{v:02X}")
+        } else {
+            write!(out, "{v:02x}")
+        };
+    }
+}
+
+fn be16(b: &[u8], at: usize) -> u16 {
+    u16::from_be_bytes([b[at], b[at + 1]])
+}
+
+fn ipv4_text(out: &mut String, h: &[u8]) -> u8 {
+    if h.len() < 20 {
+        return 0;
+    }
+    let addr = |at: usize| std::net::Ipv4Addr::new(h[at], h[at + 1], h[at + 2], h[at + 3]);
+    let _ = write!(
+        out,
+        "SRC={} DST={} LEN={} TOS=0x{:x} TTL={} ID={} ",
+        addr(12),
+        addr(16),
+        be16(h, 2),
+        h[1],
+        h[8],
+        be16(h, 4)
+    );
+    let frag = be16(h, 6);
+    for (bit, name) in [(0x8000, "CE "), (0x4000, "DF "), (0x2000, "MF ")] {
+        if frag & bit != 0 {
+            out.push_str(name);
+        }
+    }
+    if frag & 0x1fff != 0 {
+        let _ = write!(out, "FRAG:{} ", frag & 0x1fff);
+    }
+    let ihl = usize::from(h[0] & 0xf) * 4;
+    if ihl > 20 {
+        out.push_str("OPT (");
+        c_char_hex(out, &h[20..ihl.min(h.len())], true);
+        out.push_str(") ");
+    }
+    h[9]
+}
+
+fn ipv6_text(out: &mut String, h: &[u8]) -> u8 {
+    if h.len() < 40 {
+        return 0;
+    }
+    let flow = u32::from_be_bytes([h[0], h[1], h[2], h[3]]);
+    let addr = |at: usize| {
+        let mut a = [0u8; 16];
+        a.copy_from_slice(&h[at..at + 16]);
+        std::net::Ipv6Addr::from(a)
+    };
+    // LEN adds the size of an IPv4 header to the payload length, as xtables-monitor does.
+    let _ = write!(
+        out,
+        "SRC={} DST={} LEN={} TC={} HOPLIMIT={} FLOWLBL={} ",
+        addr(8),
+        addr(24),
+        usize::from(be16(h, 4)) + 20,
+        (flow & 0x0ff0_0000) >> 20,
+        h[7],
+        flow & 0x000f_ffff
+    );
+    h[6]
+}
+
+/// The `PACKET:` line a trace's first message about a packet prints: interfaces, link,
+/// network and transport headers, mark (as `xtables-monitor -t`).
+///
+/// ```
+/// use iptnl::iptables::monitor::packet_line;
+/// use iptnl::nft::trace::Trace;
+/// let mut t = Trace { family: 2, id: 0xabc, ..Trace::default() };
+/// t.network_header = Some(vec![
+///     0x45, 0, 0, 84, 0x12, 0x34, 0x40, 0, 64, 1, 0, 0, 127, 0, 0, 1, 127, 0, 0, 1,
+/// ]);
+/// assert_eq!(
+///     packet_line(&t),
+///     "PACKET: 2 00000abc SRC=127.0.0.1 DST=127.0.0.1 LEN=84 TOS=0x0 TTL=64 ID=4660 DF "
+/// );
+/// ```
+pub fn packet_line(t: &Trace) -> String {
+    let mut s = format!("PACKET: {} {:08x} ", t.family, t.id);
+    let ifname = |i: u32| crate::netlink::interface_name(i).unwrap_or_else(|| "(null)".into());
+    if let Some(i) = t.iif {
+        let _ = write!(s, "IN={} ", ifname(i));
+    }
+    if let Some(o) = t.oif {
+        let _ = write!(s, "OUT={} ", ifname(o));
+    }
+    let mut nfproto = u32::from(t.family);
+    if let Some(p) = t.nfproto {
+        nfproto = p;
+        if p != u32::from(t.family) {
+            let _ = write!(s, "NFPROTO={p} ");
+        }
+    }
+    if let Some(ll) = &t.ll_header {
+        match t.iif_type.unwrap_or(0) {
+            ARPHRD_ETHER => {
+                if ll.len() >= 14 {
+                    let mac = |m: &[u8]| {
+                        m.iter()
+                            .map(|b| format!("{b:x}"))
+                            .collect::<Vec<_>>()
+                            .join(":")
+                    };
+                    let _ = write!(
+                        s,
+                        "MACSRC={} MACDST={} MACPROTO={:04x} ",
+                        mac(&ll[6..12]),
+                        mac(&ll[0..6]),
+                        be16(ll, 12)
+                    );
+                }
+            }
+            ARPHRD_LOOPBACK => s.push_str("LOOPBACK "),
+            other => {
+                let _ = write!(s, "LL=0x{other:x} ");
+                c_char_hex(&mut s, ll, false);
+                s.push(' ');
+            }
+        }
+    }
+    let mut l4 = 0;
+    if let Some(nh) = &t.network_header {
+        match nfproto {
+            p if p == u32::from(Family::Ipv4.raw()) => l4 = ipv4_text(&mut s, nh),
+            p if p == u32::from(Family::Ipv6.raw()) => l4 = ipv6_text(&mut s, nh),
+            _ => {
+                s.push_str("NH=");
+                c_char_hex(&mut s, nh, false);
+                s.push(' ');
+            }
+        }
+    }
+    if let Some(th) = &t.transport_header {
+        match l4 {
+            // DCCP, SCTP, UDP-Lite, UDP.
+            33 | 132 | 136 | 17 if th.len() >= 4 => {
+                let _ = write!(s, "SPORT={} DPORT={} ", be16(th, 0), be16(th, 2));
+            }
+            6 if th.len() >= 20 => {
+                let _ = write!(s, "SPORT={} DPORT={} ", be16(th, 0), be16(th, 2));
+                for (bit, name) in [
+                    (0x02, "SYN "),
+                    (0x10, "ACK "),
+                    (0x01, "FIN "),
+                    (0x04, "RST "),
+                    (0x08, "PSH "),
+                    (0x20, "URG "),
+                ] {
+                    if th[13] & bit != 0 {
+                        s.push_str(name);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    if let Some(m) = t.mark.filter(|&m| m != 0) {
+        let _ = write!(s, "MARK=0x{m:x} ");
+    }
+    s
+}
+
+/// The lines a trace message prints, as `xtables-monitor -t` prints them: a `PACKET:` line
+/// first when the message carries the packet's headers, then ` TRACE: FAMILY ID
+/// TABLE:CHAIN:rule:0xHANDLE:VERDICT  RULE` for a rule (`rule` is that rule, read from the
+/// kernel by the caller; `None` when it is gone), `…:return:CHAIN` for a return and
+/// `…:policy:VERDICT ` for a chain's policy.
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::iptables::monitor::{trace_lines, Filter};
+/// use iptnl::nft::trace::Trace;
+/// let t = Trace {
+///     family: 2, id: 0x1f, kind: 1, policy: Some(1),
+///     table: Some("filter".into()), chain: Some("INPUT".into()),
+///     ..Trace::default()
+/// };
+/// assert_eq!(
+///     trace_lines(&t, &Filter::default(), None, &NoSets),
+///     [" TRACE: 2 0000001f filter:INPUT:policy:ACCEPT "]
+/// );
+/// ```
+pub fn trace_lines(
+    t: &Trace,
+    filter: &Filter,
+    rule: Option<&Rule>,
+    sets: &dyn SetIndex,
+) -> Vec<String> {
+    if filter.family.is_some_and(|f| f.raw() != t.family)
+        || filter
+            .table
+            .as_deref()
+            .is_some_and(|n| t.table.as_deref() != Some(n))
+    {
+        return Vec::new();
+    }
+    let header = format!(
+        " TRACE: {} {:08x} {}:{}",
+        t.family,
+        t.id,
+        t.table.as_deref().unwrap_or("(null)"),
+        t.chain.as_deref().unwrap_or("(null)")
+    );
+    let (code, target) = match &t.verdict {
+        Some((c, target)) => (*c, target.as_deref()),
+        None => (0, None),
+    };
+    let mut out = Vec::new();
+    match t.kind {
+        NFT_TRACETYPE_RULE => {
+            if t.ll_header.is_some() || t.network_header.is_some() {
+                out.push(packet_line(t));
+            }
+            if let Some(h) = t.rule_handle {
+                let mut s = format!("{header}:rule:0x{h:x}:{} ", verdict_text(code, target));
+                match rule {
+                    Some(r) => {
+                        if let Some(text) = rule_text(r, true, filter.counters, sets) {
+                            s.push_str(&text);
+                        }
+                    }
+                    None => s.push_str("# the rule is no longer in the ruleset"),
+                }
+                out.push(s);
+            }
+        }
+        NFT_TRACETYPE_POLICY => out.push(format!(
+            "{header}:policy:{}",
+            verdict_text(t.policy.unwrap_or(0) as i32, target)
+        )),
+        NFT_TRACETYPE_RETURN => out.push(format!("{header}:return:{}", target.unwrap_or(""))),
+        _ => {}
+    }
+    out
 }

@@ -81,7 +81,8 @@ fn usage() -> String {
          \x20 iptables-restore, ip6tables-restore   (also iptables-nft-restore, …)\n\
          \x20 iptables-save, ip6tables-save         (also iptables-nft-save, …)\n\
          \x20 iptables-xml [-c] [-v] [FILE]         iptables-save text to XML\n\
-         \x20 xtables-monitor -e [-4|-6] [-c]       print ruleset changes as iptables commands\n\
+         \x20 xtables-monitor -e|-t [-4|-6] [-c]    print ruleset changes as iptables commands\n\
+         \x20                                       (-e) and traced packets (-t)\n\
          \x20                                       (also `iptnl monitor', which takes\n\
          \x20                                       --table NAME; see `iptnl monitor -h')\n\
          \x20 demo [--rules N] [--ipv6] [--keep-going]\n\

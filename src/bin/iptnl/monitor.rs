@@ -1,13 +1,21 @@
-//! `xtables-monitor` (and `iptnl monitor`): prints ruleset events, anyone's commits, as
-//! iptables 1.8.11's `xtables-monitor` prints them (see `iptnl::iptables::monitor`), one
-//! line at a time, flushed as it is written. SIGTERM and SIGINT end it with status 0.
+//! `xtables-monitor` (and `iptnl monitor`): prints ruleset events, anyone's commits (`-e`),
+//! and packet traces (`-t`), as iptables 1.8.11's `xtables-monitor` prints them (see
+//! `iptnl::iptables::monitor`), one line at a time, flushed as it is written. SIGTERM and
+//! SIGINT end it with status 0.
 
 use std::io::{self, Write};
 
 use iptnl::iptables::ipset::KernelSets;
-use iptnl::iptables::monitor::{event_lines, Filter};
-use iptnl::nft::monitor::Monitor;
-use iptnl::nft::Family;
+use iptnl::iptables::monitor::{event_lines, trace_lines, Filter};
+use iptnl::netlink::Conn;
+use iptnl::nft::monitor::{Event, Monitor};
+use iptnl::nft::trace::Trace;
+use iptnl::nft::{Family, Rule};
+use iptnl::sys::nf_tables::{
+    NFTA_RULE_CHAIN, NFTA_RULE_HANDLE, NFTA_RULE_TABLE, NFT_MSG_GETRULE, NFT_MSG_NEWRULE,
+    NFT_TRACETYPE_RULE,
+};
+use iptnl::sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
 use crate::getopt::{getopt, Arg, Opt};
 
@@ -59,6 +67,8 @@ fn usage(prog: &str, own_name: bool) -> String {
              as `nft: NEW table: …' and `nft: NEW chain: …', user chains and rules as the\n\
              iptables command (-N, -X, -A, -D) that makes them, and `NEWGEN:' for each\n\
              commit. Rules without an iptables form print as `-m nft --nft-rule HEX'.\n\
+             With -t, packets marked by -j TRACE print a PACKET: line and a TRACE: line\n\
+             for each rule, return and policy they meet.\n\
              SIGTERM or SIGINT ends it (status 0).\n",
         );
     }
@@ -101,14 +111,7 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
             _ => return bad_argument(shown),
         }
     }
-    if trace {
-        eprintln!(
-            "{shown}: --trace is not supported by iptnl (packet traces are not read); \
-             use `nft monitor trace' for them"
-        );
-        return 1;
-    }
-    if !events {
+    if !events && !trace {
         print!("{}", usage(shown, own_name));
         return 1;
     }
@@ -125,13 +128,14 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
         let _ = out.flush();
         std::process::exit(0);
     });
-    let mut mon = match Monitor::open() {
+    let mut mon = match Monitor::open_with(events, trace) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{shown}: cannot bind to nfnetlink socket: {e}");
             return 1;
         }
     };
+    let mut conn = None;
     loop {
         let ev = match mon.next(None) {
             Ok(Some(ev)) => ev,
@@ -141,7 +145,13 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
                 return 1;
             }
         };
-        let lines = event_lines(&ev, &filter, &KernelSets);
+        let lines = match &ev {
+            Event::Trace(t) => {
+                let rule = traced_rule(&mut conn, t);
+                trace_lines(t, &filter, rule.as_ref(), &KernelSets)
+            }
+            ev => event_lines(ev, &filter, &KernelSets),
+        };
         if lines.is_empty() {
             continue;
         }
@@ -155,4 +165,36 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
             return 0;
         }
     }
+}
+
+/// The rule a rule trace names, read from the kernel (`None` when it is gone or cannot be
+/// read). The connection is opened on first use.
+fn traced_rule(conn: &mut Option<Conn>, t: &Trace) -> Option<Rule> {
+    let (NFT_TRACETYPE_RULE, Some(handle), Some(table), Some(chain)) =
+        (t.kind, t.rule_handle, &t.table, &t.chain)
+    else {
+        return None;
+    };
+    if conn.is_none() {
+        *conn = Conn::open().ok();
+    }
+    let c = conn.as_mut()?;
+    let mut rule = None;
+    let got = c.request(
+        "reading the traced rule",
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
+        t.family,
+        |w| {
+            w.put_str(NFTA_RULE_TABLE, table);
+            w.put_str(NFTA_RULE_CHAIN, chain);
+            w.put_be64(NFTA_RULE_HANDLE, handle);
+        },
+        |m| {
+            if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                rule = Some(Rule::decode(m)?);
+            }
+            Ok(())
+        },
+    );
+    got.ok().and(rule)
 }
