@@ -495,6 +495,67 @@ fn packet_traces() {
     });
 }
 
+/// A monitor that cannot keep up (stopped while 30000 rules are committed) says events
+/// were lost, and goes on with the next ones.
+#[test]
+fn lost_events_are_reported() {
+    common::in_netns(|| {
+        let mon = Mon::start(iptnl_monitor(&["-e"]));
+        wait_subscribed(1);
+        let pid = mon.child.id().to_string();
+        let signal = |sig: &str| {
+            let k = Command::new("kill").args([sig, &pid]).status().unwrap();
+            assert!(k.success());
+        };
+        signal("-STOP");
+        let mut input = String::from("*filter\n:big - [0:0]\n");
+        for i in 0..30000 {
+            input.push_str(&format!(
+                "-A big -s 10.{}.{}.0/24 -j ACCEPT\n",
+                i / 256,
+                i % 256
+            ));
+        }
+        input.push_str("COMMIT\n");
+        let o = common::run_status(BIN, &["iptables-restore", "--noflush"], Some(&input));
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        signal("-CONT");
+        // What it still holds, until it has caught up (half a second without a line).
+        let (mut lost, mut rules) = (0, 0);
+        let t0 = Instant::now();
+        while let Ok(l) = mon.lines.recv_timeout(Duration::from_millis(500)) {
+            assert!(
+                t0.elapsed() < Duration::from_secs(10),
+                "it never catches up"
+            );
+            if l.starts_with("# events were lost") {
+                lost += 1;
+            } else if l.starts_with(" EVENT: iptables -t filter -A big ") {
+                rules += 1;
+            }
+        }
+        // The next commit shows up again.
+        run_ok(BIN, &["iptables"], "-N after");
+        loop {
+            let l = mon
+                .lines
+                .recv_timeout(Duration::from_secs(5))
+                .expect("the commit after the loss is shown");
+            if l == " EVENT: iptables -t filter -N after" {
+                break;
+            }
+            assert!(
+                l.starts_with(" EVENT: iptables -t filter -A big ") || l.starts_with("NEWGEN:"),
+                "{l}"
+            );
+        }
+        assert!(lost >= 1, "{rules} rule events, no loss reported");
+        assert!(rules < 30000, "all {rules} rule events arrived");
+        let (status, _) = mon.stop();
+        assert!(status.success(), "{status}");
+    });
+}
+
 #[test]
 fn options_and_messages() {
     let run = |args: &[&str]| {
