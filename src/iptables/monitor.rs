@@ -79,6 +79,24 @@ impl Filter {
     pub fn table_ok(&self, family: Family, name: &str) -> bool {
         self.family_ok(family) && self.table.as_deref().is_none_or(|t| t == name)
     }
+
+    /// Whether a trace message is printed (its family and table).
+    ///
+    /// ```
+    /// use iptnl::iptables::monitor::Filter;
+    /// use iptnl::nft::trace::Trace;
+    /// use iptnl::nft::Family;
+    /// let f = Filter { family: Some(Family::Ipv6), ..Filter::default() };
+    /// assert!(!f.trace_ok(&Trace { family: 2, ..Trace::default() }));
+    /// assert!(f.trace_ok(&Trace { family: 10, ..Trace::default() }));
+    /// ```
+    pub fn trace_ok(&self, t: &Trace) -> bool {
+        self.family.is_none_or(|f| f.raw() == t.family)
+            && self
+                .table
+                .as_deref()
+                .is_none_or(|n| t.table.as_deref() == Some(n))
+    }
 }
 
 /// The command name `xtables-monitor` gives a family's rules and user chains (`None`: inet
@@ -571,12 +589,7 @@ pub fn trace_lines(
     rule: Option<&Rule>,
     sets: &dyn SetIndex,
 ) -> Vec<String> {
-    if filter.family.is_some_and(|f| f.raw() != t.family)
-        || filter
-            .table
-            .as_deref()
-            .is_some_and(|n| t.table.as_deref() != Some(n))
-    {
+    if !filter.trace_ok(t) {
         return Vec::new();
     }
     let header = format!(

@@ -146,10 +146,11 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
             }
         };
         let lines = match &ev {
-            Event::Trace(t) => {
+            Event::Trace(t) if filter.trace_ok(t) => {
                 let rule = traced_rule(&mut conn, t);
                 trace_lines(t, &filter, rule.as_ref(), &KernelSets)
             }
+            Event::Trace(_) => continue,
             ev => event_lines(ev, &filter, &KernelSets),
         };
         if lines.is_empty() {
