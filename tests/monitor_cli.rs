@@ -178,9 +178,14 @@ impl Mon {
     }
 
     /// Ends it with SIGTERM; its exit status and whatever it printed after the last cut.
-    fn stop(mut self) -> (std::process::ExitStatus, Vec<String>) {
+    fn stop(self) -> (std::process::ExitStatus, Vec<String>) {
+        self.stop_with("-TERM")
+    }
+
+    /// Ends it with signal `sig` (`-TERM`, `-INT`).
+    fn stop_with(mut self, sig: &str) -> (std::process::ExitStatus, Vec<String>) {
         let pid = self.child.id().to_string();
-        let k = Command::new("kill").args(["-TERM", &pid]).status().unwrap();
+        let k = Command::new("kill").args([sig, &pid]).status().unwrap();
         assert!(k.success());
         let status = self.child.wait().unwrap();
         let rest = self.lines.iter().collect();
@@ -415,7 +420,7 @@ fn family_table_and_counter_options() {
         );
         let (status, _) = v4.stop();
         assert!(status.success(), "{status}");
-        let (status, _) = nat.stop();
+        let (status, _) = nat.stop_with("-INT");
         assert!(status.success(), "{status}");
     });
 }
