@@ -28,6 +28,7 @@ const NAMES: &[&str] = &[
     "iptables-nft-restore",
     "ip6tables-nft-restore",
     "iptables-xml",
+    "xtables-monitor",
     "xtables-nft-multi",
 ];
 

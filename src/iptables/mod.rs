@@ -32,6 +32,7 @@ mod events;
 mod format;
 mod group;
 pub mod ipset;
+pub mod monitor;
 mod plan;
 mod read;
 pub mod restore;

@@ -210,14 +210,15 @@ impl Chain {
             None => None,
             Some(h) => {
                 let ht = h.nested().table::<{ NFTA_HOOK_DEVS as usize + 1 }>()?;
+                // The kernel sends NFTA_HOOK_DEVS, and NFTA_HOOK_DEV as well when the
+                // chain has one device: the list is read from the first when present.
                 let mut devices = Vec::new();
-                if let Some(d) = ht.get(NFTA_HOOK_DEV) {
-                    devices.push(d.str()?.to_owned());
-                }
                 if let Some(ds) = ht.get(NFTA_HOOK_DEVS) {
                     for d in ds.nested() {
                         devices.push(d?.str()?.to_owned());
                     }
+                } else if let Some(d) = ht.get(NFTA_HOOK_DEV) {
+                    devices.push(d.str()?.to_owned());
                 }
                 let policy = match t.get(NFTA_CHAIN_POLICY) {
                     Some(p) => Some(Policy::from_raw(p.be32()?).ok_or(DecodeError::BadValue {

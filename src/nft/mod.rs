@@ -14,6 +14,7 @@ pub mod monitor;
 pub mod rule;
 pub mod set;
 pub mod table;
+pub mod trace;
 
 pub use batch::{Batch, Committed, Position};
 pub use chain::{Chain, ChainType, Hook, Policy};

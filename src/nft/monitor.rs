@@ -5,9 +5,12 @@
 use std::time::Duration;
 
 use iptnl_sys::nf_tables::*;
-use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_subsys_id, NFNLGRP_NFTABLES, NFNL_SUBSYS_NFTABLES};
+use iptnl_sys::nfnetlink::{
+    nfnl_msg_id, nfnl_subsys_id, NFNLGRP_NFTABLES, NFNLGRP_NFTRACE, NFNL_SUBSYS_NFTABLES,
+};
 
 use super::error::Error;
+use super::trace::Trace;
 use super::{Chain, Rule, Table};
 use crate::netlink::{self, Messages, Socket};
 
@@ -35,11 +38,22 @@ pub enum Event {
         /// Process name of the committer, when the kernel says.
         name: Option<String>,
     },
+    /// A packet marked for tracing met a rule, a return or a policy (only with
+    /// [`Monitor::open_with`] asking for traces).
+    Trace(Box<Trace>),
     /// Another kind of object changed (set, element, object, flowtable): its message type.
     Other(u16),
     /// Events were lost (the receive buffer overflowed): whatever was cached must be read
     /// again.
     Lost,
+    /// A table, chain, rule, generation or trace message iptnl could not read (its message type and
+    /// why); the events around it are still delivered.
+    Unreadable {
+        /// The `NFT_MSG_*` type.
+        msg_type: u16,
+        /// What was wrong with it.
+        error: String,
+    },
 }
 
 /// A subscription to ruleset events in one network namespace.
@@ -70,6 +84,35 @@ impl Monitor {
     /// Subscribes inside the network namespace at `path`.
     pub fn open_in_netns(path: impl AsRef<std::path::Path>) -> Result<Monitor, Error> {
         Self::from_socket(Socket::open_in_netns(path.as_ref())?)
+    }
+
+    /// Subscribes in the calling thread's network namespace to ruleset events (`events`),
+    /// packet traces (`traces`, [`Event::Trace`]), or both.
+    ///
+    /// ```no_run
+    /// use iptnl::nft::monitor::{Event, Monitor};
+    /// let mut m = Monitor::open_with(false, true)?;
+    /// while let Some(ev) = m.next(None)? {
+    ///     if let Event::Trace(t) = ev {
+    ///         println!("packet {:08x} in {:?}", t.id, t.chain);
+    ///     }
+    /// }
+    /// # Ok::<(), iptnl::nft::Error>(())
+    /// ```
+    pub fn open_with(events: bool, traces: bool) -> Result<Monitor, Error> {
+        let mut sock = Socket::open()?;
+        sock.ensure_rcvbuf(4 << 20);
+        if events {
+            sock.join_group(NFNLGRP_NFTABLES)?;
+        }
+        if traces {
+            sock.join_group(NFNLGRP_NFTRACE)?;
+        }
+        Ok(Monitor {
+            sock,
+            rx: Vec::new(),
+            queue: Default::default(),
+        })
     }
 
     fn from_socket(mut sock: Socket) -> Result<Monitor, Error> {
@@ -127,17 +170,16 @@ impl Monitor {
             if nfnl_subsys_id(m.msg_type()) != NFNL_SUBSYS_NFTABLES {
                 continue;
             }
-            let dec = |r: Result<Event, netlink::DecodeError>| r.map_err(netlink::Error::from);
-            let ev = match nfnl_msg_id(m.msg_type()) {
-                NFT_MSG_NEWTABLE => dec(Table::decode(&m).map(Event::NewTable))?,
-                NFT_MSG_DELTABLE => dec(Table::decode(&m).map(Event::DelTable))?,
-                NFT_MSG_NEWCHAIN => dec(Chain::decode(&m).map(Event::NewChain))?,
-                NFT_MSG_DELCHAIN => dec(Chain::decode(&m).map(Event::DelChain))?,
-                NFT_MSG_NEWRULE => dec(Rule::decode(&m).map(Event::NewRule))?,
-                NFT_MSG_DELRULE => dec(Rule::decode(&m).map(Event::DelRule))?,
-                NFT_MSG_NEWGEN => {
+            let msg_type = nfnl_msg_id(m.msg_type());
+            let ev = match msg_type {
+                NFT_MSG_NEWTABLE => Table::decode(&m).map(Event::NewTable),
+                NFT_MSG_DELTABLE => Table::decode(&m).map(Event::DelTable),
+                NFT_MSG_NEWCHAIN => Chain::decode(&m).map(Event::NewChain),
+                NFT_MSG_DELCHAIN => Chain::decode(&m).map(Event::DelChain),
+                NFT_MSG_NEWRULE => Rule::decode(&m).map(Event::NewRule),
+                NFT_MSG_DELRULE => Rule::decode(&m).map(Event::DelRule),
+                NFT_MSG_NEWGEN => m.nfgen().map(|nf| {
                     let (mut genid, mut pid, mut name) = (0, None, None);
-                    let nf = m.nfgen().map_err(netlink::Error::from)?;
                     for a in nf.attrs().flatten() {
                         match a.kind() {
                             NFTA_GEN_ID => genid = a.be32().unwrap_or(0),
@@ -147,10 +189,15 @@ impl Monitor {
                         }
                     }
                     Event::NewGen { genid, pid, name }
-                }
-                other => Event::Other(other),
+                }),
+                NFT_MSG_TRACE => Trace::decode(&m).map(|t| Event::Trace(Box::new(t))),
+                other => Ok(Event::Other(other)),
             };
-            self.queue.push_back(ev);
+            self.queue
+                .push_back(ev.unwrap_or_else(|e| Event::Unreadable {
+                    msg_type,
+                    error: e.to_string(),
+                }));
         }
         Ok(self.queue.pop_front())
     }

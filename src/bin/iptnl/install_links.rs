@@ -1,7 +1,7 @@
 //! `iptnl install-links [--force] DIR`: creates the tool names (`iptables`, `ip6tables`,
-//! `*-save`, `*-restore`, their `-nft` forms, `iptables-xml` and `xtables-nft-multi`) in DIR as symlinks to
-//! the running binary, so that a DIR placed first on `PATH` makes every caller of those
-//! names run iptnl.
+//! `*-save`, `*-restore`, their `-nft` forms, `iptables-xml`, `xtables-monitor` and
+//! `xtables-nft-multi`) in DIR as symlinks to the running binary, so that a DIR placed first
+//! on `PATH` makes every caller of those names run iptnl.
 //!
 //! Entries that already point at this binary are left alone. Any other existing entry is
 //! refused (exit 1, nothing is changed) unless `--force` is given, which replaces it
@@ -38,6 +38,7 @@ pub const NAMES: &[&str] = &[
     "iptables-nft-restore",
     "ip6tables-nft-restore",
     "iptables-xml",
+    "xtables-monitor",
     "xtables-nft-multi",
 ];
 

@@ -12,6 +12,7 @@ mod demo;
 mod getopt;
 mod install_links;
 mod iptables_cmd;
+mod monitor;
 mod output;
 mod serve;
 mod tools;
@@ -25,6 +26,8 @@ enum Tool {
     Save(IpFamily),
     /// `iptables-xml`: iptables-save text to XML.
     Xml,
+    /// `xtables-monitor` (or `monitor`): ruleset events as iptables commands.
+    Monitor,
     /// `iptables`/`ip6tables` (the rule command).
     Iptables(IpFamily),
     Demo,
@@ -50,6 +53,7 @@ fn lookup(name: &str) -> Option<Tool> {
             "demo" => Some(Tool::Demo),
             "install-links" => Some(Tool::InstallLinks),
             "serve" => Some(Tool::Serve),
+            "xtables-monitor" | "monitor" => Some(Tool::Monitor),
             demo::LOAD_SUBCOMMAND => Some(Tool::DemoLoad),
             _ => None,
         };
@@ -77,6 +81,10 @@ fn usage() -> String {
          \x20 iptables-restore, ip6tables-restore   (also iptables-nft-restore, …)\n\
          \x20 iptables-save, ip6tables-save         (also iptables-nft-save, …)\n\
          \x20 iptables-xml [-c] [-v] [FILE]         iptables-save text to XML\n\
+         \x20 xtables-monitor -e|-t [-4|-6] [-c]    print ruleset changes as iptables commands\n\
+         \x20                                       (-e) and traced packets (-t)\n\
+         \x20                                       (also `iptnl monitor', which takes\n\
+         \x20                                       --table NAME; see `iptnl monitor -h')\n\
          \x20 demo [--rules N] [--ipv6] [--keep-going]\n\
          \x20                                       load a kube-proxy-style ruleset with iptnl and\n\
          \x20                                       iptables-nft/legacy-restore in throwaway\n\
@@ -99,6 +107,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
         Tool::Restore(f) => tools::restore_main(prog, f, args),
         Tool::Save(f) => tools::save_main(prog, f, args),
         Tool::Xml => tools::xml_main(args),
+        Tool::Monitor => monitor::main(prog, args),
         Tool::Iptables(f) => serve::forward(f, args).unwrap_or_else(|| iptables_cmd::main(f, args)),
         Tool::Serve => serve::main(args),
         Tool::Demo => demo::main(args),
@@ -182,6 +191,9 @@ mod tests {
         assert_eq!(lookup("iptnl"), None);
         assert_eq!(lookup("iptables-xml"), Some(Tool::Xml));
         assert_eq!(lookup("ip6tables-xml"), None);
+        assert_eq!(lookup("xtables-monitor"), Some(Tool::Monitor));
+        assert_eq!(lookup("monitor"), Some(Tool::Monitor));
+        assert_eq!(lookup("xtables-nft-monitor"), None);
         assert_eq!(lookup("iptables-nft-xml"), None);
         assert_eq!(lookup("xtables-nft-multi"), None);
         assert_eq!(lookup("iptables-legacy-restore"), None);
