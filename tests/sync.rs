@@ -589,23 +589,48 @@ fn ipv6_chains_are_synced_too() {
         .unwrap()
         .hook("filter", "INPUT", Position::Last, "-j TEST-IN6")
         .unwrap();
-        common::run("ip6tables-nft", &["-A", "INPUT", "-i", "lo", "-j", "ACCEPT"]);
+        common::run(
+            "ip6tables-nft",
+            &["-A", "INPUT", "-i", "lo", "-j", "ACCEPT"],
+        );
         assert!(sync(&ipt, &d).unwrap().changed());
         let save = || common::run("ip6tables-nft-save", &["-t", "filter"]);
-        let want: Vec<String> = save().lines().filter(|l| l.starts_with("-A")).map(str::to_owned).collect();
+        let want: Vec<String> = save()
+            .lines()
+            .filter(|l| l.starts_with("-A"))
+            .map(str::to_owned)
+            .collect();
         assert_eq!(want.len(), 5, "{want:?}");
         assert!(want[1].contains("-j TEST-IN6"), "{want:?}");
         common::run("ip6tables-nft", &["-D", "TEST-IN6", "2"]);
-        common::run("ip6tables-nft", &["-A", "INPUT", "-s", "::1/128", "-j", "ACCEPT"]);
+        common::run(
+            "ip6tables-nft",
+            &["-A", "INPUT", "-s", "::1/128", "-j", "ACCEPT"],
+        );
         let r = sync(&ipt, &d).unwrap();
-        assert_eq!((r.rules_added, r.hooks_added, r.hooks_deleted), (1, 1, 1), "{r}");
-        let got: Vec<String> = save().lines().filter(|l| l.starts_with("-A")).map(str::to_owned).collect();
+        assert_eq!(
+            (r.rules_added, r.hooks_added, r.hooks_deleted),
+            (1, 1, 1),
+            "{r}"
+        );
+        let got: Vec<String> = save()
+            .lines()
+            .filter(|l| l.starts_with("-A"))
+            .map(str::to_owned)
+            .collect();
         // The hook is last again, after the rule added meanwhile.
         assert_eq!(got.len(), 6, "{got:?}");
         assert!(got[2].contains("-j TEST-IN6"), "{got:?}");
         assert_eq!(&got[3..], &want[2..], "{got:?}");
         assert!(remove(&ipt, &owner(), &["filter"]).unwrap().changed());
-        let left: Vec<String> = save().lines().filter(|l| l.starts_with("-A")).map(str::to_owned).collect();
-        assert_eq!(left, ["-A INPUT -i lo -j ACCEPT", "-A INPUT -s ::1/128 -j ACCEPT"]);
+        let left: Vec<String> = save()
+            .lines()
+            .filter(|l| l.starts_with("-A"))
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(
+            left,
+            ["-A INPUT -i lo -j ACCEPT", "-A INPUT -s ::1/128 -j ACCEPT"]
+        );
     });
 }
