@@ -3,6 +3,7 @@
 //! `iptnl::iptables::monitor`), one line at a time, flushed as it is written. SIGTERM and
 //! SIGINT end it with status 0.
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use iptnl::iptables::ipset::KernelSets;
@@ -10,7 +11,7 @@ use iptnl::iptables::monitor::{event_lines, trace_lines, Filter};
 use iptnl::netlink::Conn;
 use iptnl::nft::monitor::{Event, Monitor};
 use iptnl::nft::trace::Trace;
-use iptnl::nft::{Family, Rule};
+use iptnl::nft::{Chain, Family, Rule};
 use iptnl::sys::nf_tables::{
     NFTA_RULE_CHAIN, NFTA_RULE_HANDLE, NFTA_RULE_TABLE, NFT_MSG_GETRULE, NFT_MSG_NEWRULE,
     NFT_TRACETYPE_RULE,
@@ -136,6 +137,7 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
         }
     };
     let mut conn = None;
+    let mut bases = BaseChains::read(events);
     loop {
         let ev = match mon.next(None) {
             Ok(Some(ev)) => ev,
@@ -151,7 +153,7 @@ pub fn main(prog: &str, args: &[String]) -> i32 {
                 trace_lines(t, &filter, rule.as_ref(), &KernelSets)
             }
             Event::Trace(_) => continue,
-            ev => event_lines(ev, &filter, &KernelSets),
+            ev => event_lines(&bases.complete(ev), &filter, &KernelSets),
         };
         if lines.is_empty() {
             continue;
@@ -198,4 +200,48 @@ fn traced_rule(conn: &mut Option<Conn>, t: &Trace) -> Option<Rule> {
         },
     );
     got.ok().and(rule)
+}
+
+/// The base chains seen (read at the start, then from the events): a recent kernel
+/// announces the deletion of a chain by its name only, and `xtables-monitor` prints a deleted
+/// base chain with its hook, type, priority and policy.
+struct BaseChains(HashMap<(Family, String, String), Chain>);
+
+impl BaseChains {
+    /// The base chains in the kernel now (none when events are not shown, or the dump
+    /// fails).
+    fn read(events: bool) -> BaseChains {
+        let mut m = HashMap::new();
+        if events {
+            if let Ok(mut c) = Conn::open() {
+                if let Ok((chains, _)) = iptnl::nft::list_chains(&mut c, None, None) {
+                    for ch in chains.into_iter().filter(|c| c.hook.is_some()) {
+                        m.insert((ch.family, ch.table.clone(), ch.name.clone()), ch);
+                    }
+                }
+            }
+        }
+        BaseChains(m)
+    }
+
+    /// The event to print: a deleted base chain announced by name gets what was last known
+    /// of it (no rules use it any more).
+    fn complete(&mut self, ev: &Event) -> Event {
+        match ev {
+            Event::NewChain(c) if c.hook.is_some() => {
+                self.0
+                    .insert((c.family, c.table.clone(), c.name.clone()), c.clone());
+            }
+            Event::DelChain(c) => {
+                let known = self.0.remove(&(c.family, c.table.clone(), c.name.clone()));
+                if let (None, Some(mut k)) = (&c.hook, known) {
+                    k.use_count = Some(0);
+                    return Event::DelChain(k);
+                }
+            }
+            Event::DelTable(t) => self.0.retain(|k, _| !(k.0 == t.family && k.1 == t.name)),
+            _ => {}
+        }
+        ev.clone()
+    }
 }
