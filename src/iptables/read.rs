@@ -413,6 +413,69 @@ impl IpTables {
         Ok(out)
     }
 
+    /// The kernel's `use` count of each chain of `table` (only of `chain` when given): the
+    /// rules that jump or go to it plus, on current kernels, its own rules; `iptables -L`
+    /// prints the first part as `(N references)`, the count less the chain's rules. Read from
+    /// the kernel each time (a rule added changes the count, and no chain event says so).
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let refs = ipt.chain_references("nat", Some("KUBE-SERVICES"))?;
+    /// println!("{:?}", refs.get("KUBE-SERVICES"));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn chain_references(
+        &self,
+        table: &str,
+        chain: Option<&str>,
+    ) -> Result<std::collections::HashMap<String, u32>, Error> {
+        let mut g = self.lock();
+        let chains = match chain {
+            Some(c) => get_chain(&mut g.conn, self.family.nft(), table, c)
+                .map_err(|e| from_nft(e, "reading a chain"))?
+                .into_iter()
+                .collect(),
+            None => match nft::list_chains(&mut g.conn, Some(self.family.nft()), Some(table)) {
+                Ok((c, _)) => c,
+                Err(e) if e.errno() == Some(libc::ENOENT) => Vec::new(),
+                Err(e) => return Err(from_nft(e, "listing chains")),
+            },
+        };
+        Ok(chains
+            .into_iter()
+            .map(|c| (c.name, c.use_count.unwrap_or(0)))
+            .collect())
+    }
+
+    /// The rules of every chain of `table`, decoded as [`rules`](Self::rules) decodes them,
+    /// from one consistent read of the table (chain by chain from the cache where it holds
+    /// them): what `iptables -L` lists.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// for (chain, rules) in ipt.table_rules("filter")? { println!("{chain}: {}", rules.len()); }
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn table_rules(
+        &self,
+        table: &str,
+    ) -> Result<std::collections::HashMap<String, Vec<RuleSpec>>, Error> {
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        let t = cache::read_table(conn, cache, self.family, table)?;
+        drop(g);
+        Ok(t.rules
+            .iter()
+            .map(|(name, rules)| {
+                let specs = rules
+                    .iter()
+                    .map(|r| Decode::Shown.spec(r, self.family))
+                    .collect();
+                (name.clone(), specs)
+            })
+            .collect())
+    }
+
     /// Whether the chain exists. Built-in chains of iptables tables always exist, as
     /// `iptables -L CHAIN` (go-iptables' `ChainExists`) says; this reads one chain, no dump.
     ///

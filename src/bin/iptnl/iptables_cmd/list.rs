@@ -217,17 +217,36 @@ pub(super) fn list(
         Some(c) => vec![c.to_owned()],
         None => all.clone(),
     };
-    // Rules of every chain (for the reference counts of user chains).
-    let mut rules = std::collections::HashMap::new();
-    for ch in &all {
-        match ipt.rules(t, ch) {
-            Ok(r) => {
-                rules.insert(ch.clone(), r);
+    // The rules of the chains listed: one chain read, or the whole table in one read.
+    let rules = match chain {
+        Some(c) => {
+            let mut m = std::collections::HashMap::new();
+            match ipt.rules(t, c) {
+                Ok(r) => {
+                    m.insert(c.to_owned(), r);
+                }
+                Err(Error::NotFound { .. }) => {}
+                Err(e) => return Err(kerr(e)),
             }
-            Err(Error::NotFound { .. }) => {}
-            Err(e) => return Err(kerr(e)),
+            m
         }
-    }
+        None => {
+            let mut m = ipt.table_rules(t).map_err(kerr)?;
+            // Built-in chains not created yet list empty.
+            for ch in &all {
+                if is_builtin(t, ch) {
+                    m.entry(ch.clone()).or_default();
+                }
+            }
+            m
+        }
+    };
+    // References of user chains, as the kernel counts them.
+    let refs = if names.iter().all(|c| is_builtin(t, c)) {
+        std::collections::HashMap::new()
+    } else {
+        ipt.chain_references(t, chain).map_err(kerr)?
+    };
     let mut out = String::new();
     let mut first = true;
     for ch in &names {
@@ -271,11 +290,12 @@ pub(super) fn list(
             }
             out.push_str(")\n");
         } else {
-            let refs: usize = rules
-                .values()
-                .flatten()
-                .filter(|r| r.jump_target() == Some(ch.as_str()))
-                .count();
+            // The kernel's `use` of a chain counts its own rules too (iptables subtracts them).
+            let refs = refs
+                .get(ch.as_str())
+                .copied()
+                .unwrap_or(0)
+                .saturating_sub(u32::try_from(rs.len()).unwrap_or(u32::MAX));
             out.push_str(&format!("Chain {ch} ({refs} references)\n"));
         }
         out.push_str(&chain_rows(family, cmd, rs));
