@@ -902,6 +902,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             // Every chain of the table, the built-in ones that are not in the kernel too
             // (iptables' fake built-in chains: named, with nothing to zero).
             let mut out = String::new();
+            let mut zero = Vec::new();
             for ch in ipt.list_chains(t).map_err(kerr)? {
                 let here = present.contains(&ch);
                 if !here && !is_builtin(t, &ch) {
@@ -910,14 +911,27 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 if cmd.verbose > 0 {
                     out.push_str(&format!("Zeroing chain `{ch}'\n"));
                 }
-                if !here {
-                    continue;
+                if here {
+                    zero.push(ch);
                 }
-                match ipt.zero(t, &ch, None) {
-                    Ok(()) => {}
-                    Err(Error::NotFound { .. }) => {}
-                    Err(e) => return Err(kerr(e)),
+            }
+            // Every chain in one batch; a chain deleted meanwhile leaves the others to be
+            // zeroed one by one.
+            let mut tx = ipt.transaction();
+            for ch in &zero {
+                tx.zero(t, ch, None);
+            }
+            match tx.commit() {
+                Ok(_) => {}
+                Err(Error::NotFound { .. }) => {
+                    for ch in &zero {
+                        match ipt.zero(t, ch, None) {
+                            Ok(()) | Err(Error::NotFound { .. }) => {}
+                            Err(e) => return Err(kerr(e)),
+                        }
+                    }
                 }
+                Err(e) => return Err(kerr(e)),
             }
             Ok(out)
         }

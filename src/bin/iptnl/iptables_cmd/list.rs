@@ -212,7 +212,12 @@ pub(super) fn list(
 ) -> Result<String, Fail> {
     let t = cmd.table.as_str();
     let kerr = |e: Error| kernel_err(family, &e);
-    let all = ipt.list_chains(t).map_err(kerr)?;
+    // A chain listing reads that chain only (the list of chains of a big table is a dump of
+    // its own).
+    let all = match chain {
+        Some(_) => Vec::new(),
+        None => ipt.list_chains(t).map_err(kerr)?,
+    };
     let names: Vec<String> = match chain {
         Some(c) => vec![c.to_owned()],
         None => all.clone(),
