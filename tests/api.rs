@@ -839,3 +839,33 @@ fn reads_only_what_it_needs() {
             .unwrap());
     });
 }
+
+/// Zeroing writes again only the rules whose counters are not zero, as iptables-nft does: a
+/// chain whose counters are all zero costs no commit, and a rule with counters keeps its
+/// place and loses only its counts.
+#[test]
+fn zeroing_skips_rules_already_at_zero() {
+    common::in_netns(|| {
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.new_chain("filter", "Z").unwrap();
+        for i in 0..3 {
+            ipt.append("filter", "Z", format!("-s 10.0.0.{i} -j RETURN").as_str())
+                .unwrap();
+        }
+        let g = ipt.with_conn(|c| c.genid()).unwrap();
+        ipt.zero("filter", "Z", None).unwrap();
+        assert_eq!(ipt.with_conn(|c| c.genid()).unwrap(), g);
+        ipt.replace("filter", "Z", 2, "-s 10.0.0.1 -c 5 500 -j RETURN")
+            .unwrap();
+        ipt.zero("filter", "Z", None).unwrap();
+        let lines = ipt.list_with_counters("filter", "Z").unwrap();
+        assert_eq!(
+            lines[1..],
+            [
+                "-A Z -s 10.0.0.0/32 -c 0 0 -j RETURN",
+                "-A Z -s 10.0.0.1/32 -c 0 0 -j RETURN",
+                "-A Z -s 10.0.0.2/32 -c 0 0 -j RETURN"
+            ]
+        );
+    });
+}

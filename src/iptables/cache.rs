@@ -40,6 +40,8 @@ type Rendered = (Arc<Vec<Rule>>, Arc<Vec<String>>);
 pub(crate) struct Cache {
     pub(crate) genid: Option<u32>,
     pub(crate) memo: Memo,
+    /// Rules read chain by chain since the cached rules were last counted.
+    pub(crate) read_since_count: usize,
     pub(crate) chains: HashMap<Key, ChainRules>,
     /// The canonical forms of the rules of cached chains, built by the first check of a chain
     /// (see [`Cache::canonical_index`]), each with the rules it was built from.
@@ -783,10 +785,16 @@ pub(crate) fn read_chain(
                 None => continue,
             }
         }
-        if cache.rules() + rules.len() > MAX_RULES {
-            let g = cache.genid;
-            cache.clear();
-            cache.genid = g;
+        // Counting the cached rules is a pass over the cached chains: done once per
+        // MAX_RULES / 16 rules read, not per chain (a table of 68k chains read one by one).
+        cache.read_since_count += rules.len();
+        if cache.read_since_count > MAX_RULES / 16 {
+            cache.read_since_count = 0;
+            if cache.rules() + rules.len() > MAX_RULES {
+                let g = cache.genid;
+                cache.clear();
+                cache.genid = g;
+            }
         }
         let v = Some(Arc::new(rules));
         cache.chains.insert(k, v.clone());

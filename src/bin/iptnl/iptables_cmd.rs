@@ -898,7 +898,8 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             chain: None,
             rulenum: _,
         } => {
-            let present = kernel_chains(family, ipt, t)?;
+            let present: std::collections::HashSet<String> =
+                kernel_chains(family, ipt, t)?.into_iter().collect();
             // Every chain of the table, the built-in ones that are not in the kernel too
             // (iptables' fake built-in chains: named, with nothing to zero).
             let mut out = String::new();

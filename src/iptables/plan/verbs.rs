@@ -794,11 +794,14 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             let Some(mut r) = self.rule_of(t, c, *e) else {
                 continue;
             };
+            // Only a rule with a counter that is not zero is written again, as iptables-nft
+            // does (writing a rule again also starts its other state, a quota or a limit,
+            // afresh).
             let mut had = false;
             for x in &mut r.exprs {
                 if let Expr::Counter(cnt) = x {
+                    had |= cnt.packets != 0 || cnt.bytes != 0;
                     *cnt = Default::default();
-                    had = true;
                 }
             }
             if !had {
