@@ -517,14 +517,28 @@ fn tamper_and_repair(workload: Option<&str>) {
     }
 }
 
-/// CPU time of this process so far (user + system), from /proc/self/stat, in clock ticks.
-fn cpu_ticks() -> u64 {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap();
+/// CPU time (user + system, in clock ticks) of the thread `tid` of this process, from
+/// /proc/self/task/TID/stat.
+fn cpu_ticks(tid: &str) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).unwrap();
     // Fields after the command name (which ends with the last `)`): utime is the 12th, stime
     // the 13th of them.
     let rest = &stat[stat.rfind(')').unwrap() + 2..];
     let f: Vec<&str> = rest.split(' ').collect();
     f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap()
+}
+
+/// The threads of this process named `iptnl-guard`.
+fn guard_threads() -> std::collections::HashSet<String> {
+    std::fs::read_dir("/proc/self/task")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|tid| {
+            std::fs::read_to_string(format!("/proc/self/task/{tid}/comm"))
+                .is_ok_and(|c| c.trim() == "iptnl-guard")
+        })
+        .collect()
 }
 
 /// A guard over 10,000 owned rules, with nothing tampered with, sleeps in the kernel: over
@@ -542,11 +556,22 @@ fn an_idle_guard_uses_no_cpu() {
             .unwrap()
             .hook("filter", "FORWARD", Position::First, "-j TEST-BIG")
             .unwrap();
+        // The guard's own thread is measured: other tests of this file run beside it.
+        let earlier = guard_threads();
         let guard = Guard::spawn(ipt.clone(), d, GuardOptions::default()).unwrap();
+        let mine: Vec<String> = guard_threads().difference(&earlier).cloned().collect();
         assert_eq!(guard.stats().repairs, 1);
         let other = IpTables::new(IpFamily::V4).unwrap();
         std::thread::sleep(Duration::from_millis(300));
-        let before = cpu_ticks();
+        let tid = match mine.as_slice() {
+            [one] => one.clone(),
+            _ => {
+                // Another test started a guard at the same instant: which is ours is unknown.
+                eprintln!("skipped: the guard's thread cannot be told apart");
+                return;
+            }
+        };
+        let before = cpu_ticks(&tid);
         let syncs = guard.stats().syncs;
         // Someone else's commits elsewhere (the mangle table) do not wake a sync.
         for i in 0..5 {
@@ -559,12 +584,12 @@ fn an_idle_guard_uses_no_cpu() {
                 .unwrap();
         }
         std::thread::sleep(Duration::from_secs(2));
-        let used = cpu_ticks() - before;
+        let used = cpu_ticks(&tid) - before;
         let stats = guard.stop();
         eprintln!("CPU over 2 s: {used} ticks; {stats:?}");
         assert_eq!(stats.syncs, syncs, "{stats:?}");
-        // The five appends themselves cost a tick or two at most.
-        assert!(used <= 3, "{used} ticks");
+        // Reading and dropping the five commits' events is all it may do.
+        assert!(used <= 1, "{used} ticks");
     });
 }
 
