@@ -155,6 +155,24 @@ fn verdict_target(v: &Verdict) -> Option<RuleTarget> {
     })
 }
 
+/// The comment of a rule as iptables-nft writes it (an x_tables `comment` match) or as `nft`
+/// does (rule user data), without decoding the rest of the rule.
+pub(crate) fn rule_comment(rule: &Rule) -> Option<String> {
+    rule.exprs
+        .iter()
+        .find_map(|e| match e {
+            Expr::Match(m) if m.name == "comment" => Some(nul_terminated(&m.info)),
+            _ => None,
+        })
+        .or_else(|| rule.userdata.as_deref().and_then(udata_comment))
+}
+
+/// The text before the first NUL of `b` (all of it without one).
+fn nul_terminated(b: &[u8]) -> String {
+    let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
+    String::from_utf8_lossy(&b[..end]).into_owned()
+}
+
 /// Reads rule userdata TLVs (libnftnl format: type u8, length u8, value) for a comment
 /// (type 0, NUL-terminated).
 fn udata_comment(u: &[u8]) -> Option<String> {
@@ -163,8 +181,7 @@ fn udata_comment(u: &[u8]) -> Option<String> {
         let (ty, len) = (u[i], u[i + 1] as usize);
         let val = u.get(i + 2..i + 2 + len)?;
         if ty == 0 {
-            let end = val.iter().position(|&b| b == 0).unwrap_or(val.len());
-            return Some(String::from_utf8_lossy(&val[..end]).into_owned());
+            return Some(nul_terminated(val));
         }
         i += 2 + len;
     }

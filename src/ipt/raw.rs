@@ -98,13 +98,27 @@ impl RawRule {
         Ok(RawRule::of(&r))
     }
 
-    /// The word after `--nft-rule`: lowercase hexadecimal, without counter values.
-    pub fn to_hex(&self) -> String {
-        let mut r = Rule::new(crate::nft::Family::Ipv4, "", "");
+    /// The rule it carries, of `family`, in no table or chain (counter values zero).
+    ///
+    /// ```
+    /// use iptnl::ipt::raw::RawRule;
+    /// use iptnl::nft::expr::Immediate;
+    /// use iptnl::nft::{Family, Rule, Verdict};
+    /// let mut r = Rule::new(Family::Ipv6, "filter", "INPUT");
+    /// r.exprs = vec![Immediate::verdict(Verdict::Drop).into()];
+    /// assert_eq!(RawRule::of(&r).to_rule(Family::Ipv6).exprs, r.exprs);
+    /// ```
+    pub fn to_rule(&self, family: crate::nft::Family) -> Rule {
+        let mut r = Rule::new(family, "", "");
         r.exprs.clone_from(&self.exprs);
         r.userdata.clone_from(&self.userdata);
         r.bound_sets.clone_from(&self.bound_sets);
-        let bytes = r.content();
+        r
+    }
+
+    /// The word after `--nft-rule`: lowercase hexadecimal, without counter values.
+    pub fn to_hex(&self) -> String {
+        let bytes = self.to_rule(crate::nft::Family::Ipv4).content();
         let mut s = String::with_capacity(bytes.len() * 2);
         for b in bytes {
             let _ = write!(s, "{b:02x}");

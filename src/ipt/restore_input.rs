@@ -313,11 +313,7 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
 
 /// The iptables form of a rule carried whole, as a save printed it after [`NATIVE_NOTE`].
 fn native_view(raw: &RawRule, family: IpFamily, sets: &dyn SetIndex) -> Option<String> {
-    let mut r = crate::nft::Rule::new(family.nft(), "", "");
-    r.exprs.clone_from(&raw.exprs);
-    r.userdata.clone_from(&raw.userdata);
-    r.bound_sets.clone_from(&raw.bound_sets);
-    decode_rule_with(&r, family, sets)
+    decode_rule_with(&raw.to_rule(family.nft()), family, sets)
         .ok()
         .map(|v| v.to_save_args())
 }

@@ -83,6 +83,19 @@ pub struct Desired {
     pub(super) tables: BTreeMap<String, TableDecl>,
 }
 
+/// Whether a sync of `owner`'s declaration `decl` for `table` looks at `chain`: an owned
+/// chain, a built-in chain (hooks may stand there) or a chain that a declared hook names.
+pub(super) fn chain_watched(
+    owner: &Owner,
+    table: &str,
+    decl: Option<&TableDecl>,
+    chain: &str,
+) -> bool {
+    owner.owns_chain(chain)
+        || find_table(table).is_some_and(|t| t.builtin(chain).is_some())
+        || decl.is_some_and(|d| d.hooks.iter().any(|h| h.chain == chain))
+}
+
 pub(super) fn table_checked(table: &str) -> Result<(), Error> {
     if find_table(table).is_none() {
         return Err(Error::Invalid(format!(
@@ -142,6 +155,14 @@ impl Desired {
     /// ```
     pub fn tables(&self) -> impl Iterator<Item = &str> {
         self.tables.keys().map(String::as_str)
+    }
+
+    /// Whether a change to `chain` of `table` matters to this declaration (see
+    /// [`chain_watched`]); nothing outside its tables does.
+    pub(super) fn watches(&self, table: &str, chain: &str) -> bool {
+        self.tables
+            .get(table)
+            .is_some_and(|d| chain_watched(&self.owner, table, Some(d), chain))
     }
 
     /// The number of rules declared (owned chains' rules and hooks).

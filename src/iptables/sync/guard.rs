@@ -30,14 +30,12 @@
 //! # Ok::<(), iptnl::iptables::Error>(())
 //! ```
 
-use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use super::{sync, Desired, SyncReport};
-use crate::ipt::tables::find_table;
 use crate::iptables::error::from_nft;
 use crate::iptables::{Error, IpTables};
 use crate::nft::monitor::{Event, Monitor};
@@ -144,15 +142,8 @@ impl Guard {
     /// a thread of its own. Turns on event following for `ipt`'s cache
     /// ([`IpTables::set_follow_events`]) so that re-reads after a change cost no dump.
     pub fn spawn(ipt: Arc<IpTables>, desired: Desired, opts: GuardOptions) -> Result<Guard, Error> {
-        let monitor = open_monitor(&ipt)?;
-        ipt.set_follow_events(true);
-        let first = sync(&ipt, &desired)?;
-        let stats = Arc::new(Mutex::new(GuardStats {
-            syncs: 1,
-            repairs: u64::from(first.changed()),
-            last_repair: first.changed().then(|| first.clone()),
-            ..GuardStats::default()
-        }));
+        let (monitor, own, stats) = start(&ipt, &desired)?;
+        let stats = Arc::new(Mutex::new(stats));
         let desired = Arc::new(Mutex::new(desired));
         let version = Arc::new(AtomicU64::new(0));
         let stop = Arc::new(AtomicBool::new(false));
@@ -162,7 +153,6 @@ impl Guard {
             stop: stop.clone(),
             stats: stats.clone(),
         };
-        let own = first.committed;
         let thread = std::thread::Builder::new()
             .name("iptnl-guard".into())
             .spawn(move || run_loop(&ipt, &opts, &shared, monitor, own))
@@ -185,21 +175,14 @@ impl Guard {
         opts: &GuardOptions,
         stop: Arc<AtomicBool>,
     ) -> Result<GuardStats, Error> {
-        let monitor = open_monitor(ipt)?;
-        ipt.set_follow_events(true);
-        let first = sync(ipt, &desired)?;
+        let (monitor, own, stats) = start(ipt, &desired)?;
         let shared = Shared {
             desired: Arc::new(Mutex::new(desired)),
             version: Arc::new(AtomicU64::new(0)),
             stop,
-            stats: Arc::new(Mutex::new(GuardStats {
-                syncs: 1,
-                repairs: u64::from(first.changed()),
-                last_repair: first.changed().then(|| first.clone()),
-                ..GuardStats::default()
-            })),
+            stats: Arc::new(Mutex::new(stats)),
         };
-        run_loop(ipt, opts, &shared, monitor, first.committed);
+        run_loop(ipt, opts, &shared, monitor, own);
         let s = shared
             .stats
             .lock()
@@ -240,6 +223,22 @@ impl Drop for Guard {
     }
 }
 
+/// What a guard does before its loop: subscribe (before reading, so that no commit after
+/// the first sync is missed), follow the events in the handle's cache, and sync once.
+/// Returns the subscription, the generation the first sync committed, and the stats so far.
+fn start(ipt: &IpTables, desired: &Desired) -> Result<(Monitor, Option<u32>, GuardStats), Error> {
+    let monitor = open_monitor(ipt)?;
+    ipt.set_follow_events(true);
+    let first = sync(ipt, desired)?;
+    let stats = GuardStats {
+        syncs: 1,
+        repairs: u64::from(first.changed()),
+        last_repair: first.changed().then(|| first.clone()),
+        ..GuardStats::default()
+    };
+    Ok((monitor, first.committed, stats))
+}
+
 fn open_monitor(ipt: &IpTables) -> Result<Monitor, Error> {
     use std::os::fd::AsRawFd;
     let ns = ipt
@@ -249,50 +248,21 @@ fn open_monitor(ipt: &IpTables) -> Result<Monitor, Error> {
         .map_err(|e| from_nft(e, "subscribing to ruleset events"))
 }
 
-/// What a declaration watches: its tables, and in them the chains that matter.
-struct Watch {
-    family: crate::nft::Family,
-    tables: HashSet<String>,
-    hook_chains: HashSet<(String, String)>,
-    owner: super::Owner,
-}
-
-impl Watch {
-    fn of(d: &Desired) -> Watch {
-        Watch {
-            family: d.family.nft(),
-            tables: d.tables.keys().cloned().collect(),
-            hook_chains: d
-                .tables
-                .iter()
-                .flat_map(|(t, decl)| decl.hooks.iter().map(move |h| (t.clone(), h.chain.clone())))
-                .collect(),
-            owner: d.owner.clone(),
+/// Whether a ruleset event touches what `d` declares: a chain it watches (see
+/// [`Desired::watches`]) or one of its tables.
+fn touches(d: &Desired, ev: &Event) -> bool {
+    let family = d.family.nft();
+    match ev {
+        Event::NewRule(r) | Event::DelRule(r) => {
+            r.family == family && d.watches(&r.table, &r.chain)
         }
-    }
-
-    fn chain_matters(&self, table: &str, chain: &str) -> bool {
-        self.tables.contains(table)
-            && (self.owner.owns_chain(chain)
-                || find_table(table).is_some_and(|t| t.builtin(chain).is_some())
-                || self
-                    .hook_chains
-                    .contains(&(table.to_owned(), chain.to_owned())))
-    }
-
-    fn touches(&self, ev: &Event) -> bool {
-        match ev {
-            Event::NewRule(r) | Event::DelRule(r) => {
-                r.family == self.family && self.chain_matters(&r.table, &r.chain)
-            }
-            Event::NewChain(c) | Event::DelChain(c) => {
-                c.family == self.family && self.chain_matters(&c.table, &c.name)
-            }
-            Event::NewTable(t) | Event::DelTable(t) => {
-                t.family == self.family && self.tables.contains(&t.name)
-            }
-            _ => false,
+        Event::NewChain(c) | Event::DelChain(c) => {
+            c.family == family && d.watches(&c.table, &c.name)
         }
+        Event::NewTable(t) | Event::DelTable(t) => {
+            t.family == family && d.tables.contains_key(&t.name)
+        }
+        _ => false,
     }
 }
 
@@ -320,7 +290,6 @@ fn run_loop(
     };
     let mut version = sh.version.load(Ordering::Relaxed);
     let mut d = snapshot();
-    let mut watch = Watch::of(&d);
     let mut own: std::collections::VecDeque<u32> = own.into_iter().collect();
     let mut next_timer = Instant::now() + opts.resync_every;
     // Whether the commit whose events are being read touched what is owned.
@@ -364,7 +333,7 @@ fn run_loop(
                         }
                         touched = false;
                     }
-                    e => touched |= watch.touches(&e),
+                    e => touched |= touches(&d, &e),
                 }
                 // What is queued already; then, after a relevant commit, what follows
                 // within the settle time.
@@ -378,7 +347,6 @@ fn run_loop(
         if v != version {
             version = v;
             d = snapshot();
-            watch = Watch::of(&d);
             dirty = true;
         }
         if !(dirty || timer) {

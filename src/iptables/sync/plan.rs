@@ -4,16 +4,16 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::desired::{key_of, Desired, Hook, Key, TableDecl};
+use super::desired::{chain_watched, key_of, Desired, Hook, Key, TableDecl};
 use super::diff::ordered_edit;
 use super::owner::{Owner, Position};
 use super::report::SyncReport;
-use crate::ipt::tables::find_table;
+use crate::ipt::decode::rule_comment;
 use crate::ipt::RuleSpec;
 use crate::iptables::cache;
 use crate::iptables::plan::{At, Op};
 use crate::iptables::{Error, Inner, IpTables};
-use crate::nft::{Chain, Expr, Rule};
+use crate::nft::{Chain, Rule};
 
 /// One table as read at one generation: its chains, and the rules of the chains a sync
 /// looks at.
@@ -31,14 +31,9 @@ fn chains_to_read(
     decl: Option<&TableDecl>,
     all: bool,
 ) -> Vec<String> {
-    let builtin = find_table(table);
     let mut out: Vec<String> = chains
         .iter()
-        .filter(|c| {
-            all || owner.owns_chain(&c.name)
-                || builtin.is_some_and(|t| t.builtin(&c.name).is_some())
-                || decl.is_some_and(|d| d.hooks.iter().any(|h| h.chain == c.name))
-        })
+        .filter(|c| all || chain_watched(owner, table, decl, &c.name))
         .map(|c| c.name.clone())
         .collect();
     out.sort();
@@ -82,31 +77,6 @@ pub(super) fn read_state(
     Err(Error::Conflict {
         tries: retry.tries(),
     })
-}
-
-/// The comment of a rule, as iptables-nft writes it (an x_tables `comment` match) or as
-/// `nft` does (rule user data).
-fn comment_of(rule: &Rule) -> Option<String> {
-    for e in &rule.exprs {
-        if let Expr::Match(m) = e {
-            if m.name == "comment" {
-                let end = m.info.iter().position(|&b| b == 0).unwrap_or(m.info.len());
-                return Some(String::from_utf8_lossy(&m.info[..end]).into_owned());
-            }
-        }
-    }
-    let u = rule.userdata.as_deref()?;
-    let mut i = 0;
-    while i + 2 <= u.len() {
-        let (ty, len) = (u[i], u[i + 1] as usize);
-        let val = u.get(i + 2..i + 2 + len)?;
-        if ty == 0 {
-            let end = val.iter().position(|&b| b == 0).unwrap_or(val.len());
-            return Some(String::from_utf8_lossy(&val[..end]).into_owned());
-        }
-        i += 2 + len;
-    }
-    None
 }
 
 /// Plans the operations that make `table` as declared (`decl`; `None`: nothing owned
@@ -259,7 +229,7 @@ fn plan_hooks(
     let mut cur: Vec<(usize, Key)> = Vec::new();
     let mut cur_pos: Vec<usize> = Vec::new();
     for (i, r) in rules.iter().enumerate() {
-        let c = comment_of(r);
+        let c = rule_comment(r);
         if c.as_deref().is_some_and(|c| owner.owns_comment(c)) {
             cur.push((foreign.len(), key_of(r)));
             cur_pos.push(i + 1);
