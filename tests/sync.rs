@@ -143,6 +143,12 @@ fn sync_creates_then_has_nothing_to_do() {
             "{}",
             e.hook
         );
+        // The commit is counted in the handle's stats, with the time it took (a kernel
+        // commit takes well over 10 µs).
+        let st = ipt.commit_stats();
+        assert_eq!(st.commits, 1);
+        let took = st.latency_percentile(100.0).unwrap();
+        assert!(took > Duration::from_micros(10), "{took:?}");
         // Nothing to change: no batch (the generation does not move).
         let g = ipt.with_conn(|c| c.genid()).unwrap();
         let r = sync(&ipt, &d).unwrap();

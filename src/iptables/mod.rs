@@ -317,12 +317,12 @@ impl IpTables {
         genid: u32,
     ) -> Result<Option<Vec<OpResult>>, plan::Failed> {
         let flat: Vec<&Op<'_>> = ops.iter().collect();
+        let t = std::time::Instant::now();
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
         let r = plan::run_once(conn, cache, self.family, &flat, Some(genid))?;
         if r.as_ref().is_some_and(|(_, committed)| *committed) {
-            self.group
-                .record(|s| s.commit(flat.len(), 1, std::time::Instant::now()));
+            self.group.record(|s| s.commit(flat.len(), 1, t));
         }
         Ok(r.map(|(results, _)| results))
     }
