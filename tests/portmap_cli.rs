@@ -631,6 +631,36 @@ struct StormResult {
     /// The nat tables after ADD and after DEL, as sets of lines.
     after_add: std::collections::BTreeSet<String>,
     after_del: std::collections::BTreeSet<String>,
+    /// `iptables -t nat -S` after ADD, as the plugin last read it.
+    listing: String,
+}
+
+/// The least any `iptables` can make a storm of `n` ADD sequences take: `n` processes at
+/// once, each reading `listing` four times (the plugin's `ListChains` calls, each
+/// `iptables -t nat -S`) from `cat` and parsing it as go-iptables does, with no other
+/// command. The plugin's own reading grows with the table, whatever answers it.
+fn listing_floor(n: usize, listing: &str) -> Duration {
+    let path = std::env::temp_dir().join(format!("iptnl-storm-listing-{}", std::process::id()));
+    std::fs::write(&path, listing).unwrap();
+    let (wall, _, failed) = at_once(n, Duration::MAX, |_| {
+        for _ in 0..4 {
+            let o = std::process::Command::new("cat")
+                .arg(&path)
+                .output()
+                .map_err(|e| e.to_string())?;
+            let text = String::from_utf8(o.stdout).map_err(|e| e.to_string())?;
+            let lines: Vec<String> = text.split('\n').map(drivers::filter_rule_output).collect();
+            let chains = lines
+                .iter()
+                .take_while(|l| l.starts_with("-P") || l.starts_with("-N"))
+                .count();
+            std::hint::black_box(chains);
+        }
+        Ok(())
+    });
+    let _ = std::fs::remove_file(&path);
+    assert!(failed.is_empty(), "{failed:?}");
+    wall
 }
 
 /// Runs `f` for every container at once (one thread each, released together), each as a
@@ -719,6 +749,7 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
             add(&tools, &containers[i], &mut Profile::new()).map(|_| ())
         });
         let after_add = sets();
+        let listing = common::run("iptables-nft", &["-t", "nat", "-S"]);
         let (del, del_slowest, del_failed) = at_once(n, budget, |i| {
             del(&tools, &containers[i].id, &mut Profile::new()).map(|_| ())
         });
@@ -731,6 +762,7 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
             del_failed,
             after_add,
             after_del: sets(),
+            listing,
         }
     })
 }
@@ -750,6 +782,14 @@ fn storm(n: usize, background: usize, sides: &[Side]) {
             r.del_failed.len(),
         ));
         results.push((side, r));
+    }
+    if let Some((_, r)) = results.first() {
+        lines.push_str(&format!(
+            "  Floor   ADD {:7.2} s (the plugin's {} reads of `iptables -t nat -S`, {} bytes each, from `cat`)\n",
+            listing_floor(n, &r.listing).as_secs_f64(),
+            4 * n,
+            r.listing.len(),
+        ));
     }
     eprintln!(
         "portmap storm, {n} containers at once, beside {background} kube-proxy rules:\n{lines}"

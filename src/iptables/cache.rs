@@ -15,6 +15,7 @@ use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 use super::error::{from_nft, Error};
 use super::events::{Ev, Events};
 use super::ipset::KernelSets;
+use super::listing::{Block, TableText};
 use super::plan::ChainEdit;
 use crate::ipt::{canonical_of_rule_with, IpFamily};
 use crate::netlink::Conn;
@@ -33,7 +34,7 @@ pub(crate) type CanonIndex = HashMap<Vec<Expr>, Vec<u64>>;
 pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
 
 /// A chain's rules as lines, with the rules they were rendered from.
-type Rendered = (Arc<Vec<Rule>>, Arc<Vec<String>>);
+type Rendered = (Arc<Vec<Rule>>, Arc<Block>);
 
 /// Chains' rules at generation `genid`.
 #[derive(Debug, Default)]
@@ -59,7 +60,7 @@ pub(crate) struct Cache {
     /// The last `iptables -S` listing of each table, with the generation it shows: a
     /// listing is a function of the ruleset, so it serves every later listing of the table
     /// at that generation (the commands of `iptnl serve` that arrive between two commits).
-    listings: HashMap<String, (u32, Listing)>,
+    listings: HashMap<String, (u32, TableText)>,
     /// Follow the ruleset events instead of forgetting everything when the generation moved.
     pub(crate) follow: bool,
     /// The event subscription, opened by the first read while `follow` is set.
@@ -85,7 +86,7 @@ impl Cache {
     }
 
     /// The listing of `table` made at generation `genid`, if it is the last one made.
-    pub(crate) fn listing(&self, table: &str, genid: u32) -> Option<Listing> {
+    pub(crate) fn listing(&self, table: &str, genid: u32) -> Option<TableText> {
         match self.listings.get(table) {
             Some((g, l)) if *g == genid => Some(l.clone()),
             _ => None,
@@ -93,7 +94,7 @@ impl Cache {
     }
 
     /// Keeps `listing`, made at generation `genid`, for the next listing of `table`.
-    pub(crate) fn keep_listing(&mut self, table: &str, genid: u32, listing: Listing) {
+    pub(crate) fn keep_listing(&mut self, table: &str, genid: u32, listing: TableText) {
         self.listings.insert(table.to_owned(), (genid, listing));
     }
 
@@ -155,7 +156,7 @@ impl Cache {
 
     fn forget_rendered(&mut self, k: &Key) {
         if let Some((_, lines)) = self.rendered.remove(k) {
-            self.rendered_lines -= lines.len();
+            self.rendered_lines -= lines.lines();
         }
     }
 
@@ -167,7 +168,7 @@ impl Cache {
         k: &Key,
         rules: &Arc<Vec<Rule>>,
         render: impl FnOnce(&[Rule]) -> Vec<String>,
-    ) -> Arc<Vec<String>> {
+    ) -> Arc<Block> {
         /// At most this many lines are kept.
         const MAX_LINES: usize = 1 << 18;
         if let Some((from, lines)) = self.rendered.get(k) {
@@ -176,9 +177,9 @@ impl Cache {
             }
         }
         self.forget_rendered(k);
-        let lines = Arc::new(render(rules));
-        if self.rendered_lines + lines.len() <= MAX_LINES {
-            self.rendered_lines += lines.len();
+        let lines = Arc::new(Block::new(render(rules)));
+        if self.rendered_lines + lines.lines() <= MAX_LINES {
+            self.rendered_lines += lines.lines();
             self.rendered
                 .insert(k.clone(), (rules.clone(), lines.clone()));
         }
@@ -564,9 +565,6 @@ pub(crate) fn table_chains(
     })
 }
 
-/// An `iptables -S` listing of a table, in blocks of lines (see [`Cache::listing`]).
-pub(crate) type Listing = Arc<Vec<Arc<Vec<String>>>>;
-
 /// A whole table as of one generation: its chains and the rules of each.
 #[derive(Debug)]
 pub(crate) struct TableRead {
@@ -588,8 +586,8 @@ pub(crate) fn read_table(
     family: IpFamily,
     table: &str,
 ) -> Result<TableRead, Error> {
-    /// Up to this many chains missing from the cache are read one by one; more, and the
-    /// whole table is read in one go.
+    /// Up to this many chains missing from the cache (or a 64th of the table's chains, if
+    /// more) are read one by one; more, and the whole table is read in one go.
     const FEW: usize = 16;
     let mut retry = conn.dump_retry();
     while retry.again() {
@@ -623,7 +621,7 @@ pub(crate) fn read_table(
                     _ => missing.push(c.name.as_str()),
                 }
             }
-            if missing.len() <= FEW {
+            if missing.len() <= FEW.max(chains.len() / 64) {
                 let mut moved = false;
                 for name in missing {
                     match read_chain(conn, cache, family, table, name)? {

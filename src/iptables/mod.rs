@@ -32,6 +32,7 @@ mod events;
 mod format;
 mod group;
 pub mod ipset;
+mod listing;
 pub mod monitor;
 mod plan;
 mod read;
@@ -47,6 +48,7 @@ use std::sync::{Mutex, MutexGuard};
 
 pub use error::{Error, What};
 pub use group::CommitStats;
+pub use listing::TableText;
 pub use plan::OpResult;
 pub use read::Stat;
 pub use transaction::Transaction;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use super::cache::{self, read_chain};
 use super::error::from_nft;
 use super::ipset::KernelSets;
+use super::listing::{Block, TableText};
 use super::plan::builtin;
 use super::{check_rulenum, format, save, spec_err, Error, Inner, IpTables, RuleArgs, What};
 use crate::ipt::savefile::SaveOptions;
@@ -78,42 +79,23 @@ fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>
     Ok(names)
 }
 
-/// A table as `iptables -S` prints it, in blocks of lines: the chain lines (with policies,
-/// and counters when asked), then each chain's rule lines from `body`, chains in iptables'
-/// order. Blocks, so that a cached chain's lines are shared, not copied, while the handle is
-/// locked.
+/// A table as `iptables -S` prints it, in blocks: the chain lines (with policies, and
+/// counters when asked), then each chain's rule lines from `body`, chains in iptables' order.
+/// Blocks, so that a cached chain's lines are shared, not copied, while the handle is locked.
 fn table_listing(
     table: &str,
     chains: &[nft::Chain],
     counters: bool,
-    mut body: impl FnMut(&str) -> Option<Arc<Vec<String>>>,
-) -> Result<Vec<Arc<Vec<String>>>, Error> {
+    mut body: impl FnMut(&str) -> Option<Arc<Block>>,
+) -> Result<TableText, Error> {
     let names = chain_names(table, chains)?;
-    let heads: Vec<String> = names
-        .iter()
-        .map(|&name| {
-            let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
-            format::chain_line(name, ch.is_some(), ch.flatten(), counters)
-        })
-        .collect();
+    let heads = Block::new(names.iter().map(|&name| {
+        let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+        format::chain_line(name, ch.is_some(), ch.flatten(), counters)
+    }));
     let mut blocks = vec![Arc::new(heads)];
     blocks.extend(names.into_iter().filter_map(&mut body));
-    Ok(blocks)
-}
-
-/// Blocks of lines as one text, each line ended by a newline.
-fn joined(blocks: &[Arc<Vec<String>>]) -> String {
-    let len: usize = blocks
-        .iter()
-        .flat_map(|b| b.iter())
-        .map(|l| l.len() + 1)
-        .sum();
-    let mut s = String::with_capacity(len);
-    for l in blocks.iter().flat_map(|b| b.iter()) {
-        s.push_str(l);
-        s.push('\n');
-    }
-    s
+    Ok(TableText::new(blocks))
 }
 
 /// How a listing turns kernel rules into specs; a rule iptables cannot express is carried
@@ -287,8 +269,8 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn list_table(&self, table: &str) -> Result<Vec<String>, Error> {
-        let blocks = self.list_table_impl(table, false)?;
-        Ok(blocks.iter().flat_map(|b| b.iter().cloned()).collect())
+        let text = self.list_table_impl(table, false)?;
+        Ok(text.lines().map(str::to_owned).collect())
     }
 
     /// [`list_table`](Self::list_table) as one text, each line ended by a newline, as
@@ -302,7 +284,21 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn list_table_text(&self, table: &str) -> Result<String, Error> {
-        Ok(joined(&self.list_table_impl(table, false)?))
+        Ok(self.list_table_impl(table, false)?.to_string())
+    }
+
+    /// [`list_table_text`](Self::list_table_text) without the copy: the text shares the
+    /// handle's cached lines, to be written out as it is (see [`TableText::write_to`]). A
+    /// server answering many listings of a big table at once writes each from the same
+    /// blocks.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.list_table_shared("nat")?.write_to(&mut std::io::stdout().lock())?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn list_table_shared(&self, table: &str) -> Result<TableText, Error> {
+        self.list_table_impl(table, false)
     }
 
     /// [`list_table`](Self::list_table) with packet and byte counters, as `iptables -S -v`
@@ -314,14 +310,14 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn list_table_with_counters(&self, table: &str) -> Result<Vec<String>, Error> {
-        let blocks = self.list_table_impl(table, true)?;
-        Ok(blocks.iter().flat_map(|b| b.iter().cloned()).collect())
+        let text = self.list_table_impl(table, true)?;
+        Ok(text.lines().map(str::to_owned).collect())
     }
 
     /// One consistent read of the whole table (its chains, then its rules: in one dump when
     /// the table is small, chain by chain otherwise), printed as `iptables -S` does, in
     /// blocks (see [`table_listing`]).
-    fn list_table_impl(&self, table: &str, counters: bool) -> Result<Vec<Arc<Vec<String>>>, Error> {
+    fn list_table_impl(&self, table: &str, counters: bool) -> Result<TableText, Error> {
         let family = self.family;
         let render = |name: &str, rules: &[nft::Rule]| -> Vec<String> {
             rules
@@ -348,7 +344,9 @@ impl IpTables {
                 by_chain.entry(r.chain.clone()).or_default().push(r);
             }
             return table_listing(table, &chains, counters, |name| {
-                by_chain.get(name).map(|v| Arc::new(render(name, v)))
+                by_chain
+                    .get(name)
+                    .map(|v| Arc::new(Block::new(render(name, v))))
             });
         }
         // The last listing while the generation has not moved; else from the cache when the
@@ -357,17 +355,17 @@ impl IpTables {
         let Inner { conn, cache } = &mut *g;
         let at = cache::sync(conn, cache, family)?;
         if let Some(l) = at.and_then(|at| cache.listing(table, at)) {
-            return Ok(l.to_vec());
+            return Ok(l);
         }
         let t = cache::read_table(conn, cache, family, table)?;
-        let blocks = table_listing(table, &t.chains, counters, |name| {
+        let text = table_listing(table, &t.chains, counters, |name| {
             t.rules.get(name).map(|rules| {
                 let k = (table.to_owned(), name.to_owned());
                 cache.rendered(&k, rules, |r| render(name, r))
             })
         })?;
-        cache.keep_listing(table, t.genid, Arc::new(blocks.clone()));
-        Ok(blocks)
+        cache.keep_listing(table, t.genid, text.clone());
+        Ok(text)
     }
 
     /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:

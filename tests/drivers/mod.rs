@@ -364,7 +364,9 @@ impl<'a> GoIptables<'a> {
         e.1 += t0.elapsed();
         drop(p);
         if o.status.success() {
-            Ok(String::from_utf8_lossy(&o.stdout).into_owned())
+            // Taken over, not copied (Go's `string(out)` does not check the text at all).
+            Ok(String::from_utf8(o.stdout)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
         } else {
             Err(GoError {
                 args: full,
@@ -448,11 +450,11 @@ impl<'a> GoIptables<'a> {
     /// `executeList`: split on `\n`, drop the trailing empty line, `filterRuleOutput`.
     fn execute_list(&self, args: &[&str]) -> Result<Vec<String>, GoError> {
         let out = self.run_with_output(args)?;
-        let mut rules: Vec<String> = out.split('\n').map(str::to_owned).collect();
+        let mut rules: Vec<&str> = out.split('\n').collect();
         if rules.last().is_some_and(|l| l.is_empty()) {
             rules.pop();
         }
-        Ok(rules.into_iter().map(|r| filter_rule_output(&r)).collect())
+        Ok(rules.into_iter().map(filter_rule_output).collect())
     }
 
     /// `List`: `-t T -S CHAIN`.

@@ -578,6 +578,17 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
                 cmd.table
             ));
         }
+        // `-S` of a whole table: the handle's shared text, written out as it is.
+        if let (Command::ListRules { chain: None, .. }, 0) = (c, cmd.verbose) {
+            let text = ipt
+                .list_table_shared(&cmd.table)
+                .map_err(|e| kernel_err(family, &e))?;
+            if text.has_raw_rules() {
+                o.err(&raw_warning(family, &cmd.table));
+            }
+            o.out_table(text);
+            continue;
+        }
         let text = exec(family, ipt, &cmd, c)?;
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));

@@ -1,8 +1,12 @@
 //! What a command prints, kept in order: the chunks it wrote to standard output and to
 //! standard error, and its exit code. A command run in this process prints them when it
 //! ends; one run by `iptnl serve` sends them to the client, which prints them the same way.
+//! A listing of a whole table is kept as the handle's shared text, not copied (tens of
+//! megabytes at kube-proxy sizes, asked for by many commands at once).
 
-use std::io::Write;
+use std::io::{self, Write};
+
+use iptnl::iptables::TableText;
 
 /// Which stream a chunk goes to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -13,11 +17,38 @@ pub enum Stream {
     Err,
 }
 
+/// The text of a chunk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Text {
+    /// Bytes written.
+    Bytes(Vec<u8>),
+    /// A table's listing, shared with the handle that made it.
+    Table(TableText),
+}
+
+impl Text {
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            Text::Bytes(b) => b.len(),
+            Text::Table(t) => t.len(),
+        }
+    }
+
+    /// Writes it to `w`.
+    pub fn write_to(&self, w: &mut impl Write) -> io::Result<()> {
+        match self {
+            Text::Bytes(b) => w.write_all(b),
+            Text::Table(t) => t.write_to(w),
+        }
+    }
+}
+
 /// A command's printed text (in the order it was written) and exit code.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Output {
     /// The chunks, consecutive writes to the same stream merged.
-    pub chunks: Vec<(Stream, Vec<u8>)>,
+    pub chunks: Vec<(Stream, Text)>,
     /// The exit code.
     pub code: i32,
 }
@@ -29,8 +60,8 @@ impl Output {
             return;
         }
         match self.chunks.last_mut() {
-            Some((s, buf)) if *s == stream => buf.extend_from_slice(text),
-            _ => self.chunks.push((stream, text.to_vec())),
+            Some((s, Text::Bytes(buf))) if *s == stream => buf.extend_from_slice(text),
+            _ => self.chunks.push((stream, Text::Bytes(text.to_vec()))),
         }
     }
 
@@ -39,8 +70,17 @@ impl Output {
     pub fn out_owned(&mut self, text: String) {
         match self.chunks.last_mut() {
             _ if text.is_empty() => {}
-            Some((Stream::Out, buf)) => buf.extend_from_slice(text.as_bytes()),
-            _ => self.chunks.push((Stream::Out, text.into_bytes())),
+            Some((Stream::Out, Text::Bytes(buf))) => buf.extend_from_slice(text.as_bytes()),
+            _ => self
+                .chunks
+                .push((Stream::Out, Text::Bytes(text.into_bytes()))),
+        }
+    }
+
+    /// Appends a table's listing to standard output, shared, not copied.
+    pub fn out_table(&mut self, text: TableText) {
+        if !text.is_empty() {
+            self.chunks.push((Stream::Out, Text::Table(text)));
         }
     }
 
@@ -60,7 +100,7 @@ impl Output {
         let mut s = Vec::new();
         for (st, b) in &self.chunks {
             if *st == stream {
-                s.extend_from_slice(b);
+                let _ = b.write_to(&mut s);
             }
         }
         String::from_utf8_lossy(&s).into_owned()
@@ -69,11 +109,12 @@ impl Output {
     /// Prints the chunks on this process's standard output and error, in order, and
     /// returns the exit code. A closed stream (`iptables -S | head`) is not an error.
     pub fn print(&self) -> i32 {
-        let (mut o, mut e) = (std::io::stdout().lock(), std::io::stderr().lock());
+        let mut o = io::BufWriter::with_capacity(1 << 16, io::stdout().lock());
+        let mut e = io::stderr().lock();
         for (stream, text) in &self.chunks {
             let _ = match stream {
-                Stream::Out => o.write_all(text).and_then(|()| o.flush()),
-                Stream::Err => e.write_all(text).and_then(|()| e.flush()),
+                Stream::Out => text.write_to(&mut o).and_then(|()| o.flush()),
+                Stream::Err => text.write_to(&mut e).and_then(|()| e.flush()),
             };
         }
         self.code
@@ -98,10 +139,10 @@ mod tests {
         assert_eq!(
             o.chunks,
             vec![
-                (Stream::Err, b"warn\n".to_vec()),
-                (Stream::Out, b"ab\n".to_vec()),
-                (Stream::Err, b"fail\n".to_vec()),
-                (Stream::Out, b"xy".to_vec()),
+                (Stream::Err, Text::Bytes(b"warn\n".to_vec())),
+                (Stream::Out, Text::Bytes(b"ab\n".to_vec())),
+                (Stream::Err, Text::Bytes(b"fail\n".to_vec())),
+                (Stream::Out, Text::Bytes(b"xy".to_vec())),
             ]
         );
         assert_eq!(o.text(Stream::Err), "warn\nfail\n");

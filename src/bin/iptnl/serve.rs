@@ -209,7 +209,9 @@ fn write_output(w: &mut impl Write, out: &Output) -> io::Result<()> {
             Stream::Out => 1,
             Stream::Err => 2,
         }])?;
-        put_bytes(w, text)?;
+        let len = u32::try_from(text.len()).map_err(|_| bad("an output over 4 GiB"))?;
+        w.write_all(&len.to_le_bytes())?;
+        text.write_to(w)?;
     }
     w.flush()
 }
@@ -224,24 +226,62 @@ fn read_head(r: &mut impl Read) -> io::Result<Option<String>> {
     }
 }
 
-/// Reads the rest of a "running" reply.
-fn read_output(r: &mut impl Read) -> io::Result<Output> {
+/// Reads the rest of a "running" reply, handing each piece of output to `sink` as it
+/// arrives (a listing of a big table is not held whole), and returns the exit code.
+fn relay_output(r: &mut impl Read, sink: &mut impl FnMut(Stream, &[u8])) -> io::Result<i32> {
     let mut code = [0; 4];
     r.read_exact(&mut code)?;
-    let mut out = Output {
-        code: i32::from_le_bytes(code),
-        ..Output::default()
-    };
+    let mut buf = vec![0; 1 << 16];
     for _ in 0..get_u32(r)? {
         let stream = match get_u8(r)? {
             1 => Stream::Out,
             2 => Stream::Err,
             _ => return Err(bad("an unknown output stream")),
         };
-        let text = get_bytes(r, u64::from(u32::MAX))?;
-        out.write(stream, &text);
+        let mut left = get_u32(r)? as usize;
+        while left > 0 {
+            let want = left.min(buf.len());
+            let n = r.read(&mut buf[..want])?;
+            if n == 0 {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            sink(stream, &buf[..n]);
+            left -= n;
+        }
     }
+    Ok(i32::from_le_bytes(code))
+}
+
+/// Reads the rest of a "running" reply whole.
+#[cfg(test)]
+fn read_output(r: &mut impl Read) -> io::Result<Output> {
+    let mut out = Output::default();
+    let code = relay_output(r, &mut |stream, text| out.write(stream, text))?;
+    out.code = code;
     Ok(out)
+}
+
+/// Prints a reply's output on this process's standard output and error as it arrives, in
+/// order, and returns the exit code. A closed stream (`iptables -S | head`) is not an
+/// error: the rest of its output is read and dropped.
+fn print_output(r: &mut impl Read) -> io::Result<i32> {
+    let (mut o, mut e) = (io::stdout().lock(), io::stderr().lock());
+    let (mut o_ok, mut e_ok) = (true, true);
+    let mut last = None;
+    let code = relay_output(r, &mut |stream, text| {
+        if last.is_some_and(|s| s != stream) {
+            // Keep the order of the two streams.
+            let _ = o.flush();
+        }
+        last = Some(stream);
+        match stream {
+            Stream::Out if o_ok => o_ok = o.write_all(text).is_ok(),
+            Stream::Err if e_ok => e_ok = e.write_all(text).is_ok(),
+            _ => {}
+        }
+    });
+    let _ = o.flush();
+    code
 }
 
 /// The family a tool name stands for (the server runs the rule command only).
@@ -328,8 +368,8 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
     if read_head(&mut r).ok()?.is_some() {
         return None;
     }
-    match read_output(&mut r) {
-        Ok(out) => Some(out.print()),
+    match print_output(&mut r) {
+        Ok(code) => Some(code),
         Err(e) => {
             eprintln!(
                 "iptnl: the server (iptnl serve, @{SOCKET_NAME}) stopped answering ({e}) while \
@@ -475,7 +515,8 @@ impl Server {
                 return;
             }
         };
-        let mut w = BufWriter::new(&stream);
+        // Big enough that a listing's many small blocks go out in few writes.
+        let mut w = BufWriter::with_capacity(1 << 18, &stream);
         let (what, sent) = match self.accept(&req) {
             Err(why) => {
                 self.declined.fetch_add(1, Ordering::Relaxed);

@@ -207,6 +207,13 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
             p.view.cache.chains.insert(k, None);
             continue;
         }
+        // A chain this plan created or emptied without reading it holds only what the plan
+        // put in it (kept, not read again: a listing after a storm of `-N` would otherwise
+        // find every new chain missing from the cache).
+        let old = match (&entries, old) {
+            (Some(_), None) if exists == Some(true) => Some(Arc::default()),
+            (_, old) => old,
+        };
         let (Some(entries), Some(old)) = (entries, old) else {
             p.view.cache.forget(&k);
             continue;
