@@ -13,6 +13,8 @@
 //! Run: `cargo bench --bench rule_model` (as root, or under `unshare -rn`). The commit and the
 //! save run in a throwaway network namespace.
 
+mod common;
+
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -245,6 +247,18 @@ fn main() {
         return;
     };
     let rps = |d: Duration| rules.len() as f64 / d.as_secs_f64();
+    let n = rules.len();
+    for (series, d) in [
+        ("parse_encode", Some(pe)),
+        ("parse_encode_wire", Some(pw)),
+        ("decode_print", Some(dp)),
+        ("kernel_commit", Some(commit)),
+        ("iptables-nft-save", save),
+    ] {
+        if let Some(d) = d {
+            common::record("rule_model", n, series, "ms", d.as_secs_f64() * 1e3);
+        }
+    }
     println!(
         "{} rules: parse+encode {:.1} ms ({:.0} rules/s), kernel commit {:.1} ms, ratio {:.1}%",
         rules.len(),
