@@ -37,8 +37,8 @@ from xml.sax.saxutils import escape
 COLORS = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
           "#e377c2", "#7f7f7f", "#17becf", "#bcbd22"]
 
-W, H = 760, 440
-ML, MR, MT, MB = 78, 210, 48, 62  # margins: the legend sits on the right
+W, H = 800, 440
+ML, MR, MT, MB = 78, 230, 48, 62  # margins: the legend sits on the right
 
 
 def load(dirname):
@@ -88,13 +88,9 @@ def nice_ticks(lo, hi, n=6):
     raw = span / n
     mag = 10 ** math.floor(math.log10(raw))
     step = min((m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw), default=10 * mag)
-    start = math.floor(lo / step) * step
-    ticks = []
-    t = start
-    while t <= hi + step * 1e-9:
-        ticks.append(round(t, 10))
-        t += step
-    return ticks
+    first = math.floor(lo / step + 1e-9)
+    last = math.ceil(hi / step - 1e-9)
+    return [round(i * step, 10) for i in range(first, last + 1)]
 
 
 def log_ticks(lo, hi):
@@ -210,7 +206,7 @@ def hbar_chart(title, subtitle, xlabel, categories, groups, values, log=True):
     ng = len(groups)
     row = 6 + 11 * ng
     H = MT + MB + row * len(categories) + 10
-    left = 200
+    left = 230
     out = svg_open(title, subtitle)
     xa = Axis(min(vals), max(vals), log, left, W - MR)
     y0, y1 = H - MB, MT
@@ -257,7 +253,7 @@ def run_info(meta, bench):
     ts = [meta[k][0] for k in keys]
     loads = [meta[k][1] for k in keys]
     day = time.strftime("%Y-%m-%d", time.gmtime(max(ts)))
-    return "measured %s, load average %.1f-%.1f while it ran" % (day, min(loads), max(loads))
+    return "measured %s; 1-minute load average %.1f-%.1f as its figures were written" % (day, min(loads), max(loads))
 
 
 def plots(figs, meta):
@@ -266,10 +262,10 @@ def plots(figs, meta):
 
     # Full load.
     names = [("iptnl", "iptnl iptables-restore", False),
-             ("kernel_alone", "kernel floor (commit of iptnl's batch)", True),
+             ("kernel_alone", "kernel floor", True),
              ("iptables-nft-restore", "iptables-nft-restore", False),
              ("iptables-legacy-restore", "iptables-legacy-restore", False),
-             ("nft -f", "nft -f (translated ruleset)", False)]
+             ("nft -f", "nft -f", False)]
     series = []
     for i, (s, label, dashed) in enumerate(names):
         p = pick(figs, "restore", s, "ms")
@@ -300,11 +296,11 @@ def plots(figs, meta):
                          ("iptables-nft-save", "iptables-nft-save")]:
             v = figs.get(("rule_model", size, s, "ms"))
             if v is not None:
-                rm[(label, "ms")] = v
+                rm[(label, "median of the runs")] = v
         cats = [c for c, _ in rm]
         res["bench-rule-model.svg"] = hbar_chart(
-            "Rule model: %s rules" % fmt(size), run_info(meta, "rule_model"),
-            "milliseconds (median)", cats, [("ms", COLORS[0])], rm, log=False)
+            "Rule model, %s kube-proxy rules" % format(size, ","), run_info(meta, "rule_model"),
+            "milliseconds (median)", cats, [("median of the runs", COLORS[0])], rm, log=False)
 
     # Cold commands.
     cold = {}
