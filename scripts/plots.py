@@ -170,7 +170,8 @@ def legend(out, entries):
         y += 18
 
 
-def line_chart(title, subtitle, xlabel, ylabel, series, xlog=False, ylog=False, ymin0=True):
+def line_chart(title, subtitle, xlabel, ylabel, series, xlog=False, ylog=False, ymin0=True,
+               extra_legend=None):
     """series: list of (label, [(x, y)], color, dashed)."""
     series = [(l, sorted(p), c, d) for l, p, c, d in series if p]
     xs = [x for _, p, _, _ in series for x, _ in p]
@@ -191,7 +192,7 @@ def line_chart(title, subtitle, xlabel, ylabel, series, xlog=False, ylog=False, 
         for x, y in pts:
             out.append('<circle cx="%.1f" cy="%.1f" r="3" fill="%s"><title>%s: %s, %s</title></circle>'
                        % (xa(x), ya(y), color, escape(label), fmt(x), fmt(y)))
-    legend(out, [(l, c, d, "line") for l, _, c, d in series])
+    legend(out, extra_legend or [(l, c, d, "line") for l, _, c, d in series if l])
     out.append("</svg>")
     return "\n".join(out)
 
@@ -332,10 +333,12 @@ def plots(figs, meta):
                     continue
                 pts = [(s, d[(cmd, tool)]) for s, d in cold.items() if (cmd, tool) in d]
                 series.append(("%s, %s" % (cmd, tool), pts, COLORS[i], dashed))
+        entries = [(lab.split(", ")[0], c, False, "box") for lab, _, c, d in series if not d]
+        entries += [("iptnl", "#333", False, "line"), ("iptables-nft", "#333", True, "line")]
         res["bench-commands-size.svg"] = line_chart(
-            "One process per command vs ruleset size (solid iptnl, dashed iptables-nft)",
+            "One process per command vs ruleset size",
             run_info(meta, "cold"), "rules in the ruleset", "ms per command (median, log scale)",
-            series, ylog=True)
+            series, ylog=True, extra_legend=entries)
 
     # Handle operations.
     ops = {}
