@@ -14,6 +14,7 @@
 #   IPTNL_BENCH_RUNS     cold: runs of each command           (default 5)
 #   IPTNL_BENCH_OUT      where the figures go (default $CARGO_TARGET_DIR/iptnl-bench)
 #   BENCHES              which benches (default: all of them)
+#   PLOTS_OUT            where the SVG plots go (default docs)
 # The machine-readable figures are JSON lines, one file per bench, read by scripts/plots.py.
 set -eu
 cd "$(dirname "$0")/.."
@@ -26,6 +27,7 @@ if [ "${QUICK:-0}" = 1 ]; then
     export IPTNL_BENCH_SIZES=${IPTNL_BENCH_SIZES:-0,10000}
     export IPTNL_BENCH_CALLERS=${IPTNL_BENCH_CALLERS:-1,10,100}
     export IPTNL_BENCH_RUNS=${IPTNL_BENCH_RUNS:-3}
+    export IPTNL_BENCH_SETTLE_SECS=${IPTNL_BENCH_SETTLE_SECS:-2}
 fi
 benches=${BENCHES:-netlink rule_model restore ops group_commit cold}
 rm -rf "$out"
@@ -42,4 +44,4 @@ for b in $benches; do
     cargo bench --bench "$b" 2>&1 | tee "$out/$b.log"
 done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/run.txt"
-python3 scripts/plots.py --in "$out" --out docs
+python3 scripts/plots.py --in "$out" --out "${PLOTS_OUT:-docs}"
