@@ -297,11 +297,11 @@ def plots(figs, meta):
                          ("iptables-nft-save", "iptables-nft-save")]:
             v = figs.get(("rule_model", size, s, "ms"))
             if v is not None:
-                rm[(label, "median of the runs")] = v
+                rm[(label, "ms (commit and save: one run)")] = v
         cats = [c for c, _ in rm]
         res["bench-rule-model.svg"] = hbar_chart(
             "Rule model, %s kube-proxy rules" % format(size, ","), run_info(meta, "rule_model"),
-            "milliseconds (median)", cats, [("median of the runs", COLORS[0])], rm, log=False)
+            "milliseconds (median)", cats, [("ms (commit and save: one run)", COLORS[0])], rm, log=False)
 
     # Cold commands.
     cold = {}
