@@ -12,6 +12,8 @@
 //!
 //! Run: `cargo bench --bench group_commit` (as root, or under `unshare -rn`).
 
+mod common;
+
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
@@ -199,6 +201,16 @@ fn main() {
             continue;
         }
         let secs = r.wall.as_secs_f64().max(1e-9);
+        let series = format!("K={}", r.k);
+        for (metric, v) in [
+            ("round_ms", ms(r.wall) / r.rounds as f64),
+            ("commits_per_round", r.commits as f64 / r.rounds as f64),
+            ("appends_per_s", (r.k * r.rounds) as f64 / secs),
+            ("p50_ms", ms(r.p50)),
+            ("max_ms", ms(r.max)),
+        ] {
+            common::record("group_commit", r.size, &series, metric, v);
+        }
         println!(
             "{:>7} {:>5} {:>6} {:>10.1} {:>8.1} {:>10.1} {:>11.0} {:>9.1} {:>9.1}",
             r.size,

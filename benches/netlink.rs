@@ -18,6 +18,8 @@
 //!
 //! Run with `cargo bench --bench netlink` (as root: it creates a network namespace).
 
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -428,4 +430,14 @@ fn main() {
         ratio_reused,
         bytes_per_rule
     );
+    for (series, d) in [
+        ("encode", enc),
+        ("encode_reused", enc_reused),
+        ("commit", com),
+    ] {
+        if !d.is_zero() {
+            common::record("netlink", RULES, series, "ms", ms(d));
+        }
+    }
+    common::record("netlink", RULES, "bytes_per_rule", "bytes", bytes_per_rule);
 }

@@ -1,8 +1,10 @@
-//! Restore and save of the kube-proxy workload against the real tools (issue 4).
+//! Restore and save of the kube-proxy workload against the real tools.
 //!
-//! The input is `gen_kubeproxy.py --rules N` (`IPTNL_BENCH_RULES`, default 200000; the
-//! generator is found via `IPTNL_SHARED` or `../shared` next to the repository; without it
-//! the bench says so and exits). Every measurement runs in a fresh network namespace with
+//! The input is `gen_kubeproxy.py --rules N` for each N of `IPTNL_BENCH_RULES` (a comma
+//! list, default `10000,50000,100000,200000`; the generator is found via `IPTNL_SHARED` or
+//! `../shared` next to the repository; without it the bench says so and exits).
+//! `IPTNL_BENCH_SAMPLES` (default and minimum 10, criterion's floor) is the number of runs
+//! of each tool per size. Every measurement runs in a fresh network namespace with
 //! the same setup (empty for a full restore; the whole workload loaded by iptnl for
 //! `--noflush` deltas), and the real tools are spawned from inside that namespace. Each run
 //! starts once the machine is idle: the kernel tears the previous run's namespace (and its
@@ -13,10 +15,14 @@
 //!   its text, made untimed just before), wall time;
 //!   Each run is paired with the kernel alone for iptnl's own batch, in another fresh
 //!   namespace (first or second in turn): the batch is planned with `plan_restore` (not
-//!   timed) and only `batch.commit` is timed (printed as "kernel alone"; the pairs share the
-//!   machine's state of the moment). 20 pairs;
+//!   timed) and only `batch.commit` is timed (printed as "kernel alone": the kernel's floor
+//!   for this ruleset; the pairs share the machine's state of the moment). Twice
+//!   `IPTNL_BENCH_SAMPLES` pairs;
 //! - `iptables_nft_restore`, `iptables_legacy_restore`, `nft_f_translated` (`nft -f` of the
-//!   `iptables-restore-translate -f FILE` output): the tools on the same file, wall time;
+//!   `iptables-restore-translate -f FILE` output, with the transport protocol of the DNAT
+//!   rules put back, see [`fix_translation`]): the tools on the same file, wall time
+//!   (`nft -f` outside criterion, `IPTNL_BENCH_NFT_RUNS` runs, default 3: it takes tens of
+//!   seconds at 200k rules);
 //! - `iptnl_noflush_delta`, `iptables_nft_noflush_delta`: a 10-rule `--noflush` delta (six
 //!   `-A`, two `-I`, two `-D`) into the loaded workload; iptnl's own time is its wall time
 //!   minus `RestoreReport::commit_time`;
@@ -27,8 +33,11 @@
 //! millisecond until it exits (`ru_maxrss` is useless here: a child started with
 //! vfork/posix_spawn inherits the parent's high-water mark).
 //!
-//! Prints one line per target at the end with medians, the ratio and PASS/FAIL.
+//! Prints one line per target at the end of each size with medians, the ratio and
+//! PASS/FAIL, and writes the figures to `iptnl-bench/restore.jsonl` (see `benches/common`).
 //! Run with `cargo bench --bench restore` (as root).
+
+mod common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -75,12 +84,18 @@ fn cpu_ticks() -> Option<(u64, u64)> {
     Some((total - idle, total))
 }
 
-/// Waits until the machine is idle (under 10% busy over 100 ms; at most 10 s): the kernel
-/// tears down the previous run's namespace, with its 200k rules, on a worker for about a
-/// second after the run, and a timed run must not share the CPUs with that.
+/// Waits until the machine is idle (under 10% busy over 100 ms; at most
+/// `IPTNL_BENCH_SETTLE_SECS`, default 10 s): the kernel tears down the previous run's
+/// namespace, with its 200k rules, on a worker for about a second after the run, and a timed
+/// run must not share the CPUs with that. On a machine that other work keeps busy every wait
+/// lasts the whole limit: lower it there.
 fn settle() {
+    let limit = std::env::var("IPTNL_BENCH_SETTLE_SECS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(10.0);
     let t = Instant::now();
-    while t.elapsed() < Duration::from_secs(10) {
+    while t.elapsed() < Duration::from_secs_f64(limit) {
         let Some((b0, t0)) = cpu_ticks() else { return };
         std::thread::sleep(Duration::from_millis(100));
         let Some((b1, t1)) = cpu_ticks() else { return };
@@ -234,6 +249,40 @@ fn delta_for(input: &str) -> String {
     d
 }
 
+/// `iptables-restore-translate` output that `nft -f` accepts. iptables 1.8.9 drops the
+/// `-p tcp` of a rule whose `-m tcp` has no option (kube-proxy's `KUBE-SEP-…` DNAT rules:
+/// `-p tcp -m comment … -m tcp -j DNAT --to-destination IP:PORT`), and nft refuses a `dnat
+/// to IP:PORT` without a transport protocol. The translation has one `add rule` line per
+/// `-A` line, in order: the protocol of each such DNAT rule is put back as `meta l4proto`.
+fn fix_translation(input: &str, translated: &[u8]) -> String {
+    let text = String::from_utf8_lossy(translated);
+    let mut appends = input.lines().filter(|l| l.starts_with("-A "));
+    let mut out = String::with_capacity(text.len() + 4096);
+    for line in text.lines() {
+        if line.starts_with("add rule ") {
+            let src = appends.next().unwrap_or("");
+            if line.contains(" dnat to ") && !line.contains("l4proto") {
+                let proto = src.split_whitespace().skip_while(|w| *w != "-p").nth(1);
+                // add rule <family> <table> <chain> <rest>
+                let mut parts = line.splitn(6, ' ');
+                let head: Vec<&str> = parts.by_ref().take(5).collect();
+                if let (Some(p), 5, Some(rest)) = (proto, head.len(), parts.next()) {
+                    out.push_str(&head.join(" "));
+                    out.push_str(" meta l4proto ");
+                    out.push_str(p);
+                    out.push(' ');
+                    out.push_str(rest);
+                    out.push('\n');
+                    continue;
+                }
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
 struct Target {
     what: &'static str,
     detail: String,
@@ -241,10 +290,15 @@ struct Target {
 }
 
 fn main() {
-    let rules: usize = std::env::var("IPTNL_BENCH_RULES")
+    let sizes: Vec<usize> = std::env::var("IPTNL_BENCH_RULES")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![10_000, 50_000, 100_000, 200_000]);
+    let samples: usize = std::env::var("IPTNL_BENCH_SAMPLES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(200_000);
+        .unwrap_or(10)
+        .max(10);
     let Some(shared) = shared_dir() else {
         eprintln!("restore bench skipped: ../shared/workloads/gen_kubeproxy.py not found (set IPTNL_SHARED)");
         return;
@@ -254,11 +308,21 @@ fn main() {
         eprintln!("restore bench skipped: {} not found", gen.display());
         return;
     }
+    let mut c = Criterion::default().configure_from_args();
+    for rules in sizes {
+        bench_size(&mut c, &gen, rules, samples);
+    }
+    c.final_summary();
+}
+
+/// The whole bench for one ruleset size (`samples` runs of each tool, twice as many
+/// restore / kernel-alone pairs).
+fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
     let dir = std::env::temp_dir().join(format!("iptnl-bench-restore-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!("kubeproxy-{rules}.rules"));
     let st = Command::new("python3")
-        .arg(&gen)
+        .arg(gen)
         .args(["--rules", &rules.to_string(), "-o"])
         .arg(&file)
         .stderr(Stdio::piped())
@@ -282,10 +346,9 @@ fn main() {
         noflush: true,
         ..Default::default()
     };
-    let mut c = Criterion::default().configure_from_args();
-    let mut g = c.benchmark_group("restore");
+    let mut g = c.benchmark_group(format!("restore/{rules}"));
     g.sampling_mode(SamplingMode::Flat)
-        .sample_size(10)
+        .sample_size(samples)
         .warm_up_time(Duration::from_millis(1))
         .measurement_time(Duration::from_millis(1));
 
@@ -300,7 +363,7 @@ fn main() {
     let mut t_kernel = Vec::new();
     let mut batch_bytes = 0;
     let mut pairs = 0usize;
-    g.sample_size(20);
+    g.sample_size(2 * samples);
     g.bench_function("iptnl_restore", |b| {
         b.iter_custom(|iters| {
             let mut total = Duration::ZERO;
@@ -350,12 +413,13 @@ fn main() {
             total
         })
     });
-    g.sample_size(10);
+    g.sample_size(samples);
 
     // (c) the real tools on the same file.
     let mut t_nft = Vec::new();
     let mut t_legacy = Vec::new();
     let mut t_translated = Vec::new();
+    let mut nft_ok: Option<String> = None;
     if nft_restore {
         g.bench_function("iptables_nft_restore", |b| {
             b.iter_custom(|iters| {
@@ -396,7 +460,7 @@ fn main() {
         match nft_text {
             Some(text) => {
                 let nft_file = dir.join("translated.nft");
-                std::fs::write(&nft_file, text).unwrap();
+                std::fs::write(&nft_file, fix_translation(&input, &text)).unwrap();
                 let nft_file = nft_file.to_str().unwrap().to_owned();
                 let probe = in_netns(|| {
                     Command::new("nft")
@@ -414,17 +478,18 @@ fn main() {
                         err.lines().find(|l| l.contains("Error:")).unwrap_or("?").trim()
                     );
                 } else {
-                    g.bench_function("nft_f_translated", |b| {
-                        b.iter_custom(|iters| {
-                            let mut total = Duration::ZERO;
-                            for _ in 0..iters {
-                                let d = in_netns(|| run_tool("nft", &["-f", &nft_file], None));
-                                total += d;
-                                t_translated.push(d);
-                            }
-                            total
-                        })
-                    });
+                    nft_ok = Some(nft_file.clone());
+                    // Not through criterion (at least 10 samples): `nft -f` takes tens of
+                    // seconds at 200k rules. `IPTNL_BENCH_NFT_RUNS` runs, default 3.
+                    let runs: usize = std::env::var("IPTNL_BENCH_NFT_RUNS")
+                        .ok()
+                        .and_then(|v| v.parse().ok())
+                        .unwrap_or(3);
+                    for _ in 0..runs {
+                        let d = in_netns(|| run_tool("nft", &["-f", &nft_file], None));
+                        eprintln!("restore/{rules}/nft_f_translated: {:.0} ms", ms(d));
+                        t_translated.push(d);
+                    }
                 }
             }
             None => eprintln!("iptables-restore-translate failed on the workload: nft -f skipped"),
@@ -516,7 +581,6 @@ fn main() {
         }
     }
     g.finish();
-    c.final_summary();
 
     // (d) peak RSS, one child run each in a fresh namespace.
     let rss_iptnl = restore_file_example().map(|ex| {
@@ -532,6 +596,9 @@ fn main() {
     let rss_legacy = legacy_restore.then(|| {
         in_netns(|| peak_rss(Path::new("/usr/sbin/iptables-legacy-restore"), &[&file_s]).0)
     });
+    let rss_nft_f = nft_ok
+        .as_ref()
+        .map(|f| in_netns(|| peak_rss(Path::new("/usr/sbin/nft"), &["-f", f]).0));
 
     // Per pair (before the medians sort the samples): restore / kernel alone.
     let mut paired: Vec<f64> = t_iptnl
@@ -591,12 +658,46 @@ fn main() {
         ms(m_nft_save)
     );
     println!(
-        "peak RSS: iptnl {} | iptables-nft-restore {} | iptables-legacy-restore {} | batch {:.1} MiB",
+        "peak RSS: iptnl {} | iptables-nft-restore {} | iptables-legacy-restore {} | nft -f {} | batch {:.1} MiB",
         rss_iptnl.map_or("n/a".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
         rss_nft.map_or("n/a".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
         rss_legacy.map_or("n/a".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
+        rss_nft_f.map_or("n/a".into(), |k| format!("{:.1} MiB", k as f64 / 1024.0)),
         batch_bytes as f64 / 1048576.0
     );
+    let rec =
+        |series: &str, metric: &str, v: f64| common::record("restore", rules, series, metric, v);
+    for (series, d) in [
+        ("iptnl", m_iptnl),
+        ("kernel_alone", m_kernel),
+        ("iptables-nft-restore", m_nft),
+        ("iptables-legacy-restore", m_legacy),
+        ("nft -f", m_translated),
+        ("iptnl_commit", m_iptnl_commit),
+        ("iptnl_own", m_iptnl_rest),
+        ("noflush_iptnl_wall", m_dwall),
+        ("noflush_iptnl_own", m_own),
+        ("noflush_iptables-nft-restore", m_dnft),
+        ("save_iptnl", m_save),
+        ("save_iptables-nft-save", m_nft_save),
+    ] {
+        if !d.is_zero() {
+            rec(series, "ms", ms(d));
+        }
+    }
+    rec("iptnl/kernel_alone_paired", "ratio", paired_median);
+    for (series, kb) in [
+        ("iptnl", rss_iptnl),
+        ("iptables-nft-restore", rss_nft),
+        ("iptables-legacy-restore", rss_legacy),
+        ("nft -f", rss_nft_f),
+    ] {
+        if let Some(kb) = kb {
+            rec(series, "peak_rss_mib", kb as f64 / 1024.0);
+        }
+    }
+    rec("batch", "mib", batch_bytes as f64 / 1048576.0);
+    rec("input", "mib", input.len() as f64 / 1048576.0);
     let secs = |d: Duration| d.as_secs_f64();
     let have_t = |d: Duration| !d.is_zero();
     let mut targets = vec![

@@ -1,5 +1,5 @@
 //! The iptables rule model on the kube-proxy workload (../shared/workloads/gen_kubeproxy.py,
-//! 200k rules by default; `IPTNL_BENCH_RULES` changes it).
+//! 200k rules by default; `IPTNL_BENCH_RULES` changes it, the largest of a comma list).
 //!
 //! - `parse_encode`: every `-A` line parsed (`parse_rule_str`) and encoded into nf_tables
 //!   expressions (`encode_rule_into`, one `Rule` reused from line to line as the restore does),
@@ -12,6 +12,8 @@
 //!
 //! Run: `cargo bench --bench rule_model` (as root, or under `unshare -rn`). The commit and the
 //! save run in a throwaway network namespace.
+
+mod common;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -152,9 +154,10 @@ fn load(conn: &mut Conn, chains: &[ChainDecl], rules: &[Rule]) -> Duration {
 }
 
 fn main() {
+    // A comma list (as the restore bench takes) means its largest size.
     let n: usize = std::env::var("IPTNL_BENCH_RULES")
         .ok()
-        .and_then(|v| v.parse().ok())
+        .and_then(|v| v.split(',').filter_map(|x| x.trim().parse().ok()).max())
         .unwrap_or(200_000);
     let Some((lines, chains)) = workload(n) else {
         eprintln!("rule_model bench skipped: ../shared/workloads/gen_kubeproxy.py not found (set IPTNL_SHARED)");
@@ -245,6 +248,18 @@ fn main() {
         return;
     };
     let rps = |d: Duration| rules.len() as f64 / d.as_secs_f64();
+    let n = rules.len();
+    for (series, d) in [
+        ("parse_encode", Some(pe)),
+        ("parse_encode_wire", Some(pw)),
+        ("decode_print", Some(dp)),
+        ("kernel_commit", Some(commit)),
+        ("iptables-nft-save", save),
+    ] {
+        if let Some(d) = d {
+            common::record("rule_model", n, series, "ms", d.as_secs_f64() * 1e3);
+        }
+    }
     println!(
         "{} rules: parse+encode {:.1} ms ({:.0} rules/s), kernel commit {:.1} ms, ratio {:.1}%",
         rules.len(),
