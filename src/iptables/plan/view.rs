@@ -40,6 +40,14 @@ pub(crate) trait RulesetView {
     /// The chains of a table (none when it does not exist).
     fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error>;
 
+    /// The chains of a table and all their rules, in chain order, at one generation (none
+    /// when the table does not exist).
+    fn table_rules(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+    ) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error>;
+
     /// The names of the family's tables.
     fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error>;
 
@@ -107,6 +115,24 @@ impl RulesetView for KernelView<'_> {
                 Ok((Vec::new(), g))
             }
             Err(e) => Err(from_nft(e, "listing chains")),
+        }
+    }
+
+    fn table_rules(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+    ) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error> {
+        match nft::list_chains_and_rules(self.conn, Some(family.nft()), Some(table)) {
+            Ok(x) => Ok(x),
+            Err(e) if e.errno() == Some(libc::ENOENT) => {
+                let g = self
+                    .conn
+                    .genid()
+                    .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))?;
+                Ok((Vec::new(), Vec::new(), g))
+            }
+            Err(e) => Err(from_nft(e, "reading a table's rules")),
         }
     }
 

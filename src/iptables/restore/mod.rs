@@ -94,6 +94,11 @@ pub struct RestoreReport {
     pub ops: usize,
     /// Rules added.
     pub rules_added: usize,
+    /// Rules of refilled chains left in place, because the input has them at the same place
+    /// (they keep their counters).
+    pub rules_kept: usize,
+    /// Rules deleted from refilled chains (or with the chains a full restore removes).
+    pub rules_deleted: usize,
     /// Size of the batch on the wire.
     pub batch_bytes: usize,
     /// How many times the batch was planned again after a concurrent change.
@@ -116,11 +121,18 @@ fn plan_once(
     opts: &RestoreOptions,
 ) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
     super::sysdb::use_system_databases();
-    let (existing, tables_gen) = if opts.noflush {
+    // Refilled chains are compared with the kernel's (`plan::rewrite`), except with
+    // `--counters`: the input's counters are then what the kernel must hold, so every rule
+    // is written as before.
+    let diff = !opts.counters;
+    let (existing, tables_gen) = if opts.noflush && !diff {
         (Vec::new(), None)
     } else {
         let (t, g) = list_tables(conn, Some(family.nft()))?;
-        (t.into_iter().map(|t| t.name).collect::<Vec<_>>(), Some(g))
+        let names = t.into_iter().map(|t| t.name).collect::<Vec<_>>();
+        // With --noflush, the tables present only say which ones are compared; the plan
+        // depends on what it reads of them, not on the list.
+        (names, (!opts.noflush).then_some(g))
     };
     let capacity = input.len() * 3 + 4096;
     let sel = Selection {
@@ -153,6 +165,9 @@ fn plan_once(
         let mut p = Planner::new(&mut view, family, mode, capacity);
         p.genid = tables_gen;
         p.track_entries = track;
+        if diff {
+            p.rewrites = Some(Box::default());
+        }
         let mut block = Block {
             said: said.clone().map(Box::new),
             ..Block::default()
@@ -177,11 +192,14 @@ fn plan_once(
             continue;
         }
         planned?;
+        p.settle_all().map_err(|e| plan_err(block.last_line, e))?;
         let report = RestoreReport {
             verbose: block.said.map(|s| s.lines(opts.test)).unwrap_or_default(),
             tables: block.tables,
             ops: p.batch.len(),
             rules_added: p.rules_added,
+            rules_kept: p.rules_kept,
+            rules_deleted: p.rules_deleted,
             batch_bytes: p.batch.wire_len(),
             ..RestoreReport::default()
         };
@@ -202,6 +220,8 @@ struct Block {
     pending: Option<usize>,
     /// With `--verbose`: what iptables-restore -v prints.
     said: Option<Box<Said>>,
+    /// The last line planned.
+    last_line: usize,
 }
 
 /// What `iptables-restore -v` prints, gathered while the input is planned: each entry is
@@ -406,8 +426,13 @@ impl Block {
                 if let Some(s) = &mut self.said {
                     s.table(name, *line);
                 }
-                if !opts.noflush {
-                    let exists = existing.iter().any(|t| t == name);
+                self.last_line = *line;
+                p.line = u32::try_from(*line).unwrap_or(u32::MAX);
+                let exists = existing.iter().any(|t| t == name);
+                let compared = exists
+                    && p.rewrite_table(name, !opts.noflush, p.line)
+                        .map_err(|e| plan_err(*line, e))?;
+                if !opts.noflush && !compared {
                     p.rebuild_table(name, exists)
                         .map_err(|e| plan_err(*line, e))?;
                 }
@@ -443,6 +468,8 @@ impl Block {
                 }
             }
         };
+        self.last_line = line;
+        p.line = u32::try_from(line).unwrap_or(u32::MAX);
         p.op(&op).map_err(|e| plan_err(line, e))?;
         mark(p, line);
         if let (Some(s), Event::Item(item)) = (&mut self.said, ev) {
@@ -687,7 +714,8 @@ fn restore_source(
     for attempt in 0..TRIES {
         let (mut batch, lines, mut report) = plan_once(conn, family, input, opts)?;
         report.retries = attempt;
-        if opts.test {
+        // Nothing changes (a resync of what the kernel holds): no commit at all.
+        if opts.test || batch.is_empty() {
             return Ok(report);
         }
         let t = std::time::Instant::now();

@@ -1,0 +1,632 @@
+//! A restore that refills chains sends only what changed.
+//!
+//! When a restore empties and refills a chain (a user chain line with `--noflush`, or any
+//! chain of a table restored without `--noflush` that the kernel already has), the chain
+//! lines and the appends that follow them are not planned one by one: their rules are
+//! encoded and kept aside, per table. When the table's input is over (or a command comes
+//! that depends on positions, `-I n`, `-D`, `-R`, `-X`, …: the table is then settled first
+//! and planned as before from there on), the kernel's rules of those chains are read, each
+//! chain's wanted rules are compared with them in order ([`ordered_edit`]: the longest run
+//! of rules that stay, in place), and only the difference goes into the batch: rules that
+//! go are deleted by handle, new rules are inserted before the next rule that stays (or
+//! appended), so that each chain ends up exactly in the input's order. Chains the input
+//! declares that the kernel lacks are created before any rule; policies are sent only when
+//! they differ; a table restored without `--noflush` loses the chains its input does not
+//! declare, after every rule that goes. The batch still carries the generation id of what
+//! was read, so a concurrent change makes the restore plan again; a batch left empty is not
+//! committed at all.
+//!
+//! Two rules are the same when their encoded form is: the expressions, in the form the
+//! kernel takes on input, with the packet and byte values of counters left out, and the
+//! user data (the comment); never the rules' iptables reading. A rule iptables cannot
+//! express, or one that `nft` wrote, is compared the same way and so is kept only when the
+//! input carries exactly its bytes.
+//!
+//! Counters: a rule that stays keeps its counters (a resync of a kube-proxy ruleset does not
+//! reset them). A restore with `--counters` is planned as before, without the diff, so that
+//! the counters the input gives are the ones the kernel ends up holding.
+//!
+//! A table holding what iptables cannot see (named sets, stateful objects, flowtables, base
+//! chains iptables calls incompatible) is rebuilt as before when restored without
+//! `--noflush`.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::state::{Entry, FastSet};
+use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
+use crate::ipt::encode_rule_into_with;
+use crate::iptables::sync::diff::ordered_edit;
+use crate::netlink::MsgWriter;
+use crate::nft::expr::Counter;
+use crate::nft::{Chain, Expr, Policy, Position, Rule, RuleCompat};
+use iptnl_sys::nf_tables::{NFTA_RULE_EXPRESSIONS, NFTA_RULE_USERDATA};
+
+type Plan<T> = Result<T, PlanError>;
+
+/// Up to this many chains of a `--noflush` table are read one by one; more, and the whole
+/// table is read at once.
+const ONE_BY_ONE: usize = 64;
+
+/// The tables of a restore whose refilled chains are compared with the kernel's.
+#[derive(Debug, Default)]
+pub(crate) struct Rewrites {
+    /// Tables whose rules are kept aside, in input order.
+    pending: Vec<TableRewrite>,
+    /// Tables already settled (named again in the input: planned as before).
+    settled: FastSet<String>,
+    /// Reused for encoding each rule's key.
+    buf: MsgWriter,
+}
+
+/// One table's chain lines and appends, kept aside.
+#[derive(Debug)]
+struct TableRewrite {
+    name: String,
+    /// Restored without `--noflush`: the kernel's chains its input does not declare go.
+    rebuilt: bool,
+    /// The `*table` line.
+    line: u32,
+    /// Chains in the order the input first names them.
+    chains: Vec<ChainRewrite>,
+    index: HashMap<String, usize>,
+    /// The wanted rules, in input order.
+    wanted: Vec<Wanted>,
+    /// Their keys, one after another.
+    arena: Vec<u8>,
+}
+
+/// One chain's wanted state.
+#[derive(Debug)]
+struct ChainRewrite {
+    name: String,
+    /// Its rules are to be exactly `rules` (declared by a user chain line, or any chain of
+    /// a rebuilt table); otherwise `rules` are appended to what it holds.
+    refill: bool,
+    /// The policy the input sets (built-in chains).
+    policy: Option<Policy>,
+    /// The line that first named it.
+    line: u32,
+    /// Indexes into [`TableRewrite::wanted`].
+    rules: Vec<u32>,
+}
+
+/// A wanted rule: its key in the arena (which is also what writes it back), the compat
+/// attribute it is sent with, its input line.
+#[derive(Debug, Clone, Copy)]
+struct Wanted {
+    at: usize,
+    len: usize,
+    hash: u64,
+    compat: Option<RuleCompat>,
+    line: u32,
+}
+
+/// A rule's key as compared: its bytes (hashed once).
+#[derive(Debug, Clone, Copy)]
+struct Key<'a> {
+    hash: u64,
+    bytes: &'a [u8],
+}
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.hash == o.hash && self.bytes == o.bytes
+    }
+}
+
+impl Eq for Key<'_> {}
+
+impl Hash for Key<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+/// A hash of a key's bytes, eight at a time.
+fn hash_bytes(b: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ b.len() as u64;
+    let mut chunks = b.chunks_exact(8);
+    for c in chunks.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h ^ u64::from_le_bytes(w))
+            .wrapping_mul(0x100_0000_01b3)
+            .rotate_left(29);
+    }
+    for &x in chunks.remainder() {
+        h = (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3);
+    }
+    h ^ (h >> 31)
+}
+
+/// What a rule is compared by: its expressions as the kernel takes them on input, each
+/// counter without its values, and its user data, as [`Rule::content`] writes them (which is
+/// also what writes the rule back). A rule with anonymous sets of its own (only a rule about
+/// to be written has them) carries them too, so it is never taken for a rule read from the
+/// kernel.
+fn key_bytes<'b>(r: &Rule, w: &'b mut MsgWriter) -> Cow<'b, [u8]> {
+    if !r.bound_sets.is_empty() {
+        return Cow::Owned(r.content());
+    }
+    w.clear();
+    let n = w.nest(NFTA_RULE_EXPRESSIONS);
+    for e in &r.exprs {
+        match e {
+            Expr::Counter(_) => Expr::Counter(Counter::default()).encode(w),
+            e => match e.input_form() {
+                Some(f) => f.encode(w),
+                None => e.encode(w),
+            },
+        }
+    }
+    w.end_nest(n);
+    if let Some(u) = &r.userdata {
+        w.put(NFTA_RULE_USERDATA, u);
+    }
+    Cow::Borrowed(w.as_bytes())
+}
+
+/// What the kernel holds of a chain, as read.
+#[derive(Debug, Default)]
+struct Held {
+    policy: Option<Policy>,
+    rules: Arc<Vec<Rule>>,
+}
+
+impl<V: RulesetView + ?Sized> Planner<'_, V> {
+    /// Starts comparing the refilled chains of `table`, which the kernel has (`rebuilt`: it
+    /// is restored without `--noflush`). `false` when the table is planned as before: the
+    /// plan does not compare, the table was named before in the input, or (rebuilt) it holds
+    /// what iptables cannot see.
+    pub(crate) fn rewrite_table(&mut self, table: &str, rebuilt: bool, line: u32) -> Plan<bool> {
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(false);
+        };
+        if rw.pending.iter().any(|t| t.name == table) {
+            self.settle(table, false)?;
+            return Ok(false);
+        }
+        if rw.settled.contains(table) {
+            return Ok(false);
+        }
+        if rebuilt && self.view.table_clear(self.family, table)?.is_some() {
+            return Ok(false);
+        }
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(false);
+        };
+        rw.pending.push(TableRewrite {
+            name: table.to_owned(),
+            rebuilt,
+            line,
+            chains: Vec::new(),
+            index: HashMap::new(),
+            wanted: Vec::new(),
+            arena: Vec::new(),
+        });
+        // The table stays: it is not sent again.
+        self.tables_added.insert(table.to_owned());
+        if rebuilt {
+            self.chains.remove(table);
+            self.rebuilt.insert(table.to_owned());
+        }
+        Ok(true)
+    }
+
+    /// Takes `op` aside when it is a chain line or an append of a table whose chains are
+    /// compared: `Some` with its outcome. Any other operation on such a table settles the
+    /// table first (`None`: plan it as usual).
+    pub(crate) fn rewrite_op(&mut self, op: &Op<'_>) -> Option<Plan<Pending>> {
+        let rw = self.rewrites.as_deref_mut()?;
+        let (t, c) = op.table_chain();
+        let ti = rw.pending.iter().position(|x| x.name == t)?;
+        match op {
+            Op::DeclareChain { policy, .. } => {
+                let tw = &mut rw.pending[ti];
+                let is_builtin = builtin(t, c).is_some();
+                let first = !tw.index.contains_key(c);
+                let rebuilt = tw.rebuilt;
+                let cw = tw.chain(c, self.line);
+                if !is_builtin {
+                    cw.refill = true;
+                    cw.rules.clear();
+                } else if rebuilt && first {
+                    cw.refill = true;
+                    cw.policy = Some(policy.unwrap_or(Policy::Accept));
+                } else if let Some(p) = policy {
+                    cw.policy = Some(*p);
+                }
+                Some(Ok(Pending::Done))
+            }
+            Op::Add {
+                specs,
+                at: At::Append,
+                unique: false,
+                ..
+            } => Some(self.rewrite_append(ti, t, c, specs)),
+            _ => match self.settle(t, false) {
+                Ok(()) => None,
+                Err(e) => Some(Err(e)),
+            },
+        }
+    }
+
+    /// Encodes appended rules aside.
+    fn rewrite_append(
+        &mut self,
+        ti: usize,
+        t: &str,
+        c: &str,
+        specs: &[crate::ipt::RuleSpec],
+    ) -> Plan<Pending> {
+        let line = self.line;
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(Pending::Done);
+        };
+        let tw = &mut rw.pending[ti];
+        if !tw.index.contains_key(c) {
+            match builtin(t, c) {
+                // As iptables-nft: a built-in chain a rule names is created, policy ACCEPT.
+                Some(_) if tw.rebuilt => {
+                    let cw = tw.chain(c, line);
+                    cw.refill = true;
+                    cw.policy = Some(Policy::Accept);
+                }
+                None if tw.rebuilt => {
+                    return Err(Refusal::ChainMissing {
+                        table: t.to_owned(),
+                        chain: c.to_owned(),
+                    }
+                    .into())
+                }
+                _ => {
+                    tw.chain(c, line);
+                }
+            }
+        }
+        for s in specs {
+            encode_rule_into_with(s, self.family, t, c, &mut self.scratch, self.view.sets())
+                .map_err(|e| Refusal::Invalid(e.0))?;
+            let bytes = key_bytes(&self.scratch, &mut rw.buf);
+            let w = Wanted {
+                at: tw.arena.len(),
+                len: bytes.len(),
+                hash: hash_bytes(&bytes),
+                compat: self.scratch.compat,
+                line,
+            };
+            tw.arena.extend_from_slice(&bytes);
+            let n = u32::try_from(tw.wanted.len())
+                .map_err(|_| Refusal::Invalid("too many rules".into()))?;
+            tw.wanted.push(w);
+            let i = tw.index.get(c).copied().unwrap_or(0);
+            if let Some(cw) = tw.chains.get_mut(i) {
+                cw.rules.push(n);
+            }
+        }
+        Ok(Pending::Added(Vec::new()))
+    }
+
+    /// Settles every table still kept aside (the input is over).
+    pub(crate) fn settle_all(&mut self) -> Plan<()> {
+        while let Some(t) = self
+            .rewrites
+            .as_deref()
+            .and_then(|rw| rw.pending.first())
+            .map(|t| t.name.clone())
+        {
+            self.settle(&t, true)?;
+        }
+        Ok(())
+    }
+
+    /// Reads what the kernel holds of the chains of `table` kept aside and plans the
+    /// difference. With `last`, nothing is planned after it, and the chains' states are not
+    /// recorded.
+    fn settle(&mut self, table: &str, last: bool) -> Plan<()> {
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(());
+        };
+        let Some(i) = rw.pending.iter().position(|t| t.name == table) else {
+            return Ok(());
+        };
+        let tw = rw.pending.remove(i);
+        rw.settled.insert(table.to_owned());
+        let mut buf = std::mem::take(&mut rw.buf);
+        let res = self.settle_table(&tw, last, &mut buf);
+        if let Some(rw) = self.rewrites.as_deref_mut() {
+            rw.buf = buf;
+        }
+        res
+    }
+
+    /// What the kernel holds of `tw`'s chains (all of its table's chains, in the kernel's
+    /// order, when the table is read whole).
+    fn held(&mut self, tw: &TableRewrite) -> Plan<(HashMap<String, Held>, Vec<String>)> {
+        let f = self.family;
+        let t = tw.name.as_str();
+        let mut held = HashMap::new();
+        let mut order = Vec::new();
+        if tw.rebuilt || tw.chains.len() > ONE_BY_ONE {
+            let (chains, rules, g) = self.view.table_rules(f, t)?;
+            self.genid.get_or_insert(g);
+            let mut by_chain: HashMap<String, Vec<Rule>> = HashMap::new();
+            let mut cur: Option<(String, Vec<Rule>)> = None;
+            for r in rules {
+                match &mut cur {
+                    Some((name, v)) if *name == r.chain => v.push(r),
+                    _ => {
+                        if let Some((name, v)) = cur.take() {
+                            by_chain.entry(name).or_default().extend(v);
+                        }
+                        cur = Some((r.chain.clone(), vec![r]));
+                    }
+                }
+            }
+            if let Some((name, v)) = cur.take() {
+                by_chain.entry(name).or_default().extend(v);
+            }
+            for c in chains {
+                let rules = by_chain.remove(&c.name).unwrap_or_default();
+                order.push(c.name.clone());
+                held.insert(
+                    c.name,
+                    Held {
+                        policy: c.hook.and_then(|h| h.policy),
+                        rules: Arc::new(rules),
+                    },
+                );
+            }
+        } else {
+            for cw in &tw.chains {
+                let (rules, g) = self.view.chain_rules(f, t, &cw.name)?;
+                self.genid.get_or_insert(g);
+                let Some(rules) = rules else { continue };
+                let policy = if builtin(t, &cw.name).is_some() {
+                    match self.view.chain(f, t, &cw.name)? {
+                        Some(c) => c.hook.and_then(|h| h.policy),
+                        None => continue,
+                    }
+                } else {
+                    None
+                };
+                held.insert(cw.name.clone(), Held { policy, rules });
+            }
+        }
+        Ok((held, order))
+    }
+
+    fn own(&mut self, line: u32) {
+        self.owner
+            .resize(self.batch.len().max(self.owner.len()), line);
+    }
+
+    fn settle_table(&mut self, tw: &TableRewrite, last: bool, buf: &mut MsgWriter) -> Plan<()> {
+        let f = self.family.nft();
+        let t = tw.name.as_str();
+        let (held, order) = self.held(tw)?;
+        // Chains first: rules may jump to them.
+        for cw in &tw.chains {
+            let now = held.get(&cw.name);
+            match builtin(t, &cw.name) {
+                Some(bc) => {
+                    let send = match now {
+                        None => true,
+                        Some(h) => cw.policy.is_some_and(|p| Some(p) != h.policy),
+                    };
+                    if send {
+                        let mut ch =
+                            bc.to_chain(self.family, t, cw.policy.unwrap_or(Policy::Accept), None);
+                        if cw.policy.is_none() {
+                            if let Some(h) = ch.hook.as_mut() {
+                                h.policy = None;
+                            }
+                        }
+                        self.batch.add_chain(&ch, false)?;
+                        self.chain_list_edit(t, None);
+                        self.own(cw.line);
+                    }
+                    if let Some(p) = cw.policy {
+                        self.policies.insert((t.to_owned(), cw.name.clone()), p);
+                    }
+                    self.ensured.insert(t, &cw.name);
+                }
+                None if now.is_none() && cw.refill => {
+                    self.batch.add_chain(&Chain::user(f, t, &cw.name), false)?;
+                    self.chain_list_edit(t, Some(ChainEdit::Add(cw.name.clone())));
+                    self.own(cw.line);
+                }
+                None => {}
+            }
+        }
+        // Then each chain's rules.
+        let empty = Arc::new(Vec::new());
+        for cw in &tw.chains {
+            let now = held.get(&cw.name).map_or(&empty, |h| &h.rules);
+            let entries = self.rewrite_rules(tw, cw, now, buf)?;
+            if !last {
+                let is_builtin = builtin(t, &cw.name).is_some();
+                let exists = held.contains_key(&cw.name) || cw.refill || is_builtin;
+                let st = self.state(t, &cw.name);
+                st.load(Some(now.clone()), is_builtin);
+                st.exists = Some(exists);
+                st.entries = Some(entries);
+            }
+        }
+        // Then, in a rebuilt table, the chains its input does not declare: emptied first,
+        // so that no rule jumps to a chain when it goes.
+        if tw.rebuilt {
+            let gone: Vec<&String> = order
+                .iter()
+                .filter(|n| !tw.index.contains_key(n.as_str()))
+                .collect();
+            for n in &gone {
+                let k = held.get(n.as_str()).map_or(0, |h| h.rules.len());
+                if k > 0 {
+                    self.batch.flush_chain(f, t, n)?;
+                    self.rules_deleted += k;
+                    self.own(tw.line);
+                }
+            }
+            for n in gone {
+                self.batch.del_chain(f, t, n)?;
+                self.chain_list_edit(t, Some(ChainEdit::Del(n.clone())));
+                self.policies.remove(&(t.to_owned(), n.clone()));
+                self.state(t, n).emptied(false);
+                self.own(tw.line);
+            }
+        }
+        Ok(())
+    }
+
+    /// Plans one chain's rules: what goes, what comes, in place. The chain's entries after.
+    fn rewrite_rules(
+        &mut self,
+        tw: &TableRewrite,
+        cw: &ChainRewrite,
+        now: &[Rule],
+        buf: &mut MsgWriter,
+    ) -> Plan<Vec<Entry>> {
+        let f = self.family.nft();
+        let t = tw.name.as_str();
+        let c = cw.name.as_str();
+        let want: Vec<Wanted> = cw
+            .rules
+            .iter()
+            .filter_map(|&i| tw.wanted.get(i as usize).copied())
+            .collect();
+        let key_of = |w: &Wanted| Key {
+            hash: w.hash,
+            bytes: tw.arena.get(w.at..w.at + w.len).unwrap_or(&[]),
+        };
+        let mut entries: Vec<Entry> = Vec::with_capacity(now.len() + want.len());
+        if !cw.refill {
+            entries.extend(now.iter().filter_map(|r| r.handle.map(Entry::Kernel)));
+            for w in &want {
+                let e = self.write_wanted(t, c, w, key_of(w).bytes, Position::Append)?;
+                entries.push(e);
+            }
+            return Ok(entries);
+        }
+        // The kernel's rules' keys, one after another.
+        let mut arena: Vec<u8> = Vec::new();
+        let mut spans: Vec<(usize, usize, u64)> = Vec::with_capacity(now.len());
+        for r in now {
+            let b = key_bytes(r, buf);
+            spans.push((arena.len(), b.len(), hash_bytes(&b)));
+            arena.extend_from_slice(&b);
+        }
+        let cur: Vec<Key<'_>> = spans
+            .iter()
+            .map(|&(at, len, hash)| Key {
+                hash,
+                bytes: arena.get(at..at + len).unwrap_or(&[]),
+            })
+            .collect();
+        let des: Vec<Key<'_>> = want.iter().map(key_of).collect();
+        let edit = ordered_edit(&cur, &des);
+        // Rules without a handle cannot be kept in place (never so in a dump): taken as gone.
+        for &i in &edit.delete {
+            if let Some(h) = now.get(i).and_then(|r| r.handle) {
+                self.batch.del_rule(f, t, c, h)?;
+                self.rules_deleted += 1;
+                self.own(cw.line);
+            }
+        }
+        // The kept rules, in order, pair up with the wanted rules not inserted.
+        let mut deleted = vec![false; now.len()];
+        for &i in &edit.delete {
+            if let Some(d) = deleted.get_mut(i) {
+                *d = true;
+            }
+        }
+        let mut inserted = vec![false; want.len()];
+        for &j in &edit.insert {
+            if let Some(d) = inserted.get_mut(j) {
+                *d = true;
+            }
+        }
+        let mut kept = now
+            .iter()
+            .zip(&deleted)
+            .filter(|(_, d)| !**d)
+            .map(|(r, _)| r.handle);
+        let handle_at: Vec<Option<u64>> = inserted
+            .iter()
+            .map(|&ins| if ins { None } else { kept.next().flatten() })
+            .collect();
+        // Each new rule goes before the next rule that stays, or at the end.
+        let mut next_kept: Vec<Option<u64>> = vec![None; want.len()];
+        let mut next = None;
+        for j in (0..want.len()).rev() {
+            next_kept[j] = next;
+            if let Some(h) = handle_at[j] {
+                next = Some(h);
+            }
+        }
+        for (j, w) in want.iter().enumerate() {
+            if let Some(h) = handle_at[j] {
+                entries.push(Entry::Kernel(h));
+                self.rules_kept += 1;
+                continue;
+            }
+            let pos = next_kept[j].map_or(Position::Append, Position::Before);
+            let e = self.write_wanted(t, c, w, key_of(w).bytes, pos)?;
+            entries.push(e);
+        }
+        Ok(entries)
+    }
+
+    /// Adds a wanted rule to the batch from its key.
+    fn write_wanted(
+        &mut self,
+        t: &str,
+        c: &str,
+        w: &Wanted,
+        bytes: &[u8],
+        pos: Position,
+    ) -> Plan<Entry> {
+        let r = &mut self.scratch;
+        r.family = self.family.nft();
+        r.table.clear();
+        r.table.push_str(t);
+        r.chain.clear();
+        r.chain.push_str(c);
+        r.handle = None;
+        r.position = None;
+        r.set_content(bytes)
+            .map_err(|e| Refusal::Invalid(format!("a rule read back: {e}")))?;
+        r.compat = w.compat;
+        let id = self.batch.new_id();
+        let op = self
+            .batch
+            .add_rule_with_id(&self.scratch, pos, self.mode.echo, Some(id))?;
+        self.rules_added += 1;
+        self.own(w.line);
+        Ok(Entry::New { id, op })
+    }
+}
+
+impl TableRewrite {
+    /// The chain named `c`, added (not refilled, no policy) when first named.
+    fn chain(&mut self, c: &str, line: u32) -> &mut ChainRewrite {
+        let i = match self.index.get(c) {
+            Some(&i) => i,
+            None => {
+                self.chains.push(ChainRewrite {
+                    name: c.to_owned(),
+                    refill: false,
+                    policy: None,
+                    line,
+                    rules: Vec::new(),
+                });
+                self.index.insert(c.to_owned(), self.chains.len() - 1);
+                self.chains.len() - 1
+            }
+        };
+        &mut self.chains[i]
+    }
+}
