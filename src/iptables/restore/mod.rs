@@ -2,13 +2,19 @@
 //! batch across all tables. iptables-nft-restore commits each table separately; iptnl commits
 //! everything or nothing.
 //!
-//! Without `--noflush`, each table named in the input is deleted and rebuilt from the input.
+//! Without `--noflush`, each table named in the input ends up exactly as the input says.
 //! With it, only what the input says changes: a user chain line creates the chain or, when
 //! it exists, flushes it, and a built-in chain line sets the policy (as iptables-nft-restore
 //! does); `-A`, `-N`, `-X`, `-F`, `-P` are blind
 //! writes; commands that depend on what is in a chain (`-I n`, `-D`, `-R`, `-C`, `-Z`, `-E`)
 //! read that chain only, and the batch then carries the generation id it read, so that a
 //! concurrent change makes the kernel refuse it and the restore is planned again.
+//!
+//! A chain the restore empties and refills (a user chain line with `--noflush`, any chain of
+//! an existing table restored without it) is not emptied: its rules are compared with the
+//! kernel's and only the difference is sent (rules that stay keep their handles and
+//! counters); a restore that changes nothing commits nothing. With `--counters`, every rule
+//! is written as before, with the input's counters. See `plan::rewrite`.
 //!
 //! The lines are parsed by the rule model and planned, one by one as they are parsed, by the
 //! one planner every command goes through: a restore is a thin layer that turns its chain
