@@ -467,7 +467,7 @@ fn random_refills_match_the_oracle() {
         seed ^= seed << 17;
         (seed % n as u64) as usize
     };
-    let mut chain = |next: &mut dyn FnMut(usize) -> usize| {
+    let chain = |next: &mut dyn FnMut(usize) -> usize| {
         let len = next(9);
         let mut s = String::from("*filter\n:A - [0:0]\n:B - [0:0]\n");
         for _ in 0..len {

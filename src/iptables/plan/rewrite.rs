@@ -26,9 +26,12 @@
 //! reset them). A restore with `--counters` is planned as before, without the diff, so that
 //! the counters the input gives are the ones the kernel ends up holding.
 //!
-//! A table holding what iptables cannot see (named sets, stateful objects, flowtables, base
-//! chains iptables calls incompatible) is rebuilt as before when restored without
-//! `--noflush`.
+//! The kernel's rules are read chain by chain, only for the chains the input names, each
+//! rule's key computed from its dump message as it comes. A table restored without
+//! `--noflush` is listed whole only when its use count says it holds more than those chains:
+//! what iptables cannot see there (named sets, stateful objects, flowtables, base chains
+//! iptables calls incompatible) stays, and a chain the input does not declare that those
+//! still jump to is emptied and kept, as when such a table is rebuilt.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -38,17 +41,20 @@ use std::sync::Arc;
 use super::state::{Entry, FastSet};
 use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
 use crate::ipt::encode_rule_into_with;
+use crate::ipt::tables::is_foreign_base_chain;
 use crate::iptables::sync::diff::ordered_edit;
-use crate::netlink::MsgWriter;
+use crate::netlink::{DecodeError, Message, MsgWriter};
 use crate::nft::expr::Counter;
 use crate::nft::{Chain, Expr, Policy, Position, Rule, RuleCompat};
-use iptnl_sys::nf_tables::{NFTA_RULE_EXPRESSIONS, NFTA_RULE_USERDATA};
+use iptnl_sys::nf_tables::{
+    NFTA_EXPR_NAME, NFTA_LIST_ELEM, NFTA_RULE_EXPRESSIONS, NFTA_RULE_HANDLE, NFTA_RULE_USERDATA,
+};
 
 type Plan<T> = Result<T, PlanError>;
 
-/// Up to this many chains of a `--noflush` table are read one by one; more, and the whole
-/// table is read at once.
-const ONE_BY_ONE: usize = 64;
+/// A map by chain name hashed with [`Fnv`](super::state::Fnv) (a restore looks a chain up
+/// for each of its rules).
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<super::state::Fnv>>;
 
 /// The tables of a restore whose refilled chains are compared with the kernel's.
 #[derive(Debug, Default)]
@@ -69,9 +75,11 @@ struct TableRewrite {
     rebuilt: bool,
     /// The `*table` line.
     line: u32,
+    /// The table's use count as listed (its chains, sets, objects and flowtables).
+    use_count: Option<u32>,
     /// Chains in the order the input first names them.
     chains: Vec<ChainRewrite>,
-    index: HashMap<String, usize>,
+    index: FastMap<String, usize>,
     /// The wanted rules, in input order.
     wanted: Vec<Wanted>,
     /// Their keys, one after another.
@@ -169,11 +177,122 @@ fn key_bytes<'b>(r: &Rule, w: &'b mut MsgWriter) -> Cow<'b, [u8]> {
     Cow::Borrowed(w.as_bytes())
 }
 
+/// The keys of a chain's rules as read, one after another, with their handles.
+#[derive(Debug, Default)]
+struct Keys {
+    handles: Vec<Option<u64>>,
+    arena: Vec<u8>,
+    spans: Vec<(usize, usize, u64)>,
+}
+
+impl Keys {
+    fn push(&mut self, handle: Option<u64>, bytes: &[u8]) {
+        self.handles.push(handle);
+        self.spans
+            .push((self.arena.len(), bytes.len(), hash_bytes(bytes)));
+        self.arena.extend_from_slice(bytes);
+    }
+
+    fn of_rules(rules: &[Rule], buf: &mut MsgWriter) -> Keys {
+        let mut k = Keys::default();
+        for r in rules {
+            let b = key_bytes(r, buf);
+            let b = b.to_vec();
+            k.push(r.handle, &b);
+        }
+        k
+    }
+
+    /// Adds a rule from its dump message: its key written as [`key_bytes`] writes the
+    /// decoded rule's, without decoding the rest of it.
+    fn push_msg(&mut self, m: &Message<'_>, w: &mut MsgWriter) -> Result<(), DecodeError> {
+        let mut handle = None;
+        let mut exprs = None;
+        let mut userdata = None;
+        for a in m.nfgen()?.attrs() {
+            let a = a?;
+            match a.kind() {
+                NFTA_RULE_HANDLE => handle = Some(a.be64()?),
+                NFTA_RULE_EXPRESSIONS => exprs = Some(a),
+                NFTA_RULE_USERDATA => userdata = Some(a.data()),
+                _ => {}
+            }
+        }
+        w.clear();
+        let n = w.nest(NFTA_RULE_EXPRESSIONS);
+        for a in exprs.into_iter().flat_map(|l| l.nested()) {
+            let a = a?;
+            if a.kind() != NFTA_LIST_ELEM {
+                return Err(DecodeError::BadValue {
+                    what: "expression list element type",
+                    value: i64::from(a.kind()),
+                });
+            }
+            // The kernel dumps an expression as it takes it, but for a counter's values and
+            // a few attributes of `exthdr` and `dynset` (see `Expr::input_form`): the others
+            // are copied as they are. Were one dumped otherwise, its rules would only never
+            // be kept.
+            let name = a
+                .nested()
+                .flatten()
+                .find(|x| x.kind() == NFTA_EXPR_NAME)
+                .and_then(|x| x.str().ok());
+            match name {
+                Some("counter") => Expr::Counter(Counter::default()).encode(w),
+                Some("exthdr" | "dynset") => {
+                    let e = Expr::decode(a)?;
+                    match e.input_form() {
+                        Some(f) => f.encode(w),
+                        None => e.encode(w),
+                    }
+                }
+                _ => w.put(a.raw_type(), a.data()),
+            }
+        }
+        w.end_nest(n);
+        if let Some(u) = userdata {
+            w.put(NFTA_RULE_USERDATA, u);
+        }
+        let (handles, spans, arena) = (&mut self.handles, &mut self.spans, &mut self.arena);
+        let b = w.as_bytes();
+        handles.push(handle);
+        spans.push((arena.len(), b.len(), hash_bytes(b)));
+        arena.extend_from_slice(b);
+        Ok(())
+    }
+
+    fn key(&self, i: usize) -> Key<'_> {
+        let (at, len, hash) = self.spans.get(i).copied().unwrap_or((0, 0, 0));
+        Key {
+            hash,
+            bytes: self.arena.get(at..at + len).unwrap_or(&[]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+}
+
 /// What the kernel holds of a chain, as read.
 #[derive(Debug, Default)]
 struct Held {
     policy: Option<Policy>,
-    rules: Arc<Vec<Rule>>,
+    keys: Keys,
+    /// The rules decoded, when more is planned after the table is settled.
+    rules: Option<Arc<Vec<Rule>>>,
+}
+
+/// What the kernel holds of a table's chains kept aside, and (rebuilt) what goes of the
+/// others.
+#[derive(Debug, Default)]
+struct TableNow {
+    held: FastMap<String, Held>,
+    /// Chains the input does not declare, to empty and delete (kernel order).
+    gone: Vec<String>,
+    /// Chains the input does not declare that what iptables cannot see still jumps to:
+    /// emptied, kept.
+    emptied: Vec<String>,
 }
 
 impl<V: RulesetView + ?Sized> Planner<'_, V> {
@@ -181,7 +300,13 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// is restored without `--noflush`). `false` when the table is planned as before: the
     /// plan does not compare, the table was named before in the input, or (rebuilt) it holds
     /// what iptables cannot see.
-    pub(crate) fn rewrite_table(&mut self, table: &str, rebuilt: bool, line: u32) -> Plan<bool> {
+    pub(crate) fn rewrite_table(
+        &mut self,
+        table: &str,
+        rebuilt: bool,
+        line: u32,
+        use_count: Option<u32>,
+    ) -> Plan<bool> {
         let Some(rw) = self.rewrites.as_deref_mut() else {
             return Ok(false);
         };
@@ -192,18 +317,13 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         if rw.settled.contains(table) {
             return Ok(false);
         }
-        if rebuilt && self.view.table_clear(self.family, table)?.is_some() {
-            return Ok(false);
-        }
-        let Some(rw) = self.rewrites.as_deref_mut() else {
-            return Ok(false);
-        };
         rw.pending.push(TableRewrite {
             name: table.to_owned(),
             rebuilt,
             line,
+            use_count,
             chains: Vec::new(),
-            index: HashMap::new(),
+            index: FastMap::default(),
             wanted: Vec::new(),
             arena: Vec::new(),
         });
@@ -343,60 +463,71 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         res
     }
 
-    /// What the kernel holds of `tw`'s chains (all of its table's chains, in the kernel's
-    /// order, when the table is read whole).
-    fn held(&mut self, tw: &TableRewrite) -> Plan<(HashMap<String, Held>, Vec<String>)> {
+    /// What the kernel holds of `tw`'s chains: each read by itself (a dump filtered by
+    /// table and chain). In a rebuilt table whose use count is more than the chains found,
+    /// the chain list is read too, for the chains the input does not declare.
+    fn held(&mut self, tw: &TableRewrite, last: bool, buf: &mut MsgWriter) -> Plan<TableNow> {
         let f = self.family;
         let t = tw.name.as_str();
-        let mut held = HashMap::new();
-        let mut order = Vec::new();
-        if tw.rebuilt || tw.chains.len() > ONE_BY_ONE {
-            let (chains, rules, g) = self.view.table_rules(f, t)?;
-            self.genid.get_or_insert(g);
-            let mut by_chain: HashMap<String, Vec<Rule>> = HashMap::new();
-            let mut cur: Option<(String, Vec<Rule>)> = None;
-            for r in rules {
-                match &mut cur {
-                    Some((name, v)) if *name == r.chain => v.push(r),
-                    _ => {
-                        if let Some((name, v)) = cur.take() {
-                            by_chain.entry(name).or_default().extend(v);
-                        }
-                        cur = Some((r.chain.clone(), vec![r]));
+        let g = self.view.genid()?;
+        self.genid.get_or_insert(g);
+        let mut now = TableNow::default();
+        let mut foreign = false;
+        for cw in &tw.chains {
+            let policy = match builtin(t, &cw.name) {
+                Some(bc) => match self.view.chain(f, t, &cw.name)? {
+                    Some(c) => {
+                        foreign |= !bc.matches(&c);
+                        c.hook.and_then(|h| h.policy)
                     }
+                    None => continue,
+                },
+                None => None,
+            };
+            let held = if last {
+                let mut keys = Keys::default();
+                let st = self
+                    .view
+                    .each_rule(f, t, &cw.name, &mut |m| keys.push_msg(m, buf))?;
+                if st.is_none() {
+                    continue;
+                }
+                Held {
+                    policy,
+                    keys,
+                    rules: None,
+                }
+            } else {
+                let (rules, _) = self.view.chain_rules(f, t, &cw.name)?;
+                let Some(rules) = rules else { continue };
+                Held {
+                    policy,
+                    keys: Keys::of_rules(&rules, buf),
+                    rules: Some(rules),
+                }
+            };
+            now.held.insert(cw.name.clone(), held);
+        }
+        let complete = tw.use_count == Some(now.held.len() as u32) && !foreign;
+        if tw.rebuilt && !complete {
+            let (chains, _) = self.view.chains(f, t)?;
+            let keep: std::collections::HashSet<String> = self
+                .view
+                .table_clear(f, t)?
+                .map(|c| c.keep.into_iter().collect())
+                .unwrap_or_default();
+            for c in chains {
+                if tw.index.contains_key(&c.name) || is_foreign_base_chain(t, &c) {
+                    continue;
+                }
+                if keep.contains(&c.name) {
+                    now.emptied.push(c.name);
+                } else {
+                    now.gone.push(c.name);
                 }
             }
-            if let Some((name, v)) = cur.take() {
-                by_chain.entry(name).or_default().extend(v);
-            }
-            for c in chains {
-                let rules = by_chain.remove(&c.name).unwrap_or_default();
-                order.push(c.name.clone());
-                held.insert(
-                    c.name,
-                    Held {
-                        policy: c.hook.and_then(|h| h.policy),
-                        rules: Arc::new(rules),
-                    },
-                );
-            }
-        } else {
-            for cw in &tw.chains {
-                let (rules, g) = self.view.chain_rules(f, t, &cw.name)?;
-                self.genid.get_or_insert(g);
-                let Some(rules) = rules else { continue };
-                let policy = if builtin(t, &cw.name).is_some() {
-                    match self.view.chain(f, t, &cw.name)? {
-                        Some(c) => c.hook.and_then(|h| h.policy),
-                        None => continue,
-                    }
-                } else {
-                    None
-                };
-                held.insert(cw.name.clone(), Held { policy, rules });
-            }
         }
-        Ok((held, order))
+        Ok(now)
     }
 
     fn own(&mut self, line: u32) {
@@ -407,13 +538,13 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     fn settle_table(&mut self, tw: &TableRewrite, last: bool, buf: &mut MsgWriter) -> Plan<()> {
         let f = self.family.nft();
         let t = tw.name.as_str();
-        let (held, order) = self.held(tw)?;
+        let now = self.held(tw, last, buf)?;
         // Chains first: rules may jump to them.
         for cw in &tw.chains {
-            let now = held.get(&cw.name);
+            let held = now.held.get(&cw.name);
             match builtin(t, &cw.name) {
                 Some(bc) => {
-                    let send = match now {
+                    let send = match held {
                         None => true,
                         Some(h) => cw.policy.is_some_and(|p| Some(p) != h.policy),
                     };
@@ -434,7 +565,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     }
                     self.ensured.insert(t, &cw.name);
                 }
-                None if now.is_none() && cw.refill => {
+                None if held.is_none() && cw.refill => {
                     self.batch.add_chain(&Chain::user(f, t, &cw.name), false)?;
                     self.chain_list_edit(t, Some(ChainEdit::Add(cw.name.clone())));
                     self.own(cw.line);
@@ -443,41 +574,32 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
         }
         // Then each chain's rules.
-        let empty = Arc::new(Vec::new());
+        let none = Held::default();
         for cw in &tw.chains {
-            let now = held.get(&cw.name).map_or(&empty, |h| &h.rules);
-            let entries = self.rewrite_rules(tw, cw, now, buf)?;
+            let held = now.held.get(&cw.name).unwrap_or(&none);
+            let entries = self.rewrite_rules(tw, cw, &held.keys)?;
             if !last {
                 let is_builtin = builtin(t, &cw.name).is_some();
-                let exists = held.contains_key(&cw.name) || cw.refill || is_builtin;
+                let exists = now.held.contains_key(&cw.name) || cw.refill || is_builtin;
                 let st = self.state(t, &cw.name);
-                st.load(Some(now.clone()), is_builtin);
+                st.load(Some(held.rules.clone().unwrap_or_default()), is_builtin);
                 st.exists = Some(exists);
                 st.entries = Some(entries);
             }
         }
         // Then, in a rebuilt table, the chains its input does not declare: emptied first,
         // so that no rule jumps to a chain when it goes.
-        if tw.rebuilt {
-            let gone: Vec<&String> = order
-                .iter()
-                .filter(|n| !tw.index.contains_key(n.as_str()))
-                .collect();
-            for n in &gone {
-                let k = held.get(n.as_str()).map_or(0, |h| h.rules.len());
-                if k > 0 {
-                    self.batch.flush_chain(f, t, n)?;
-                    self.rules_deleted += k;
-                    self.own(tw.line);
-                }
-            }
-            for n in gone {
-                self.batch.del_chain(f, t, n)?;
-                self.chain_list_edit(t, Some(ChainEdit::Del(n.clone())));
-                self.policies.remove(&(t.to_owned(), n.clone()));
-                self.state(t, n).emptied(false);
-                self.own(tw.line);
-            }
+        for n in now.gone.iter().chain(&now.emptied) {
+            self.batch.flush_chain(f, t, n)?;
+            self.own(tw.line);
+            self.state(t, n).emptied(true);
+        }
+        for n in &now.gone {
+            self.batch.del_chain(f, t, n)?;
+            self.chain_list_edit(t, Some(ChainEdit::Del(n.clone())));
+            self.policies.remove(&(t.to_owned(), n.clone()));
+            self.state(t, n).emptied(false);
+            self.own(tw.line);
         }
         Ok(())
     }
@@ -487,8 +609,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         &mut self,
         tw: &TableRewrite,
         cw: &ChainRewrite,
-        now: &[Rule],
-        buf: &mut MsgWriter,
+        now: &Keys,
     ) -> Plan<Vec<Entry>> {
         let f = self.family.nft();
         let t = tw.name.as_str();
@@ -504,45 +625,29 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         };
         let mut entries: Vec<Entry> = Vec::with_capacity(now.len() + want.len());
         if !cw.refill {
-            entries.extend(now.iter().filter_map(|r| r.handle.map(Entry::Kernel)));
+            entries.extend(now.handles.iter().flatten().map(|&h| Entry::Kernel(h)));
             for w in &want {
                 let e = self.write_wanted(t, c, w, key_of(w).bytes, Position::Append)?;
                 entries.push(e);
             }
             return Ok(entries);
         }
-        // The kernel's rules' keys, one after another.
-        let mut arena: Vec<u8> = Vec::new();
-        let mut spans: Vec<(usize, usize, u64)> = Vec::with_capacity(now.len());
-        for r in now {
-            let b = key_bytes(r, buf);
-            spans.push((arena.len(), b.len(), hash_bytes(&b)));
-            arena.extend_from_slice(&b);
-        }
-        let cur: Vec<Key<'_>> = spans
-            .iter()
-            .map(|&(at, len, hash)| Key {
-                hash,
-                bytes: arena.get(at..at + len).unwrap_or(&[]),
-            })
-            .collect();
+        let cur: Vec<Key<'_>> = (0..now.len()).map(|i| now.key(i)).collect();
         let des: Vec<Key<'_>> = want.iter().map(key_of).collect();
         let edit = ordered_edit(&cur, &des);
-        // Rules without a handle cannot be kept in place (never so in a dump): taken as gone.
+        // A rule without a handle (never so in a dump) cannot be kept in place: it goes.
+        let mut deleted = vec![false; now.len()];
         for &i in &edit.delete {
-            if let Some(h) = now.get(i).and_then(|r| r.handle) {
+            if let Some(d) = deleted.get_mut(i) {
+                *d = true;
+            }
+            if let Some(h) = now.handles.get(i).copied().flatten() {
                 self.batch.del_rule(f, t, c, h)?;
                 self.rules_deleted += 1;
                 self.own(cw.line);
             }
         }
         // The kept rules, in order, pair up with the wanted rules not inserted.
-        let mut deleted = vec![false; now.len()];
-        for &i in &edit.delete {
-            if let Some(d) = deleted.get_mut(i) {
-                *d = true;
-            }
-        }
         let mut inserted = vec![false; want.len()];
         for &j in &edit.insert {
             if let Some(d) = inserted.get_mut(j) {
@@ -550,10 +655,11 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
         }
         let mut kept = now
+            .handles
             .iter()
             .zip(&deleted)
             .filter(|(_, d)| !**d)
-            .map(|(r, _)| r.handle);
+            .map(|(h, _)| *h);
         let handle_at: Vec<Option<u64>> = inserted
             .iter()
             .map(|&ins| if ins { None } else { kept.next().flatten() })

@@ -10,7 +10,7 @@ use super::super::cache::{read_chain, Cache, CanonIndex, ChainRules, Key};
 use super::super::error::{from_nft, Error};
 use super::super::ipset::KernelSets;
 use crate::ipt::{IpFamily, SetIndex};
-use crate::netlink::Conn;
+use crate::netlink::{Conn, DecodeError, DumpStatus, Message};
 use crate::nft::{self, BoundSet, Chain, Rule};
 
 /// How a table that a restore rebuilds is emptied first.
@@ -40,13 +40,18 @@ pub(crate) trait RulesetView {
     /// The chains of a table (none when it does not exist).
     fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error>;
 
-    /// The chains of a table and all their rules, in chain order, at one generation (none
-    /// when the table does not exist).
-    fn table_rules(
+    /// The rules of one chain as the kernel sends them, each handed to `each` undecoded
+    /// (`None`: the chain or its table does not exist).
+    fn each_rule(
         &mut self,
         family: IpFamily,
         table: &str,
-    ) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error>;
+        chain: &str,
+        each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error>;
+
+    /// The generation of the ruleset now.
+    fn genid(&mut self) -> Result<u32, Error>;
 
     /// The names of the family's tables.
     fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error>;
@@ -118,22 +123,21 @@ impl RulesetView for KernelView<'_> {
         }
     }
 
-    fn table_rules(
+    fn each_rule(
         &mut self,
         family: IpFamily,
         table: &str,
-    ) -> Result<(Vec<Chain>, Vec<Rule>, u32), Error> {
-        match nft::list_chains_and_rules(self.conn, Some(family.nft()), Some(table)) {
-            Ok(x) => Ok(x),
-            Err(e) if e.errno() == Some(libc::ENOENT) => {
-                let g = self
-                    .conn
-                    .genid()
-                    .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))?;
-                Ok((Vec::new(), Vec::new(), g))
-            }
-            Err(e) => Err(from_nft(e, "reading a table's rules")),
-        }
+        chain: &str,
+        each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error> {
+        nft::dump::each_rule_of_chain(self.conn, family.nft(), table, chain, each)
+            .map_err(|e| from_nft(e, "reading a chain's rules"))
+    }
+
+    fn genid(&mut self) -> Result<u32, Error> {
+        self.conn
+            .genid()
+            .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))
     }
 
     fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error> {

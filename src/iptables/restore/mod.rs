@@ -135,7 +135,10 @@ fn plan_once(
         (Vec::new(), None)
     } else {
         let (t, g) = list_tables(conn, Some(family.nft()))?;
-        let names = t.into_iter().map(|t| t.name).collect::<Vec<_>>();
+        let names = t
+            .into_iter()
+            .map(|t| (t.name, t.use_count))
+            .collect::<Vec<_>>();
         // With --noflush, the tables present only say which ones are compared; the plan
         // depends on what it reads of them, not on the list.
         (names, (!opts.noflush).then_some(g))
@@ -424,7 +427,7 @@ impl Block {
         &mut self,
         p: &mut Planner<'_, V>,
         ev: &Event,
-        existing: &[String],
+        existing: &[(String, Option<u32>)],
         opts: &RestoreOptions,
     ) -> Result<(), RestoreError> {
         let (line, op) = match ev {
@@ -434,10 +437,14 @@ impl Block {
                 }
                 self.last_line = *line;
                 p.line = u32::try_from(*line).unwrap_or(u32::MAX);
-                let exists = existing.iter().any(|t| t == name);
-                let compared = exists
-                    && p.rewrite_table(name, !opts.noflush, p.line)
-                        .map_err(|e| plan_err(*line, e))?;
+                let listed = existing.iter().find(|t| t.0 == *name);
+                let exists = listed.is_some();
+                let compared = match listed {
+                    Some((_, uses)) => p
+                        .rewrite_table(name, !opts.noflush, p.line, *uses)
+                        .map_err(|e| plan_err(*line, e))?,
+                    None => false,
+                };
                 if !opts.noflush && !compared {
                     p.rebuild_table(name, exists)
                         .map_err(|e| plan_err(*line, e))?;
@@ -720,9 +727,16 @@ fn restore_source(
     for attempt in 0..TRIES {
         let (mut batch, lines, mut report) = plan_once(conn, family, input, opts)?;
         report.retries = attempt;
-        // Nothing changes (a resync of what the kernel holds): no commit at all.
-        if opts.test || batch.is_empty() {
+        if opts.test {
             return Ok(report);
+        }
+        // Nothing changes (a resync of what the kernel holds): no commit at all, as long as
+        // what was read is still what the kernel holds.
+        if batch.is_empty() {
+            match (batch.genid(), conn.genid()) {
+                (Some(read), Ok(now)) if read != now => continue,
+                _ => return Ok(report),
+            }
         }
         let t = std::time::Instant::now();
         let res = batch.commit(conn);
