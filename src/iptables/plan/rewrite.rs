@@ -272,15 +272,106 @@ impl Keys {
     fn len(&self) -> usize {
         self.spans.len()
     }
+
+    fn clear(&mut self) {
+        self.handles.clear();
+        self.arena.clear();
+        self.spans.clear();
+    }
 }
 
-/// What the kernel holds of a chain, as read.
+/// What the kernel holds of a chain, as read, and what to do to it.
 #[derive(Debug, Default)]
 struct Held {
     policy: Option<Policy>,
-    keys: Keys,
+    steps: Steps,
     /// The rules decoded, when more is planned after the table is settled.
     rules: Option<Arc<Vec<Rule>>>,
+}
+
+/// How a chain becomes what the input says: the handles of the rules that go, then, in the
+/// chain's final order, each rule that stays and each one written.
+#[derive(Debug, Default)]
+struct Steps {
+    delete: Vec<u64>,
+    order: Vec<Step>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// The kernel's rule of this handle stays.
+    Keep(u64),
+    /// The chain's wanted rule of this index is written there.
+    Write(usize, Position),
+}
+
+/// The steps that turn the rules `now` of a chain into the wanted ones of `cw`.
+fn steps(tw: &TableRewrite, cw: &ChainRewrite, now: &Keys) -> Steps {
+    let key_of = |i: u32| {
+        let w = tw.wanted.get(i as usize).copied();
+        Key {
+            hash: w.map_or(0, |w| w.hash),
+            bytes: w
+                .and_then(|w| tw.arena.get(w.at..w.at + w.len))
+                .unwrap_or(&[]),
+        }
+    };
+    let mut out = Steps::default();
+    if !cw.refill {
+        out.order
+            .extend(now.handles.iter().flatten().map(|&h| Step::Keep(h)));
+        out.order
+            .extend((0..cw.rules.len()).map(|j| Step::Write(j, Position::Append)));
+        return out;
+    }
+    let cur: Vec<Key<'_>> = (0..now.len()).map(|i| now.key(i)).collect();
+    let des: Vec<Key<'_>> = cw.rules.iter().map(|&i| key_of(i)).collect();
+    let edit = ordered_edit(&cur, &des);
+    // A rule without a handle (never so in a dump) cannot be kept in place: it goes.
+    let mut deleted = vec![false; now.len()];
+    for &i in &edit.delete {
+        if let Some(d) = deleted.get_mut(i) {
+            *d = true;
+        }
+        if let Some(h) = now.handles.get(i).copied().flatten() {
+            out.delete.push(h);
+        }
+    }
+    // The kept rules, in order, pair up with the wanted rules not inserted.
+    let mut inserted = vec![false; des.len()];
+    for &j in &edit.insert {
+        if let Some(d) = inserted.get_mut(j) {
+            *d = true;
+        }
+    }
+    let mut kept = now
+        .handles
+        .iter()
+        .zip(&deleted)
+        .filter(|(_, d)| !**d)
+        .map(|(h, _)| *h);
+    let handle_at: Vec<Option<u64>> = inserted
+        .iter()
+        .map(|&ins| if ins { None } else { kept.next().flatten() })
+        .collect();
+    // Each new rule goes before the next rule that stays, or at the end.
+    let mut order = Vec::with_capacity(des.len());
+    let mut next = None;
+    for j in (0..des.len()).rev() {
+        match handle_at[j] {
+            Some(h) => {
+                order.push(Step::Keep(h));
+                next = Some(h);
+            }
+            None => order.push(Step::Write(
+                j,
+                next.map_or(Position::Append, Position::Before),
+            )),
+        }
+    }
+    order.reverse();
+    out.order = order;
+    out
 }
 
 /// What the kernel holds of a table's chains kept aside, and (rebuilt) what goes of the
@@ -473,6 +564,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         self.genid.get_or_insert(g);
         let mut now = TableNow::default();
         let mut foreign = false;
+        // One buffer for every chain's keys, used again from chain to chain.
+        let mut keys = Keys::default();
         for cw in &tw.chains {
             let policy = match builtin(t, &cw.name) {
                 Some(bc) => match self.view.chain(f, t, &cw.name)? {
@@ -485,7 +578,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 None => None,
             };
             let held = if last {
-                let mut keys = Keys::default();
+                keys.clear();
                 let st = self
                     .view
                     .each_rule(f, t, &cw.name, &mut |m| keys.push_msg(m, buf))?;
@@ -494,7 +587,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 }
                 Held {
                     policy,
-                    keys,
+                    steps: steps(tw, cw, &keys),
                     rules: None,
                 }
             } else {
@@ -502,7 +595,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 let Some(rules) = rules else { continue };
                 Held {
                     policy,
-                    keys: Keys::of_rules(&rules, buf),
+                    steps: steps(tw, cw, &Keys::of_rules(&rules, buf)),
                     rules: Some(rules),
                 }
             };
@@ -574,10 +667,19 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
         }
         // Then each chain's rules.
-        let none = Held::default();
         for cw in &tw.chains {
-            let held = now.held.get(&cw.name).unwrap_or(&none);
-            let entries = self.rewrite_rules(tw, cw, &held.keys)?;
+            let absent;
+            let held = match now.held.get(&cw.name) {
+                Some(h) => h,
+                None => {
+                    absent = Held {
+                        steps: steps(tw, cw, &Keys::default()),
+                        ..Held::default()
+                    };
+                    &absent
+                }
+            };
+            let entries = self.rewrite_rules(tw, cw, &held.steps, last)?;
             if !last {
                 let is_builtin = builtin(t, &cw.name).is_some();
                 let exists = now.held.contains_key(&cw.name) || cw.refill || is_builtin;
@@ -604,84 +706,42 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         Ok(())
     }
 
-    /// Plans one chain's rules: what goes, what comes, in place. The chain's entries after.
+    /// Plans one chain's steps. The chain's entries after, unless `last`.
     fn rewrite_rules(
         &mut self,
         tw: &TableRewrite,
         cw: &ChainRewrite,
-        now: &Keys,
+        steps: &Steps,
+        last: bool,
     ) -> Plan<Vec<Entry>> {
         let f = self.family.nft();
         let t = tw.name.as_str();
         let c = cw.name.as_str();
-        let want: Vec<Wanted> = cw
-            .rules
-            .iter()
-            .filter_map(|&i| tw.wanted.get(i as usize).copied())
-            .collect();
-        let key_of = |w: &Wanted| Key {
-            hash: w.hash,
-            bytes: tw.arena.get(w.at..w.at + w.len).unwrap_or(&[]),
-        };
-        let mut entries: Vec<Entry> = Vec::with_capacity(now.len() + want.len());
-        if !cw.refill {
-            entries.extend(now.handles.iter().flatten().map(|&h| Entry::Kernel(h)));
-            for w in &want {
-                let e = self.write_wanted(t, c, w, key_of(w).bytes, Position::Append)?;
+        for &h in &steps.delete {
+            self.batch.del_rule(f, t, c, h)?;
+            self.rules_deleted += 1;
+            self.own(cw.line);
+        }
+        let mut entries = Vec::new();
+        for step in &steps.order {
+            let e = match *step {
+                Step::Keep(h) => {
+                    if cw.refill {
+                        self.rules_kept += 1;
+                    }
+                    Entry::Kernel(h)
+                }
+                Step::Write(j, pos) => {
+                    let Some(w) = cw.rules.get(j).and_then(|&i| tw.wanted.get(i as usize)) else {
+                        continue;
+                    };
+                    let bytes = tw.arena.get(w.at..w.at + w.len).unwrap_or(&[]);
+                    self.write_wanted(t, c, w, bytes, pos)?
+                }
+            };
+            if !last {
                 entries.push(e);
             }
-            return Ok(entries);
-        }
-        let cur: Vec<Key<'_>> = (0..now.len()).map(|i| now.key(i)).collect();
-        let des: Vec<Key<'_>> = want.iter().map(key_of).collect();
-        let edit = ordered_edit(&cur, &des);
-        // A rule without a handle (never so in a dump) cannot be kept in place: it goes.
-        let mut deleted = vec![false; now.len()];
-        for &i in &edit.delete {
-            if let Some(d) = deleted.get_mut(i) {
-                *d = true;
-            }
-            if let Some(h) = now.handles.get(i).copied().flatten() {
-                self.batch.del_rule(f, t, c, h)?;
-                self.rules_deleted += 1;
-                self.own(cw.line);
-            }
-        }
-        // The kept rules, in order, pair up with the wanted rules not inserted.
-        let mut inserted = vec![false; want.len()];
-        for &j in &edit.insert {
-            if let Some(d) = inserted.get_mut(j) {
-                *d = true;
-            }
-        }
-        let mut kept = now
-            .handles
-            .iter()
-            .zip(&deleted)
-            .filter(|(_, d)| !**d)
-            .map(|(h, _)| *h);
-        let handle_at: Vec<Option<u64>> = inserted
-            .iter()
-            .map(|&ins| if ins { None } else { kept.next().flatten() })
-            .collect();
-        // Each new rule goes before the next rule that stays, or at the end.
-        let mut next_kept: Vec<Option<u64>> = vec![None; want.len()];
-        let mut next = None;
-        for j in (0..want.len()).rev() {
-            next_kept[j] = next;
-            if let Some(h) = handle_at[j] {
-                next = Some(h);
-            }
-        }
-        for (j, w) in want.iter().enumerate() {
-            if let Some(h) = handle_at[j] {
-                entries.push(Entry::Kernel(h));
-                self.rules_kept += 1;
-                continue;
-            }
-            let pos = next_kept[j].map_or(Position::Append, Position::Before);
-            let e = self.write_wanted(t, c, w, key_of(w).bytes, pos)?;
-            entries.push(e);
         }
         Ok(entries)
     }
