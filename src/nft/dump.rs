@@ -144,7 +144,7 @@ pub fn list_rules(
 /// Dumps the rules of one chain, handing each rule message to `each` as it comes, neither
 /// collected nor decoded (a restore reads tens of thousands of chains this way, one request
 /// each, no generation request around each one). `Ok(None)` when the chain or its table
-/// does not exist; otherwise the dump's status, whose `genid_low` the caller checks against
+/// does not exist (a chain without rules is asked for by name to tell); otherwise the dump's status, whose `genid_low` the caller checks against
 /// the generation it expects.
 ///
 /// ```no_run
@@ -165,6 +165,7 @@ pub fn each_rule_of_chain(
     chain: &str,
     mut each: impl FnMut(&Message<'_>) -> Result<(), DecodeError>,
 ) -> Result<Option<crate::netlink::DumpStatus>, Error> {
+    let mut any = false;
     let r = conn.dump(
         "listing rules",
         nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
@@ -175,12 +176,15 @@ pub fn each_rule_of_chain(
         },
         |m| {
             if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                any = true;
                 each(m)?;
             }
             Ok(())
         },
     );
     match r {
+        // The kernel dumps nothing, without an error, for a chain that does not exist.
+        Ok(st) if !any => Ok(get_chain(conn, family, table, chain)?.map(|_| st)),
         Ok(st) => Ok(Some(st)),
         Err(e) if e.errno() == Some(libc::ENOENT) => Ok(None),
         Err(e) => Err(e.into()),
