@@ -77,6 +77,8 @@ struct TableRewrite {
     line: u32,
     /// The table's use count as listed (its chains, sets, objects and flowtables).
     use_count: Option<u32>,
+    /// Whether any line of its block came (an empty block of a rebuilt table deletes it).
+    items: bool,
     /// Chains in the order the input first names them.
     chains: Vec<ChainRewrite>,
     index: FastMap<String, usize>,
@@ -413,6 +415,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             rebuilt,
             line,
             use_count,
+            items: false,
             chains: Vec::new(),
             index: FastMap::default(),
             wanted: Vec::new(),
@@ -434,6 +437,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         let rw = self.rewrites.as_deref_mut()?;
         let (t, c) = op.table_chain();
         let ti = rw.pending.iter().position(|x| x.name == t)?;
+        rw.pending[ti].items = true;
         match op {
             Op::DeclareChain { policy, .. } => {
                 let tw = &mut rw.pending[ti];
@@ -546,6 +550,12 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         };
         let tw = rw.pending.remove(i);
         rw.settled.insert(table.to_owned());
+        if tw.rebuilt && !tw.items {
+            // An empty block: the table is emptied as before the comparison existed.
+            let res = self.rebuild_table(table, true);
+            self.own(tw.line);
+            return res;
+        }
         let mut buf = std::mem::take(&mut rw.buf);
         let res = self.settle_table(&tw, last, &mut buf);
         if let Some(rw) = self.rewrites.as_deref_mut() {
