@@ -32,6 +32,12 @@
 //! what iptables cannot see there (named sets, stateful objects, flowtables, base chains
 //! iptables calls incompatible) stays, and a chain the input does not declare that those
 //! still jump to is emptied and kept, as when such a table is rebuilt.
+//!
+//! Limits: a rule with anonymous sets of its own (only a rule carried whole has them) is
+//! always written again; a table named a second time in one input, and whatever comes in a
+//! table after a command that reads positions, is planned as before (a chain line there
+//! empties its chain and its rules are written again); an empty block of a table restored without `--noflush`
+//! empties it as before.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
