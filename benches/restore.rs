@@ -26,6 +26,8 @@
 //! - `iptnl_noflush_delta`, `iptables_nft_noflush_delta`: a 10-rule `--noflush` delta (six
 //!   `-A`, two `-I`, two `-D`) into the loaded workload; iptnl's own time is its wall time
 //!   minus `RestoreReport::commit_time`;
+//! - `iptnl_resync`: the same file restored again (without `--noflush`) into the loaded
+//!   workload: only the comparison, nothing is committed;
 //! - `iptnl_save`, `iptables_nft_save`: save of the loaded workload.
 //!
 //! Peak RSS: the `restore_file` example (iptnl) and the tools each run once as a child in a
@@ -551,6 +553,23 @@ fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
         let ns = std::fs::File::open("/proc/thread-self/ns/net").unwrap();
         (conn, ns)
     });
+    // (f') the same input restored again into the loaded workload: nothing changes, so
+    // nothing is committed.
+    let mut t_resync = Vec::new();
+    g.bench_function("iptnl_resync", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let t = Instant::now();
+                let r = restore(&mut conn, IpFamily::V4, &input, &full).unwrap();
+                let d = t.elapsed();
+                assert_eq!(r.ops, 0, "a resync changed something: {r:?}");
+                total += d;
+                t_resync.push(d);
+            }
+            total
+        })
+    });
     {
         g.bench_function("iptnl_save", |b| {
             b.iter_custom(|iters| {
@@ -622,8 +641,13 @@ fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
     let m_save = median(&mut t_save);
     let m_nft_save = median(&mut t_nft_save);
 
+    let m_resync = median(&mut t_resync);
     println!();
     println!("== restore bench: {rules} kube-proxy rules, medians ==");
+    println!(
+        "resync (same input again, full restore, nothing committed): iptnl {:.0} ms",
+        ms(m_resync)
+    );
     println!(
         "iptnl restore {:.0} ms | kernel alone {:.0} ms | iptables-nft-restore {:.0} ms | iptables-legacy-restore {:.0} ms | nft -f translated {:.0} ms",
         ms(m_iptnl),

@@ -101,6 +101,17 @@ impl Batch {
         self.inner.set_genid(genid);
     }
 
+    /// The generation id the batch is committed against ([`set_genid`](Self::set_genid)).
+    ///
+    /// ```
+    /// let mut b = iptnl::nft::Batch::new();
+    /// b.set_genid(Some(7));
+    /// assert_eq!(b.genid(), Some(7));
+    /// ```
+    pub fn genid(&self) -> Option<u32> {
+        self.inner.genid()
+    }
+
     /// Number of operations.
     pub fn len(&self) -> usize {
         self.inner.len()

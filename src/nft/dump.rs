@@ -141,6 +141,56 @@ pub fn list_rules(
     Ok((rules, genid))
 }
 
+/// Dumps the rules of one chain, handing each rule message to `each` as it comes, neither
+/// collected nor decoded (a restore reads tens of thousands of chains this way, one request
+/// each, no generation request around each one). `Ok(None)` when the chain or its table
+/// does not exist (a chain without rules is asked for by name to tell); otherwise the dump's status, whose `genid_low` the caller checks against
+/// the generation it expects.
+///
+/// ```no_run
+/// use iptnl::nft::{dump::each_rule_of_chain, Family};
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let mut n = 0;
+/// each_rule_of_chain(&mut conn, Family::Ipv4, "filter", "INPUT", |_| {
+///     n += 1;
+///     Ok(())
+/// })?;
+/// println!("{n} rules");
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn each_rule_of_chain(
+    conn: &mut Conn,
+    family: Family,
+    table: &str,
+    chain: &str,
+    mut each: impl FnMut(&Message<'_>) -> Result<(), DecodeError>,
+) -> Result<Option<crate::netlink::DumpStatus>, Error> {
+    let mut any = false;
+    let r = conn.dump(
+        "listing rules",
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
+        family.raw(),
+        |w| {
+            w.put_str(NFTA_RULE_TABLE, table);
+            w.put_str(NFTA_RULE_CHAIN, chain);
+        },
+        |m| {
+            if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                any = true;
+                each(m)?;
+            }
+            Ok(())
+        },
+    );
+    match r {
+        // The kernel dumps nothing, without an error, for a chain that does not exist.
+        Ok(st) if !any => Ok(get_chain(conn, family, table, chain)?.map(|_| st)),
+        Ok(st) => Ok(Some(st)),
+        Err(e) if e.errno() == Some(libc::ENOENT) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Lists the chains of a family (or all), optionally of one table, and all their rules (in
 /// chain order), consistent with one generation: one chain dump, then the rules chain by
 /// chain as [`list_rules`] does. A save needs both, and the chain dump is not cheap with

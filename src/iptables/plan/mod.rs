@@ -13,6 +13,7 @@
 //! iptables-restore's words for the line.
 
 mod commit;
+mod rewrite;
 pub(crate) mod state;
 mod verbs;
 mod view;
@@ -27,6 +28,7 @@ use crate::nft::{Batch, Expr, Policy, Rule};
 use state::{ChainSet, FastSet, TableMap};
 
 pub(crate) use commit::{jitter, run_once, Failed};
+pub(crate) use rewrite::Rewrites;
 pub(crate) use view::{KernelView, RulesetView};
 
 /// How long an operation is planned again after concurrent changes before it gives up with
@@ -620,6 +622,15 @@ pub(crate) struct Planner<'v, V: RulesetView + ?Sized> {
     new_canon: HashMap<u32, Option<Vec<Expr>>>,
     /// Rules added.
     pub(crate) rules_added: usize,
+    /// Rules of refilled chains that stay as they are (see [`rewrite`]).
+    pub(crate) rules_kept: usize,
+    /// Rules deleted by refilling chains.
+    pub(crate) rules_deleted: usize,
+    /// With `Some`, chains a restore refills are compared with the kernel's and only the
+    /// difference is planned ([`rewrite`]).
+    pub(crate) rewrites: Option<Box<Rewrites>>,
+    /// The caller's item (input line) of the operation being planned.
+    pub(crate) line: u32,
     /// The rule being encoded (its buffers are reused from rule to rule).
     scratch: Rule,
     /// Whether appended rules are recorded in their chain's entries: a restore records them
@@ -679,6 +690,10 @@ impl<'v, V: RulesetView + ?Sized> Planner<'v, V> {
             policies: HashMap::new(),
             new_canon: HashMap::new(),
             rules_added: 0,
+            rules_kept: 0,
+            rules_deleted: 0,
+            rewrites: None,
+            line: 0,
             scratch: Rule::new(family.nft(), "", ""),
             track_entries: true,
             untracked: false,

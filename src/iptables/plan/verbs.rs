@@ -307,6 +307,11 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
 
     /// Plans one operation.
     pub(crate) fn op(&mut self, op: &Op<'_>) -> Plan<Pending> {
+        if self.rewrites.is_some() {
+            if let Some(done) = self.rewrite_op(op) {
+                return done;
+            }
+        }
         let (t, c) = op.table_chain();
         if !self.track_entries && !op.blind() {
             if self.untracked {

@@ -10,7 +10,7 @@ use super::super::cache::{read_chain, Cache, CanonIndex, ChainRules, Key};
 use super::super::error::{from_nft, Error};
 use super::super::ipset::KernelSets;
 use crate::ipt::{IpFamily, SetIndex};
-use crate::netlink::Conn;
+use crate::netlink::{Conn, DecodeError, DumpStatus, Message};
 use crate::nft::{self, BoundSet, Chain, Rule};
 
 /// How a table that a restore rebuilds is emptied first.
@@ -39,6 +39,19 @@ pub(crate) trait RulesetView {
 
     /// The chains of a table (none when it does not exist).
     fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error>;
+
+    /// The rules of one chain as the kernel sends them, each handed to `each` undecoded
+    /// (`None`: the chain or its table does not exist).
+    fn each_rule(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+        each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error>;
+
+    /// The generation of the ruleset now.
+    fn genid(&mut self) -> Result<u32, Error>;
 
     /// The names of the family's tables.
     fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error>;
@@ -108,6 +121,23 @@ impl RulesetView for KernelView<'_> {
             }
             Err(e) => Err(from_nft(e, "listing chains")),
         }
+    }
+
+    fn each_rule(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+        each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error> {
+        nft::dump::each_rule_of_chain(self.conn, family.nft(), table, chain, each)
+            .map_err(|e| from_nft(e, "reading a chain's rules"))
+    }
+
+    fn genid(&mut self) -> Result<u32, Error> {
+        self.conn
+            .genid()
+            .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))
     }
 
     fn tables(&mut self, family: IpFamily) -> Result<(Vec<String>, u32), Error> {

@@ -2,13 +2,19 @@
 //! batch across all tables. iptables-nft-restore commits each table separately; iptnl commits
 //! everything or nothing.
 //!
-//! Without `--noflush`, each table named in the input is deleted and rebuilt from the input.
+//! Without `--noflush`, each table named in the input ends up exactly as the input says.
 //! With it, only what the input says changes: a user chain line creates the chain or, when
 //! it exists, flushes it, and a built-in chain line sets the policy (as iptables-nft-restore
 //! does); `-A`, `-N`, `-X`, `-F`, `-P` are blind
 //! writes; commands that depend on what is in a chain (`-I n`, `-D`, `-R`, `-C`, `-Z`, `-E`)
 //! read that chain only, and the batch then carries the generation id it read, so that a
 //! concurrent change makes the kernel refuse it and the restore is planned again.
+//!
+//! A chain the restore empties and refills (a user chain line with `--noflush`, any chain of
+//! an existing table restored without it) is not emptied: its rules are compared with the
+//! kernel's and only the difference is sent (rules that stay keep their handles and
+//! counters); a restore that changes nothing commits nothing. With `--counters`, every rule
+//! is written as before, with the input's counters. See `plan::rewrite`.
 //!
 //! The lines are parsed by the rule model and planned, one by one as they are parsed, by the
 //! one planner every command goes through: a restore is a thin layer that turns its chain
@@ -94,6 +100,11 @@ pub struct RestoreReport {
     pub ops: usize,
     /// Rules added.
     pub rules_added: usize,
+    /// Rules of refilled chains left in place, because the input has them at the same place
+    /// (they keep their counters).
+    pub rules_kept: usize,
+    /// Rules deleted from refilled chains (or with the chains a full restore removes).
+    pub rules_deleted: usize,
     /// Size of the batch on the wire.
     pub batch_bytes: usize,
     /// How many times the batch was planned again after a concurrent change.
@@ -116,11 +127,21 @@ fn plan_once(
     opts: &RestoreOptions,
 ) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
     super::sysdb::use_system_databases();
-    let (existing, tables_gen) = if opts.noflush {
+    // Refilled chains are compared with the kernel's (`plan::rewrite`), except with
+    // `--counters`: the input's counters are then what the kernel must hold, so every rule
+    // is written as before.
+    let diff = !opts.counters;
+    let (existing, tables_gen) = if opts.noflush && !diff {
         (Vec::new(), None)
     } else {
         let (t, g) = list_tables(conn, Some(family.nft()))?;
-        (t.into_iter().map(|t| t.name).collect::<Vec<_>>(), Some(g))
+        let names = t
+            .into_iter()
+            .map(|t| (t.name, t.use_count))
+            .collect::<Vec<_>>();
+        // With --noflush, the tables present only say which ones are compared; the plan
+        // depends on what it reads of them, not on the list.
+        (names, (!opts.noflush).then_some(g))
     };
     let capacity = input.len() * 3 + 4096;
     let sel = Selection {
@@ -153,6 +174,9 @@ fn plan_once(
         let mut p = Planner::new(&mut view, family, mode, capacity);
         p.genid = tables_gen;
         p.track_entries = track;
+        if diff {
+            p.rewrites = Some(Box::default());
+        }
         let mut block = Block {
             said: said.clone().map(Box::new),
             ..Block::default()
@@ -177,11 +201,14 @@ fn plan_once(
             continue;
         }
         planned?;
+        p.settle_all().map_err(|e| plan_err(block.last_line, e))?;
         let report = RestoreReport {
             verbose: block.said.map(|s| s.lines(opts.test)).unwrap_or_default(),
             tables: block.tables,
             ops: p.batch.len(),
             rules_added: p.rules_added,
+            rules_kept: p.rules_kept,
+            rules_deleted: p.rules_deleted,
             batch_bytes: p.batch.wire_len(),
             ..RestoreReport::default()
         };
@@ -202,6 +229,8 @@ struct Block {
     pending: Option<usize>,
     /// With `--verbose`: what iptables-restore -v prints.
     said: Option<Box<Said>>,
+    /// The last line planned.
+    last_line: usize,
 }
 
 /// What `iptables-restore -v` prints, gathered while the input is planned: each entry is
@@ -398,7 +427,7 @@ impl Block {
         &mut self,
         p: &mut Planner<'_, V>,
         ev: &Event,
-        existing: &[String],
+        existing: &[(String, Option<u32>)],
         opts: &RestoreOptions,
     ) -> Result<(), RestoreError> {
         let (line, op) = match ev {
@@ -406,8 +435,17 @@ impl Block {
                 if let Some(s) = &mut self.said {
                     s.table(name, *line);
                 }
-                if !opts.noflush {
-                    let exists = existing.iter().any(|t| t == name);
+                self.last_line = *line;
+                p.line = u32::try_from(*line).unwrap_or(u32::MAX);
+                let listed = existing.iter().find(|t| t.0 == *name);
+                let exists = listed.is_some();
+                let compared = match listed {
+                    Some((_, uses)) => p
+                        .rewrite_table(name, !opts.noflush, p.line, *uses)
+                        .map_err(|e| plan_err(*line, e))?,
+                    None => false,
+                };
+                if !opts.noflush && !compared {
                     p.rebuild_table(name, exists)
                         .map_err(|e| plan_err(*line, e))?;
                 }
@@ -443,6 +481,8 @@ impl Block {
                 }
             }
         };
+        self.last_line = line;
+        p.line = u32::try_from(line).unwrap_or(u32::MAX);
         p.op(&op).map_err(|e| plan_err(line, e))?;
         mark(p, line);
         if let (Some(s), Event::Item(item)) = (&mut self.said, ev) {
@@ -689,6 +729,14 @@ fn restore_source(
         report.retries = attempt;
         if opts.test {
             return Ok(report);
+        }
+        // Nothing changes (a resync of what the kernel holds): no commit at all, as long as
+        // what was read is still what the kernel holds.
+        if batch.is_empty() {
+            match (batch.genid(), conn.genid()) {
+                (Some(read), Ok(now)) if read != now => continue,
+                _ => return Ok(report),
+            }
         }
         let t = std::time::Instant::now();
         let res = batch.commit(conn);

@@ -35,7 +35,7 @@
 //! ```
 
 mod desired;
-mod diff;
+pub(crate) mod diff;
 pub mod guard;
 mod owner;
 mod plan;

@@ -1,0 +1,814 @@
+//! A restore that refills chains sends only what changed.
+//!
+//! When a restore empties and refills a chain (a user chain line with `--noflush`, or any
+//! chain of a table restored without `--noflush` that the kernel already has), the chain
+//! lines and the appends that follow them are not planned one by one: their rules are
+//! encoded and kept aside, per table. When the table's input is over (or a command comes
+//! that depends on positions, `-I n`, `-D`, `-R`, `-X`, …: the table is then settled first
+//! and planned as before from there on), the kernel's rules of those chains are read, each
+//! chain's wanted rules are compared with them in order ([`ordered_edit`]: the longest run
+//! of rules that stay, in place), and only the difference goes into the batch: rules that
+//! go are deleted by handle, new rules are inserted before the next rule that stays (or
+//! appended), so that each chain ends up exactly in the input's order. Chains the input
+//! declares that the kernel lacks are created before any rule; policies are sent only when
+//! they differ; a table restored without `--noflush` loses the chains its input does not
+//! declare, after every rule that goes. The batch still carries the generation id of what
+//! was read, so a concurrent change makes the restore plan again; a batch left empty is not
+//! committed at all.
+//!
+//! Two rules are the same when their encoded form is: the expressions, in the form the
+//! kernel takes on input, with the packet and byte values of counters left out, and the
+//! user data (the comment); never the rules' iptables reading. A rule iptables cannot
+//! express, or one that `nft` wrote, is compared the same way and so is kept only when the
+//! input carries exactly its bytes.
+//!
+//! Counters: a rule that stays keeps its counters (a resync of a kube-proxy ruleset does not
+//! reset them). A restore with `--counters` is planned as before, without the diff, so that
+//! the counters the input gives are the ones the kernel ends up holding.
+//!
+//! The kernel's rules are read chain by chain, only for the chains the input names, each
+//! rule's key computed from its dump message as it comes. A table restored without
+//! `--noflush` is listed whole only when its use count says it holds more than those chains:
+//! what iptables cannot see there (named sets, stateful objects, flowtables, base chains
+//! iptables calls incompatible) stays, and a chain the input does not declare that those
+//! still jump to is emptied and kept, as when such a table is rebuilt.
+//!
+//! Limits: a rule with anonymous sets of its own (only a rule carried whole has them) is
+//! always written again; a table named a second time in one input, and whatever comes in a
+//! table after a command that reads positions, is planned as before (a chain line there
+//! empties its chain and its rules are written again); an empty block of a table restored without `--noflush`
+//! empties it as before.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use super::state::{Entry, FastSet};
+use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
+use crate::ipt::encode_rule_into_with;
+use crate::ipt::tables::is_foreign_base_chain;
+use crate::iptables::sync::diff::ordered_edit;
+use crate::netlink::{DecodeError, Message, MsgWriter};
+use crate::nft::expr::Counter;
+use crate::nft::{Chain, Expr, Policy, Position, Rule, RuleCompat};
+use iptnl_sys::nf_tables::{
+    NFTA_EXPR_NAME, NFTA_LIST_ELEM, NFTA_RULE_EXPRESSIONS, NFTA_RULE_HANDLE, NFTA_RULE_USERDATA,
+};
+
+type Plan<T> = Result<T, PlanError>;
+
+/// A map by chain name hashed with [`Fnv`](super::state::Fnv) (a restore looks a chain up
+/// for each of its rules).
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<super::state::Fnv>>;
+
+/// The tables of a restore whose refilled chains are compared with the kernel's.
+#[derive(Debug, Default)]
+pub(crate) struct Rewrites {
+    /// Tables whose rules are kept aside, in input order.
+    pending: Vec<TableRewrite>,
+    /// Tables already settled (named again in the input: planned as before).
+    settled: FastSet<String>,
+    /// Reused for encoding each rule's key.
+    buf: MsgWriter,
+}
+
+/// One table's chain lines and appends, kept aside.
+#[derive(Debug)]
+struct TableRewrite {
+    name: String,
+    /// Restored without `--noflush`: the kernel's chains its input does not declare go.
+    rebuilt: bool,
+    /// The `*table` line.
+    line: u32,
+    /// The table's use count as listed (its chains, sets, objects and flowtables).
+    use_count: Option<u32>,
+    /// Whether any line of its block came (an empty block of a rebuilt table deletes it).
+    items: bool,
+    /// Chains in the order the input first names them.
+    chains: Vec<ChainRewrite>,
+    index: FastMap<String, usize>,
+    /// The wanted rules, in input order.
+    wanted: Vec<Wanted>,
+    /// Their keys, one after another.
+    arena: Vec<u8>,
+}
+
+/// One chain's wanted state.
+#[derive(Debug)]
+struct ChainRewrite {
+    name: String,
+    /// Its rules are to be exactly `rules` (declared by a user chain line, or any chain of
+    /// a rebuilt table); otherwise `rules` are appended to what it holds.
+    refill: bool,
+    /// The policy the input sets (built-in chains).
+    policy: Option<Policy>,
+    /// The line that first named it.
+    line: u32,
+    /// Indexes into [`TableRewrite::wanted`].
+    rules: Vec<u32>,
+}
+
+/// A wanted rule: its key in the arena (which is also what writes it back), the compat
+/// attribute it is sent with, its input line.
+#[derive(Debug, Clone, Copy)]
+struct Wanted {
+    at: usize,
+    len: usize,
+    hash: u64,
+    compat: Option<RuleCompat>,
+    line: u32,
+}
+
+/// A rule's key as compared: its bytes (hashed once).
+#[derive(Debug, Clone, Copy)]
+struct Key<'a> {
+    hash: u64,
+    bytes: &'a [u8],
+}
+
+impl PartialEq for Key<'_> {
+    fn eq(&self, o: &Self) -> bool {
+        self.hash == o.hash && self.bytes == o.bytes
+    }
+}
+
+impl Eq for Key<'_> {}
+
+impl Hash for Key<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        h.write_u64(self.hash);
+    }
+}
+
+/// A hash of a key's bytes, eight at a time.
+fn hash_bytes(b: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ b.len() as u64;
+    let mut chunks = b.chunks_exact(8);
+    for c in chunks.by_ref() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h ^ u64::from_le_bytes(w))
+            .wrapping_mul(0x100_0000_01b3)
+            .rotate_left(29);
+    }
+    for &x in chunks.remainder() {
+        h = (h ^ u64::from(x)).wrapping_mul(0x100_0000_01b3);
+    }
+    h ^ (h >> 31)
+}
+
+/// What a rule is compared by: its expressions as the kernel takes them on input, each
+/// counter without its values, and its user data, as [`Rule::content`] writes them (which is
+/// also what writes the rule back). A rule with anonymous sets of its own (only a rule about
+/// to be written has them) carries them too, so it is never taken for a rule read from the
+/// kernel.
+fn key_bytes<'b>(r: &Rule, w: &'b mut MsgWriter) -> Cow<'b, [u8]> {
+    if !r.bound_sets.is_empty() {
+        return Cow::Owned(r.content());
+    }
+    w.clear();
+    let n = w.nest(NFTA_RULE_EXPRESSIONS);
+    for e in &r.exprs {
+        match e {
+            Expr::Counter(_) => Expr::Counter(Counter::default()).encode(w),
+            e => match e.input_form() {
+                Some(f) => f.encode(w),
+                None => e.encode(w),
+            },
+        }
+    }
+    w.end_nest(n);
+    if let Some(u) = &r.userdata {
+        w.put(NFTA_RULE_USERDATA, u);
+    }
+    Cow::Borrowed(w.as_bytes())
+}
+
+/// The keys of a chain's rules as read, one after another, with their handles.
+#[derive(Debug, Default)]
+struct Keys {
+    handles: Vec<Option<u64>>,
+    arena: Vec<u8>,
+    spans: Vec<(usize, usize, u64)>,
+}
+
+impl Keys {
+    fn push(&mut self, handle: Option<u64>, bytes: &[u8]) {
+        self.handles.push(handle);
+        self.spans
+            .push((self.arena.len(), bytes.len(), hash_bytes(bytes)));
+        self.arena.extend_from_slice(bytes);
+    }
+
+    fn of_rules(rules: &[Rule], buf: &mut MsgWriter) -> Keys {
+        let mut k = Keys::default();
+        for r in rules {
+            let b = key_bytes(r, buf);
+            let b = b.to_vec();
+            k.push(r.handle, &b);
+        }
+        k
+    }
+
+    /// Adds a rule from its dump message: its key written as [`key_bytes`] writes the
+    /// decoded rule's, without decoding the rest of it.
+    fn push_msg(&mut self, m: &Message<'_>, w: &mut MsgWriter) -> Result<(), DecodeError> {
+        let mut handle = None;
+        let mut exprs = None;
+        let mut userdata = None;
+        for a in m.nfgen()?.attrs() {
+            let a = a?;
+            match a.kind() {
+                NFTA_RULE_HANDLE => handle = Some(a.be64()?),
+                NFTA_RULE_EXPRESSIONS => exprs = Some(a),
+                NFTA_RULE_USERDATA => userdata = Some(a.data()),
+                _ => {}
+            }
+        }
+        w.clear();
+        let n = w.nest(NFTA_RULE_EXPRESSIONS);
+        for a in exprs.into_iter().flat_map(|l| l.nested()) {
+            let a = a?;
+            if a.kind() != NFTA_LIST_ELEM {
+                return Err(DecodeError::BadValue {
+                    what: "expression list element type",
+                    value: i64::from(a.kind()),
+                });
+            }
+            // The kernel dumps an expression as it takes it, but for a counter's values and
+            // a few attributes of `exthdr` and `dynset` (see `Expr::input_form`): the others
+            // are copied as they are. Were one dumped otherwise, its rules would only never
+            // be kept.
+            let name = a
+                .nested()
+                .flatten()
+                .find(|x| x.kind() == NFTA_EXPR_NAME)
+                .and_then(|x| x.str().ok());
+            match name {
+                Some("counter") => Expr::Counter(Counter::default()).encode(w),
+                Some("exthdr" | "dynset") => {
+                    let e = Expr::decode(a)?;
+                    match e.input_form() {
+                        Some(f) => f.encode(w),
+                        None => e.encode(w),
+                    }
+                }
+                _ => w.put(a.raw_type(), a.data()),
+            }
+        }
+        w.end_nest(n);
+        if let Some(u) = userdata {
+            w.put(NFTA_RULE_USERDATA, u);
+        }
+        let (handles, spans, arena) = (&mut self.handles, &mut self.spans, &mut self.arena);
+        let b = w.as_bytes();
+        handles.push(handle);
+        spans.push((arena.len(), b.len(), hash_bytes(b)));
+        arena.extend_from_slice(b);
+        Ok(())
+    }
+
+    fn key(&self, i: usize) -> Key<'_> {
+        let (at, len, hash) = self.spans.get(i).copied().unwrap_or((0, 0, 0));
+        Key {
+            hash,
+            bytes: self.arena.get(at..at + len).unwrap_or(&[]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.spans.len()
+    }
+
+    fn clear(&mut self) {
+        self.handles.clear();
+        self.arena.clear();
+        self.spans.clear();
+    }
+}
+
+/// What the kernel holds of a chain, as read, and what to do to it.
+#[derive(Debug, Default)]
+struct Held {
+    policy: Option<Policy>,
+    steps: Steps,
+    /// The rules decoded, when more is planned after the table is settled.
+    rules: Option<Arc<Vec<Rule>>>,
+}
+
+/// How a chain becomes what the input says: the handles of the rules that go, then, in the
+/// chain's final order, each rule that stays and each one written.
+#[derive(Debug, Default)]
+struct Steps {
+    delete: Vec<u64>,
+    order: Vec<Step>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Step {
+    /// The kernel's rule of this handle stays.
+    Keep(u64),
+    /// The chain's wanted rule of this index is written there.
+    Write(usize, Position),
+}
+
+/// The steps that turn the rules `now` of a chain into the wanted ones of `cw`.
+fn steps(tw: &TableRewrite, cw: &ChainRewrite, now: &Keys) -> Steps {
+    let key_of = |i: u32| {
+        let w = tw.wanted.get(i as usize).copied();
+        Key {
+            hash: w.map_or(0, |w| w.hash),
+            bytes: w
+                .and_then(|w| tw.arena.get(w.at..w.at + w.len))
+                .unwrap_or(&[]),
+        }
+    };
+    let mut out = Steps::default();
+    if !cw.refill {
+        out.order
+            .extend(now.handles.iter().flatten().map(|&h| Step::Keep(h)));
+        out.order
+            .extend((0..cw.rules.len()).map(|j| Step::Write(j, Position::Append)));
+        return out;
+    }
+    let cur: Vec<Key<'_>> = (0..now.len()).map(|i| now.key(i)).collect();
+    let des: Vec<Key<'_>> = cw.rules.iter().map(|&i| key_of(i)).collect();
+    let edit = ordered_edit(&cur, &des);
+    // A rule without a handle (never so in a dump) cannot be kept in place: it goes.
+    let mut deleted = vec![false; now.len()];
+    for &i in &edit.delete {
+        if let Some(d) = deleted.get_mut(i) {
+            *d = true;
+        }
+        if let Some(h) = now.handles.get(i).copied().flatten() {
+            out.delete.push(h);
+        }
+    }
+    // The kept rules, in order, pair up with the wanted rules not inserted.
+    let mut inserted = vec![false; des.len()];
+    for &j in &edit.insert {
+        if let Some(d) = inserted.get_mut(j) {
+            *d = true;
+        }
+    }
+    let mut kept = now
+        .handles
+        .iter()
+        .zip(&deleted)
+        .filter(|(_, d)| !**d)
+        .map(|(h, _)| *h);
+    let handle_at: Vec<Option<u64>> = inserted
+        .iter()
+        .map(|&ins| if ins { None } else { kept.next().flatten() })
+        .collect();
+    // Each new rule goes before the next rule that stays, or at the end.
+    let mut order = Vec::with_capacity(des.len());
+    let mut next = None;
+    for j in (0..des.len()).rev() {
+        match handle_at[j] {
+            Some(h) => {
+                order.push(Step::Keep(h));
+                next = Some(h);
+            }
+            None => order.push(Step::Write(
+                j,
+                next.map_or(Position::Append, Position::Before),
+            )),
+        }
+    }
+    order.reverse();
+    out.order = order;
+    out
+}
+
+/// What the kernel holds of a table's chains kept aside, and (rebuilt) what goes of the
+/// others.
+#[derive(Debug, Default)]
+struct TableNow {
+    held: FastMap<String, Held>,
+    /// Chains the input does not declare, to empty and delete (kernel order).
+    gone: Vec<String>,
+    /// Chains the input does not declare that what iptables cannot see still jumps to:
+    /// emptied, kept.
+    emptied: Vec<String>,
+}
+
+impl<V: RulesetView + ?Sized> Planner<'_, V> {
+    /// Starts comparing the refilled chains of `table`, which the kernel has (`rebuilt`: it
+    /// is restored without `--noflush`). `false` when the table is planned as before: the
+    /// plan does not compare, the table was named before in the input, or (rebuilt) it holds
+    /// what iptables cannot see.
+    pub(crate) fn rewrite_table(
+        &mut self,
+        table: &str,
+        rebuilt: bool,
+        line: u32,
+        use_count: Option<u32>,
+    ) -> Plan<bool> {
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(false);
+        };
+        if rw.pending.iter().any(|t| t.name == table) {
+            self.settle(table, false)?;
+            return Ok(false);
+        }
+        if rw.settled.contains(table) {
+            return Ok(false);
+        }
+        rw.pending.push(TableRewrite {
+            name: table.to_owned(),
+            rebuilt,
+            line,
+            use_count,
+            items: false,
+            chains: Vec::new(),
+            index: FastMap::default(),
+            wanted: Vec::new(),
+            arena: Vec::new(),
+        });
+        // The table stays: it is not sent again.
+        self.tables_added.insert(table.to_owned());
+        if rebuilt {
+            self.chains.remove(table);
+            self.rebuilt.insert(table.to_owned());
+        }
+        Ok(true)
+    }
+
+    /// Takes `op` aside when it is a chain line or an append of a table whose chains are
+    /// compared: `Some` with its outcome. Any other operation on such a table settles the
+    /// table first (`None`: plan it as usual).
+    pub(crate) fn rewrite_op(&mut self, op: &Op<'_>) -> Option<Plan<Pending>> {
+        let rw = self.rewrites.as_deref_mut()?;
+        let (t, c) = op.table_chain();
+        let ti = rw.pending.iter().position(|x| x.name == t)?;
+        rw.pending[ti].items = true;
+        match op {
+            Op::DeclareChain { policy, .. } => {
+                let tw = &mut rw.pending[ti];
+                let is_builtin = builtin(t, c).is_some();
+                let first = !tw.index.contains_key(c);
+                let rebuilt = tw.rebuilt;
+                let cw = tw.chain(c, self.line);
+                if !is_builtin {
+                    cw.refill = true;
+                    cw.rules.clear();
+                } else if rebuilt && first {
+                    cw.refill = true;
+                    cw.policy = Some(policy.unwrap_or(Policy::Accept));
+                } else if let Some(p) = policy {
+                    cw.policy = Some(*p);
+                }
+                Some(Ok(Pending::Done))
+            }
+            Op::Add {
+                specs,
+                at: At::Append,
+                unique: false,
+                ..
+            } => Some(self.rewrite_append(ti, t, c, specs)),
+            _ => match self.settle(t, false) {
+                Ok(()) => None,
+                Err(e) => Some(Err(e)),
+            },
+        }
+    }
+
+    /// Encodes appended rules aside.
+    fn rewrite_append(
+        &mut self,
+        ti: usize,
+        t: &str,
+        c: &str,
+        specs: &[crate::ipt::RuleSpec],
+    ) -> Plan<Pending> {
+        let line = self.line;
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(Pending::Done);
+        };
+        let tw = &mut rw.pending[ti];
+        if !tw.index.contains_key(c) {
+            match builtin(t, c) {
+                // As iptables-nft: a built-in chain a rule names is created, policy ACCEPT.
+                Some(_) if tw.rebuilt => {
+                    let cw = tw.chain(c, line);
+                    cw.refill = true;
+                    cw.policy = Some(Policy::Accept);
+                }
+                None if tw.rebuilt => {
+                    return Err(Refusal::ChainMissing {
+                        table: t.to_owned(),
+                        chain: c.to_owned(),
+                    }
+                    .into())
+                }
+                _ => {
+                    tw.chain(c, line);
+                }
+            }
+        }
+        for s in specs {
+            encode_rule_into_with(s, self.family, t, c, &mut self.scratch, self.view.sets())
+                .map_err(|e| Refusal::Invalid(e.0))?;
+            let bytes = key_bytes(&self.scratch, &mut rw.buf);
+            let w = Wanted {
+                at: tw.arena.len(),
+                len: bytes.len(),
+                hash: hash_bytes(&bytes),
+                compat: self.scratch.compat,
+                line,
+            };
+            tw.arena.extend_from_slice(&bytes);
+            let n = u32::try_from(tw.wanted.len())
+                .map_err(|_| Refusal::Invalid("too many rules".into()))?;
+            tw.wanted.push(w);
+            let i = tw.index.get(c).copied().unwrap_or(0);
+            if let Some(cw) = tw.chains.get_mut(i) {
+                cw.rules.push(n);
+            }
+        }
+        Ok(Pending::Added(Vec::new()))
+    }
+
+    /// Settles every table still kept aside (the input is over).
+    pub(crate) fn settle_all(&mut self) -> Plan<()> {
+        while let Some(t) = self
+            .rewrites
+            .as_deref()
+            .and_then(|rw| rw.pending.first())
+            .map(|t| t.name.clone())
+        {
+            self.settle(&t, true)?;
+        }
+        Ok(())
+    }
+
+    /// Reads what the kernel holds of the chains of `table` kept aside and plans the
+    /// difference. With `last`, nothing is planned after it, and the chains' states are not
+    /// recorded.
+    fn settle(&mut self, table: &str, last: bool) -> Plan<()> {
+        let Some(rw) = self.rewrites.as_deref_mut() else {
+            return Ok(());
+        };
+        let Some(i) = rw.pending.iter().position(|t| t.name == table) else {
+            return Ok(());
+        };
+        let tw = rw.pending.remove(i);
+        rw.settled.insert(table.to_owned());
+        if tw.rebuilt && !tw.items {
+            // An empty block: the table is emptied as before the comparison existed.
+            let res = self.rebuild_table(table, true);
+            self.own(tw.line);
+            return res;
+        }
+        let mut buf = std::mem::take(&mut rw.buf);
+        let res = self.settle_table(&tw, last, &mut buf);
+        if let Some(rw) = self.rewrites.as_deref_mut() {
+            rw.buf = buf;
+        }
+        res
+    }
+
+    /// What the kernel holds of `tw`'s chains: each read by itself (a dump filtered by
+    /// table and chain). In a rebuilt table whose use count is more than the chains found,
+    /// the chain list is read too, for the chains the input does not declare.
+    fn held(&mut self, tw: &TableRewrite, last: bool, buf: &mut MsgWriter) -> Plan<TableNow> {
+        let f = self.family;
+        let t = tw.name.as_str();
+        let g = self.view.genid()?;
+        self.genid.get_or_insert(g);
+        let mut now = TableNow::default();
+        let mut foreign = false;
+        // One buffer for every chain's keys, used again from chain to chain.
+        let mut keys = Keys::default();
+        for cw in &tw.chains {
+            let policy = match builtin(t, &cw.name) {
+                Some(bc) => match self.view.chain(f, t, &cw.name)? {
+                    Some(c) => {
+                        foreign |= !bc.matches(&c);
+                        c.hook.and_then(|h| h.policy)
+                    }
+                    None => continue,
+                },
+                None => None,
+            };
+            let held = if last {
+                keys.clear();
+                let st = self
+                    .view
+                    .each_rule(f, t, &cw.name, &mut |m| keys.push_msg(m, buf))?;
+                if st.is_none() {
+                    continue;
+                }
+                Held {
+                    policy,
+                    steps: steps(tw, cw, &keys),
+                    rules: None,
+                }
+            } else {
+                let (rules, _) = self.view.chain_rules(f, t, &cw.name)?;
+                let Some(rules) = rules else { continue };
+                Held {
+                    policy,
+                    steps: steps(tw, cw, &Keys::of_rules(&rules, buf)),
+                    rules: Some(rules),
+                }
+            };
+            now.held.insert(cw.name.clone(), held);
+        }
+        let complete = tw.use_count == Some(now.held.len() as u32) && !foreign;
+        if tw.rebuilt && !complete {
+            let (chains, _) = self.view.chains(f, t)?;
+            let keep: std::collections::HashSet<String> = self
+                .view
+                .table_clear(f, t)?
+                .map(|c| c.keep.into_iter().collect())
+                .unwrap_or_default();
+            for c in chains {
+                if tw.index.contains_key(&c.name) || is_foreign_base_chain(t, &c) {
+                    continue;
+                }
+                if keep.contains(&c.name) {
+                    now.emptied.push(c.name);
+                } else {
+                    now.gone.push(c.name);
+                }
+            }
+        }
+        Ok(now)
+    }
+
+    fn own(&mut self, line: u32) {
+        self.owner
+            .resize(self.batch.len().max(self.owner.len()), line);
+    }
+
+    fn settle_table(&mut self, tw: &TableRewrite, last: bool, buf: &mut MsgWriter) -> Plan<()> {
+        let f = self.family.nft();
+        let t = tw.name.as_str();
+        let now = self.held(tw, last, buf)?;
+        // Chains first: rules may jump to them.
+        for cw in &tw.chains {
+            let held = now.held.get(&cw.name);
+            match builtin(t, &cw.name) {
+                Some(bc) => {
+                    let send = match held {
+                        None => true,
+                        Some(h) => cw.policy.is_some_and(|p| Some(p) != h.policy),
+                    };
+                    if send {
+                        let mut ch =
+                            bc.to_chain(self.family, t, cw.policy.unwrap_or(Policy::Accept), None);
+                        if cw.policy.is_none() {
+                            if let Some(h) = ch.hook.as_mut() {
+                                h.policy = None;
+                            }
+                        }
+                        self.batch.add_chain(&ch, false)?;
+                        self.chain_list_edit(t, None);
+                        self.own(cw.line);
+                    }
+                    if let Some(p) = cw.policy {
+                        self.policies.insert((t.to_owned(), cw.name.clone()), p);
+                    }
+                    self.ensured.insert(t, &cw.name);
+                }
+                None if held.is_none() && cw.refill => {
+                    self.batch.add_chain(&Chain::user(f, t, &cw.name), false)?;
+                    self.chain_list_edit(t, Some(ChainEdit::Add(cw.name.clone())));
+                    self.own(cw.line);
+                }
+                None => {}
+            }
+        }
+        // Then each chain's rules.
+        for cw in &tw.chains {
+            let absent;
+            let held = match now.held.get(&cw.name) {
+                Some(h) => h,
+                None => {
+                    absent = Held {
+                        steps: steps(tw, cw, &Keys::default()),
+                        ..Held::default()
+                    };
+                    &absent
+                }
+            };
+            let entries = self.rewrite_rules(tw, cw, &held.steps, last)?;
+            if !last {
+                let is_builtin = builtin(t, &cw.name).is_some();
+                let exists = now.held.contains_key(&cw.name) || cw.refill || is_builtin;
+                let st = self.state(t, &cw.name);
+                st.load(Some(held.rules.clone().unwrap_or_default()), is_builtin);
+                st.exists = Some(exists);
+                st.entries = Some(entries);
+            }
+        }
+        // Then, in a rebuilt table, the chains its input does not declare: emptied first,
+        // so that no rule jumps to a chain when it goes.
+        for n in now.gone.iter().chain(&now.emptied) {
+            self.batch.flush_chain(f, t, n)?;
+            self.own(tw.line);
+            self.state(t, n).emptied(true);
+        }
+        for n in &now.gone {
+            self.batch.del_chain(f, t, n)?;
+            self.chain_list_edit(t, Some(ChainEdit::Del(n.clone())));
+            self.policies.remove(&(t.to_owned(), n.clone()));
+            self.state(t, n).emptied(false);
+            self.own(tw.line);
+        }
+        Ok(())
+    }
+
+    /// Plans one chain's steps. The chain's entries after, unless `last`.
+    fn rewrite_rules(
+        &mut self,
+        tw: &TableRewrite,
+        cw: &ChainRewrite,
+        steps: &Steps,
+        last: bool,
+    ) -> Plan<Vec<Entry>> {
+        let f = self.family.nft();
+        let t = tw.name.as_str();
+        let c = cw.name.as_str();
+        for &h in &steps.delete {
+            self.batch.del_rule(f, t, c, h)?;
+            self.rules_deleted += 1;
+            self.own(cw.line);
+        }
+        let mut entries = Vec::new();
+        for step in &steps.order {
+            let e = match *step {
+                Step::Keep(h) => {
+                    if cw.refill {
+                        self.rules_kept += 1;
+                    }
+                    Entry::Kernel(h)
+                }
+                Step::Write(j, pos) => {
+                    let Some(w) = cw.rules.get(j).and_then(|&i| tw.wanted.get(i as usize)) else {
+                        continue;
+                    };
+                    let bytes = tw.arena.get(w.at..w.at + w.len).unwrap_or(&[]);
+                    self.write_wanted(t, c, w, bytes, pos)?
+                }
+            };
+            if !last {
+                entries.push(e);
+            }
+        }
+        Ok(entries)
+    }
+
+    /// Adds a wanted rule to the batch from its key.
+    fn write_wanted(
+        &mut self,
+        t: &str,
+        c: &str,
+        w: &Wanted,
+        bytes: &[u8],
+        pos: Position,
+    ) -> Plan<Entry> {
+        let r = &mut self.scratch;
+        r.family = self.family.nft();
+        r.table.clear();
+        r.table.push_str(t);
+        r.chain.clear();
+        r.chain.push_str(c);
+        r.handle = None;
+        r.position = None;
+        r.set_content(bytes)
+            .map_err(|e| Refusal::Invalid(format!("a rule read back: {e}")))?;
+        r.compat = w.compat;
+        let id = self.batch.new_id();
+        let op = self
+            .batch
+            .add_rule_with_id(&self.scratch, pos, self.mode.echo, Some(id))?;
+        self.rules_added += 1;
+        self.own(w.line);
+        Ok(Entry::New { id, op })
+    }
+}
+
+impl TableRewrite {
+    /// The chain named `c`, added (not refilled, no policy) when first named.
+    fn chain(&mut self, c: &str, line: u32) -> &mut ChainRewrite {
+        let i = match self.index.get(c) {
+            Some(&i) => i,
+            None => {
+                self.chains.push(ChainRewrite {
+                    name: c.to_owned(),
+                    refill: false,
+                    policy: None,
+                    line,
+                    rules: Vec::new(),
+                });
+                self.index.insert(c.to_owned(), self.chains.len() - 1);
+                self.chains.len() - 1
+            }
+        };
+        &mut self.chains[i]
+    }
+}
