@@ -24,6 +24,8 @@
 
 mod common;
 
+use common::{median, ms};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -242,18 +244,12 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
+        // SIGTERM, so that it stops as a service manager stops it.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
         let _ = self.0.wait();
     }
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort_unstable();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 fn main() {

@@ -14,6 +14,8 @@
 
 mod common;
 
+use common::ms;
+
 use std::sync::{Arc, Barrier, Mutex};
 use std::time::{Duration, Instant};
 
@@ -114,10 +116,6 @@ struct Row {
     commits: u64,
     p50: Duration,
     max: Duration,
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 fn bench_size(c: &mut Criterion, size: usize, ks: &[usize], rows: &mut Vec<Row>) {

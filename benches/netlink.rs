@@ -20,6 +20,8 @@
 
 mod common;
 
+use common::{median, ms};
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -293,15 +295,6 @@ fn reset_table(conn: &mut Conn, set: &Ruleset) {
     r.exprs = vec![Counter::default().into(), mark_masq()];
     b.add_rule(&r, Position::Append, false).unwrap();
     b.commit(conn).unwrap();
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort_unstable();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 fn main() {

@@ -36,6 +36,8 @@
 
 mod common;
 
+use common::ms;
+
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, SamplingMode};
@@ -83,10 +85,6 @@ fn timed<T>(ipt: &IpTables, f: impl FnOnce(&IpTables) -> T) -> (T, Sample) {
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort_unstable();
     v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 /// Medians of one operation at one size.

@@ -41,6 +41,8 @@
 
 mod common;
 
+use common::{median, ms};
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -195,15 +197,6 @@ fn peak_rss(bin: &Path, args: &[&str]) -> (u64, String) {
         }
         std::thread::sleep(Duration::from_millis(1));
     }
-}
-
-fn median(v: &mut [Duration]) -> Duration {
-    v.sort_unstable();
-    v.get(v.len() / 2).copied().unwrap_or_default()
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
 }
 
 /// The `restore_file` example (built by `cargo bench`; built here if it is missing).

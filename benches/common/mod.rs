@@ -13,6 +13,18 @@
 
 use std::io::Write;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// The median of `v` (sorted in place; zero when empty).
+pub fn median(v: &mut [Duration]) -> Duration {
+    v.sort_unstable();
+    v.get(v.len() / 2).copied().unwrap_or_default()
+}
+
+/// `d` in milliseconds.
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
 
 /// The directory the figures go to (created when missing).
 pub fn out_dir() -> PathBuf {
