@@ -26,7 +26,7 @@ pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
 pub use socket::{
     block_signals, connect_abstract, effective_uid, interface_name, ip_set_sockopt,
-    peer_credentials, wait_signal, PeerCredentials,
+    peer_credentials, splice, wait_signal, PeerCredentials,
 };
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

@@ -420,6 +420,43 @@ pub fn peer_credentials(sock: &impl std::os::fd::AsFd) -> io::Result<PeerCredent
     })
 }
 
+/// Moves up to `len` bytes from `from` to `to` inside the kernel (`splice(2)`), one of them
+/// being a pipe, and returns how many moved (0 at the end of `from`). Data a unix stream
+/// socket received from a big write moves into a pipe without being copied through this
+/// process. An error of kind [`io::ErrorKind::InvalidInput`] means the pair cannot be
+/// spliced (neither is a pipe, say): copy instead.
+///
+/// ```no_run
+/// let (a, b) = std::os::unix::net::UnixStream::pair()?;
+/// let out = std::io::stdout();
+/// let moved = iptnl::netlink::splice(&a, &out, 1 << 16)?;
+/// # drop(b);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn splice(
+    from: &impl std::os::fd::AsFd,
+    to: &impl std::os::fd::AsFd,
+    len: usize,
+) -> io::Result<usize> {
+    use std::os::fd::AsRawFd as _;
+    // SAFETY: both descriptors are borrowed and open; null offsets make the kernel use and
+    // advance the descriptors' own positions; no memory of this process is handed over.
+    let n = unsafe {
+        libc::splice(
+            from.as_fd().as_raw_fd(),
+            std::ptr::null_mut(),
+            to.as_fd().as_raw_fd(),
+            std::ptr::null_mut(),
+            len,
+            libc::SPLICE_F_MOVE,
+        )
+    };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(n as usize)
+}
+
 /// Connects a unix stream socket to the abstract name `name` (shown as `@name`) of the
 /// calling thread's network namespace, waiting at most `timeout` for room in the listener's
 /// backlog. A plain `connect` to a listener that never accepts blocks for good once its

@@ -226,58 +226,105 @@ fn read_head(r: &mut impl Read) -> io::Result<Option<String>> {
     }
 }
 
-/// Reads the rest of a "running" reply, handing each piece of output to `sink` as it
-/// arrives (a listing of a big table is not held whole), and returns the exit code.
-fn relay_output(r: &mut impl Read, sink: &mut impl FnMut(Stream, &[u8])) -> io::Result<i32> {
+/// Reads the rest of a "running" reply: for each chunk of output, `body` is given the reader
+/// positioned at its text, its stream and its length, and must consume exactly that text (a
+/// listing of a big table is passed on as it arrives, not held whole). Returns the exit code.
+fn relay_output<R: Read>(
+    r: &mut R,
+    body: &mut impl FnMut(&mut R, Stream, usize) -> io::Result<()>,
+) -> io::Result<i32> {
     let mut code = [0; 4];
     r.read_exact(&mut code)?;
-    let mut buf = vec![0; 1 << 16];
     for _ in 0..get_u32(r)? {
         let stream = match get_u8(r)? {
             1 => Stream::Out,
             2 => Stream::Err,
             _ => return Err(bad("an unknown output stream")),
         };
-        let mut left = get_u32(r)? as usize;
-        while left > 0 {
-            let want = left.min(buf.len());
-            let n = r.read(&mut buf[..want])?;
-            if n == 0 {
-                return Err(io::ErrorKind::UnexpectedEof.into());
-            }
-            sink(stream, &buf[..n]);
-            left -= n;
-        }
+        let len = get_u32(r)? as usize;
+        body(r, stream, len)?;
     }
     Ok(i32::from_le_bytes(code))
+}
+
+/// Reads `left` bytes from `r` in pieces of `buf`, handing each to `sink`.
+fn copy_text(
+    r: &mut impl Read,
+    mut left: usize,
+    buf: &mut [u8],
+    mut sink: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    while left > 0 {
+        let want = left.min(buf.len());
+        let n = r.read(&mut buf[..want])?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        sink(&buf[..n]);
+        left -= n;
+    }
+    Ok(())
 }
 
 /// Reads the rest of a "running" reply whole.
 #[cfg(test)]
 fn read_output(r: &mut impl Read) -> io::Result<Output> {
     let mut out = Output::default();
-    let code = relay_output(r, &mut |stream, text| out.write(stream, text))?;
+    let mut buf = vec![0; 1 << 12];
+    let code = relay_output(r, &mut |r, stream, len| {
+        copy_text(r, len, &mut buf, |t| out.write(stream, t))
+    })?;
     out.code = code;
     Ok(out)
 }
 
 /// Prints a reply's output on this process's standard output and error as it arrives, in
-/// order, and returns the exit code. A closed stream (`iptables -S | head`) is not an
-/// error: the rest of its output is read and dropped.
-fn print_output(r: &mut impl Read) -> io::Result<i32> {
-    let (mut o, mut e) = (io::stdout().lock(), io::stderr().lock());
-    let (mut o_ok, mut e_ok) = (true, true);
-    let mut last = None;
-    let code = relay_output(r, &mut |stream, text| {
-        if last.is_some_and(|s| s != stream) {
-            // Keep the order of the two streams.
-            let _ = o.flush();
-        }
-        last = Some(stream);
+/// order, and returns the exit code. Standard output text goes from the socket to a pipe
+/// inside the kernel (`splice`) when standard output is one, so a 30 MB listing is not
+/// copied through this process. A closed stream (`iptables -S | head`) is not an error: the
+/// rest of its output is read and dropped.
+fn print_output(r: &mut BufReader<&UnixStream>) -> io::Result<i32> {
+    let stdout = io::stdout();
+    let (mut o, mut e) = (stdout.lock(), io::stderr().lock());
+    let (mut o_ok, mut e_ok, mut can_splice) = (true, true, true);
+    let mut buf = vec![0; 1 << 16];
+    let code = relay_output(r, &mut |r, stream, mut left| {
         match stream {
-            Stream::Out if o_ok => o_ok = o.write_all(text).is_ok(),
-            Stream::Err if e_ok => e_ok = e.write_all(text).is_ok(),
-            _ => {}
+            Stream::Out if o_ok && can_splice => {
+                // What the reader holds already goes first, by copy.
+                let held = r.buffer().len().min(left);
+                o_ok = o
+                    .write_all(&r.buffer()[..held])
+                    .and_then(|()| o.flush())
+                    .is_ok();
+                r.consume(held);
+                left -= held;
+                while left > 0 && o_ok {
+                    match iptnl::netlink::splice(r.get_ref(), &stdout, left.min(1 << 20)) {
+                        Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                        Ok(n) => left -= n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+                            can_splice = false;
+                            break;
+                        }
+                        Err(_) => o_ok = false,
+                    }
+                }
+                copy_text(r, left, &mut buf, |t| {
+                    o_ok = o_ok && o.write_all(t).is_ok();
+                })
+            }
+            Stream::Out => copy_text(r, left, &mut buf, |t| {
+                o_ok = o_ok && o.write_all(t).is_ok();
+            }),
+            Stream::Err => {
+                // Keep the order of the two streams.
+                let _ = o.flush();
+                copy_text(r, left, &mut buf, |t| {
+                    e_ok = e_ok && e.write_all(t).is_ok();
+                })
+            }
         }
     });
     let _ = o.flush();
