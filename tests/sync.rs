@@ -594,8 +594,10 @@ fn an_idle_guard_uses_no_cpu() {
         let stats = guard.stop();
         eprintln!("CPU over 2 s: {used} ticks; {stats:?}");
         assert_eq!(stats.syncs, syncs, "{stats:?}");
-        // Reading and dropping the five commits' events is all it may do.
-        assert!(used <= 1, "{used} ticks");
+        // Reading and dropping the five commits' events is all it may do: at most one clock
+        // tick of user time and one of system time (the kernel charges a whole tick to the
+        // thread that runs when one ends, so a few microseconds across a tick show as one).
+        assert!(used <= 2, "{used} ticks");
     });
 }
 
