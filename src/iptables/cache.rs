@@ -9,9 +9,6 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use iptnl_sys::nf_tables::{NFTA_RULE_CHAIN, NFTA_RULE_TABLE, NFT_MSG_GETRULE, NFT_MSG_NEWRULE};
-use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
-
 use super::error::{from_nft, Error};
 use super::events::{Ev, Events};
 use super::ipset::KernelSets;
@@ -725,48 +722,25 @@ pub(crate) fn read_chain(
             return Ok((v.clone(), g));
         }
         let mut rules = Vec::new();
-        let st = conn.dump(
-            "listing the rules of a chain",
-            nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_GETRULE),
-            family.nft().raw(),
-            |w| {
-                w.put_str(NFTA_RULE_TABLE, table);
-                w.put_str(NFTA_RULE_CHAIN, chain);
-            },
-            |m| {
-                if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
-                    rules.push(Rule::decode(m)?);
-                }
-                Ok(())
-            },
-        );
-        let st = match st {
-            Ok(st) => st,
-            Err(e) if e.errno() == Some(libc::ENOENT) => {
-                // The table (or chain) does not exist.
-                if genid(conn)? == g {
-                    cache.chains.insert(k, None);
-                    return Ok((None, g));
-                }
-                continue;
+        // A chain (or table) that does not exist is `None`, an empty one asked for by name.
+        let st = crate::nft::dump::each_rule_of_chain(conn, family.nft(), table, chain, |m| {
+            rules.push(Rule::decode(m)?);
+            Ok(())
+        })
+        .map_err(|e| from_nft(e, "reading a chain"))?;
+        let Some(st) = st else {
+            if genid(conn)? == g {
+                cache.chains.insert(k, None);
+                return Ok((None, g));
             }
-            Err(e) => return Err(from_nft(e.into(), "reading a chain")),
+            continue;
         };
         if st.interrupted || st.genid_low.is_some_and(|l| l != g as u16) {
             continue;
         }
-        if rules.is_empty() {
-            // A dump filtered on a chain that does not exist is empty, not an error.
-            let present = crate::nft::get_chain(conn, family.nft(), table, chain)
-                .map_err(|e| from_nft(e, "reading a chain"))?
-                .is_some();
-            if genid(conn)? != g {
-                continue;
-            }
-            if !present {
-                cache.chains.insert(k, None);
-                return Ok((None, g));
-            }
+        // An empty chain was asked for by name after the dump: still generation `g`?
+        if rules.is_empty() && genid(conn)? != g {
+            continue;
         }
         if cache.events.is_some() && !rules.is_empty() {
             // The chain's handle, to notice in the events if it is renamed.
