@@ -17,7 +17,7 @@ use iptnl::iptables::{Error, IpTables, What};
 use iptnl::nft::Policy;
 use std::sync::{Arc, Mutex};
 
-use crate::output::Output;
+use crate::output::{Output, Text};
 
 mod list;
 
@@ -578,22 +578,11 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
                 cmd.table
             ));
         }
-        // `-S` of a whole table: the handle's shared text, written out as it is.
-        if let (Command::ListRules { chain: None, .. }, 0) = (c, cmd.verbose) {
-            let text = ipt
-                .list_table_shared(&cmd.table)
-                .map_err(|e| kernel_err(family, &e))?;
-            if text.has_raw_rules() {
-                o.err(&raw_warning(family, &cmd.table));
-            }
-            o.out_table(text);
-            continue;
-        }
         let text = exec(family, ipt, &cmd, c)?;
         if matches!(c, Command::List { .. } | Command::ListRules { .. }) && lists_raw(&text) {
             o.err(&raw_warning(family, &cmd.table));
         }
-        o.out_owned(text);
+        o.out_text(text);
     }
     // With -v, the rules of a rule command are printed: before it runs for -A (iptables-nft
     // prints them before the kernel refuses a missing chain), once it succeeded otherwise.
@@ -796,7 +785,7 @@ fn check_targets(
     Ok(())
 }
 
-fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Result<String, Fail> {
+fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Result<Text, Fail> {
     let t = cmd.table.as_str();
     let kerr = |e: Error| kernel_err(family, &e);
     match c {
@@ -807,7 +796,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 tx.append(t, chain, r.clone());
             }
             tx.commit()
-                .map(|_| String::new())
+                .map(|_| Text::default())
                 .map_err(|e| rule_err(family, ipt, "RULE_APPEND", chain, e))
         }
         Command::Insert { chain, rulenum } => {
@@ -818,7 +807,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 // up first).
                 tx.insert(t, chain, *rulenum, r.clone());
             }
-            tx.commit().map(|_| String::new()).map_err(|e| match e {
+            tx.commit().map(|_| Text::default()).map_err(|e| match e {
                 Error::NotFound {
                     what: What::Rule, ..
                 } => op_err(family, "Index of insertion too big."),
@@ -834,7 +823,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             };
             check_targets(family, ipt, t, &cmd.rules)?;
             ipt.replace(t, chain, *rulenum, r.clone())
-                .map(|_| String::new())
+                .map(|_| Text::default())
                 .map_err(|e| match e {
                     Error::NotFound {
                         what: What::Rule, ..
@@ -849,7 +838,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     return Err(op_err(family, BAD_RULE));
                 }
             }
-            Ok(String::new())
+            Ok(Text::default())
         }
         Command::Delete {
             chain,
@@ -860,7 +849,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             for r in &cmd.rules {
                 tx.delete(t, chain, r.clone());
             }
-            tx.commit().map(|_| String::new()).map_err(|e| match e {
+            tx.commit().map(|_| Text::default()).map_err(|e| match e {
                 Error::NotFound { .. } => op_err(family, BAD_RULE),
                 e => kerr(e),
             })
@@ -879,12 +868,14 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     } => op_err(family, "Index of deletion too big."),
                     e => kerr(e),
                 })
-                .map(|_| String::new())
+                .map(|_| Text::default())
         }
         Command::ListRules { chain, rulenum } => {
             list_rules(family, ipt, t, chain.as_deref(), *rulenum, cmd.verbose > 0)
         }
-        Command::List { chain, rulenum } => list(family, ipt, cmd, chain.as_deref(), *rulenum),
+        Command::List { chain, rulenum } => {
+            list(family, ipt, cmd, chain.as_deref(), *rulenum).map(Text::from)
+        }
         Command::Flush { chain: None } => {
             let mut out = String::new();
             if cmd.verbose > 0 {
@@ -892,7 +883,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     out.push_str(&format!("Flushing chain `{ch}'\n"));
                 }
             }
-            ipt.clear_all(t).map(|_| out).map_err(kerr)
+            ipt.clear_all(t).map(|_| out.into()).map_err(kerr)
         }
         Command::Flush { chain: Some(chain) } => {
             if !ipt.chain_exists(t, chain).map_err(kerr)? {
@@ -903,7 +894,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             } else {
                 String::new()
             };
-            ipt.clear_chain(t, chain).map(|_| out).map_err(kerr)
+            ipt.clear_chain(t, chain).map(|_| out.into()).map_err(kerr)
         }
         Command::Zero {
             chain: None,
@@ -945,7 +936,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 }
                 Err(e) => return Err(kerr(e)),
             }
-            Ok(out)
+            Ok(out.into())
         }
         Command::Zero {
             chain: Some(chain),
@@ -965,7 +956,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     return Err(op_err(family, BAD_RULE));
                 }
                 return match ipt.zero(t, chain, Some(*n)) {
-                    Ok(()) => Ok(String::new()),
+                    Ok(()) => Ok(Text::default()),
                     Err(Error::NotFound { .. }) => Err(op_err(family, BAD_RULE)),
                     Err(e) => Err(kerr(e)),
                 };
@@ -979,10 +970,10 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 String::new()
             };
             if !present {
-                return Ok(out);
+                return Ok(out.into());
             }
             match ipt.zero(t, chain, None) {
-                Ok(()) | Err(Error::NotFound { .. }) => Ok(out),
+                Ok(()) | Err(Error::NotFound { .. }) => Ok(out.into()),
                 Err(e) => Err(kerr(e)),
             }
         }
@@ -993,7 +984,9 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             if in_kernel(family, ipt, t, chain)? {
                 return Err(op_err(family, "Chain already exists."));
             }
-            ipt.new_chain(t, chain).map(|_| String::new()).map_err(kerr)
+            ipt.new_chain(t, chain)
+                .map(|_| Text::default())
+                .map_err(kerr)
         }
         Command::DeleteChain { chain: None } => {
             let mut out = String::new();
@@ -1004,7 +997,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                     }
                 }
             }
-            ipt.delete_all_chains(t).map(|_| out).map_err(kerr)
+            ipt.delete_all_chains(t).map(|_| out.into()).map_err(kerr)
         }
         Command::DeleteChain { chain: Some(chain) } => {
             if is_builtin(t, chain) {
@@ -1016,7 +1009,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 // policy stays ("Directory not empty").
                 return ipt
                     .delete_chain(t, chain)
-                    .map(|()| String::new())
+                    .map(|()| Text::default())
                     .map_err(|e| match e {
                         Error::BuiltinKept { .. } => op_err(family, "Directory not empty."),
                         e => kerr(e),
@@ -1027,14 +1020,14 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             } else {
                 String::new()
             };
-            ipt.delete_chain(t, chain).map(|_| out).map_err(kerr)
+            ipt.delete_chain(t, chain).map(|_| out.into()).map_err(kerr)
         }
         Command::RenameChain { old, new } => {
             if is_builtin(t, old) {
                 return Err(op_err(family, NO_CHAIN));
             }
             ipt.rename_chain(t, old, new)
-                .map(|_| String::new())
+                .map(|_| Text::default())
                 .map_err(|e| match e {
                     Error::AlreadyExists { .. } => op_err(family, "File exists."),
                     Error::Invalid(m) => usage_err(family, m),
@@ -1056,10 +1049,10 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 }
             };
             ipt.set_policy(t, chain, p)
-                .map(|_| String::new())
+                .map(|_| Text::default())
                 .map_err(kerr)
         }
-        Command::Version | Command::Help => Ok(String::new()),
+        Command::Version | Command::Help => Ok(Text::default()),
     }
 }
 

@@ -26,6 +26,19 @@ pub enum Text {
     Table(TableText),
 }
 
+impl Default for Text {
+    /// Nothing printed.
+    fn default() -> Text {
+        Text::Bytes(Vec::new())
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::Bytes(s.into_bytes())
+    }
+}
+
 impl Text {
     /// Its length in bytes.
     pub fn len(&self) -> usize {
@@ -66,21 +79,12 @@ impl Output {
     }
 
     /// Appends `text` to standard output, taking it over when it starts a new chunk (a
-    /// listing of a big table is not copied).
-    pub fn out_owned(&mut self, text: String) {
-        match self.chunks.last_mut() {
-            _ if text.is_empty() => {}
-            Some((Stream::Out, Text::Bytes(buf))) => buf.extend_from_slice(text.as_bytes()),
-            _ => self
-                .chunks
-                .push((Stream::Out, Text::Bytes(text.into_bytes()))),
-        }
-    }
-
-    /// Appends a table's listing to standard output, shared, not copied.
-    pub fn out_table(&mut self, text: TableText) {
-        if !text.is_empty() {
-            self.chunks.push((Stream::Out, Text::Table(text)));
+    /// listing of a big table is not copied; a table's shared listing is never).
+    pub fn out_text(&mut self, text: Text) {
+        match (self.chunks.last_mut(), text) {
+            (_, text) if text.len() == 0 => {}
+            (Some((Stream::Out, Text::Bytes(buf))), Text::Bytes(b)) => buf.extend_from_slice(&b),
+            (_, text) => self.chunks.push((Stream::Out, text)),
         }
     }
 
@@ -133,9 +137,9 @@ mod tests {
         o.out("b\n");
         o.out("");
         o.err("fail\n");
-        o.out_owned(String::new());
-        o.out_owned("x".into());
-        o.out_owned("y".into());
+        o.out_text(String::new().into());
+        o.out_text(String::from("x").into());
+        o.out_text(String::from("y").into());
         assert_eq!(
             o.chunks,
             vec![

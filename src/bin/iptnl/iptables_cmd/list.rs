@@ -6,6 +6,7 @@ use iptnl::ipt::{CommandLine, IpFamily, RuleSpec};
 use iptnl::iptables::{Error, IpTables};
 
 use super::{is_builtin, kernel_err, name, op_err, Fail, NO_CHAIN};
+use crate::output::Text;
 
 /// A rule as `iptables -v` prints it after `-A`/`-I`/`-R`/`-C`/`-D`: iptables' one-line
 /// form (`ACCEPT  tcp opt -- in * out *  1.2.3.4  -> 0.0.0.0/0   tcp dpt:22`), numeric.
@@ -46,10 +47,16 @@ pub(crate) fn print_rule_line(family: IpFamily, r: &RuleSpec) -> String {
 
 /// Whether a listing shows rules without an iptables form (`-S`: `-m nft --nft-rule`, `-L`:
 /// their options column).
-pub(super) fn lists_raw(text: &str) -> bool {
-    // A listing of a big table is tens of megabytes: searched with memchr's SIMD finder.
-    let has = |needle: &str| memchr::memmem::find(text.as_bytes(), needle.as_bytes()).is_some();
-    has(" -m nft --nft-rule ") || has(iptnl::ipt::raw::RAW_LIST_MARK)
+pub(super) fn lists_raw(text: &Text) -> bool {
+    match text {
+        // Known from the cache's blocks, each searched once per version of its chain.
+        Text::Table(t) => t.has_raw_rules(),
+        // Searched with memchr's SIMD finder (a `-L` of a big table is megabytes).
+        Text::Bytes(b) => {
+            let has = |needle: &str| memchr::memmem::find(b, needle.as_bytes()).is_some();
+            has(" -m nft --nft-rule ") || has(iptnl::ipt::raw::RAW_LIST_MARK)
+        }
+    }
 }
 
 /// What the listing commands say on standard error when a table holds rules that iptables
@@ -332,7 +339,8 @@ fn lines(v: Vec<String>) -> String {
     s
 }
 
-/// `-S [chain [rulenum]]`, with `-v` counters.
+/// `-S [chain [rulenum]]`, with `-v` counters. A whole table without counters is the
+/// handle's shared text, written out without being joined.
 pub(super) fn list_rules(
     family: IpFamily,
     ipt: &IpTables,
@@ -340,7 +348,7 @@ pub(super) fn list_rules(
     chain: Option<&str>,
     rulenum: Option<u32>,
     counters: bool,
-) -> Result<String, Fail> {
+) -> Result<Text, Fail> {
     let kerr = |e: Error| kernel_err(family, &e);
     let one = |ch: &str| {
         if counters {
@@ -362,16 +370,12 @@ pub(super) fn list_rules(
                     .get(n as usize)
                     .map(|x| format!("{x}\n"))
                     .unwrap_or_default(),
-            })
-        }
-        None => {
-            // One consistent read of the table, not a read per chain.
-            if counters {
-                Ok(lines(ipt.list_table_with_counters(t).map_err(kerr)?))
-            } else {
-                ipt.list_table_text(t).map_err(kerr)
             }
+            .into())
         }
+        // One consistent read of the table, not a read per chain.
+        None if counters => Ok(lines(ipt.list_table_with_counters(t).map_err(kerr)?).into()),
+        None => ipt.list_table_shared(t).map(Text::Table).map_err(kerr),
     }
 }
 
