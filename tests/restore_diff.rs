@@ -399,6 +399,53 @@ fn counters_of_kept_rules() {
     }
 }
 
+/// A rule's own `-c PACKETS BYTES` (without `--counters`) is what the kernel holds after the
+/// restore, even where the rule stays, `-c 0 0` included, as with iptables-nft-restore (and
+/// iptables' own rulenum testcase, which restores its rules over themselves to reset them).
+/// The other rules that stay keep their counters, where iptables-nft-restore resets them.
+#[test]
+fn a_rules_own_counters_are_what_the_kernel_holds() {
+    let counted = OLD.replace("-A A -s", "[7:700] -A A -s");
+    let own = OLD
+        .replace(
+            "-A A -s 10.0.0.1/32 -j B",
+            "-A A -s 10.0.0.1/32 -j B -c 1 2",
+        )
+        .replace(
+            "-A A -s 10.0.0.2/32 -j B",
+            "-A A -s 10.0.0.2/32 -j B -c 0 0",
+        );
+    let given = [
+        "[1:2] -A A -s 10.0.0.1/32 -j B\n",
+        "[0:0] -A A -s 10.0.0.2/32 -j B\n",
+    ];
+    for opts in [full(), noflush()] {
+        let run = |oracle: bool| {
+            common::in_netns(|| {
+                setup(IpFamily::V4, &[&counted]);
+                let mut conn = Conn::open().unwrap();
+                if oracle {
+                    let o =
+                        common::run_status(bins(IpFamily::V4).0, &oracle_args(&opts), Some(&own));
+                    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+                } else {
+                    restore(&mut conn, IpFamily::V4, &own, &opts).unwrap();
+                }
+                common::run("iptables-nft-save", &["-c"])
+            })
+        };
+        let (theirs, mine) = (run(true), run(false));
+        for l in given {
+            assert!(theirs.contains(l), "iptables-nft-restore: {l}\n{theirs}");
+            assert!(mine.contains(l), "{opts:?}: {l}\n{mine}");
+        }
+        assert!(
+            mine.contains("[7:700] -A A -s 10.0.0.3/32 -j RETURN\n"),
+            "{mine}"
+        );
+    }
+}
+
 /// A chain the refill no longer jumps to is deleted later in the same `--noflush` input.
 #[test]
 fn a_chain_deleted_after_the_last_jump_to_it_goes() {

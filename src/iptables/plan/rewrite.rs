@@ -23,8 +23,9 @@
 //! input carries exactly its bytes.
 //!
 //! Counters: a rule that stays keeps its counters (a resync of a kube-proxy ruleset does not
-//! reset them). A restore with `--counters` is planned as before, without the diff, so that
-//! the counters the input gives are the ones the kernel ends up holding.
+//! reset them). A restore with `--counters` is planned as before, without the diff, and a
+//! rule with its own `-c PACKETS BYTES` is always written again, with them, so that the
+//! counters the input gives are the ones the kernel ends up holding.
 //!
 //! The kernel's rules are read chain by chain, only for the chains the input names, each
 //! rule's key computed from its dump message as it comes. A table restored without
@@ -110,7 +111,10 @@ struct ChainRewrite {
 }
 
 /// A wanted rule: its key in the arena (which is also what writes it back), the compat
-/// attribute it is sent with, its input line.
+/// attribute it is sent with, its input line, and whether the input gives its counters
+/// (`-c PACKETS BYTES`): such a rule is written with them (its arena bytes keep their
+/// values) and never stands for a rule the kernel holds, so that the kernel ends up holding
+/// the counters given.
 #[derive(Debug, Clone, Copy)]
 struct Wanted {
     at: usize,
@@ -118,6 +122,7 @@ struct Wanted {
     hash: u64,
     compat: Option<RuleCompat>,
     line: u32,
+    counted: bool,
 }
 
 /// A rule's key as compared: its bytes (hashed once).
@@ -139,6 +144,14 @@ impl Hash for Key<'_> {
     fn hash<H: Hasher>(&self, h: &mut H) {
         h.write_u64(self.hash);
     }
+}
+
+/// What the ordered comparison pairs: a rule by its key, or a wanted rule (by its place in
+/// the chain) that pairs with no rule of the kernel's.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum Match<'a> {
+    Key(Key<'a>),
+    Alone(usize),
 }
 
 /// A hash of a key's bytes, eight at a time.
@@ -332,8 +345,16 @@ fn steps(tw: &TableRewrite, cw: &ChainRewrite, now: &Keys) -> Steps {
             .extend((0..cw.rules.len()).map(|j| Step::Write(j, Position::Append)));
         return out;
     }
-    let cur: Vec<Key<'_>> = (0..now.len()).map(|i| now.key(i)).collect();
-    let des: Vec<Key<'_>> = cw.rules.iter().map(|&i| key_of(i)).collect();
+    let cur: Vec<Match<'_>> = (0..now.len()).map(|i| Match::Key(now.key(i))).collect();
+    let des: Vec<Match<'_>> = cw
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(j, &i)| match tw.wanted.get(i as usize) {
+            Some(w) if w.counted => Match::Alone(j),
+            _ => Match::Key(key_of(i)),
+        })
+        .collect();
     let edit = ordered_edit(&cur, &des);
     // A rule without a handle (never so in a dump) cannot be kept in place: it goes.
     let mut deleted = vec![false; now.len()];
@@ -511,13 +532,19 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         for s in specs {
             encode_rule_into_with(s, self.family, t, c, &mut self.scratch, self.view.sets())
                 .map_err(|e| Refusal::Invalid(e.0))?;
-            let bytes = key_bytes(&self.scratch, &mut rw.buf);
+            let counted = s.counters.is_some();
+            let bytes = if counted {
+                Cow::Owned(self.scratch.content())
+            } else {
+                key_bytes(&self.scratch, &mut rw.buf)
+            };
             let w = Wanted {
                 at: tw.arena.len(),
                 len: bytes.len(),
                 hash: hash_bytes(&bytes),
                 compat: self.scratch.compat,
                 line,
+                counted,
             };
             tw.arena.extend_from_slice(&bytes);
             let n = u32::try_from(tw.wanted.len())
