@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{in_netns, run, run_status};
+use common::{in_netns, nft_load, run, run_status};
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::IpTables;
 
@@ -71,6 +71,61 @@ fn cached_index_follows_own_writes_and_others() {
         assert!(ipt.exists("filter", "C", "-s 10.8.8.8 -j DROP").unwrap());
         assert!(ipt.exists("filter", "C", "-s 10.0.0.49 -j ACCEPT").unwrap());
         assert!(!oracle_has(&["-s", "10.0.0.0", "-j", "ACCEPT"]));
+    });
+}
+
+/// The first lookup of a chain by spec compares every rule; later ones use the chain's
+/// canonical index. Both must find exactly what `iptables-nft -C` finds, duplicates, rules of
+/// other writers and an `nft` rule iptables reads as the same spec included.
+#[test]
+fn first_and_later_lookups_agree_with_iptables_nft() {
+    in_netns(|| {
+        run("iptables-nft", &["-t", "filter", "-N", "C"]);
+        for i in 0..40 {
+            let src = format!("10.1.0.{}", i % 13);
+            run(
+                "iptables-nft",
+                &[
+                    "-t", "filter", "-A", "C", "-s", &src, "-p", "tcp", "-j", "ACCEPT",
+                ],
+            );
+        }
+        nft_load("add rule ip filter C ip saddr 10.2.0.1 counter drop\n");
+        let specs: Vec<Vec<String>> = [
+            "-s 10.1.0.3 -p tcp -j ACCEPT",
+            "-s 10.1.0.12 -p tcp -j ACCEPT",
+            "-s 10.1.0.13 -p tcp -j ACCEPT",
+            "-s 10.1.0.3 -p udp -j ACCEPT",
+            "-s 10.1.0.3 -j ACCEPT",
+            "-s 10.2.0.1 -j DROP",
+            "-s 10.2.0.1/32 -j DROP",
+            "-s 10.2.0.2 -j DROP",
+        ]
+        .iter()
+        .map(|s| s.split(' ').map(str::to_owned).collect())
+        .collect();
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        for round in 0..3 {
+            for spec in &specs {
+                let args: Vec<&str> = spec.iter().map(String::as_str).collect();
+                let want = oracle_has(&args);
+                let got = ipt.exists("filter", "C", spec.join(" ")).unwrap();
+                assert_eq!(got, want, "round {round}: -C {}", spec.join(" "));
+            }
+        }
+        // Delete by spec finds the same rules (10.1.0.3 is there three times).
+        for _ in 0..3 {
+            ipt.delete("filter", "C", "-s 10.1.0.3 -p tcp -j ACCEPT")
+                .unwrap();
+        }
+        assert!(!oracle_has(&[
+            "-s", "10.1.0.3", "-p", "tcp", "-j", "ACCEPT"
+        ]));
+        assert!(ipt
+            .delete("filter", "C", "-s 10.1.0.3 -p tcp -j ACCEPT")
+            .is_err());
+        ipt.delete("filter", "C", "-s 10.2.0.1 -j DROP").unwrap();
+        assert!(!oracle_has(&["-s", "10.2.0.1", "-j", "DROP"]));
     });
 }
 

@@ -41,9 +41,11 @@ pub(crate) struct Cache {
     /// Rules read chain by chain since the cached rules were last counted.
     pub(crate) read_since_count: usize,
     pub(crate) chains: HashMap<Key, ChainRules>,
-    /// The canonical forms of the rules of cached chains, built by the first check of a chain
+    /// The canonical forms of the rules of cached chains, built by the second lookup of a chain by spec
     /// (see [`Cache::canonical_index`]), each with the rules it was built from.
     canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
+    /// Chains looked up by spec once already (see [`Cache::find_canonical`]).
+    scanned: HashSet<Key>,
     /// The handles of cached chains, when known (to notice a renamed chain in events).
     pub(crate) chain_handles: HashMap<Key, u64>,
     /// The chains of tables read whole (see [`read_table`]); with the rules of each in
@@ -69,6 +71,7 @@ impl Cache {
         self.genid = None;
         self.chains.clear();
         self.canon.clear();
+        self.scanned.clear();
         self.chain_handles.clear();
         self.tables.clear();
         self.rendered.clear();
@@ -237,6 +240,35 @@ impl Cache {
             self.canon.insert(k.clone(), (rules.clone(), Arc::new(idx)));
         }
         self.chains.insert(k.clone(), Some(rules));
+    }
+
+    /// The handles of the rules of `rules` (the cached rules of chain `k`) whose canonical
+    /// form is `want`, in no particular order.
+    ///
+    /// The first lookup in a chain compares every rule's canonical form with `want` and keeps
+    /// nothing: a one-shot `iptables -C` or `-D` pays neither the memo nor the index. A chain
+    /// looked up again gets its canonical index (see [`Cache::canonical_index`]), so a
+    /// long-lived handle finds a rule in an unchanged chain with one hash lookup.
+    pub(crate) fn find_canonical(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: &Arc<Vec<Rule>>,
+        want: &[Expr],
+    ) -> Vec<u64> {
+        let indexed = matches!(self.canon.get(k), Some((from, _)) if Arc::ptr_eq(from, rules));
+        if indexed || !self.scanned.insert(k.clone()) {
+            let idx = self.canonical_index(k, family, rules);
+            return idx.get(want).cloned().unwrap_or_default();
+        }
+        if self.scanned.len() > 1 << 16 {
+            self.scanned.clear();
+        }
+        rules
+            .iter()
+            .filter(|r| canonical_of_rule_with(r, family, &KernelSets).as_deref() == Some(want))
+            .map(|r| r.handle.unwrap_or(0))
+            .collect()
     }
 
     /// The canonical forms of `rules`, the cached rules of chain `k`, each with the handles

@@ -135,11 +135,13 @@ impl IpTables {
         let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
         let Some(rules) = rules else { return Ok(false) };
         let k = (table.to_owned(), chain.to_owned());
-        let index = cache.canonical_index(&k, self.family, &rules);
         for s in &specs {
             let want = crate::ipt::canonical_exprs_with(s, table, chain, &KernelSets)
                 .map_err(|e| Error::Invalid(e.0))?;
-            if !index.contains_key(&want) {
+            if cache
+                .find_canonical(&k, self.family, &rules, &want)
+                .is_empty()
+            {
                 return Ok(false);
             }
         }

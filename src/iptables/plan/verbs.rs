@@ -125,10 +125,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         let kernel_hits: HashSet<u64> = match kernel {
             Some(rules) if !rules.is_empty() => self
                 .view
-                .canonical_index(&k, self.family, &rules)
-                .get(&want)
-                .map(|hs| hs.iter().copied().collect())
-                .unwrap_or_default(),
+                .find_canonical(&k, self.family, &rules, &want)
+                .into_iter()
+                .collect(),
             _ => HashSet::new(),
         };
         let mut out = Vec::new();

@@ -6,12 +6,12 @@ use std::sync::Arc;
 
 use iptnl_sys::nf_tables::NFT_DATA_VERDICT;
 
-use super::super::cache::{read_chain, Cache, CanonIndex, ChainRules, Key};
+use super::super::cache::{read_chain, Cache, ChainRules, Key};
 use super::super::error::{from_nft, Error};
 use super::super::ipset::KernelSets;
 use crate::ipt::{IpFamily, SetIndex};
 use crate::netlink::{Conn, DecodeError, DumpStatus, Message};
-use crate::nft::{self, BoundSet, Chain, Rule};
+use crate::nft::{self, BoundSet, Chain, Expr, Rule};
 
 /// How a table that a restore rebuilds is emptied first.
 #[derive(Debug, Default)]
@@ -73,14 +73,15 @@ pub(crate) trait RulesetView {
     /// The ipsets rules may name (their indexes are resolved when a rule is encoded).
     fn sets(&self) -> &dyn SetIndex;
 
-    /// The canonical forms of `rules` (the rules of `k` as read) and the handles that have
-    /// each, for finding a rule by its spec with one lookup.
-    fn canonical_index(
+    /// The handles of the rules of `rules` (the rules of `k` as read) whose canonical form
+    /// is `want`, in no particular order.
+    fn find_canonical(
         &mut self,
         k: &Key,
         family: IpFamily,
         rules: &Arc<Vec<Rule>>,
-    ) -> Arc<CanonIndex>;
+        want: &[Expr],
+    ) -> Vec<u64>;
 }
 
 /// The kernel, read through a connection and the chains cached for it.
@@ -213,12 +214,13 @@ impl RulesetView for KernelView<'_> {
         &KernelSets
     }
 
-    fn canonical_index(
+    fn find_canonical(
         &mut self,
         k: &Key,
         family: IpFamily,
         rules: &Arc<Vec<Rule>>,
-    ) -> Arc<CanonIndex> {
-        self.cache.canonical_index(k, family, rules)
+        want: &[Expr],
+    ) -> Vec<u64> {
+        self.cache.find_canonical(k, family, rules, want)
     }
 }
