@@ -169,6 +169,10 @@ pub struct Conn {
     seq: u32,
     time: KernelTime,
     dump_budget: Option<Duration>,
+    /// Every reply to what this connection sent has been read: no stale reply can be
+    /// queued, so the next exchange need not look for one (a `recv` that would only say
+    /// `EAGAIN`; a save or a restore diff runs one exchange per chain).
+    quiet: bool,
 }
 
 impl Conn {
@@ -197,6 +201,7 @@ impl Conn {
             seq,
             time: KernelTime::default(),
             dump_budget: None,
+            quiet: false,
         }
     }
 
@@ -262,7 +267,9 @@ impl Conn {
         r
     }
 
-    /// The underlying socket.
+    /// The underlying socket. Requests sent on it directly are not the connection's: it
+    /// does not read their replies (replies with other sequence numbers are skipped by every
+    /// exchange).
     pub fn socket(&self) -> &Socket {
         &self.sock
     }
@@ -275,6 +282,10 @@ impl Conn {
 
     /// Discards replies left over from an earlier exchange.
     fn drain_stale(&mut self) -> Result<(), Error> {
+        if self.quiet {
+            self.quiet = false;
+            return Ok(());
+        }
         loop {
             match self.recv(false) {
                 Ok(true) => continue,
@@ -367,6 +378,8 @@ impl Conn {
                 }
             }
         }
+        // Read until the queue was empty: the kernel answers a batch within its sendmsg.
+        self.quiet = true;
         if let Some((errno, ext_msg)) = whole {
             return Err(match errno {
                 libc::ERESTART => Error::Conflict {
@@ -421,6 +434,8 @@ impl Conn {
                 match m.msg_type() {
                     NLMSG_ERROR => {
                         let e = m.error()?;
+                        // The acknowledgement or the refusal is the request's last reply.
+                        self.quiet = true;
                         if e.errno == 0 {
                             return Ok(());
                         }
@@ -433,7 +448,10 @@ impl Conn {
                             ext_msg: e.ext_msg.map(str::to_owned),
                         });
                     }
-                    NLMSG_DONE => return Ok(()),
+                    NLMSG_DONE => {
+                        self.quiet = true;
+                        return Ok(());
+                    }
                     _ => on_reply(&m)?,
                 }
             }
@@ -508,12 +526,17 @@ impl Conn {
                     status.interrupted = true;
                 }
                 match m.msg_type() {
-                    NLMSG_DONE => return Ok(status),
+                    NLMSG_DONE => {
+                        self.quiet = true;
+                        return Ok(status);
+                    }
                     NLMSG_ERROR => {
                         let e = m.error()?;
                         if e.errno == 0 {
                             continue;
                         }
+                        // A refused dump ends with its error.
+                        self.quiet = true;
                         if e.errno == libc::EPERM {
                             return Err(Error::Permission { op });
                         }

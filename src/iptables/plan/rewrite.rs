@@ -28,7 +28,9 @@
 //! counters the input gives are the ones the kernel ends up holding.
 //!
 //! The kernel's rules are read chain by chain, only for the chains the input names, each
-//! rule's key computed from its dump message as it comes. A table restored without
+//! rule's key computed from its dump message as it comes; with hundreds of chains, half of
+//! them are read on a second connection by a helper thread meanwhile (the generation the
+//! batch carries covers both). A table restored without
 //! `--noflush` is listed whole only when its use count says it holds more than those chains:
 //! what iptables cannot see there (named sets, stateful objects, flowtables, base chains
 //! iptables calls incompatible) stays, and a chain the input does not declare that those
@@ -49,8 +51,9 @@ use super::state::{Entry, FastSet};
 use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
 use crate::ipt::encode_rule_into_with;
 use crate::ipt::tables::is_foreign_base_chain;
+use crate::iptables::error::Error;
 use crate::iptables::sync::diff::ordered_edit;
-use crate::netlink::{DecodeError, Message, MsgWriter};
+use crate::netlink::{DecodeError, DumpStatus, Message, MsgWriter};
 use crate::nft::expr::Counter;
 use crate::nft::{Chain, Expr, Policy, Position, Rule, RuleCompat};
 use iptnl_sys::nf_tables::{
@@ -324,6 +327,37 @@ enum Step {
     Keep(u64),
     /// The chain's wanted rule of this index is written there.
     Write(usize, Position),
+}
+
+/// Reads one chain's rules, handing each dump message to the callback (`None`: no such
+/// chain).
+type EachRule<'a> = dyn FnMut(
+        &str,
+        &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error>
+    + 'a;
+
+/// The steps of the chains `todo` names (indexes into `tw.chains`), each read with `each_rule`
+/// and compared as its dump comes; `None` for a chain that does not exist.
+fn read_steps(
+    tw: &TableRewrite,
+    todo: &[(usize, Option<Policy>)],
+    buf: &mut MsgWriter,
+    each_rule: &mut EachRule<'_>,
+) -> Result<Vec<Option<Steps>>, Error> {
+    // One buffer for every chain's keys, used again from chain to chain.
+    let mut keys = Keys::default();
+    let mut out = Vec::with_capacity(todo.len());
+    for &(i, _) in todo {
+        let Some(cw) = tw.chains.get(i) else {
+            out.push(None);
+            continue;
+        };
+        keys.clear();
+        let st = each_rule(&cw.name, &mut |m| keys.push_msg(m, buf))?;
+        out.push(st.map(|_| steps(tw, cw, &keys)));
+    }
+    Ok(out)
 }
 
 /// The steps that turn the rules `now` of a chain into the wanted ones of `cw`.
@@ -607,9 +641,10 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         self.genid.get_or_insert(g);
         let mut now = TableNow::default();
         let mut foreign = false;
-        // One buffer for every chain's keys, used again from chain to chain.
-        let mut keys = Keys::default();
-        for cw in &tw.chains {
+        // The chains to read, each with its policy (built-in chains the kernel lacks are not
+        // read).
+        let mut todo = Vec::with_capacity(tw.chains.len());
+        for (i, cw) in tw.chains.iter().enumerate() {
             let policy = match builtin(t, &cw.name) {
                 Some(bc) => match self.view.chain(f, t, &cw.name)? {
                     Some(c) => {
@@ -620,29 +655,33 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 },
                 None => None,
             };
-            let held = if last {
-                keys.clear();
-                let st = self
-                    .view
-                    .each_rule(f, t, &cw.name, &mut |m| keys.push_msg(m, buf))?;
-                if st.is_none() {
+            todo.push((i, policy));
+        }
+        if last {
+            let read = self.steps_of_chains(tw, &todo, buf)?;
+            for ((i, policy), steps) in todo.into_iter().zip(read) {
+                let (Some(cw), Some(steps)) = (tw.chains.get(i), steps) else {
                     continue;
-                }
-                Held {
+                };
+                let held = Held {
                     policy,
-                    steps: steps(tw, cw, &keys),
+                    steps,
                     rules: None,
-                }
-            } else {
+                };
+                now.held.insert(cw.name.clone(), held);
+            }
+        } else {
+            for (i, policy) in todo {
+                let Some(cw) = tw.chains.get(i) else { continue };
                 let (rules, _) = self.view.chain_rules(f, t, &cw.name)?;
                 let Some(rules) = rules else { continue };
-                Held {
+                let held = Held {
                     policy,
                     steps: steps(tw, cw, &Keys::of_rules(&rules, buf)),
                     rules: Some(rules),
-                }
-            };
-            now.held.insert(cw.name.clone(), held);
+                };
+                now.held.insert(cw.name.clone(), held);
+            }
         }
         let complete = tw.use_count == Some(now.held.len() as u32) && !foreign;
         if tw.rebuilt && !complete {
@@ -664,6 +703,63 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
         }
         Ok(now)
+    }
+
+    /// The steps of the chains `todo` names (indexes into `tw.chains`), each chain read from
+    /// the kernel and compared as its dump comes (`None`: the chain does not exist). Many
+    /// chains are read half here and half on a second connection by a helper thread; when
+    /// that fails, this connection reads the rest.
+    fn steps_of_chains(
+        &mut self,
+        tw: &TableRewrite,
+        todo: &[(usize, Option<Policy>)],
+        buf: &mut MsgWriter,
+    ) -> Plan<Vec<Option<Steps>>> {
+        /// Fewer chains than this are all read here: a second connection is not worth it.
+        const SPLIT_FROM: usize = 256;
+        let f = self.family;
+        let t = tw.name.as_str();
+        let second = if todo.len() >= SPLIT_FROM {
+            self.view.second_reader()
+        } else {
+            None
+        };
+        let half = if second.is_some() {
+            todo.len() / 2
+        } else {
+            todo.len()
+        };
+        let (mine, theirs) = todo.split_at(half);
+        let view = &mut *self.view;
+        let (out, theirs_read) = std::thread::scope(|s| {
+            let helper = second.map(|mut r| {
+                s.spawn(move || {
+                    let mut w = MsgWriter::with_capacity(4096);
+                    read_steps(tw, theirs, &mut w, &mut |c, each| {
+                        r.each_rule(f, t, c, each)
+                    })
+                })
+            });
+            let out = read_steps(tw, mine, buf, &mut |c, each| view.each_rule(f, t, c, each));
+            let theirs_read = helper.map(|h| match h.join() {
+                Ok(r) => r,
+                Err(p) => std::panic::resume_unwind(p),
+            });
+            (out, theirs_read)
+        });
+        let mut out = out?;
+        match theirs_read {
+            None => {}
+            Some(Ok(v)) => out.extend(v),
+            // The second connection failed: this one reads its chains.
+            Some(Err(_)) => {
+                let view = &mut *self.view;
+                out.extend(read_steps(tw, theirs, buf, &mut |c, each| {
+                    view.each_rule(f, t, c, each)
+                })?)
+            }
+        }
+        Ok(out)
     }
 
     fn own(&mut self, line: u32) {

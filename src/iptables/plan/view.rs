@@ -70,6 +70,13 @@ pub(crate) trait RulesetView {
     /// what stays jumps to them.
     fn table_clear(&mut self, family: IpFamily, table: &str) -> Result<Option<TableClear>, Error>;
 
+    /// A reader of chains' rules on a connection of its own, for a helper thread that reads
+    /// half of many chains while this view reads the other half (`None`: everything is read
+    /// here). It reads the same ruleset: what it reads is checked by the same generation.
+    fn second_reader(&self) -> Option<Box<dyn ChainReader>> {
+        None
+    }
+
     /// The ipsets rules may name (their indexes are resolved when a rule is encoded).
     fn sets(&self) -> &dyn SetIndex;
 
@@ -82,6 +89,33 @@ pub(crate) trait RulesetView {
         rules: &Arc<Vec<Rule>>,
         want: &[Expr],
     ) -> Vec<u64>;
+}
+
+/// Reads the rules of chains, undecoded, on a thread of its own (see
+/// [`RulesetView::second_reader`]).
+pub(crate) trait ChainReader: Send {
+    /// The rules of one chain as the kernel sends them, each handed to `each` (`None`: the
+    /// chain or its table does not exist).
+    fn each_rule(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+        each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error>;
+}
+
+impl ChainReader for Conn {
+    fn each_rule(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+        each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
+    ) -> Result<Option<DumpStatus>, Error> {
+        nft::dump::each_rule_of_chain(self, family.nft(), table, chain, each)
+            .map_err(|e| from_nft(e, "reading a chain's rules"))
+    }
 }
 
 /// The kernel, read through a connection and the chains cached for it.
@@ -208,6 +242,10 @@ impl RulesetView for KernelView<'_> {
             }
         }
         Ok(Some(out))
+    }
+
+    fn second_reader(&self) -> Option<Box<dyn ChainReader>> {
+        nft::dump::conn_in_same_netns(self.conn).map(|c| Box::new(c) as Box<dyn ChainReader>)
     }
 
     fn sets(&self) -> &dyn SetIndex {
