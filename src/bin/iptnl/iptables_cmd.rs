@@ -337,7 +337,7 @@ impl Session {
     }
 
     /// The handle for `family`, opened now if this session has none yet.
-    fn handle(&self, family: IpFamily) -> Result<Arc<IpTables>, Error> {
+    pub(crate) fn handle(&self, family: IpFamily) -> Result<Arc<IpTables>, Error> {
         let mut slot = self.slot(family).lock().unwrap_or_else(|p| p.into_inner());
         if let Some(h) = &*slot {
             return Ok(h.clone());

@@ -1,5 +1,6 @@
-//! `iptnl serve`: a resident iptnl that runs `iptables`/`ip6tables` commands for the
-//! short-lived processes called by those names.
+//! `iptnl serve`: a resident iptnl that runs `iptables`/`ip6tables` commands and
+//! `iptables-restore`/`ip6tables-restore` inputs for the short-lived processes called by
+//! those names.
 //!
 //! Why: a process that closes a netfilter socket after a commit that deleted anything waits
 //! for an RCU grace period in the kernel (the `NETLINK_URELEASE` notifier flushes nf_tables'
@@ -39,11 +40,18 @@
 //! The wire format (all integers little-endian):
 //! - request: `IPTNL-SERVE/1`, the client's version (u32 length and bytes), the argument
 //!   count (u32), each argument (u32 length and bytes); the first argument is the tool
-//!   (`iptables` or `ip6tables`);
+//!   (`iptables`, `ip6tables`, or a restore tool's name; a restore's input follows);
 //! - reply: `IPTNL-SERVE/1`, then `0` (u8) for "running", sent as soon as the request is
 //!   read and accepted, and once the command ran, its exit code (i32), the number of output
 //!   chunks (u32), each as stream (u8: 1 stdout, 2 stderr), length (u32) and bytes; or `1`
 //!   (u8) for "declined", with a reason (u32 length and bytes).
+//!
+//! A restore tool (`iptables-restore`, `ip6tables-restore` or another of their names, given
+//! as the tool; its options as the arguments) reads its command line and its input itself,
+//! and sends the input after the request, up to the end of its writes (`shutdown`); the
+//! server reads it whole before it answers "running", and runs the restore on the handle's
+//! connection, so it is planned and committed between the group commits of the commands
+//! served meanwhile, never against a generation they move.
 //!
 //! A client that sees the connection end before "running" knows the command did not run
 //! (the server was stopping, say) and runs it itself; after "running", it cannot know, and
@@ -61,6 +69,7 @@ use iptnl::netlink::PeerCredentials;
 
 use crate::iptables_cmd::{self, Session};
 use crate::output::{Output, Stream};
+use crate::tools::RestoreInput;
 
 /// The abstract socket name (shown as `@iptnl`), one per network namespace.
 pub const SOCKET_NAME: &str = "iptnl";
@@ -331,7 +340,29 @@ fn print_output(r: &mut BufReader<&UnixStream>) -> io::Result<i32> {
     code
 }
 
-/// The family a tool name stands for (the server runs the rule command only).
+/// What the server runs for a request.
+#[derive(Debug, Clone, Copy)]
+enum Job {
+    /// `iptables` / `ip6tables`.
+    Iptables(IpFamily),
+    /// `iptables-restore` / `ip6tables-restore` (and their other names), with its input.
+    Restore(IpFamily),
+}
+
+/// The most restore input the server takes.
+const MAX_INPUT_BYTES: u64 = 1 << 30;
+
+/// Reads a restore's input: the rest of the client's writes.
+fn read_input(r: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut v = Vec::new();
+    r.take(MAX_INPUT_BYTES + 1).read_to_end(&mut v)?;
+    if v.len() as u64 > MAX_INPUT_BYTES {
+        return Err(bad("a restore input over 1 GiB"));
+    }
+    Ok(v)
+}
+
+/// The family a tool name stands for (`iptables` or `ip6tables`).
 fn tool_family(tool: &str) -> Option<IpFamily> {
     [IpFamily::V4, IpFamily::V6]
         .into_iter()
@@ -378,10 +409,75 @@ fn trusted(stream: &UnixStream) -> Result<(), String> {
 /// `None` when no server listens, [`DIRECT_ENV`] is set, or the server declined: then the
 /// caller runs the command itself.
 pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
+    let tool = iptables_cmd::name(family);
+    let stream = open_server(tool)?;
+    let req = Request {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        tool: tool.to_owned(),
+        args: args.to_vec(),
+    };
+    // A request that did not arrive whole is never run, nor one the server did not start:
+    // run those here.
+    write_request(&mut BufWriter::new(&stream), &req).ok()?;
+    finish(&stream)
+}
+
+/// Client side: runs the restore tool `prog` with `args` and `input` (its text, read by
+/// this process) through the server of this network namespace and returns the exit code,
+/// after printing what the restore printed; the server runs it on its own connection, so
+/// that it does not conflict with the commands it commits meanwhile. `Err` gives the input
+/// back (rewound) when no server listens, [`DIRECT_ENV`] is set, or the server declined or
+/// did not start it: then the caller runs the restore itself.
+pub fn forward_restore(
+    prog: &str,
+    args: &[String],
+    mut input: RestoreInput,
+) -> Result<i32, RestoreInput> {
+    let Some(stream) = open_server(prog) else {
+        return Err(input);
+    };
+    let req = Request {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        tool: prog.to_owned(),
+        args: args.to_vec(),
+    };
+    let sent = (|| {
+        let mut w = BufWriter::with_capacity(1 << 16, &stream);
+        write_request(&mut w, &req)?;
+        match &mut input {
+            RestoreInput::File(f, _) => {
+                io::copy(f, &mut w)?;
+            }
+            RestoreInput::Text(t) => w.write_all(t)?,
+        }
+        w.flush()?;
+        drop(w);
+        // The end of the input.
+        stream.shutdown(std::net::Shutdown::Write)
+    })();
+    let code = match sent {
+        Ok(()) => finish(&stream),
+        Err(_) => None,
+    };
+    match code {
+        Some(code) => Ok(code),
+        None => match input.rewind() {
+            Ok(()) => Err(input),
+            Err(e) => {
+                eprintln!("{prog}: reading the input again: {e}");
+                Ok(1)
+            }
+        },
+    }
+}
+
+/// Client side: a connection to the server of this network namespace that may be trusted
+/// with a command, or `None` (nobody listens, [`DIRECT_ENV`] is set, the server is not
+/// trusted or accepts nothing: said on stderr), when the command runs here.
+fn open_server(tool: &str) -> Option<UnixStream> {
     if std::env::var_os(DIRECT_ENV).is_some_and(|v| !v.is_empty() && v != "0") {
         return None;
     }
-    let tool = iptables_cmd::name(family);
     let stream = match connect() {
         Ok(s) => s,
         Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
@@ -403,15 +499,13 @@ pub fn forward(family: IpFamily, args: &[String]) -> Option<i32> {
         );
         return None;
     }
-    let req = Request {
-        version: env!("CARGO_PKG_VERSION").to_owned(),
-        tool: tool.to_owned(),
-        args: args.to_vec(),
-    };
-    // A request that did not arrive whole is never run, nor one the server did not start:
-    // run those here.
-    write_request(&mut BufWriter::new(&stream), &req).ok()?;
-    let mut r = BufReader::new(&stream);
+    Some(stream)
+}
+
+/// Client side, once the request is sent: `None` when the server declined or did not start
+/// the command (it runs here then); else the exit code, after printing its output.
+fn finish(stream: &UnixStream) -> Option<i32> {
+    let mut r = BufReader::new(stream);
     if read_head(&mut r).ok()?.is_some() {
         return None;
     }
@@ -461,8 +555,8 @@ impl Server {
         }
     }
 
-    /// Whether to run a request: its family, or why not.
-    fn accept(&self, req: &Request) -> Result<IpFamily, String> {
+    /// Whether to run a request: what it runs, or why not.
+    fn accept(&self, req: &Request) -> Result<Job, String> {
         if req.version != env!("CARGO_PKG_VERSION") {
             return Err(format!(
                 "client version {} differs from the server's {}",
@@ -470,13 +564,23 @@ impl Server {
                 env!("CARGO_PKG_VERSION")
             ));
         }
-        tool_family(&req.tool).ok_or_else(|| format!("`{}' is not served", req.tool))
+        if let Some(f) = tool_family(&req.tool) {
+            return Ok(Job::Iptables(f));
+        }
+        match crate::lookup(&req.tool) {
+            Some(crate::Tool::Restore(f)) => Ok(Job::Restore(f)),
+            _ => Err(format!("`{}' is not served", req.tool)),
+        }
     }
 
-    /// Runs an accepted request (beside any others in flight).
-    fn run(&self, family: IpFamily, args: &[String]) -> Output {
-        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            iptables_cmd::execute(family, args, &self.session)
+    /// Runs an accepted request (beside any others in flight); `input` is a restore's text.
+    fn run(&self, job: Job, req: &Request, input: Vec<u8>) -> Output {
+        let args = &req.args;
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job {
+            Job::Iptables(family) => iptables_cmd::execute(family, args, &self.session),
+            Job::Restore(family) => {
+                crate::tools::restore_served(&req.tool, family, args, input, &self.session)
+            }
         }));
         self.served.fetch_add(1, Ordering::Relaxed);
         run.unwrap_or_else(|_| {
@@ -576,13 +680,26 @@ impl Server {
             Ok(_) if self.stopping.load(Ordering::SeqCst) => {
                 ("not run: the server is stopping".to_owned(), Ok(()))
             }
-            Ok(family) => match write_head(&mut w, None) {
-                Err(e) => ("not run".to_owned(), Err(e)),
-                Ok(()) => {
-                    let out = self.run(family, &req.args);
-                    (format!("exit {}", out.code), write_output(&mut w, &out))
+            Ok(job) => {
+                // A restore's input follows its request, up to the end of the client's writes.
+                let input = match job {
+                    Job::Iptables(_) => Ok(Vec::new()),
+                    Job::Restore(_) => read_input(&mut r),
+                };
+                match input {
+                    Err(e) => (
+                        format!("not run: its input was not read whole: {e}"),
+                        Ok(()),
+                    ),
+                    Ok(input) => match write_head(&mut w, None) {
+                        Err(e) => ("not run".to_owned(), Err(e)),
+                        Ok(()) => {
+                            let out = self.run(job, &req, input);
+                            (format!("exit {}", out.code), write_output(&mut w, &out))
+                        }
+                    },
                 }
-            },
+            }
         };
         if self.verbose {
             let sent = match sent {
@@ -601,8 +718,9 @@ impl Server {
 
 const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS]\n\
 \n\
-Runs iptables and ip6tables commands for the processes started under those names (links to\n\
-iptnl) in this network namespace: they hand their command over the abstract unix socket\n\
+Runs iptables and ip6tables commands, and iptables-restore and ip6tables-restore inputs,\n\
+for the processes started under those names (links to iptnl) in this network namespace:\n\
+they hand their command over the abstract unix socket\n\
 @iptnl instead of opening netlink sockets of their own, which spares each of them the\n\
 kernel's RCU wait when its netlink socket closes after a delete (10-15 ms per command).\n\
 Commands run at once share kernel commits: the writes that arrive while a commit is in\n\

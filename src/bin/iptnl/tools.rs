@@ -14,6 +14,7 @@ use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::Conn;
 
 use crate::getopt::{getopt, Arg, Opt};
+use crate::output::{Output, Stream};
 
 /// `NAME v1.8.11 (nf_tables) (iptnl 0.1.0)`: the prefix tools parse, then iptnl's version.
 pub fn version_line(prog: &str) -> String {
@@ -159,8 +160,14 @@ fn is_parameter_problem(msg: &str, line_text: &str) -> bool {
 }
 
 /// Prints a restore error as iptables-nft-restore does and returns the exit code.
-fn report_restore_error(prog: &str, input: &str, e: &RestoreError) -> i32 {
-    let mut err = std::io::stderr().lock();
+fn report_restore_error(prog: &str, input: &str, e: &RestoreError, out: &mut Output) -> i32 {
+    let mut err = Vec::new();
+    let code = restore_error_text(prog, input, e, &mut err);
+    out.write(Stream::Err, &err);
+    code
+}
+
+fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u8>) -> i32 {
     match e {
         RestoreError::Input { line, msg } => {
             let text = input.lines().nth(line.wrapping_sub(1)).unwrap_or("");
@@ -239,31 +246,47 @@ fn report_restore_error(prog: &str, input: &str, e: &RestoreError) -> i32 {
     }
 }
 
-/// iptables-restore / ip6tables-restore.
-pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
+/// A restore's command line, read.
+pub struct RestoreCmd {
+    family: IpFamily,
+    opts: RestoreOptions,
+    /// The file named on the command line (standard input otherwise).
+    operand: Option<String>,
+}
+
+/// Reads a restore's command line. `Err(code)` when the command is over: `-h`, `-V` or a
+/// usage error, whose text is in `out`.
+fn parse_restore(
+    prog: &str,
+    family: IpFamily,
+    args: &[String],
+    out: &mut Output,
+) -> Result<RestoreCmd, i32> {
     let parsed = match getopt(args, RESTORE_OPTS) {
         Ok(p) => p,
         Err(m) => {
-            eprintln!("{prog}: {m}\nTry `{prog} -h' for more information.");
-            return 1;
+            out.err(&format!(
+                "{prog}: {m}\nTry `{prog} -h' for more information.\n"
+            ));
+            return Err(1);
         }
     };
     let mut family = family;
     let mut opts = RestoreOptions::default();
     for (c, v) in parsed.opts {
         match c {
-            'b' => eprintln!("-b/--binary option is not implemented"),
+            'b' => out.err("-b/--binary option is not implemented\n"),
             'c' => opts.counters = true,
             'v' => opts.verbose = true,
             'V' => {
-                println!("{}", version_line(prog));
-                return 0;
+                out.out(&format!("{}\n", version_line(prog)));
+                return Err(0);
             }
             't' => opts.test = true,
             'h' => {
                 // iptables-nft-restore prints its usage on stderr.
-                eprint!("{}", restore_usage(prog));
-                return 0;
+                out.err(&restore_usage(prog));
+                return Err(0);
             }
             'n' => opts.noflush = true,
             'T' => opts.table = v,
@@ -273,76 +296,181 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             _ => {}
         }
     }
-    // A regular file (named, or redirected to stdin) is read in pieces while the batch is
-    // planned (and again on a retry), never whole: the text is a quarter of the batch's size
-    // and would add to the peak. A pipe is read whole.
-    let mut file: Option<(std::fs::File, u64)> = None;
-    let mut buf = Vec::new();
-    let (source, name) = match parsed.operands.as_slice() {
-        // A closed stdin (no descriptor to clone) reads as empty, as std's stdin does.
-        [] => match std::io::stdin().as_fd().try_clone_to_owned() {
-            Ok(fd) => (Ok(Some(std::fs::File::from(fd))), None),
-            Err(_) => (std::io::stdin().read_to_end(&mut buf).map(|_| None), None),
-        },
-        [path] => (std::fs::File::open(path).map(Some), Some(path)),
+    let operand = match parsed.operands.as_slice() {
+        [] => None,
+        [path] => Some(path.clone()),
         _ => {
-            eprintln!("Unknown arguments found on commandline");
-            return 1;
+            out.err("Unknown arguments found on commandline\n");
+            return Err(1);
         }
     };
-    let read = source.and_then(|f| match f {
-        Some(mut f) if f.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) => {
-            let start = f.stream_position()?;
-            file = Some((f, start));
-            Ok(())
+    Ok(RestoreCmd {
+        family,
+        opts,
+        operand,
+    })
+}
+
+/// What a restore reads.
+pub enum RestoreInput {
+    /// A regular file (named, or redirected to standard input), from this position on: read
+    /// in pieces while the batch is planned (and again on a retry), never whole; the text is
+    /// a quarter of the batch's size and would add to the peak.
+    File(std::fs::File, u64),
+    /// Text read whole (a pipe, a terminal; or handed to the server).
+    Text(Vec<u8>),
+}
+
+impl RestoreInput {
+    /// The input of `operand` (standard input when `None`), or the exit code after the
+    /// message iptables-nft-restore prints, in `out`.
+    fn open(prog: &str, operand: Option<&str>, out: &mut Output) -> Result<RestoreInput, i32> {
+        let mut buf = Vec::new();
+        let source = match operand {
+            // A closed stdin (no descriptor to clone) reads as empty, as std's stdin does.
+            None => match std::io::stdin().as_fd().try_clone_to_owned() {
+                Ok(fd) => Ok(Some(std::fs::File::from(fd))),
+                Err(_) => std::io::stdin().read_to_end(&mut buf).map(|_| None),
+            },
+            Some(path) => std::fs::File::open(path).map(Some),
+        };
+        let read = source.and_then(|f| match f {
+            Some(mut f) if f.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) => {
+                let start = f.stream_position()?;
+                Ok(Some((f, start)))
+            }
+            Some(mut f) => f.read_to_end(&mut buf).map(|_| None),
+            None => Ok(None),
+        });
+        match read {
+            Ok(Some((f, start))) => Ok(RestoreInput::File(f, start)),
+            Ok(None) => Ok(RestoreInput::Text(buf)),
+            Err(e) => {
+                out.err(&match operand {
+                    Some(path) => format!("Can't open {path}: {}\n", strerror(&e)),
+                    None => format!("{prog}: reading standard input: {}\n", strerror(&e)),
+                });
+                Err(1)
+            }
         }
-        Some(mut f) => f.read_to_end(&mut buf).map(drop),
-        None => Ok(()),
-    });
-    if let Err(e) = read {
-        match name {
-            Some(path) => eprintln!("Can't open {path}: {}", strerror(&e)),
-            None => eprintln!("{prog}: reading standard input: {}", strerror(&e)),
-        }
-        return 1;
     }
-    let input = String::from_utf8_lossy(&buf);
+
+    /// Puts a file back at its starting position (after it was handed to the server).
+    pub fn rewind(&mut self) -> std::io::Result<()> {
+        match self {
+            RestoreInput::File(f, start) => f.seek(std::io::SeekFrom::Start(*start)).map(drop),
+            RestoreInput::Text(_) => Ok(()),
+        }
+    }
+}
+
+/// iptables-restore / ip6tables-restore: handed to `iptnl serve` when one runs in this
+/// network namespace (see [`crate::serve::forward_restore`]), else run here.
+pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
+    let mut out = Output::default();
+    let cmd = match parse_restore(prog, family, args, &mut out) {
+        Ok(c) => c,
+        Err(code) => {
+            out.code = code;
+            return out.print();
+        }
+    };
+    let input = match RestoreInput::open(prog, cmd.operand.as_deref(), &mut out) {
+        Ok(i) => i,
+        Err(code) => {
+            out.code = code;
+            return out.print();
+        }
+    };
+    let input = match crate::serve::forward_restore(prog, args, input) {
+        Ok(code) => return code,
+        Err(input) => input,
+    };
     let mut conn = match Conn::open() {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("{prog}: {e}");
-            return 1;
+            out.err(&format!("{prog}: {e}\n"));
+            out.code = 1;
+            return out.print();
         }
     };
-    let res = match &file {
-        Some((f, _)) => restore_file(&mut conn, family, f, &opts),
-        None => restore(&mut conn, family, &input, &opts),
+    out.code = run_restore(prog, &cmd, input, &mut conn, &mut out);
+    out.print()
+}
+
+/// A restore handed to `iptnl serve`: `input` is the text the client read, and the
+/// restore runs on the server's connection for the family (so it is never planned against
+/// a generation the server's own commits move meanwhile).
+pub fn restore_served(
+    prog: &str,
+    family: IpFamily,
+    args: &[String],
+    input: Vec<u8>,
+    session: &crate::iptables_cmd::Session,
+) -> Output {
+    let mut out = Output::default();
+    let cmd = match parse_restore(prog, family, args, &mut out) {
+        Ok(c) => c,
+        Err(code) => {
+            out.code = code;
+            return out;
+        }
+    };
+    out.code = match session.handle(cmd.family) {
+        Ok(h) => {
+            h.with_conn(|conn| run_restore(prog, &cmd, RestoreInput::Text(input), conn, &mut out))
+        }
+        Err(e) => {
+            out.err(&format!("{prog}: {e}\n"));
+            1
+        }
+    };
+    out
+}
+
+/// Runs a restore on `conn` and writes what iptables-nft-restore prints into `out`; returns
+/// the exit code.
+fn run_restore(
+    prog: &str,
+    cmd: &RestoreCmd,
+    input: RestoreInput,
+    conn: &mut Conn,
+    out: &mut Output,
+) -> i32 {
+    let family = cmd.family;
+    let opts = &cmd.opts;
+    let (res, file) = match input {
+        RestoreInput::File(f, start) => (restore_file(conn, family, &f, opts), Ok((f, start))),
+        RestoreInput::Text(buf) => {
+            let text = String::from_utf8_lossy(&buf).into_owned();
+            (restore(conn, family, &text, opts), Err(text))
+        }
     };
     match res {
         Ok(r) => {
             // What iptables-nft-restore -v prints, on standard output.
-            let mut out = std::io::stdout().lock();
+            let mut text = String::new();
             for l in &r.verbose {
-                let _ = match l {
+                match l {
                     VerboseLine::Rule(spec) => {
-                        out.write_all(crate::iptables_cmd::print_rule_line(family, spec).as_bytes())
+                        text.push_str(&crate::iptables_cmd::print_rule_line(family, spec))
                     }
-                    l => writeln!(out, "{l}"),
-                };
+                    l => text.push_str(&format!("{l}\n")),
+                }
             }
-            let _ = out.flush();
+            out.out(&text);
             0
         }
         Err(e) => match file {
             // The error quotes input lines: the file is read whole now, the batch is gone.
-            Some((mut f, start)) => {
+            Ok((mut f, start)) => {
                 let mut text = Vec::new();
                 let _ = f
                     .seek(std::io::SeekFrom::Start(start))
                     .and_then(|_| f.read_to_end(&mut text));
-                report_restore_error(prog, &String::from_utf8_lossy(&text), &e)
+                report_restore_error(prog, &String::from_utf8_lossy(&text), &e, out)
             }
-            None => report_restore_error(prog, &input, &e),
+            Err(text) => report_restore_error(prog, &text, &e, out),
         },
     }
 }
