@@ -1,6 +1,6 @@
 //! The sequences of `iptables` commands that `tests/cli.rs` runs through iptables-nft and
 //! through iptnl, and the helpers that run a sequence and give each step's result in the
-//! form it is compared in. Included by `tests/cli.rs`.
+//! form it is compared in. Included by `tests/cli.rs` and `tests/serve_concurrency.rs`.
 #![allow(dead_code)]
 
 use std::process::Output;
@@ -744,3 +744,52 @@ pub const LIST_SETS_SETUP: &[&[&str]] = &[
     &["ipset", "create", "foo", "hash:ip"],
     &["ipset", "create", "bar", "hash:ip,port"],
 ];
+
+/// A group of sequences as `tests/cli.rs` runs it: its name, its family and the commands run
+/// before each sequence.
+pub struct Group {
+    pub name: &'static str,
+    pub v6: bool,
+    pub setup: &'static [&'static [&'static str]],
+    pub seqs: &'static [&'static str],
+}
+
+/// Every group of sequences above, with the family and setup `tests/cli.rs` runs it with.
+pub const GROUPS: &[Group] = &[
+    group("RULES", false, RULES),
+    group("CHAINS", false, CHAINS),
+    group("LISTING", false, LISTING),
+    group("USAGE", false, USAGE),
+    group("LIST_L", false, LIST_L),
+    group("LIST_EXT", false, LIST_EXT),
+    group("LIST_EXT_TABLES", false, LIST_EXT_TABLES),
+    Group {
+        name: "LIST_SETS",
+        v6: false,
+        setup: LIST_SETS_SETUP,
+        seqs: LIST_SETS,
+    },
+    group("LIST_EXT6", true, LIST_EXT6),
+    group("LIST_EXT_MORE", false, LIST_EXT_MORE),
+    group("LIST_EXT6_MORE", true, LIST_EXT6_MORE),
+    group("GO_IPTABLES", false, GO_IPTABLES),
+    group("VERBOSE", false, VERBOSE),
+    group("V6", true, V6),
+    group("PROTO_GUARD", false, PROTO_GUARD),
+    group("PROTO_GUARD6", true, PROTO_GUARD6),
+    group("BUILTIN_DELETE", false, BUILTIN_DELETE),
+    group("ZERO_COMPAT", false, ZERO_COMPAT),
+    group("GROUPED", false, GROUPED),
+    group("GROUPED6", true, GROUPED6),
+    group("ADDR_FORMS", false, ADDR_FORMS),
+    group("ADDR_FORMS6", true, ADDR_FORMS6),
+];
+
+const fn group(name: &'static str, v6: bool, seqs: &'static [&'static str]) -> Group {
+    Group {
+        name,
+        v6,
+        setup: &[],
+        seqs,
+    }
+}
