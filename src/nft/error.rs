@@ -321,7 +321,10 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
         (_, libc::ENOMEM, _, _) => "the kernel ran out of memory".to_owned(),
         _ => "the kernel refused it".to_owned(),
     };
-    let mut out = format!("{base} ({})", f.io_error());
+    // The errno in `strerror`'s words, without the ` (os error N)` Rust's errors add.
+    let words = f.io_error().to_string();
+    let words = words.find(" (os error").map_or(&words[..], |i| &words[..i]);
+    let mut out = format!("{base} ({words})");
     if let Some(m) = &f.ext_msg {
         out.push_str(&format!(" [{m}]"));
     }
