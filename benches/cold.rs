@@ -10,8 +10,8 @@
 //! (default 5; 3 for the whole-table commands). The time is the wall time from spawning
 //! the process to its exit, its output written to `/dev/null`. Then an `iptnl serve` is
 //! started in the namespace and the `iptables` commands run again through it ("served"):
-//! `iptnl iptables ARGS` hands the command to the server, which keeps its socket and cache.
-//! `iptables-save` and `iptables-restore` do not go through the server.
+//! `iptnl iptables ARGS` hands the command to the server, which keeps its socket and cache,
+//! and so does `iptnl iptables-restore` (with its input). `iptables-save` is not served.
 //!
 //! Writes are undone in the same round (`-A`/`-D` by spec, `-I 1`/`-D 1`, `-N`/`-X`), so
 //! every round sees the same table, apart from the one rule the `--noflush` restore adds
@@ -316,7 +316,7 @@ fn main() {
             let _server = Server::start(&bin);
             for round in 0..runs {
                 for (i, c) in cmds.iter().enumerate() {
-                    if c.prog != "iptables" || (c.whole && round >= runs.min(3)) {
+                    if c.prog == "iptables-save" || (c.whole && round >= runs.min(3)) {
                         continue;
                     }
                     t[i][Tool::Served as usize].push(run(&bin, Tool::Served, c));
