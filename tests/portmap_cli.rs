@@ -781,6 +781,15 @@ fn storm(n: usize, background: usize, sides: &[Side]) {
             r.del_slowest.as_secs_f64(),
             r.del_failed.len(),
         ));
+        // Each side's line as soon as it is known (a full-size run takes minutes per side).
+        eprint!(
+            "{}",
+            lines
+                .lines()
+                .last()
+                .map(|l| format!("{l}\n"))
+                .unwrap_or_default()
+        );
         results.push((side, r));
     }
     if let Some((_, r)) = results.first() {
@@ -855,12 +864,27 @@ fn portmap_storm_small() {
 
 /// The field case: 300 containers at once on a node with 200,000 kube-proxy rules, through
 /// `iptnl serve` (`IPTNL_STORM_CONTAINERS`, `IPTNL_STORM_BACKGROUND` change the size;
-/// `IPTNL_STORM_ALL=1` also runs iptables-nft and iptnl by itself). Minutes: run it with
+/// `IPTNL_STORM_ALL=1` also runs iptables-nft and iptnl by itself, and
+/// `IPTNL_STORM_SIDES=iptables-nft,direct,served` picks the sides). Minutes: run it with
 /// `cargo test --release --test portmap_cli portmap_storm_field -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn portmap_storm_field() {
-    let sides: &[Side] = if std::env::var_os("IPTNL_STORM_ALL").is_some() {
+    let picked: Vec<Side> = std::env::var("IPTNL_STORM_SIDES")
+        .map(|v| {
+            v.split(',')
+                .map(|w| match w.trim() {
+                    "iptables-nft" | "oracle" => Side::Oracle,
+                    "direct" | "iptnl" => Side::Iptnl,
+                    "served" => Side::Served,
+                    other => panic!("IPTNL_STORM_SIDES: unknown side `{other}'"),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let sides: &[Side] = if !picked.is_empty() {
+        &picked
+    } else if std::env::var_os("IPTNL_STORM_ALL").is_some() {
         &[Side::Oracle, Side::Iptnl, Side::Served]
     } else {
         &[Side::Served]
