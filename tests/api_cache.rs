@@ -399,3 +399,58 @@ fn cached_table_listings_follow_every_writer() {
         });
     }
 }
+
+/// A table's first whole listing is read chain by chain and kept nowhere (half of the chains
+/// on a second connection when there are many); later ones come from the cache. Both print
+/// what `iptables-nft -S` prints, with hundreds of chains, and both say that a rule without an
+/// iptables form is there.
+#[test]
+fn first_and_later_table_listings_agree() {
+    in_netns(|| {
+        let mut input = String::from("*filter\n");
+        for c in 0..400 {
+            input.push_str(&format!(":C{c} - [0:0]\n"));
+        }
+        for c in 0..400 {
+            for r in 0..(c % 4) {
+                input.push_str(&format!(
+                    "-A C{c} -s 10.{}.{}.{r}/32 -j RETURN\n",
+                    c / 256,
+                    c % 256
+                ));
+            }
+            input.push_str(&format!("-A INPUT -p tcp --dport {} -j C{c}\n", 1000 + c));
+        }
+        input.push_str("COMMIT\n");
+        let o = run_status("iptables-nft-restore", &[], Some(&input));
+        assert!(o.status.success(), "{o:?}");
+        let oracle = run("iptables-nft", &["-t", "filter", "-S"]);
+        nft_load("add rule ip filter C7 ct state established counter accept\n");
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        let first = ipt.list_table_shared("filter").unwrap();
+        let second = ipt.list_table_shared("filter").unwrap();
+        ipt.append("filter", "C3", "-j ACCEPT").unwrap();
+        let third = ipt.list_table_shared("filter").unwrap();
+        let text = |t: &iptnl::iptables::TableText| {
+            t.lines().map(|l| format!("{l}\n")).collect::<String>()
+        };
+        // The oracle's listing with `line` after the last rule of `chain`.
+        let with = |base: &str, chain: &str, line: &str| {
+            let mut out: Vec<String> = base.lines().map(str::to_owned).collect();
+            let prefix = format!("-A {chain} ");
+            let at = out.iter().rposition(|l| l.starts_with(&prefix)).unwrap() + 1;
+            out.insert(at, line.to_owned());
+            out.iter().map(|l| format!("{l}\n")).collect::<String>()
+        };
+        let raw = text(&first)
+            .lines()
+            .find(|l| l.starts_with("-A C7 -m nft --nft-rule "))
+            .unwrap_or_else(|| panic!("no raw rule in\n{}", text(&first)))
+            .to_owned();
+        let expected = with(&oracle, "C7", &raw);
+        assert_eq!(text(&first), expected);
+        assert_eq!(text(&second), expected);
+        assert!(first.has_raw_rules() && second.has_raw_rules());
+        assert_eq!(text(&third), with(&expected, "C3", "-A C3 -j ACCEPT"));
+    });
+}

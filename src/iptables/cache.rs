@@ -46,6 +46,10 @@ pub(crate) struct Cache {
     canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
     /// Chains looked up by spec once already (see [`Cache::find_canonical`]).
     scanned: HashSet<Key>,
+    /// Tables listed whole once already: their first listing is read chain by chain and
+    /// kept nowhere (a one-shot `iptables -S` holds only its text); a second one reads the
+    /// table into the cache.
+    pub(crate) listed: HashSet<String>,
     /// The handles of cached chains, when known (to notice a renamed chain in events).
     pub(crate) chain_handles: HashMap<Key, u64>,
     /// The chains of tables read whole (see [`read_table`]); with the rules of each in

@@ -33,6 +33,15 @@ impl Block {
         b
     }
 
+    /// The block of `text`: whole lines, each ended by a newline.
+    pub(crate) fn from_text(text: String) -> Block {
+        Block {
+            lines: memchr::memchr_iter(b'\n', text.as_bytes()).count(),
+            raw: memchr::memmem::find(text.as_bytes(), RAW_RULE).is_some(),
+            text,
+        }
+    }
+
     /// How many lines it holds.
     pub(crate) fn lines(&self) -> usize {
         self.lines

@@ -98,6 +98,61 @@ fn table_listing(
     Ok(TableText::new(blocks))
 }
 
+/// A table's first listing in a handle (see [`Cache::listed`](cache::Cache)): its chains,
+/// then their rules chain by chain, each chain's lines rendered as it is read (half of the
+/// chains on a second connection, as a save reads them), consistent with one generation.
+/// Only the text is kept: a one-shot `iptables -S` of a 200k-rule table holds its 31 MB of
+/// text and one chain's rules at a time, not every rule decoded.
+fn list_table_streamed(
+    conn: &mut crate::netlink::Conn,
+    family: IpFamily,
+    table: &str,
+) -> Result<TableText, Error> {
+    let mut heads = None;
+    let mut missing = None;
+    let (text, _) = nft::dump_rules_by_chain(
+        conn,
+        family.nft(),
+        table,
+        |chains| {
+            let names = match chain_names(table, chains) {
+                Ok(n) => n,
+                Err(e) => {
+                    missing = Some(e);
+                    heads = None;
+                    return Vec::new();
+                }
+            };
+            missing = None;
+            heads = Some(Block::new(names.iter().map(|&name| {
+                let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+                format::chain_line(name, ch.is_some(), ch.flatten(), false)
+            })));
+            let index: std::collections::HashMap<&str, usize> = chains
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.name.as_str(), i))
+                .collect();
+            names.iter().filter_map(|n| index.get(n).copied()).collect()
+        },
+        |chain, rules, out| {
+            for r in rules {
+                let spec = decode_rule_or_raw_with(r, family, &KernelSets);
+                out.push_str(&format::rule_line(&spec, &chain.name, false));
+                out.push('\n');
+            }
+        },
+    )
+    .map_err(|e| from_nft(e, "listing a table"))?;
+    if let Some(e) = missing {
+        return Err(e);
+    }
+    Ok(TableText::new(vec![
+        Arc::new(heads.unwrap_or_default()),
+        Arc::new(Block::from_text(text)),
+    ]))
+}
+
 /// How a listing turns kernel rules into specs; a rule iptables cannot express is carried
 /// whole either way, so that every rule keeps its kernel position.
 #[derive(Debug, Clone, Copy)]
@@ -358,6 +413,12 @@ impl IpTables {
         let at = cache::sync(conn, cache, family)?;
         if let Some(l) = at.and_then(|at| cache.listing(table, at)) {
             return Ok(l);
+        }
+        if cache.listed.insert(table.to_owned()) {
+            if cache.listed.len() > 1024 {
+                cache.listed.clear();
+            }
+            return list_table_streamed(conn, family, table);
         }
         let t = cache::read_table(conn, cache, family, table)?;
         let text = table_listing(table, &t.chains, counters, |name| {
