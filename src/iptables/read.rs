@@ -89,11 +89,7 @@ fn table_listing(
     mut body: impl FnMut(&str) -> Option<Arc<Block>>,
 ) -> Result<TableText, Error> {
     let names = chain_names(table, chains)?;
-    let heads = Block::new(names.iter().map(|&name| {
-        let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
-        format::chain_line(name, ch.is_some(), ch.flatten(), counters)
-    }));
-    let mut blocks = vec![Arc::new(heads)];
+    let mut blocks = vec![Arc::new(chain_lines(table, &names, chains, counters))];
     blocks.extend(names.into_iter().filter_map(&mut body));
     Ok(TableText::new(blocks))
 }
@@ -124,10 +120,7 @@ fn list_table_streamed(
                 }
             };
             missing = None;
-            heads = Some(Block::new(names.iter().map(|&name| {
-                let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
-                format::chain_line(name, ch.is_some(), ch.flatten(), false)
-            })));
+            heads = Some(chain_lines(table, &names, chains, false));
             let index: std::collections::HashMap<&str, usize> = chains
                 .iter()
                 .enumerate()
@@ -151,6 +144,15 @@ fn list_table_streamed(
         Arc::new(heads.unwrap_or_default()),
         Arc::new(Block::from_text(text)),
     ]))
+}
+
+/// The chain lines of a listing (`-P` with the policy of each built-in chain, `-N` of each
+/// user chain) of `names`, in that order.
+fn chain_lines(table: &str, names: &[&str], chains: &[nft::Chain], counters: bool) -> Block {
+    Block::new(names.iter().map(|&name| {
+        let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+        format::chain_line(name, ch.is_some(), ch.flatten(), counters)
+    }))
 }
 
 /// How a listing turns kernel rules into specs; a rule iptables cannot express is carried

@@ -88,6 +88,21 @@ pub enum DecodeError {
     },
 }
 
+/// An I/O error in `strerror`'s words, without the ` (os error N)` Rust's errors add: what
+/// iptables prints.
+///
+/// ```
+/// let e = std::io::Error::from_raw_os_error(libc::ENOENT);
+/// assert_eq!(iptnl::netlink::strerror(&e), "No such file or directory");
+/// ```
+pub fn strerror(e: &io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_owned(),
+        None => s,
+    }
+}
+
 /// One message of a batch that the kernel refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MsgFailure {

@@ -21,7 +21,7 @@ mod writer;
 pub use attr::{Attr, AttrTable, Attrs};
 pub use batch::{Batch, OpIndex};
 pub use conn::{Committed, Conn, DumpRetry, DumpStatus, KernelTime};
-pub use error::{wmem_max_needed, DecodeError, EncodeError, Error, MsgFailure};
+pub use error::{strerror, wmem_max_needed, DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
 pub use socket::{

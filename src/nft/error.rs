@@ -321,10 +321,7 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
         (_, libc::ENOMEM, _, _) => "the kernel ran out of memory".to_owned(),
         _ => "the kernel refused it".to_owned(),
     };
-    // The errno in `strerror`'s words, without the ` (os error N)` Rust's errors add.
-    let words = f.io_error().to_string();
-    let words = words.find(" (os error").map_or(&words[..], |i| &words[..i]);
-    let mut out = format!("{base} ({words})");
+    let mut out = format!("{base} ({})", netlink::strerror(&f.io_error()));
     if let Some(m) = &f.ext_msg {
         out.push_str(&format!(" [{m}]"));
     }

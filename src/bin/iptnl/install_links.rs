@@ -23,6 +23,8 @@ use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
+use iptnl::netlink::strerror;
+
 /// The names created, in this order.
 pub const NAMES: &[&str] = &[
     "iptables",
@@ -82,15 +84,6 @@ pub fn help() -> String {
          \x20 -h, --help      print this help\n",
     );
     s
-}
-
-/// An io error as `strerror` words it (without Rust's ` (os error N)`).
-fn strerror(e: &io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_owned(),
-        None => s,
-    }
 }
 
 /// What to do with one name.

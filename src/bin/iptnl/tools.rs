@@ -11,7 +11,7 @@ use iptnl::ipt::xml::{self, XmlOptions};
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions, VerboseLine};
 use iptnl::iptables::save::{save, SaveError};
-use iptnl::netlink::Conn;
+use iptnl::netlink::{strerror, Conn};
 
 use crate::getopt::{getopt, Arg, Opt};
 use crate::output::{Output, Stream};
@@ -27,15 +27,6 @@ pub fn version_line(prog: &str) -> String {
 /// The `v1.8.11 (nf_tables)` prefix of xtables error messages.
 fn xt_prefix(prog: &str) -> String {
     format!("{prog} {SAVE_VERSION} (nf_tables)")
-}
-
-/// An error text without the ` (os error N)` Rust appends, as `strerror` prints it.
-fn strerror(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_owned(),
-        None => s,
-    }
 }
 
 const RESTORE_OPTS: &[Opt] = &[
@@ -753,11 +744,5 @@ mod tests {
             "table `filter' (line 1) has no COMMIT line",
             "-A INPUT -j ACCEPT"
         ));
-    }
-
-    #[test]
-    fn strerror_drops_the_os_error_suffix() {
-        let e = std::io::Error::from_raw_os_error(libc::ENOENT);
-        assert_eq!(strerror(&e), "No such file or directory");
     }
 }

@@ -165,8 +165,7 @@ impl RulesetView for KernelView<'_> {
         chain: &str,
         each: &mut dyn FnMut(&Message<'_>) -> Result<(), DecodeError>,
     ) -> Result<Option<DumpStatus>, Error> {
-        nft::dump::each_rule_of_chain(self.conn, family.nft(), table, chain, each)
-            .map_err(|e| from_nft(e, "reading a chain's rules"))
+        ChainReader::each_rule(&mut *self.conn, family, table, chain, each)
     }
 
     fn genid(&mut self) -> Result<u32, Error> {
