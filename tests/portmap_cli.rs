@@ -649,12 +649,7 @@ fn listing_floor(n: usize, listing: &str) -> Duration {
                 .output()
                 .map_err(|e| e.to_string())?;
             let text = String::from_utf8(o.stdout).map_err(|e| e.to_string())?;
-            let lines: Vec<String> = text.split('\n').map(drivers::filter_rule_output).collect();
-            let chains = lines
-                .iter()
-                .take_while(|l| l.starts_with("-P") || l.starts_with("-N"))
-                .count();
-            std::hint::black_box(chains);
+            std::hint::black_box(drivers::chains_of_listing(&text));
         }
         Ok(())
     });

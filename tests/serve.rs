@@ -656,3 +656,78 @@ fn an_impostor_that_never_accepts_holds_up_nothing() {
         );
     });
 }
+
+/// A big listing (over the size the server sends as a file) prints the same served and
+/// direct, whether standard output is a pipe, a regular file, or a pipe closed after its
+/// first line; the server's answers to commands after it are unchanged.
+#[test]
+fn big_listings_print_the_same_served_and_direct() {
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        // About 400 KiB of `-S` text.
+        let mut input = String::from("*filter\n:BIG - [0:0]\n");
+        for i in 0..6000 {
+            input.push_str(&format!(
+                "-A BIG -s 10.{}.{}.0/24 -p tcp -m tcp --dport {} -m comment --comment \"a rule that makes the listing long {i}\" -j ACCEPT\n",
+                i / 256,
+                i % 256,
+                1 + i % 60000,
+            ));
+        }
+        input.push_str("COMMIT\n");
+        let o = common::run_status(BIN, &["iptables-restore"], Some(&input));
+        assert!(o.status.success(), "{o:?}");
+        let direct = |args: &[&str]| {
+            let o = Command::new(&ipt)
+                .args(args)
+                .env("IPTNL_DIRECT", "1")
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{o:?}");
+            String::from_utf8(o.stdout).unwrap()
+        };
+        let want = direct(&["-S"]);
+        assert!(want.len() > 400_000, "{}", want.len());
+        let server = common::Server::start(BIN);
+        // To a pipe: the first listing in the server's handle, a second from its cache.
+        for _ in 0..2 {
+            assert_eq!(common::run(&ipt, &["-S"]), want);
+        }
+        // To a regular file (no splice), twice.
+        let dir = std::env::temp_dir().join(format!("iptnl-serve-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for i in 0..2 {
+            let path = dir.join(format!("out{i}"));
+            let o = Command::new("sh")
+                .args(["-c", &format!("exec \"$0\" -S > {}", path.display()), &ipt])
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{o:?}");
+            assert_eq!(std::fs::read_to_string(&path).unwrap(), want);
+        }
+        // A pipe closed after the first line: no error, exit 0.
+        let mut child = Command::new(&ipt)
+            .arg("-S")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut first = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert_eq!(first, "-P INPUT ACCEPT\n");
+        let (code, _, err) = outcome(child);
+        assert_eq!(code, Some(0), "{err}");
+        assert!(err.is_empty(), "{err}");
+        // After a change, the new listing.
+        common::run(&ipt, &["-A", "BIG", "-j", "DROP"]);
+        let changed = common::run(&ipt, &["-S"]);
+        assert_eq!(changed, direct(&["-S"]));
+        assert!(changed.ends_with("-A BIG -j DROP\n"));
+        let _ = std::fs::remove_dir_all(&dir);
+        let log = served(&server, 7);
+        assert!(!log.contains("reply lost"), "{log}");
+    });
+}

@@ -5,8 +5,9 @@
 //! client instead of joining them into a new text per command.
 
 use std::fmt;
+use std::fs::File;
 use std::io::{self, IoSlice, Write};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// What a `-S` line of a rule without an iptables form holds (see
 /// [`TableText::has_raw_rules`]).
@@ -64,6 +65,9 @@ pub struct TableText {
     blocks: Arc<Vec<Arc<Block>>>,
     len: usize,
     raw: bool,
+    /// The text in a sealed in-memory file, once asked for, shared by every clone (see
+    /// [`TableText::sealed_file`]).
+    file: Arc<OnceLock<Option<File>>>,
 }
 
 impl TableText {
@@ -73,7 +77,33 @@ impl TableText {
             len: blocks.iter().map(|b| b.text.len()).sum(),
             raw: blocks.iter().any(|b| b.raw),
             blocks: Arc::new(blocks),
+            file: Arc::default(),
         }
+    }
+
+    /// The text in a sealed in-memory file (a `memfd`, which nobody can change), written on
+    /// the first call and shared by every clone of this listing: a server hands the same
+    /// listing to many clients as a descriptor, each of which moves its pages into its own
+    /// output, instead of copying tens of megabytes into each client's socket. `None` when
+    /// the file cannot be made (no memory, a system without `memfd_create`).
+    ///
+    /// ```
+    /// use std::os::unix::fs::FileExt;
+    /// let t = iptnl::iptables::TableText::default();
+    /// if let Some(f) = t.sealed_file() {
+    ///     assert_eq!(f.metadata()?.len(), t.len() as u64);
+    /// }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn sealed_file(&self) -> Option<&File> {
+        self.file
+            .get_or_init(|| {
+                let mut f = crate::netlink::memfd("iptables-listing").ok()?;
+                self.write_to(&mut f).ok()?;
+                crate::netlink::seal_contents(&f).ok()?;
+                Some(f)
+            })
+            .as_ref()
     }
 
     /// Its length in bytes.
@@ -190,6 +220,14 @@ mod tests {
         let mut w = Vec::new();
         t.write_to(&mut w).unwrap();
         assert_eq!(w, s.as_bytes());
+        let f = t.sealed_file().expect("a memfd");
+        let mut back = vec![0; s.len()];
+        std::os::unix::fs::FileExt::read_exact_at(f, &mut back, 0).unwrap();
+        assert_eq!(back, s.as_bytes());
+        assert_eq!(f.metadata().unwrap().len(), s.len() as u64);
+        // Made once, shared by the clones.
+        let c = t.clone();
+        assert!(std::ptr::eq(c.sealed_file().unwrap(), f));
         let one = TableText::new(vec![Arc::new(Block::new(s.lines().map(str::to_owned)))]);
         assert_eq!(one, t);
         assert_ne!(one, TableText::default());

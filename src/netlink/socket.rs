@@ -670,3 +670,247 @@ pub fn wait_signal(
         }
     }
 }
+
+/// An anonymous in-memory file (`memfd_create(2)`, close-on-exec) that can be sealed with
+/// [`seal_contents`], to hand a big text to other processes as a descriptor instead of
+/// copying it into each of their sockets.
+///
+/// ```no_run
+/// use std::io::Write;
+/// let mut f = iptnl::netlink::memfd("listing")?;
+/// f.write_all(b"-P INPUT ACCEPT\n")?;
+/// iptnl::netlink::seal_contents(&f)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn memfd(name: &str) -> io::Result<std::fs::File> {
+    let name = std::ffi::CString::new(name)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a name with a NUL byte"))?;
+    // SAFETY: `name` is a NUL-terminated string that lives across the call; the flags are
+    // plain bits.
+    let fd = cvt(unsafe {
+        libc::memfd_create(name.as_ptr(), libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING)
+    })?;
+    // SAFETY: `fd` was just returned by memfd_create and nothing else owns it.
+    Ok(std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
+}
+
+/// Seals a [`memfd`] so that its contents and size never change again, whoever holds it
+/// (`F_SEAL_WRITE`, `F_SEAL_SHRINK`, `F_SEAL_GROW`, then `F_SEAL_SEAL`).
+///
+/// ```no_run
+/// let f = iptnl::netlink::memfd("empty")?;
+/// iptnl::netlink::seal_contents(&f)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn seal_contents(file: &std::fs::File) -> io::Result<()> {
+    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_SHRINK | libc::F_SEAL_GROW | libc::F_SEAL_SEAL;
+    // SAFETY: fcntl on a borrowed open descriptor with an integer argument.
+    cvt(unsafe { libc::fcntl(file.as_raw_fd(), libc::F_ADD_SEALS, seals) }).map(|_| ())
+}
+
+/// Sends `bytes` on a unix stream socket with the descriptor `fd` attached (`SCM_RIGHTS`);
+/// returns how many bytes went (the descriptor goes with the first of them).
+///
+/// ```no_run
+/// let (a, b) = std::os::unix::net::UnixStream::pair()?;
+/// let f = std::fs::File::open("/etc/hostname")?;
+/// iptnl::netlink::send_with_fd(&a, b"x", &f)?;
+/// let (mut buf, mut fds) = ([0; 1], Vec::new());
+/// iptnl::netlink::recv_with_fds(&b, &mut buf, &mut fds)?;
+/// assert_eq!(fds.len(), 1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn send_with_fd(
+    sock: &impl std::os::fd::AsFd,
+    bytes: &[u8],
+    fd: &impl std::os::fd::AsFd,
+) -> io::Result<usize> {
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(std::mem::size_of::<RawFd>() as u32) } as usize;
+    let mut control = vec![0u8; space];
+    let mut iov = libc::iovec {
+        iov_base: bytes.as_ptr() as *mut libc::c_void,
+        iov_len: bytes.len(),
+    };
+    // SAFETY: a zeroed msghdr is a valid empty one; its pointers are set below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = space as _;
+    // SAFETY: `msg` points at `control`, which is CMSG_SPACE(one descriptor) bytes long, so
+    // CMSG_FIRSTHDR is a valid header with room for CMSG_LEN(one descriptor) bytes, and
+    // CMSG_DATA points at room for one descriptor (written unaligned).
+    unsafe {
+        let c = libc::CMSG_FIRSTHDR(&msg);
+        (*c).cmsg_level = libc::SOL_SOCKET;
+        (*c).cmsg_type = libc::SCM_RIGHTS;
+        (*c).cmsg_len = libc::CMSG_LEN(std::mem::size_of::<RawFd>() as u32) as _;
+        std::ptr::write_unaligned(libc::CMSG_DATA(c).cast::<RawFd>(), fd.as_fd().as_raw_fd());
+    }
+    loop {
+        // SAFETY: `msg` and everything it points at (`iov` over `bytes`, `control`) live
+        // across the call; the kernel only reads them.
+        let n = unsafe { libc::sendmsg(sock.as_fd().as_raw_fd(), &msg, libc::MSG_NOSIGNAL) };
+        if n >= 0 {
+            return Ok(n as usize);
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
+/// Reads from a unix stream socket into `buf` like `read`, keeping the descriptors that
+/// come with the bytes (`SCM_RIGHTS`, received close-on-exec) in `fds`, in order. Returns
+/// how many bytes were read (0 at the end of the stream).
+///
+/// ```no_run
+/// let (a, b) = std::os::unix::net::UnixStream::pair()?;
+/// iptnl::netlink::send_with_fd(&a, b"x", &std::io::stdin())?;
+/// let (mut buf, mut fds) = ([0; 8], Vec::new());
+/// assert_eq!(iptnl::netlink::recv_with_fds(&b, &mut buf, &mut fds)?, 1);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn recv_with_fds(
+    sock: &impl std::os::fd::AsFd,
+    buf: &mut [u8],
+    fds: &mut Vec<OwnedFd>,
+) -> io::Result<usize> {
+    /// The most descriptors taken with one read.
+    const MAX_FDS: u32 = 8;
+    // SAFETY: CMSG_SPACE only computes a size.
+    let space = unsafe { libc::CMSG_SPACE(MAX_FDS * std::mem::size_of::<RawFd>() as u32) };
+    // u64s, so the buffer is aligned for cmsghdr.
+    let mut control = vec![0u64; (space as usize).div_ceil(8)];
+    let mut iov = libc::iovec {
+        iov_base: buf.as_mut_ptr().cast(),
+        iov_len: buf.len(),
+    };
+    // SAFETY: a zeroed msghdr is a valid empty one; its pointers are set below.
+    let mut msg: libc::msghdr = unsafe { std::mem::zeroed() };
+    msg.msg_iov = &mut iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control.as_mut_ptr().cast();
+    msg.msg_controllen = (control.len() * 8) as _;
+    let n = loop {
+        // SAFETY: `msg` points at `buf` (through `iov`) and `control`, both valid for writes
+        // of the lengths given, and both live across the call.
+        let n =
+            unsafe { libc::recvmsg(sock.as_fd().as_raw_fd(), &mut msg, libc::MSG_CMSG_CLOEXEC) };
+        if n >= 0 {
+            break n as usize;
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    };
+    // SAFETY: the kernel filled `msg.msg_controllen` bytes of `control` with well-formed
+    // control messages; CMSG_FIRSTHDR/CMSG_NXTHDR walk only within them; an SCM_RIGHTS
+    // message's data holds (cmsg_len - CMSG_LEN(0)) / size_of::<RawFd>() descriptors that
+    // the kernel just installed in this process and nothing else owns (read unaligned).
+    unsafe {
+        let mut c = libc::CMSG_FIRSTHDR(&msg);
+        while !c.is_null() {
+            if (*c).cmsg_level == libc::SOL_SOCKET && (*c).cmsg_type == libc::SCM_RIGHTS {
+                let bytes = (*c).cmsg_len as usize - libc::CMSG_LEN(0) as usize;
+                let data = libc::CMSG_DATA(c).cast::<RawFd>();
+                for i in 0..bytes / std::mem::size_of::<RawFd>() {
+                    fds.push(OwnedFd::from_raw_fd(std::ptr::read_unaligned(data.add(i))));
+                }
+            }
+            c = libc::CMSG_NXTHDR(&msg, c);
+        }
+    }
+    Ok(n)
+}
+
+/// [`splice`] from a regular file at `offset` (the file's own position is neither used
+/// nor moved, so processes sharing the descriptor do not disturb each other) to `to`, which
+/// must be a pipe ([`io::ErrorKind::InvalidInput`] otherwise). Pages of an in-memory file
+/// go into the pipe without being copied.
+///
+/// ```no_run
+/// let f = std::fs::File::open("/etc/hostname")?;
+/// let moved = iptnl::netlink::splice_at(&f, 0, &std::io::stdout(), 4096)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn splice_at(
+    from: &std::fs::File,
+    offset: u64,
+    to: &impl std::os::fd::AsFd,
+    len: usize,
+) -> io::Result<usize> {
+    let mut off = i64::try_from(offset)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "an offset over 2^63"))?;
+    // SAFETY: both descriptors are borrowed and open; `off` lives across the call and is
+    // the only memory handed over (the kernel reads and updates it).
+    let n = unsafe {
+        libc::splice(
+            from.as_raw_fd(),
+            &mut off,
+            to.as_fd().as_raw_fd(),
+            std::ptr::null_mut(),
+            len,
+            libc::SPLICE_F_MOVE,
+        )
+    };
+    if n < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(n as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::os::unix::fs::FileExt;
+
+    #[test]
+    fn a_sealed_memfd_travels_and_splices_at_an_offset() {
+        let mut f = memfd("test").unwrap();
+        f.write_all(b"hello, world\n").unwrap();
+        seal_contents(&f).unwrap();
+        // Sealed: no more writes, whoever holds it.
+        assert!(f.write_all(b"x").is_err());
+        assert!(f.set_len(1).is_err());
+
+        let (a, b) = std::os::unix::net::UnixStream::pair().unwrap();
+        assert_eq!(send_with_fd(&a, b"ab", &f).unwrap(), 2);
+        (&a).write_all(b"cd").unwrap();
+        drop(a);
+        let (mut buf, mut fds) = ([0; 16], Vec::new());
+        let mut got = Vec::new();
+        loop {
+            let n = recv_with_fds(&b, &mut buf, &mut fds).unwrap();
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        assert_eq!(got, b"abcd");
+        assert_eq!(fds.len(), 1);
+        let g = std::fs::File::from(fds.pop().unwrap());
+        let mut head = [0; 5];
+        g.read_exact_at(&mut head, 0).unwrap();
+        assert_eq!(&head, b"hello");
+
+        // From offset 7 into a pipe, the file's own position neither used nor moved.
+        let (mut r, w) = std::io::pipe().unwrap();
+        assert_eq!(splice_at(&g, 7, &w, 100).unwrap(), 6);
+        drop(w);
+        let mut out = String::new();
+        r.read_to_string(&mut out).unwrap();
+        assert_eq!(out, "world\n");
+        // The description is the writer's (13, after its write) and stays there.
+        use std::io::Seek;
+        assert_eq!((&g).stream_position().unwrap(), 13);
+
+        // Not a pipe on either side.
+        let e = splice_at(&g, 0, &f, 4).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidInput);
+    }
+}

@@ -450,11 +450,10 @@ impl<'a> GoIptables<'a> {
     /// `executeList`: split on `\n`, drop the trailing empty line, `filterRuleOutput`.
     fn execute_list(&self, args: &[&str]) -> Result<Vec<String>, GoError> {
         let out = self.run_with_output(args)?;
-        let mut rules: Vec<&str> = out.split('\n').collect();
-        if rules.last().is_some_and(|l| l.is_empty()) {
-            rules.pop();
-        }
-        Ok(rules.into_iter().map(filter_rule_output).collect())
+        Ok(rule_lines(&out)
+            .into_iter()
+            .map(|l| l.into_owned())
+            .collect())
     }
 
     /// `List`: `-t T -S CHAIN`.
@@ -469,15 +468,9 @@ impl<'a> GoIptables<'a> {
 
     /// `ListChains`: `-t T -S`, the `-P`/`-N` lines up to the first other line.
     pub fn list_chains(&self, table: &str) -> Result<Vec<String>, GoError> {
-        let mut chains = Vec::new();
-        for val in self.execute_list(&["-t", table, "-S"])? {
-            if val.starts_with("-P") || val.starts_with("-N") {
-                chains.push(val.split_whitespace().nth(1).unwrap_or("").to_owned());
-            } else {
-                break;
-            }
-        }
-        Ok(chains)
+        Ok(chains_of_listing(
+            &self.run_with_output(&["-t", table, "-S"])?,
+        ))
     }
 
     /// `ChainExists`: `-t T -S CHAIN 1`; exit 1 means false.
@@ -585,20 +578,47 @@ impl<'a> GoIptables<'a> {
 }
 
 /// go-iptables `filterRuleOutput`: a leading `[P:B] ` (iptables-save counters) becomes a
-/// trailing `-c P B`.
-pub fn filter_rule_output(rule: &str) -> String {
+/// trailing `-c P B`. Any other line is returned as it is, without a copy (a Go string is
+/// a view of the output's bytes).
+pub fn filter_rule_output(rule: &str) -> std::borrow::Cow<'_, str> {
     let b = rule.as_bytes();
     if b.first() == Some(&b'[') {
         if let Some(close) = rule.find("] ") {
             if let Some((p, by)) = rule[1..close].split_once(':') {
                 let digits = |s: &str| !s.is_empty() && s.bytes().all(|c| c.is_ascii_digit());
                 if digits(p) && digits(by) {
-                    return format!("{} -c {p} {by}", &rule[close + 2..]);
+                    return format!("{} -c {p} {by}", &rule[close + 2..]).into();
                 }
             }
         }
     }
-    rule.to_owned()
+    rule.into()
+}
+
+/// What go-iptables `ListChains` makes of the output of `iptables -t T -S`: the names of
+/// the `-P`/`-N` lines up to the first other line, after `executeList` has split and
+/// filtered every line.
+pub fn chains_of_listing(out: &str) -> Vec<String> {
+    let mut chains = Vec::new();
+    for val in rule_lines(out) {
+        if val.starts_with("-P") || val.starts_with("-N") {
+            chains.push(val.split_whitespace().nth(1).unwrap_or("").to_owned());
+        } else {
+            break;
+        }
+    }
+    chains
+}
+
+/// go-iptables `executeList`'s lines: the output split on `\n`, the trailing empty line
+/// dropped, each through [`filter_rule_output`]. As in Go, a line is a view of the output
+/// unless its counters were moved.
+pub fn rule_lines(out: &str) -> Vec<std::borrow::Cow<'_, str>> {
+    let mut rules: Vec<&str> = out.split('\n').collect();
+    if rules.last().is_some_and(|l| l.is_empty()) {
+        rules.pop();
+    }
+    rules.into_iter().map(filter_rule_output).collect()
 }
 
 /// github.com/mattn/go-shellwords `Parse` for the lines `List` returns (CNI portmap's

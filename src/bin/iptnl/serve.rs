@@ -43,8 +43,15 @@
 //!   (`iptables`, `ip6tables`, or a restore tool's name; a restore's input follows);
 //! - reply: `IPTNL-SERVE/1`, then `0` (u8) for "running", sent as soon as the request is
 //!   read and accepted, and once the command ran, its exit code (i32), the number of output
-//!   chunks (u32), each as stream (u8: 1 stdout, 2 stderr), length (u32) and bytes; or `1`
-//!   (u8) for "declined", with a reason (u32 length and bytes).
+//!   chunks (u32), each as stream (u8: 1 stdout, 2 stderr), length (u32) and bytes, or as
+//!   `3` (standard output, from a file) and length (u32), with no bytes: the stream byte
+//!   carries a descriptor (`SCM_RIGHTS`) of a sealed in-memory file whose first `length`
+//!   bytes are the text; or `1` (u8) for "declined", with a reason (u32 length and bytes).
+//!
+//! A big listing (`iptables -S` of a table, from the server's cache) goes as a file: the
+//! server writes each version of the listing once into a sealed `memfd`, and each client
+//! moves its pages into its standard output (`splice`, when that is a pipe), instead of the
+//! server copying tens of megabytes into every client's socket.
 //!
 //! A restore tool (`iptables-restore`, `ip6tables-restore` or another of their names, given
 //! as the tool; its options as the arguments) reads its command line and its input itself,
@@ -68,7 +75,7 @@ use iptnl::ipt::IpFamily;
 use iptnl::netlink::PeerCredentials;
 
 use crate::iptables_cmd::{self, Session};
-use crate::output::{Output, Stream};
+use crate::output::{Output, Stream, Text};
 use crate::tools::RestoreInput;
 
 /// The abstract socket name (shown as `@iptnl`), one per network namespace.
@@ -208,12 +215,52 @@ fn write_head(w: &mut impl Write, declined: Option<&str>) -> io::Result<()> {
     w.flush()
 }
 
+/// The stream byte of a chunk of standard output sent as a file (see the wire format).
+const FROM_FILE: u8 = 3;
+
+/// A listing at least this long goes to a client as a file rather than as bytes.
+const FILE_MIN: usize = 256 << 10;
+
+/// Where a reply goes: a stream that may also carry descriptors.
+trait ReplyWriter: Write {
+    /// Sends `head`, after everything written before it, with `file` attached; `Ok(false)`
+    /// (nothing sent) when this writer carries no descriptors.
+    fn send_file(&mut self, head: &[u8], file: &std::fs::File) -> io::Result<bool>;
+}
+
+/// A reply kept in memory (tests) carries no descriptors.
+impl ReplyWriter for Vec<u8> {
+    fn send_file(&mut self, _: &[u8], _: &std::fs::File) -> io::Result<bool> {
+        Ok(false)
+    }
+}
+
+impl ReplyWriter for BufWriter<&UnixStream> {
+    fn send_file(&mut self, head: &[u8], file: &std::fs::File) -> io::Result<bool> {
+        self.flush()?;
+        let n = iptnl::netlink::send_with_fd(self.get_ref(), head, file)?;
+        let mut sock: &UnixStream = self.get_ref();
+        sock.write_all(&head[n..])?;
+        Ok(true)
+    }
+}
+
 /// Writes the rest of a "running" reply: the command's exit code and output.
-fn write_output(w: &mut impl Write, out: &Output) -> io::Result<()> {
+fn write_output(w: &mut impl ReplyWriter, out: &Output) -> io::Result<()> {
     w.write_all(&out.code.to_le_bytes())?;
     let n = u32::try_from(out.chunks.len()).map_err(|_| bad("too many chunks"))?;
     w.write_all(&n.to_le_bytes())?;
     for (stream, text) in &out.chunks {
+        if let (Stream::Out, Text::Table(t)) = (stream, text) {
+            let file = (t.len() >= FILE_MIN).then(|| t.sealed_file()).flatten();
+            if let (Some(f), Ok(len)) = (file, u32::try_from(t.len())) {
+                let mut head = [FROM_FILE, 0, 0, 0, 0];
+                head[1..].copy_from_slice(&len.to_le_bytes());
+                if w.send_file(&head, f)? {
+                    continue;
+                }
+            }
+        }
         w.write_all(&[match stream {
             Stream::Out => 1,
             Stream::Err => 2,
@@ -235,25 +282,106 @@ fn read_head(r: &mut impl Read) -> io::Result<Option<String>> {
     }
 }
 
-/// Reads the rest of a "running" reply: for each chunk of output, `body` is given the reader
-/// positioned at its text, its stream and its length, and must consume exactly that text (a
+/// Where a chunk of output is.
+enum Chunk {
+    /// The next so many bytes of the reply.
+    Inline(usize),
+    /// The first so many bytes of a file sent with the reply.
+    File(std::fs::File, usize),
+}
+
+/// A reply's reader, which may hold descriptors that came with its bytes.
+trait Descriptors {
+    /// The oldest descriptor received and not yet taken.
+    fn take_fd(&mut self) -> Option<std::os::fd::OwnedFd>;
+}
+
+/// A reply kept in memory (tests) carries no descriptors.
+impl Descriptors for &[u8] {
+    fn take_fd(&mut self) -> Option<std::os::fd::OwnedFd> {
+        None
+    }
+}
+
+/// The client's end of a connection: every read keeps the descriptors that come with the
+/// bytes, in order.
+struct FdReader<'a> {
+    sock: &'a UnixStream,
+    fds: std::collections::VecDeque<std::os::fd::OwnedFd>,
+}
+
+impl<'a> FdReader<'a> {
+    fn new(sock: &'a UnixStream) -> FdReader<'a> {
+        FdReader {
+            sock,
+            fds: Default::default(),
+        }
+    }
+}
+
+impl Read for FdReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let mut fds = Vec::new();
+        let n = iptnl::netlink::recv_with_fds(self.sock, buf, &mut fds)?;
+        self.fds.extend(fds);
+        Ok(n)
+    }
+}
+
+impl Descriptors for BufReader<FdReader<'_>> {
+    fn take_fd(&mut self) -> Option<std::os::fd::OwnedFd> {
+        self.get_mut().fds.pop_front()
+    }
+}
+
+/// Reads the rest of a "running" reply: for each chunk of output, `body` is given the reader,
+/// the chunk's stream and where its text is; an inline text must be consumed exactly (a
 /// listing of a big table is passed on as it arrives, not held whole). Returns the exit code.
-fn relay_output<R: Read>(
+fn relay_output<R: Read + Descriptors>(
     r: &mut R,
-    body: &mut impl FnMut(&mut R, Stream, usize) -> io::Result<()>,
+    body: &mut impl FnMut(&mut R, Stream, Chunk) -> io::Result<()>,
 ) -> io::Result<i32> {
     let mut code = [0; 4];
     r.read_exact(&mut code)?;
     for _ in 0..get_u32(r)? {
-        let stream = match get_u8(r)? {
-            1 => Stream::Out,
-            2 => Stream::Err,
+        let stream = get_u8(r)?;
+        let len = get_u32(r)? as usize;
+        let (stream, chunk) = match stream {
+            1 => (Stream::Out, Chunk::Inline(len)),
+            2 => (Stream::Err, Chunk::Inline(len)),
+            FROM_FILE => {
+                let fd = r
+                    .take_fd()
+                    .ok_or_else(|| bad("a file announced but not received"))?;
+                (Stream::Out, Chunk::File(fd.into(), len))
+            }
             _ => return Err(bad("an unknown output stream")),
         };
-        let len = get_u32(r)? as usize;
-        body(r, stream, len)?;
+        body(r, stream, chunk)?;
     }
     Ok(i32::from_le_bytes(code))
+}
+
+/// Hands bytes `at..len` of `file` to `sink` in pieces of `buf` (read at offsets, so that
+/// the file's position, shared with other clients, is neither used nor moved).
+fn copy_file_text(
+    file: &std::fs::File,
+    mut at: usize,
+    len: usize,
+    buf: &mut [u8],
+    mut sink: impl FnMut(&[u8]),
+) -> io::Result<()> {
+    use std::os::unix::fs::FileExt as _;
+    while at < len {
+        let want = (len - at).min(buf.len());
+        let n = file.read_at(&mut buf[..want], at as u64)?;
+        if n == 0 {
+            return Err(io::ErrorKind::UnexpectedEof.into());
+        }
+        sink(&buf[..n]);
+        at += n;
+    }
+    Ok(())
 }
 
 /// Reads `left` bytes from `r` in pieces of `buf`, handing each to `sink`.
@@ -277,27 +405,53 @@ fn copy_text(
 
 /// Reads the rest of a "running" reply whole.
 #[cfg(test)]
-fn read_output(r: &mut impl Read) -> io::Result<Output> {
+fn read_output(r: &mut (impl Read + Descriptors)) -> io::Result<Output> {
     let mut out = Output::default();
     let mut buf = vec![0; 1 << 12];
-    let code = relay_output(r, &mut |r, stream, len| {
-        copy_text(r, len, &mut buf, |t| out.write(stream, t))
+    let code = relay_output(r, &mut |r, stream, chunk| match chunk {
+        Chunk::Inline(len) => copy_text(r, len, &mut buf, |t| out.write(stream, t)),
+        Chunk::File(f, len) => copy_file_text(&f, 0, len, &mut buf, |t| out.write(stream, t)),
     })?;
     out.code = code;
     Ok(out)
 }
 
 /// Prints a reply's output on this process's standard output and error as it arrives, in
-/// order, and returns the exit code. Standard output text goes from the socket to a pipe
-/// inside the kernel (`splice`) when standard output is one, so a 30 MB listing is not
-/// copied through this process. A closed stream (`iptables -S | head`) is not an error: the
-/// rest of its output is read and dropped.
-fn print_output(r: &mut BufReader<&UnixStream>) -> io::Result<i32> {
+/// order, and returns the exit code. Standard output text goes from the socket, or from the
+/// file the server sent, to a pipe inside the kernel (`splice`) when standard output is one,
+/// so a 30 MB listing is not copied through this process. A closed stream
+/// (`iptables -S | head`) is not an error: the rest of its output is read and dropped.
+fn print_output(r: &mut BufReader<FdReader<'_>>) -> io::Result<i32> {
     let stdout = io::stdout();
     let (mut o, mut e) = (stdout.lock(), io::stderr().lock());
     let (mut o_ok, mut e_ok, mut can_splice) = (true, true, true);
     let mut buf = vec![0; 1 << 16];
-    let code = relay_output(r, &mut |r, stream, mut left| {
+    let code = relay_output(r, &mut |r, stream, chunk| {
+        let mut left = match chunk {
+            Chunk::Inline(len) => len,
+            Chunk::File(_, _) if !o_ok => return Ok(()),
+            Chunk::File(f, len) => {
+                o_ok = o.flush().is_ok();
+                let mut at = 0;
+                while at < len && o_ok && can_splice {
+                    let want = (len - at).min(1 << 20);
+                    match iptnl::netlink::splice_at(&f, at as u64, &stdout, want) {
+                        Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+                        Ok(n) => at += n,
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) if e.kind() == io::ErrorKind::InvalidInput => can_splice = false,
+                        Err(_) => o_ok = false,
+                    }
+                }
+                if !o_ok {
+                    return Ok(());
+                }
+                // Not a pipe: the rest by copy.
+                return copy_file_text(&f, at, len, &mut buf, |t| {
+                    o_ok = o_ok && o.write_all(t).is_ok();
+                });
+            }
+        };
         match stream {
             Stream::Out if o_ok && can_splice => {
                 // What the reader holds already goes first, by copy.
@@ -309,7 +463,7 @@ fn print_output(r: &mut BufReader<&UnixStream>) -> io::Result<i32> {
                 r.consume(held);
                 left -= held;
                 while left > 0 && o_ok {
-                    match iptnl::netlink::splice(r.get_ref(), &stdout, left.min(1 << 20)) {
+                    match iptnl::netlink::splice(r.get_ref().sock, &stdout, left.min(1 << 20)) {
                         Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
                         Ok(n) => left -= n,
                         Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -505,7 +659,7 @@ fn open_server(tool: &str) -> Option<UnixStream> {
 /// Client side, once the request is sent: `None` when the server declined or did not start
 /// the command (it runs here then); else the exit code, after printing its output.
 fn finish(stream: &UnixStream) -> Option<i32> {
-    let mut r = BufReader::new(stream);
+    let mut r = BufReader::new(FdReader::new(stream));
     if read_head(&mut r).ok()?.is_some() {
         return None;
     }
