@@ -28,6 +28,8 @@
 //!   minus `RestoreReport::commit_time`;
 //! - `iptnl_resync`: the same file restored again (without `--noflush`) into the loaded
 //!   workload: only the comparison, nothing is committed;
+//! - `iptnl_resync_remembered`: the same again through an `IpTables` handle that applied it
+//!   (as `iptnl serve` holds one): answered from the handle's memory of its last restore;
 //! - `iptnl_save`, `iptables_nft_save`: save of the loaded workload.
 //!
 //! Peak RSS: the `restore_file` example (iptnl) and the tools each run once as a child in a
@@ -540,11 +542,14 @@ fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
     let mut t_save = Vec::new();
     let mut t_nft_save = Vec::new();
     // The socket (opened in the namespace) keeps it alive; the tool joins it by its fd.
-    let (mut conn, ns) = in_netns(|| {
+    let (mut conn, ns, handle) = in_netns(|| {
         let mut conn = Conn::open().unwrap();
         restore(&mut conn, IpFamily::V4, &input, &full).unwrap();
         let ns = std::fs::File::open("/proc/thread-self/ns/net").unwrap();
-        (conn, ns)
+        // A handle that applied the same input (nothing to change: it remembers it).
+        let handle = iptnl::iptables::IpTables::new(IpFamily::V4).unwrap();
+        handle.try_restore(&input, &full).unwrap();
+        (conn, ns, handle)
     });
     // (f') the same input restored again into the loaded workload: nothing changes, so
     // nothing is committed.
@@ -563,6 +568,28 @@ fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
             total
         })
     });
+    // (f'') the same again through one `IpTables` handle that applied it (as `iptnl serve`
+    // holds one): answered from the handle's memory of its last restore, after one
+    // generation read.
+    let mut t_remembered = Vec::new();
+    g.bench_function("iptnl_resync_remembered", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let t = Instant::now();
+                let r = handle.try_restore(&input, &full).unwrap();
+                let d = t.elapsed();
+                assert!(
+                    r.remembered && r.ops == 0,
+                    "not answered from memory: {r:?}"
+                );
+                total += d;
+                t_remembered.push(d);
+            }
+            total
+        })
+    });
+    drop(handle);
     {
         g.bench_function("iptnl_save", |b| {
             b.iter_custom(|iters| {
@@ -635,11 +662,13 @@ fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
     let m_nft_save = median(&mut t_nft_save);
 
     let m_resync = median(&mut t_resync);
+    let m_remembered = median(&mut t_remembered);
     println!();
     println!("== restore bench: {rules} kube-proxy rules, medians ==");
     println!(
-        "resync (same input again, full restore, nothing committed): iptnl {:.0} ms",
-        ms(m_resync)
+        "resync (same input again, full restore, nothing committed): iptnl {:.0} ms; through the handle that applied it {:.1} ms",
+        ms(m_resync),
+        ms(m_remembered)
     );
     println!(
         "iptnl restore {:.0} ms | kernel alone {:.0} ms | iptables-nft-restore {:.0} ms | iptables-legacy-restore {:.0} ms | nft -f translated {:.0} ms",
@@ -697,6 +726,8 @@ fn bench_size(c: &mut Criterion, gen: &Path, rules: usize, samples: usize) {
         ("noflush_iptables-nft-restore", m_dnft),
         ("save_iptnl", m_save),
         ("save_iptables-nft-save", m_nft_save),
+        ("resync_iptnl", m_resync),
+        ("resync_iptnl_remembered", m_remembered),
     ] {
         if !d.is_zero() {
             rec(series, "ms", ms(d));

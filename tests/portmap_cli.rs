@@ -633,6 +633,8 @@ struct StormResult {
     after_del: std::collections::BTreeSet<String>,
     /// `iptables -t nat -S` after ADD, as the plugin last read it.
     listing: String,
+    /// The server's stats lines (served side only): before ADD, after ADD, after DEL.
+    server_stats: Vec<String>,
 }
 
 /// The least any `iptables` can make a storm of `n` ADD sequences take: `n` processes at
@@ -730,7 +732,17 @@ impl Drop for XtablesLock {
 fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
     let tools = side.tools();
     common::in_netns(move || {
-        let _server = side.server();
+        let server = side.server();
+        // The server's figures so far (commits, operations per commit, latencies), asked
+        // for with SIGUSR1: the `k`th line of them.
+        let stats = |k: usize| {
+            server.as_ref().map(|s| {
+                s.signal("USR1");
+                let log = s.wait_log("stats:", k);
+                let line = log.lines().filter(|l| l.contains("stats:")).nth(k - 1);
+                line.unwrap_or_default().to_owned()
+            })
+        };
         load_background(background);
         // Nobody here takes the xtables lock (iptables-nft ignores it too): holding it
         // must change nothing.
@@ -740,15 +752,22 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
         let sets = || -> std::collections::BTreeSet<String> {
             snapshot().lines().map(str::to_owned).collect()
         };
+        let before = stats(1);
         let (add, add_slowest, add_failed) = at_once(n, budget, |i| {
             add(&tools, &containers[i], &mut Profile::new()).map(|_| ())
         });
+        let after_add_stats = stats(2);
         let after_add = sets();
         let listing = common::run("iptables-nft", &["-t", "nat", "-S"]);
         let (del, del_slowest, del_failed) = at_once(n, budget, |i| {
             del(&tools, &containers[i].id, &mut Profile::new()).map(|_| ())
         });
+        let server_stats = [before, after_add_stats, stats(3)]
+            .into_iter()
+            .flatten()
+            .collect();
         StormResult {
+            server_stats,
             add,
             add_slowest,
             add_failed,
@@ -785,6 +804,15 @@ fn storm(n: usize, background: usize, sides: &[Side]) {
                 .map(|l| format!("{l}\n"))
                 .unwrap_or_default()
         );
+        for (when, l) in ["before ADD", "after ADD", "after DEL"]
+            .iter()
+            .zip(&r.server_stats)
+        {
+            eprintln!(
+                "    server {when}: {}",
+                l.trim_start_matches("iptnl serve: stats: ")
+            );
+        }
         results.push((side, r));
     }
     if let Some((_, r)) = results.first() {

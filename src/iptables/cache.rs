@@ -68,6 +68,9 @@ pub(crate) struct Cache {
     pub(crate) follow: bool,
     /// The event subscription, opened by the first read while `follow` is set.
     pub(crate) events: Option<Events>,
+    /// The last restore applied through the handle (valid while the generation has not
+    /// moved, whatever else the cache forgets).
+    pub(crate) restore_memo: Option<Box<super::restore::memo::RestoreMemo>>,
 }
 
 impl Cache {

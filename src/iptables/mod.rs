@@ -59,7 +59,8 @@ use plan::{At, DelMode, Op};
 
 use crate::ipt::savefile::SAVE_VERSION;
 use crate::ipt::{parse_rule_str_with, parse_rule_with, IpFamily, ParseError, RuleSpec};
-use crate::iptables::restore::{RestoreOptions, RestoreReport};
+use crate::iptables::restore::memo::RestoreMemo;
+use crate::iptables::restore::{RestoreError, RestoreOptions, RestoreReport};
 use crate::netlink::Conn;
 use crate::nft::Policy;
 use ipset::KernelSets;
@@ -854,13 +855,49 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn restore(&self, input: &str, opts: &RestoreOptions) -> Result<RestoreReport, Error> {
+        Ok(self.try_restore(input, opts)?)
+    }
+
+    /// [`restore`](Self::restore) with the restore's own error (the input line that failed
+    /// and why, in iptables' words).
+    ///
+    /// The handle remembers the last restore it applied: the same input with the same
+    /// options again, while the ruleset's generation has not moved since (nobody changed
+    /// anything), is answered after one generation read, without parsing the input or
+    /// reading the ruleset, and commits nothing, as the restore would find nothing to
+    /// change. Only inputs that change nothing when applied twice are remembered (chain
+    /// lines and appends, with `--noflush` only to chains the input empties first; no ipset
+    /// references, counters, `--test` or `--verbose`); see
+    /// [`RestoreReport::generation`](crate::iptables::restore::RestoreReport::generation).
+    ///
+    /// ```no_run
+    /// use iptnl::iptables::restore::RestoreOptions;
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let input = "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j ACCEPT\nCOMMIT\n";
+    /// let first = ipt.try_restore(input, &RestoreOptions::default())?;
+    /// // Nothing changed since: nothing read, nothing committed.
+    /// let again = ipt.try_restore(input, &RestoreOptions::default())?;
+    /// assert_eq!((again.ops, again.generation), (0, first.generation));
+    /// # Ok::<(), iptnl::iptables::restore::RestoreError>(())
+    /// ```
+    pub fn try_restore(
+        &self,
+        input: &str,
+        opts: &RestoreOptions,
+    ) -> Result<RestoreReport, RestoreError> {
         let mut g = self.lock();
-        Ok(crate::iptables::restore::restore(
-            &mut g.conn,
-            self.family,
-            input,
-            opts,
-        )?)
+        let Inner { conn, cache } = &mut *g;
+        if let Some(m) = cache.restore_memo.as_deref() {
+            if m.same(input, opts) {
+                if let Some(r) = conn.genid().ok().and_then(|now| m.answer(now)) {
+                    return Ok(r);
+                }
+            }
+        }
+        cache.restore_memo = None;
+        let report = crate::iptables::restore::restore(conn, self.family, input, opts)?;
+        cache.restore_memo = RestoreMemo::new(input, opts, &report).map(Box::new);
+        Ok(report)
     }
 
     /// The iptables version whose behaviour iptnl follows, as (major, minor, patch).

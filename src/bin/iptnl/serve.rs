@@ -58,7 +58,9 @@
 //! and sends the input after the request, up to the end of its writes (`shutdown`); the
 //! server reads it whole before it answers "running", and runs the restore on the handle's
 //! connection, so it is planned and committed between the group commits of the commands
-//! served meanwhile, never against a generation they move.
+//! served meanwhile, never against a generation they move. The handle remembers the last
+//! restore it ran: the same input and options again, with the ruleset's generation unmoved
+//! since, is answered without a parse or a read (see `IpTables::try_restore`).
 //!
 //! A client that sees the connection end before "running" knows the command did not run
 //! (the server was stopping, say) and runs it itself; after "running", it cannot know, and

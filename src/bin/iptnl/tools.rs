@@ -385,13 +385,14 @@ pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             return out.print();
         }
     };
-    out.code = run_restore(prog, &cmd, input, &mut conn, &mut out);
+    out.code = run_restore(prog, &cmd, input, Target::Conn(&mut conn), &mut out);
     out.print()
 }
 
 /// A restore handed to `iptnl serve`: `input` is the text the client read, and the
-/// restore runs on the server's connection for the family (so it is never planned against
-/// a generation the server's own commits move meanwhile).
+/// restore runs on the server's handle for the family (so it is never planned against a
+/// generation the server's own commits move meanwhile, and the same input again, with
+/// nothing changed since, is answered from the handle's memory of its last restore).
 pub fn restore_served(
     prog: &str,
     family: IpFamily,
@@ -408,9 +409,13 @@ pub fn restore_served(
         }
     };
     out.code = match session.handle(cmd.family) {
-        Ok(h) => {
-            h.with_conn(|conn| run_restore(prog, &cmd, RestoreInput::Text(input), conn, &mut out))
-        }
+        Ok(h) => run_restore(
+            prog,
+            &cmd,
+            RestoreInput::Text(input),
+            Target::Handle(&h),
+            &mut out,
+        ),
         Err(e) => {
             out.err(&format!("{prog}: {e}\n"));
             1
@@ -419,22 +424,41 @@ pub fn restore_served(
     out
 }
 
-/// Runs a restore on `conn` and writes what iptables-nft-restore prints into `out`; returns
-/// the exit code.
+/// What runs a restore.
+enum Target<'a> {
+    /// A connection of this process.
+    Conn(&'a mut Conn),
+    /// The server's handle, which remembers the last restore it applied (the same input
+    /// again, with nothing changed since, is answered without a parse or a read).
+    Handle(&'a iptnl::iptables::IpTables),
+}
+
+/// Runs a restore on `target` and writes what iptables-nft-restore prints into `out`;
+/// returns the exit code.
 fn run_restore(
     prog: &str,
     cmd: &RestoreCmd,
     input: RestoreInput,
-    conn: &mut Conn,
+    target: Target<'_>,
     out: &mut Output,
 ) -> i32 {
     let family = cmd.family;
     let opts = &cmd.opts;
-    let (res, file) = match input {
-        RestoreInput::File(f, start) => (restore_file(conn, family, &f, opts), Ok((f, start))),
-        RestoreInput::Text(buf) => {
+    let (res, file) = match (input, target) {
+        (RestoreInput::File(f, start), Target::Conn(conn)) => {
+            (restore_file(conn, family, &f, opts), Ok((f, start)))
+        }
+        (RestoreInput::File(f, start), Target::Handle(h)) => (
+            h.with_conn(|conn| restore_file(conn, family, &f, opts)),
+            Ok((f, start)),
+        ),
+        (RestoreInput::Text(buf), target) => {
             let text = String::from_utf8_lossy(&buf).into_owned();
-            (restore(conn, family, &text, opts), Err(text))
+            let r = match target {
+                Target::Conn(conn) => restore(conn, family, &text, opts),
+                Target::Handle(h) => h.try_restore(&text, opts),
+            };
+            (r, Err(text))
         }
     };
     match res {

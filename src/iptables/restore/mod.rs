@@ -23,6 +23,7 @@
 
 pub(crate) mod error;
 mod input;
+pub(crate) mod memo;
 mod pipeline;
 
 pub use error::RestoreError;
@@ -44,7 +45,7 @@ use input::{InputFile, Source};
 use pipeline::{parallel, parse_beside, PIPELINE_MIN_BYTES};
 
 /// Options of a restore (the iptables-restore flags).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct RestoreOptions {
     /// `--noflush`: change only what the input says.
     pub noflush: bool,
@@ -116,6 +117,14 @@ pub struct RestoreReport {
     /// lines of a table come when its `COMMIT` is read; with `--test` nothing is committed,
     /// so only comments).
     pub verbose: Vec<VerboseLine>,
+    /// The ruleset generation at which the kernel holds what the input says: the one after
+    /// the commit, or the one read when nothing needed changing; `None` when not known (a
+    /// batch planned without reading anything, or `--test`).
+    pub generation: Option<u32>,
+    /// Answered by the handle from the last restore it applied (the same input and options,
+    /// the ruleset unchanged since): nothing was parsed, read or committed (see
+    /// [`IpTables::try_restore`](crate::iptables::IpTables::try_restore)).
+    pub remembered: bool,
 }
 
 /// Plans one attempt of a restore: the batch (with the generation id it depends on), the
@@ -735,6 +744,10 @@ fn restore_source(
         if batch.is_empty() {
             match (batch.genid(), conn.genid()) {
                 (Some(read), Ok(now)) if read != now => continue,
+                (Some(read), Ok(_)) => {
+                    report.generation = Some(read);
+                    return Ok(report);
+                }
                 _ => return Ok(report),
             }
         }
@@ -743,6 +756,9 @@ fn restore_source(
         report.commit_time = t.elapsed();
         match res {
             Ok(_) => {
+                // The batch was checked against the generation it was planned at; its commit
+                // moved it by one.
+                report.generation = batch.genid().map(|g| g.wrapping_add(1));
                 free_beside(batch);
                 return Ok(report);
             }
