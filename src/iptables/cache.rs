@@ -33,6 +33,35 @@ pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
 /// A chain's rules as lines, with the rules they were rendered from.
 type Rendered = (Arc<Vec<Rule>>, Arc<Block>);
 
+/// Keys seen once already, for work done one way the first time (a one-shot command keeps
+/// nothing) and another way after (a long-lived handle builds what serves the next time). At
+/// most `CAP` keys are kept; past that all are forgotten, and each is new again.
+#[derive(Debug)]
+pub(crate) struct SeenOnce<K, const CAP: usize>(HashSet<K>);
+
+impl<K, const CAP: usize> Default for SeenOnce<K, CAP> {
+    fn default() -> Self {
+        SeenOnce(HashSet::new())
+    }
+}
+
+impl<K: std::hash::Hash + Eq, const CAP: usize> SeenOnce<K, CAP> {
+    /// Whether `k` is seen for the first time (it is remembered from now on).
+    pub(crate) fn first(&mut self, k: K) -> bool {
+        if self.0.contains(&k) {
+            return false;
+        }
+        if self.0.len() >= CAP {
+            self.0.clear();
+        }
+        self.0.insert(k)
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
 /// Chains' rules at generation `genid`.
 #[derive(Debug, Default)]
 pub(crate) struct Cache {
@@ -45,11 +74,11 @@ pub(crate) struct Cache {
     /// (see [`Cache::canonical_index`]), each with the rules it was built from.
     canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
     /// Chains looked up by spec once already (see [`Cache::find_canonical`]).
-    scanned: HashSet<Key>,
+    scanned: SeenOnce<Key, { 1 << 16 }>,
     /// Tables listed whole once already: their first listing is read chain by chain and
     /// kept nowhere (a one-shot `iptables -S` holds only its text); a second one reads the
     /// table into the cache.
-    pub(crate) listed: HashSet<String>,
+    pub(crate) listed: SeenOnce<String, 1024>,
     /// The handles of cached chains, when known (to notice a renamed chain in events).
     pub(crate) chain_handles: HashMap<Key, u64>,
     /// The chains of tables read whole (see [`read_table`]); with the rules of each in
@@ -264,12 +293,9 @@ impl Cache {
         want: &[Expr],
     ) -> Vec<u64> {
         let indexed = matches!(self.canon.get(k), Some((from, _)) if Arc::ptr_eq(from, rules));
-        if indexed || !self.scanned.insert(k.clone()) {
+        if indexed || !self.scanned.first(k.clone()) {
             let idx = self.canonical_index(k, family, rules);
             return idx.get(want).cloned().unwrap_or_default();
-        }
-        if self.scanned.len() > 1 << 16 {
-            self.scanned.clear();
         }
         rules
             .iter()
@@ -814,4 +840,23 @@ pub(crate) fn read_chain(
     Err(Error::Conflict {
         tries: retry.tries(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_is_first_once_until_the_cap_forgets_all() {
+        let mut s: SeenOnce<u32, 3> = SeenOnce::default();
+        assert!(s.first(1));
+        assert!(!s.first(1));
+        assert!(s.first(2) && s.first(3));
+        assert!(!s.first(2));
+        // A fourth key: all forgotten first.
+        assert!(s.first(4));
+        assert!(s.first(1));
+        s.clear();
+        assert!(s.first(4));
+    }
 }

@@ -121,12 +121,7 @@ fn list_table_streamed(
             };
             missing = None;
             heads = Some(chain_lines(table, &names, chains, false));
-            let index: std::collections::HashMap<&str, usize> = chains
-                .iter()
-                .enumerate()
-                .map(|(i, c)| (c.name.as_str(), i))
-                .collect();
-            names.iter().filter_map(|n| index.get(n).copied()).collect()
+            nft::chain_positions(chains, names.iter().copied())
         },
         |chain, rules, out| {
             for r in rules {
@@ -416,10 +411,7 @@ impl IpTables {
         if let Some(l) = at.and_then(|at| cache.listing(table, at)) {
             return Ok(l);
         }
-        if cache.listed.insert(table.to_owned()) {
-            if cache.listed.len() > 1024 {
-                cache.listed.clear();
-            }
+        if cache.listed.first(table.to_owned()) {
             return list_table_streamed(conn, family, table);
         }
         let t = cache::read_table(conn, cache, family, table)?;

@@ -73,16 +73,8 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
             |chains| {
                 text.clear();
                 let (order, foreign) = fmt.head(t.name, chains, &mut text);
-                let index: std::collections::HashMap<&str, usize> = chains
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| (c.name.as_str(), i))
-                    .collect();
-                order
-                    .into_iter()
-                    .chain(foreign.iter().map(|c| c.name.as_str()))
-                    .filter_map(|n| index.get(n).copied())
-                    .collect()
+                let foreign = foreign.iter().map(|c| c.name.as_str());
+                crate::nft::chain_positions(chains, order.into_iter().chain(foreign))
             },
             |chain, rules, out| {
                 if is_foreign_base_chain(t.name, chain) {

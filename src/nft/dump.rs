@@ -203,6 +203,30 @@ pub fn list_chains_and_rules(
     rules_chain_by_chain(conn, family, table, None)
 }
 
+/// The positions in `chains` of the chains named `names`, in the order of `names` (names
+/// not in `chains` are left out): what a [`dump_rules_by_chain`] `start` returns for an
+/// order of its own.
+///
+/// ```
+/// use iptnl::nft::{chain_positions, Chain, Family};
+/// let chains = ["a", "b", "c"].map(|n| Chain::user(Family::Ipv4, "filter", n));
+/// assert_eq!(chain_positions(&chains, ["c", "x", "a"]), [2, 0]);
+/// ```
+pub fn chain_positions<'a>(
+    chains: &[Chain],
+    names: impl IntoIterator<Item = &'a str>,
+) -> Vec<usize> {
+    let index: std::collections::HashMap<&str, usize> = chains
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.as_str(), i))
+        .collect();
+    names
+        .into_iter()
+        .filter_map(|n| index.get(n).copied())
+        .collect()
+}
+
 /// Dumps the rules of one table chain by chain, in the order `start` picks (indices into the
 /// chain list it is given), and renders each chain's rules with `render` as soon as they are
 /// read instead of collecting them all: a save of hundreds of thousands of rules stays small.

@@ -20,8 +20,8 @@ pub use batch::{Batch, Committed, Position};
 pub use chain::{Chain, ChainType, Hook, Policy};
 pub use data::{Data, Value, Verdict};
 pub use dump::{
-    anonymous_sets, dump_rules_by_chain, get_chain, list_chains, list_chains_and_rules, list_rules,
-    list_tables, table_objects,
+    anonymous_sets, chain_positions, dump_rules_by_chain, get_chain, list_chains,
+    list_chains_and_rules, list_rules, list_tables, table_objects,
 };
 pub use error::{Error, OpError};
 pub use expr::Expr;

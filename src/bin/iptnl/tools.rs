@@ -359,34 +359,43 @@ impl RestoreInput {
 /// network namespace (see [`crate::serve::forward_restore`]), else run here.
 pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     let mut out = Output::default();
-    let cmd = match parse_restore(prog, family, args, &mut out) {
+    match restore_tool(prog, family, args, &mut out) {
+        Ended::Served(code) => code,
+        Ended::Here(code) => {
+            out.code = code;
+            out.print()
+        }
+    }
+}
+
+/// How a restore tool's run ended.
+enum Ended {
+    /// Through the server, which printed its output: the exit code.
+    Served(i32),
+    /// Here: the exit code, the output to print.
+    Here(i32),
+}
+
+fn restore_tool(prog: &str, family: IpFamily, args: &[String], out: &mut Output) -> Ended {
+    let cmd = match parse_restore(prog, family, args, out) {
         Ok(c) => c,
-        Err(code) => {
-            out.code = code;
-            return out.print();
-        }
+        Err(code) => return Ended::Here(code),
     };
-    let input = match RestoreInput::open(prog, cmd.operand.as_deref(), &mut out) {
+    let input = match RestoreInput::open(prog, cmd.operand.as_deref(), out) {
         Ok(i) => i,
-        Err(code) => {
-            out.code = code;
-            return out.print();
-        }
+        Err(code) => return Ended::Here(code),
     };
     let input = match crate::serve::forward_restore(prog, args, input) {
-        Ok(code) => return code,
+        Ok(code) => return Ended::Served(code),
         Err(input) => input,
     };
-    let mut conn = match Conn::open() {
-        Ok(c) => c,
+    match Conn::open() {
+        Ok(mut conn) => Ended::Here(run_restore(prog, &cmd, input, Target::Conn(&mut conn), out)),
         Err(e) => {
             out.err(&format!("{prog}: {e}\n"));
-            out.code = 1;
-            return out.print();
+            Ended::Here(1)
         }
-    };
-    out.code = run_restore(prog, &cmd, input, Target::Conn(&mut conn), &mut out);
-    out.print()
+    }
 }
 
 /// A restore handed to `iptnl serve`: `input` is the text the client read, and the
