@@ -878,7 +878,7 @@ impl IpTables {
     /// // Nothing changed since: nothing read, nothing committed.
     /// let again = ipt.try_restore(input, &RestoreOptions::default())?;
     /// assert_eq!((again.ops, again.generation), (0, first.generation));
-    /// # Ok::<(), iptnl::iptables::restore::RestoreError>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn try_restore(
         &self,
