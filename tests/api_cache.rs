@@ -451,6 +451,25 @@ fn first_and_later_table_listings_agree() {
         assert_eq!(text(&first), expected);
         assert_eq!(text(&second), expected);
         assert!(first.has_raw_rules() && second.has_raw_rules());
-        assert_eq!(text(&third), with(&expected, "C3", "-A C3 -j ACCEPT"));
+        let expected = with(&expected, "C3", "-A C3 -j ACCEPT");
+        assert_eq!(text(&third), expected);
+        // A handle that follows events (a server's) reads the table into its cache at its
+        // first listing: the same text, and the same after another writer's change.
+        let follower = IpTables::new(IpFamily::V4).unwrap();
+        follower.set_follow_events(true);
+        assert_eq!(
+            text(&follower.list_table_shared("filter").unwrap()),
+            expected
+        );
+        ipt.append("filter", "C5", "-j DROP").unwrap();
+        let expected = with(&expected, "C5", "-A C5 -j DROP");
+        assert_eq!(
+            text(&follower.list_table_shared("filter").unwrap()),
+            expected
+        );
+        assert_eq!(
+            text(&follower.list_table_shared("filter").unwrap()),
+            expected
+        );
     });
 }

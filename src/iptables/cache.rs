@@ -77,7 +77,7 @@ pub(crate) struct Cache {
     scanned: SeenOnce<Key, { 1 << 16 }>,
     /// Tables listed whole once already: their first listing is read chain by chain and
     /// kept nowhere (a one-shot `iptables -S` holds only its text); a second one reads the
-    /// table into the cache.
+    /// table into the cache. A handle that follows events reads it into the cache at once.
     pub(crate) listed: SeenOnce<String, 1024>,
     /// The handles of cached chains, when known (to notice a renamed chain in events).
     pub(crate) chain_handles: HashMap<Key, u64>,

@@ -411,7 +411,9 @@ impl IpTables {
         if let Some(l) = at.and_then(|at| cache.listing(table, at)) {
             return Ok(l);
         }
-        if cache.listed.first(table.to_owned()) {
+        // A handle that follows the kernel's events (a server's) lists again for sure: its
+        // first listing goes to the cache at once.
+        if !cache.follow && cache.listed.first(table.to_owned()) {
             return list_table_streamed(conn, family, table);
         }
         let t = cache::read_table(conn, cache, family, table)?;
