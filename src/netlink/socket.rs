@@ -438,14 +438,26 @@ pub fn splice(
     to: &impl std::os::fd::AsFd,
     len: usize,
 ) -> io::Result<usize> {
-    use std::os::fd::AsRawFd as _;
-    // SAFETY: both descriptors are borrowed and open; null offsets make the kernel use and
-    // advance the descriptors' own positions; no memory of this process is handed over.
+    splice_from(from.as_fd(), None, to.as_fd(), len)
+}
+
+/// `splice(2)` from `from` (at `offset` when given, without moving its position; else at
+/// and moving its position) to `to` at its position.
+fn splice_from(
+    from: std::os::fd::BorrowedFd<'_>,
+    offset: Option<&mut i64>,
+    to: std::os::fd::BorrowedFd<'_>,
+    len: usize,
+) -> io::Result<usize> {
+    let off_in = offset.map_or(std::ptr::null_mut(), |o| o as *mut i64);
+    // SAFETY: both descriptors are borrowed and open; `off_in` is null (the kernel uses and
+    // advances the descriptor's own position) or points at an i64 the caller lends for the
+    // call, the only memory of this process handed over (the kernel reads and updates it).
     let n = unsafe {
         libc::splice(
-            from.as_fd().as_raw_fd(),
-            std::ptr::null_mut(),
-            to.as_fd().as_raw_fd(),
+            from.as_raw_fd(),
+            off_in,
+            to.as_raw_fd(),
             std::ptr::null_mut(),
             len,
             libc::SPLICE_F_MOVE,
@@ -843,24 +855,10 @@ pub fn splice_at(
     to: &impl std::os::fd::AsFd,
     len: usize,
 ) -> io::Result<usize> {
+    use std::os::fd::AsFd as _;
     let mut off = i64::try_from(offset)
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "an offset over 2^63"))?;
-    // SAFETY: both descriptors are borrowed and open; `off` lives across the call and is
-    // the only memory handed over (the kernel reads and updates it).
-    let n = unsafe {
-        libc::splice(
-            from.as_raw_fd(),
-            &mut off,
-            to.as_fd().as_raw_fd(),
-            std::ptr::null_mut(),
-            len,
-            libc::SPLICE_F_MOVE,
-        )
-    };
-    if n < 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(n as usize)
+    splice_from(from.as_fd(), Some(&mut off), to.as_fd(), len)
 }
 
 #[cfg(test)]
