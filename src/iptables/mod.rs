@@ -846,7 +846,9 @@ impl IpTables {
     }
 
     /// Applies `iptables-restore` input in one batch (see
-    /// [`ipt::restore`](crate::iptables::restore::restore)).
+    /// [`ipt::restore`](crate::iptables::restore::restore)). The same input again, with
+    /// nothing changed since, is answered from the handle's memory of its last restore (see
+    /// [`try_restore`](Self::try_restore)).
     ///
     /// ```no_run
     /// use iptnl::iptables::restore::RestoreOptions;
