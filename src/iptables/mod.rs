@@ -863,13 +863,14 @@ impl IpTables {
     /// [`restore`](Self::restore) with the restore's own error (the input line that failed
     /// and why, in iptables' words).
     ///
-    /// The handle remembers the last restore it applied: the same input with the same
-    /// options again, while the ruleset's generation has not moved since (nobody changed
-    /// anything), is answered after one generation read, without parsing the input or
-    /// reading the ruleset, and commits nothing, as the restore would find nothing to
-    /// change. Only inputs that change nothing when applied twice are remembered (chain
-    /// lines and appends, with `--noflush` only to chains the input empties first; no ipset
-    /// references, counters, `--test` or `--verbose`); see
+    /// The handle remembers the last restore it applied (it keeps a copy of the input until
+    /// the next restore): the same input with the same options again, while the ruleset's
+    /// generation has not moved since (nobody changed anything), is answered after one
+    /// generation read, without parsing the input or reading the ruleset, and commits
+    /// nothing, as the restore would find nothing to change. Only inputs that change nothing
+    /// when applied twice are remembered (chain lines and appends, with `--noflush` only to
+    /// user chains the input empties first; no ipset references, counters, `--test` or
+    /// `--verbose`); see
     /// [`RestoreReport::generation`](crate::iptables::restore::RestoreReport::generation).
     ///
     /// ```no_run
