@@ -23,9 +23,12 @@
 //! input carries exactly its bytes.
 //!
 //! Counters: a rule that stays keeps its counters (a resync of a kube-proxy ruleset does not
-//! reset them). A restore with `--counters` is planned as before, without the diff, and a
-//! rule with its own `-c PACKETS BYTES` is always written again, with them, so that the
-//! counters the input gives are the ones the kernel ends up holding.
+//! reset them). A rule the input gives counters (its own `-c PACKETS BYTES`, or with
+//! `--counters` a `[PACKETS:BYTES]` before it) is always written again, with them, and with
+//! `--counters` a built-in chain whose line gives counters is sent with them, so that the
+//! counters the input gives are the ones the kernel ends up holding. (kube-proxy restores
+//! with `--noflush --counters` and gives no rule counters: its resync is compared like any
+//! other.)
 //!
 //! The kernel's rules are read chain by chain, only for the chains the input names, each
 //! rule's key computed from its dump message as it comes; with hundreds of chains, half of
@@ -107,6 +110,9 @@ struct ChainRewrite {
     refill: bool,
     /// The policy the input sets (built-in chains).
     policy: Option<Policy>,
+    /// The packet and byte counters the input gives a built-in chain (`--counters`): the
+    /// chain is then sent with them.
+    counters: Option<(u64, u64)>,
     /// The line that first named it.
     line: u32,
     /// Indexes into [`TableRewrite::wanted`].
@@ -495,12 +501,15 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// compared: `Some` with its outcome. Any other operation on such a table settles the
     /// table first (`None`: plan it as usual).
     pub(crate) fn rewrite_op(&mut self, op: &Op<'_>) -> Option<Plan<Pending>> {
+        let with_counters = self.mode.counters;
         let rw = self.rewrites.as_deref_mut()?;
         let (t, c) = op.table_chain();
         let ti = rw.pending.iter().position(|x| x.name == t)?;
         rw.pending[ti].items = true;
         match op {
-            Op::DeclareChain { policy, .. } => {
+            Op::DeclareChain {
+                policy, counters, ..
+            } => {
                 let tw = &mut rw.pending[ti];
                 let is_builtin = builtin(t, c).is_some();
                 let first = !tw.index.contains_key(c);
@@ -509,11 +518,16 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 if !is_builtin {
                     cw.refill = true;
                     cw.rules.clear();
-                } else if rebuilt && first {
-                    cw.refill = true;
-                    cw.policy = Some(policy.unwrap_or(Policy::Accept));
-                } else if let Some(p) = policy {
-                    cw.policy = Some(*p);
+                } else {
+                    if rebuilt && first {
+                        cw.refill = true;
+                        cw.policy = Some(policy.unwrap_or(Policy::Accept));
+                    } else if let Some(p) = policy {
+                        cw.policy = Some(*p);
+                    }
+                    if with_counters && counters.is_some() {
+                        cw.counters = *counters;
+                    }
                 }
                 Some(Ok(Pending::Done))
             }
@@ -776,13 +790,20 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             let held = now.held.get(&cw.name);
             match builtin(t, &cw.name) {
                 Some(bc) => {
-                    let send = match held {
-                        None => true,
-                        Some(h) => cw.policy.is_some_and(|p| Some(p) != h.policy),
-                    };
+                    // Sent when it is missing, its policy changes, or the input gives its
+                    // counters.
+                    let send = cw.counters.is_some()
+                        || match held {
+                            None => true,
+                            Some(h) => cw.policy.is_some_and(|p| Some(p) != h.policy),
+                        };
                     if send {
-                        let mut ch =
-                            bc.to_chain(self.family, t, cw.policy.unwrap_or(Policy::Accept), None);
+                        let mut ch = bc.to_chain(
+                            self.family,
+                            t,
+                            cw.policy.unwrap_or(Policy::Accept),
+                            cw.counters,
+                        );
                         if cw.policy.is_none() {
                             if let Some(h) = ch.hook.as_mut() {
                                 h.policy = None;
@@ -925,6 +946,7 @@ impl TableRewrite {
                     name: c.to_owned(),
                     refill: false,
                     policy: None,
+                    counters: None,
                     line,
                     rules: Vec::new(),
                 });

@@ -13,8 +13,8 @@
 //! A chain the restore empties and refills (a user chain line with `--noflush`, any chain of
 //! an existing table restored without it) is not emptied: its rules are compared with the
 //! kernel's and only the difference is sent (rules that stay keep their handles and
-//! counters); a restore that changes nothing commits nothing. With `--counters`, every rule
-//! is written as before, with the input's counters. See `plan::rewrite`.
+//! counters); a restore that changes nothing commits nothing. With `--counters`, a rule or a
+//! built-in chain the input gives counters is written with them. See `plan::rewrite`.
 //!
 //! The lines are parsed by the rule model and planned, one by one as they are parsed, by the
 //! one planner every command goes through: a restore is a thin layer that turns its chain
@@ -136,13 +136,9 @@ fn plan_once(
     opts: &RestoreOptions,
 ) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
     super::sysdb::use_system_databases();
-    // Refilled chains are compared with the kernel's (`plan::rewrite`), except with
-    // `--counters`: the input's counters are then what the kernel must hold, so every rule
-    // is written as before.
-    let diff = !opts.counters;
-    let (existing, tables_gen) = if opts.noflush && !diff {
-        (Vec::new(), None)
-    } else {
+    // Refilled chains are compared with the kernel's (`plan::rewrite`); with `--counters`,
+    // a rule or built-in chain the input gives counters is written with them.
+    let (existing, tables_gen) = {
         let (t, g) = list_tables(conn, Some(family.nft()))?;
         let names = t
             .into_iter()
@@ -183,9 +179,7 @@ fn plan_once(
         let mut p = Planner::new(&mut view, family, mode, capacity);
         p.genid = tables_gen;
         p.track_entries = track;
-        if diff {
-            p.rewrites = Some(Box::default());
-        }
+        p.rewrites = Some(Box::default());
         let mut block = Block {
             said: said.clone().map(Box::new),
             ..Block::default()
