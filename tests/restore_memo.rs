@@ -123,6 +123,12 @@ const SEQUENCES: &[&[Step]] = &[
         Outside(&["-t", "nat", "-A", "KUBE-SVC-B", "-j", "RETURN"]),
         Restore(&["-n"], SYNC, false),
         Restore(&["-n"], SYNC, true),
+        // As kube-proxy restores: --noflush --counters, user chains only.
+        Restore(&["-n", "-c"], SYNC, false),
+        Restore(&["-n", "-c"], SYNC, true),
+        Outside(&["-t", "nat", "-I", "KUBE-SERVICES", "-j", "RETURN"]),
+        Restore(&["-n", "-c"], SYNC, false),
+        Restore(&["-n", "-c"], SYNC, true),
     ],
     &[
         Restore(&[], FULL, false),
@@ -134,6 +140,7 @@ const SEQUENCES: &[&[Step]] = &[
         Restore(&[], BAD, false),
         Restore(&["--test"], CHANGED, false),
         Restore(&["--test"], CHANGED, false),
+        // With --counters, built-in chain lines set the chains' counters again each time.
         Restore(&["-c"], FULL, false),
         Restore(&["-c"], FULL, false),
         Restore(&["-v"], FULL, false),

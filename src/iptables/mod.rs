@@ -869,8 +869,8 @@ impl IpTables {
     /// generation read, without parsing the input or reading the ruleset, and commits
     /// nothing, as the restore would find nothing to change. Only inputs that change nothing
     /// when applied twice are remembered (chain lines and appends, with `--noflush` only to
-    /// user chains the input empties first; no ipset references, counters, `--test` or
-    /// `--verbose`); see
+    /// user chains the input empties first; no ipset references, no rule counters, with
+    /// `--counters` no built-in chain lines, no `--test` or `--verbose`); see
     /// [`RestoreReport::generation`](crate::iptables::restore::RestoreReport::generation).
     ///
     /// ```no_run

@@ -13,8 +13,9 @@
 //! first; a built-in chain's line does not empty it),
 //! comments and `COMMIT`, and nothing whose encoding depends on anything but the ruleset and
 //! the text: no ipset references (a set's index can change under its name, and no ruleset
-//! generation says so), no counters (`--counters`, `-c`), and neither `--test` nor
-//! `--verbose`. Anything else is restored as before.
+//! generation says so), no counters of rules (`-c`, `[P:B]`) or, with `--counters`, of
+//! built-in chains (a kube-proxy resync, `--noflush --counters` with user chains only, is
+//! remembered), and neither `--test` nor `--verbose`. Anything else is restored as before.
 
 use super::{RestoreOptions, RestoreReport};
 use crate::ipt::tables::find_table;
@@ -45,7 +46,7 @@ impl RestoreMemo {
         report: &RestoreReport,
     ) -> Option<RestoreMemo> {
         let genid = report.generation?;
-        if opts.test || opts.verbose || opts.counters || !idempotent(input, opts.noflush) {
+        if opts.test || opts.verbose || !idempotent(input, opts.noflush, opts.counters) {
             return None;
         }
         Some(RestoreMemo {
@@ -76,10 +77,11 @@ impl RestoreMemo {
 }
 
 /// Whether applying `input` a second time, right after the first, changes nothing: it holds
-/// only comments, table and chain lines, `COMMIT` and appends (with `noflush`, appends only
-/// to user chains that a chain line of the same table block empties first), and none of
+/// only comments, table and chain lines (with `counters`, no built-in chain's line, which
+/// sets the chain's counters again), `COMMIT` and appends (with `noflush`, appends only to
+/// user chains that a chain line of the same table block empties first), and none of
 /// [`CONTEXT`].
-fn idempotent(input: &str, noflush: bool) -> bool {
+fn idempotent(input: &str, noflush: bool, counters: bool) -> bool {
     let bytes = input.as_bytes();
     if CONTEXT
         .iter()
@@ -102,8 +104,12 @@ fn idempotent(input: &str, noflush: bool) -> bool {
                 };
                 // With --noflush a built-in chain's line sets its policy and leaves its
                 // rules; a user chain's line empties it.
-                if table.is_some_and(|t| t.builtin(name).is_none()) {
-                    declared.insert(name);
+                match table.map(|t| t.builtin(name).is_some()) {
+                    Some(false) => {
+                        declared.insert(name);
+                    }
+                    Some(true) if counters => return false,
+                    _ => {}
                 }
             }
             _ if line.trim_end() == "COMMIT" => {}
@@ -132,22 +138,26 @@ mod tests {
         let full = "# c\n*nat\n:PREROUTING ACCEPT [0:0]\n:KUBE-SVC - [0:0]\n\
                     -A PREROUTING -j KUBE-SVC\n-A KUBE-SVC -p tcp -j DNAT --to-destination 10.0.0.1\n\
                     COMMIT\n";
-        assert!(idempotent(full, false));
+        assert!(idempotent(full, false, false));
         // With --noflush, its appends to built-in chains add copies.
-        assert!(!idempotent(full, true));
+        assert!(!idempotent(full, true, false));
         let user = "*nat\n:KUBE-SVC - [0:0]\n-A KUBE-SVC -j RETURN\nCOMMIT\n";
-        assert!(idempotent(user, true));
+        assert!(idempotent(user, true, false));
+        // With --counters: user chains only (kube-proxy's resync), not a built-in chain's
+        // line, which sets its counters again.
+        assert!(idempotent(user, true, true));
+        assert!(!idempotent(full, false, true));
         // With --noflush, an append to a chain the block does not empty adds a copy again.
         let undeclared = "*nat\n:KUBE-SVC - [0:0]\n-A OUTPUT -j KUBE-SVC\nCOMMIT\n";
-        assert!(idempotent(undeclared, false));
-        assert!(!idempotent(undeclared, true));
+        assert!(idempotent(undeclared, false, false));
+        assert!(!idempotent(undeclared, true, false));
         // A built-in chain's line does not empty it.
         let builtin = "*filter\n:INPUT ACCEPT [0:0]\n-A INPUT -j ACCEPT\nCOMMIT\n";
-        assert!(idempotent(builtin, false));
-        assert!(!idempotent(builtin, true));
+        assert!(idempotent(builtin, false, false));
+        assert!(!idempotent(builtin, true, false));
         // Declared in another table's block does not count.
         let other = "*filter\n:X - [0:0]\nCOMMIT\n*nat\n-A X -j RETURN\nCOMMIT\n";
-        assert!(!idempotent(other, true));
+        assert!(!idempotent(other, true, false));
         for line in [
             "-I INPUT -j ACCEPT",
             "-D INPUT -j ACCEPT",
@@ -162,7 +172,7 @@ mod tests {
             "-A INPUT -c 1 2 -j ACCEPT",
         ] {
             let input = format!("*filter\n:INPUT ACCEPT [0:0]\n{line}\nCOMMIT\n");
-            assert!(!idempotent(&input, false), "{line}");
+            assert!(!idempotent(&input, false, false), "{line}");
         }
     }
 
@@ -197,10 +207,6 @@ mod tests {
         };
         assert!(RestoreMemo::new(input, &opts, &unknown).is_none());
         for o in [
-            RestoreOptions {
-                counters: true,
-                ..RestoreOptions::default()
-            },
             RestoreOptions {
                 test: true,
                 ..RestoreOptions::default()
