@@ -978,10 +978,12 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             }
         }
         Command::NewChain { chain } => {
-            // An existing chain is refused by the planner, which asks the kernel before it
-            // sends anything, as iptables-nft refuses it from its cache: a batch the kernel
+            // Refused here, as iptables-nft refuses it from its cache: a batch the kernel
             // rejects costs an RCU grace period (the abort path), which is what
             // go-iptables' ClearChain (`-N`, then `-F` on exit 1) would pay on every call.
+            if in_kernel(family, ipt, t, chain)? {
+                return Err(op_err(family, "Chain already exists."));
+            }
             ipt.new_chain(t, chain)
                 .map(|_| Text::default())
                 .map_err(kerr)
