@@ -177,3 +177,27 @@ fn neighbours_in_a_group_see_each_others_changes() {
         );
     });
 }
+
+/// A chain that exists, created again after another operation of the same plan named it (a
+/// neighbour's append in the same group, here one transaction), is refused by the planner,
+/// which asks the kernel: no batch goes to the kernel to be refused there (a refused batch
+/// costs the abort path and a commit again without it).
+#[test]
+fn an_existing_chain_named_earlier_in_the_plan_is_refused_before_the_kernel() {
+    in_netns(|| {
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.new_chain("filter", "X").unwrap();
+        let before = ipt.commit_stats();
+        let mut tx = ipt.transaction();
+        tx.append("filter", "X", "-j RETURN")
+            .new_chain("filter", "X");
+        let e = tx.commit().unwrap_err();
+        assert!(matches!(e, Error::AlreadyExists { .. }), "{e:?}");
+        assert_eq!(
+            ipt.commit_stats().commits,
+            before.commits,
+            "a batch was sent"
+        );
+        assert!(saved_rules("filter", "X").is_empty());
+    });
+}
