@@ -434,22 +434,15 @@ fn print_output(r: &mut BufReader<FdReader<'_>>) -> io::Result<i32> {
             Chunk::File(_, _) if !o_ok => return Ok(()),
             Chunk::File(f, len) => {
                 o_ok = o.flush().is_ok();
-                let mut at = 0;
-                while at < len && o_ok && can_splice {
-                    let want = (len - at).min(1 << 20);
-                    match iptnl::netlink::splice_at(&f, at as u64, &stdout, want) {
-                        Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
-                        Ok(n) => at += n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) if e.kind() == io::ErrorKind::InvalidInput => can_splice = false,
-                        Err(_) => o_ok = false,
-                    }
-                }
+                let mut left = len;
+                splice_out(&mut left, &mut o_ok, &mut can_splice, |left, want| {
+                    iptnl::netlink::splice_at(&f, (len - left) as u64, &stdout, want)
+                })?;
                 if !o_ok {
                     return Ok(());
                 }
                 // Not a pipe: the rest by copy.
-                return copy_file_text(&f, at, len, &mut buf, |t| {
+                return copy_file_text(&f, len - left, len, &mut buf, |t| {
                     o_ok = o_ok && o.write_all(t).is_ok();
                 });
             }
@@ -464,18 +457,10 @@ fn print_output(r: &mut BufReader<FdReader<'_>>) -> io::Result<i32> {
                     .is_ok();
                 r.consume(held);
                 left -= held;
-                while left > 0 && o_ok {
-                    match iptnl::netlink::splice(r.get_ref().sock, &stdout, left.min(1 << 20)) {
-                        Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
-                        Ok(n) => left -= n,
-                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                        Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
-                            can_splice = false;
-                            break;
-                        }
-                        Err(_) => o_ok = false,
-                    }
-                }
+                let sock = r.get_ref().sock;
+                splice_out(&mut left, &mut o_ok, &mut can_splice, |_, want| {
+                    iptnl::netlink::splice(sock, &stdout, want)
+                })?;
                 copy_text(r, left, &mut buf, |t| {
                     o_ok = o_ok && o.write_all(t).is_ok();
                 })
@@ -494,6 +479,28 @@ fn print_output(r: &mut BufReader<FdReader<'_>>) -> io::Result<i32> {
     });
     let _ = o.flush();
     code
+}
+
+/// Moves up to `left` bytes into standard output with `splice` (given how many are left and
+/// how many to move at most, it returns how many moved), counting `left` down, until none is left, standard
+/// output fails (`o_ok` becomes false: the rest is dropped) or is no pipe (`can_splice`
+/// becomes false: the caller copies the rest). Its source ending early is an error.
+fn splice_out(
+    left: &mut usize,
+    o_ok: &mut bool,
+    can_splice: &mut bool,
+    mut splice: impl FnMut(usize, usize) -> io::Result<usize>,
+) -> io::Result<()> {
+    while *left > 0 && *o_ok && *can_splice {
+        match splice(*left, (*left).min(1 << 20)) {
+            Ok(0) => return Err(io::ErrorKind::UnexpectedEof.into()),
+            Ok(n) => *left -= n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput => *can_splice = false,
+            Err(_) => *o_ok = false,
+        }
+    }
+    Ok(())
 }
 
 /// What the server runs for a request.
