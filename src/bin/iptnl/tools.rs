@@ -462,7 +462,9 @@ fn run_restore(
             Ok((f, start)),
         ),
         (RestoreInput::Text(buf), target) => {
-            let text = String::from_utf8_lossy(&buf).into_owned();
+            // Taken over, not copied, when it is UTF-8 (tens of megabytes for a resync).
+            let text = String::from_utf8(buf)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             let r = match target {
                 Target::Conn(conn) => restore(conn, family, &text, opts),
                 Target::Handle(h) => h.try_restore(&text, opts),
