@@ -10,9 +10,8 @@
 //!
 //! Only inputs whose second application is a no-op are remembered: chain lines, appends
 //! (with `--noflush`, only to user chains the same table block declares, which it empties
-//! first; a built-in chain's line does not empty it),
-//! comments and `COMMIT`, and nothing whose encoding depends on anything but the ruleset and
-//! the text: no ipset references (a set's index can change under its name, and no ruleset
+//! first; a built-in chain's line does not empty it), comments and `COMMIT`, and nothing
+//! whose encoding depends on anything but the ruleset and the text: no ipset references (a set's index can change under its name, and no ruleset
 //! generation says so), no counters of rules (`-c`, `[P:B]`) or, with `--counters`, of
 //! built-in chains (a kube-proxy resync, `--noflush --counters` with user chains only, is
 //! remembered), and neither `--test` nor `--verbose`. Anything else is restored as before.
