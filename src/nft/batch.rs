@@ -138,6 +138,54 @@ impl Batch {
         ahead.publish(&mut self.inner);
     }
 
+    /// Calls `f` with the table and chain that each operation from `from` on changes: the
+    /// chain is `None` for an operation on a whole table (a table added or deleted, all its
+    /// rules flushed, all its chains deleted). Operations on sets, their elements and other
+    /// objects (what a rule's anonymous sets need) are not reported: the rule that uses them
+    /// is.
+    ///
+    /// ```
+    /// use iptnl::nft::{Batch, Chain, Family};
+    /// let mut b = Batch::new();
+    /// b.add_chain(&Chain::user(Family::Ipv4, "nat", "X"), false).unwrap();
+    /// b.flush_table(Family::Ipv4, "filter").unwrap();
+    /// let mut seen = Vec::new();
+    /// b.each_target(0, &mut |t, c| seen.push((t.to_owned(), c.map(str::to_owned))));
+    /// assert_eq!(seen, [("nat".into(), Some("X".into())), ("filter".into(), None)]);
+    /// ```
+    pub fn each_target(&self, from: usize, f: &mut dyn FnMut(&str, Option<&str>)) {
+        for i in from..self.len() {
+            let Some(m) = self
+                .inner
+                .op_bytes(i)
+                .and_then(|b| Messages::new(b).next()?.ok())
+            else {
+                continue;
+            };
+            let (table, chain) = match m.msg_type() & 0xff {
+                NFT_MSG_NEWTABLE | NFT_MSG_DELTABLE => (NFTA_TABLE_NAME, None),
+                NFT_MSG_NEWCHAIN | NFT_MSG_DELCHAIN => (NFTA_CHAIN_TABLE, Some(NFTA_CHAIN_NAME)),
+                NFT_MSG_NEWRULE | NFT_MSG_DELRULE => (NFTA_RULE_TABLE, Some(NFTA_RULE_CHAIN)),
+                _ => continue,
+            };
+            let Ok(nf) = m.nfgen() else { continue };
+            let (mut t, mut c) = (None, None);
+            for a in nf.attrs().flatten() {
+                if a.kind() == table {
+                    t = a.str().ok();
+                } else if Some(a.kind()) == chain {
+                    c = a.str().ok();
+                }
+                if t.is_some() && c.is_some() {
+                    break;
+                }
+            }
+            if let Some(t) = t {
+                f(t, c);
+            }
+        }
+    }
+
     /// A new batch-local id, for [`Position::AfterId`] or chain ids.
     pub fn new_id(&mut self) -> u32 {
         self.next_id += 1;
