@@ -5,7 +5,7 @@
 //! [--map-mark] [--map-prio] [--map-queue]`).
 //!
 //! The kernel refers to an ipset by its index, which only the ipset subsystem knows: rules
-//! keep set names, and the [`SetIndex`](crate::ipt::ext::SetIndex) of the parse, encode or
+//! keep set names, and the [`SetIndex`] of the parse, encode or
 //! decode context resolves them (the agent layer's asks the kernel as iptables' `libxt_set`
 //! does). A name is checked when the rule is parsed, as `libxt_set` does, and resolved to its
 //! index when the rule is encoded (an error when the set does not exist, or is of the other

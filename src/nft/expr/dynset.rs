@@ -247,7 +247,7 @@ impl fmt::Display for Dynset {
     }
 }
 
-/// A [`Dynset`] as [`Expr::Dynset`](super::Expr::Dynset) stores it: boxed, because it is
+/// A [`Dynset`] as [`Expr::Dynset`] stores it: boxed, because it is
 /// the largest expression (a set name, a timeout and nested expressions) and rare in iptables
 /// rules, so that every other expression stays small.
 pub type DynsetBox = Box<Dynset>;
