@@ -85,7 +85,11 @@ fn any_restore_input_plans_or_fails_with_a_line() {
                         prop_assert!(!msg.is_empty());
                     }
                     Err(RestoreError::Kernel { .. }) | Err(RestoreError::Conflict { .. }) => {}
-                    Err(e @ (RestoreError::Nft(_) | RestoreError::Read(_))) => {
+                    Err(
+                        e @ (RestoreError::Nft(_)
+                        | RestoreError::Read(_)
+                        | RestoreError::Internal(_)),
+                    ) => {
                         prop_assert!(false, "unexpected error {e} for {input:?}")
                     }
                 }

@@ -14,6 +14,11 @@
 //! in arrival order and each caller's operations in its order, so a caller sees its
 //! neighbours' changes as if they had run just before it, and reads made for the group
 //! belong to one generation: a neighbour's change is no conflict.
+//!
+//! A restore ([`IpTables::try_restore`](super::IpTables::try_restore)) queues the same way.
+//! In a group it comes first, and carries in its own batch the operations that do not depend
+//! on what it changes (`plan::Beside`): one commit for the restore and those; the other
+//! operations are committed after it, and a second restore in the same group by itself.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -22,24 +27,93 @@ use std::time::{Duration, Instant};
 
 use super::error::Error;
 use super::plan::{Op, OpResult};
+use super::restore::{RestoreError, RestoreOptions, RestoreReport};
 
 /// A caller's result.
 pub(crate) type Outcome = Result<Vec<OpResult>, Error>;
+
+/// What a caller brings: operations, or a restore's input.
+#[derive(Clone, Copy)]
+pub(crate) enum Work<'a> {
+    Ops(&'a [Op<'a>]),
+    Restore(&'a str, &'a RestoreOptions),
+}
+
+/// [`Work`] copied, for a caller that queues (it is blocked, but the leader runs on another
+/// thread).
+enum Owned {
+    Ops(Vec<Op<'static>>),
+    Restore(String, RestoreOptions),
+}
+
+impl Owned {
+    fn of(w: Work<'_>) -> Owned {
+        match w {
+            Work::Ops(ops) => Owned::Ops(ops.iter().cloned().map(Op::into_owned).collect()),
+            Work::Restore(input, opts) => Owned::Restore(input.to_owned(), opts.clone()),
+        }
+    }
+}
+
+/// A caller's answer, for what it brought.
+pub(crate) enum Answer {
+    Ops(Outcome),
+    Restore(Result<RestoreReport, RestoreError>),
+}
+
+impl Answer {
+    /// The answer to operations.
+    pub(crate) fn into_ops(self) -> Outcome {
+        match self {
+            Answer::Ops(r) => r,
+            Answer::Restore(_) => Err(Error::Invalid(
+                "internal error: a restore's answer for operations".into(),
+            )),
+        }
+    }
+
+    /// The answer to a restore.
+    pub(crate) fn into_restore(self) -> Result<RestoreReport, RestoreError> {
+        match self {
+            Answer::Restore(r) => r,
+            Answer::Ops(_) => Err(RestoreError::Internal(
+                "internal error: operations' answer for a restore".into(),
+            )),
+        }
+    }
+
+    fn failed(msg: &str, restore: bool) -> Answer {
+        if restore {
+            Answer::Restore(Err(RestoreError::Internal(msg.into())))
+        } else {
+            Answer::Ops(Err(Error::Invalid(msg.into())))
+        }
+    }
+}
 
 /// What a queued caller is woken for.
 enum State {
     Queued,
     /// Lead the next commit.
     Lead,
-    Done(Outcome),
+    Done(Answer),
 }
 
-/// A caller waiting in the queue, with its operations (copied: the caller is blocked, but the
-/// leader runs on another thread).
+/// A caller waiting in the queue, with what it brought (copied).
 pub(crate) struct Ticket {
-    pub(crate) ops: Vec<Op<'static>>,
+    work: Owned,
     state: Mutex<State>,
     woken: Condvar,
+}
+
+impl Ticket {
+    /// What the caller brought.
+    pub(crate) fn work(&self) -> Work<'_> {
+        match &self.work {
+            Owned::Ops(ops) => Work::Ops(ops),
+            Owned::Restore(input, opts) => Work::Restore(input, opts),
+        }
+    }
 }
 
 impl Ticket {
@@ -48,7 +122,7 @@ impl Ticket {
         self.woken.notify_one();
     }
 
-    fn wait(&self) -> Option<Outcome> {
+    fn wait(&self) -> Option<Answer> {
         let mut g = lock(&self.state);
         loop {
             match std::mem::replace(&mut *g, State::Queued) {
@@ -89,8 +163,8 @@ impl std::fmt::Debug for Committer {
 pub(crate) enum Role<'a> {
     /// Lead now with these queued callers beside its own operations.
     Lead(Leader<'a>),
-    /// Another caller committed this caller's operations.
-    Done(Outcome),
+    /// Another caller committed this caller's work.
+    Done(Answer),
 }
 
 /// A leading caller: the callers it commits for. Dropping it answers whoever it did not
@@ -103,9 +177,9 @@ pub(crate) struct Leader<'a> {
 }
 
 impl Committer {
-    /// Enters the queue with `ops`: either the caller leads (at once when idle), or another
-    /// caller committed its operations and this is its result.
-    pub(crate) fn enter(&self, ops: &[Op<'_>]) -> Role<'_> {
+    /// Enters the queue with `work`: either the caller leads (at once when idle), or another
+    /// caller committed its work and this is its answer.
+    pub(crate) fn enter(&self, work: Work<'_>) -> Role<'_> {
         let mut q = lock(&self.queue);
         if !q.busy {
             q.busy = true;
@@ -123,7 +197,7 @@ impl Committer {
             return Role::Lead(leader);
         }
         let t = Arc::new(Ticket {
-            ops: ops.iter().cloned().map(Op::into_owned).collect(),
+            work: Owned::of(work),
             state: Mutex::new(State::Queued),
             woken: Condvar::new(),
         });
@@ -174,7 +248,7 @@ impl Committer {
 
 impl Leader<'_> {
     /// Hands `r` to queued caller `i` (of [`Leader::others`]).
-    pub(crate) fn answer(&self, i: usize, r: Outcome) {
+    pub(crate) fn answer(&self, i: usize, r: Answer) {
         if let Some(t) = self.others.get(i) {
             t.set(State::Done(r));
         }
@@ -186,9 +260,10 @@ impl Drop for Leader<'_> {
         for t in &self.others {
             let mut g = lock(&t.state);
             if matches!(*g, State::Queued) {
-                *g = State::Done(Err(Error::Invalid(
-                    "internal error while committing for a group of callers".into(),
-                )));
+                *g = State::Done(Answer::failed(
+                    "internal error while committing for a group of callers",
+                    matches!(t.work, Owned::Restore(..)),
+                ));
                 t.woken.notify_one();
             }
         }

@@ -285,26 +285,121 @@ impl IpTables {
     /// Calls made while another call's commit is in flight are committed together, in the
     /// next batch (see [`group`]); each still gets exactly its own result.
     pub(crate) fn run(&self, ops: &[Op<'_>]) -> Result<Vec<OpResult>, Error> {
-        let leader = match self.group.enter(ops) {
-            group::Role::Done(r) => return r,
+        self.in_group(group::Work::Ops(ops)).into_ops()
+    }
+
+    /// Commits `work` with whatever other callers bring meanwhile (see [`group`]): leads the
+    /// commit when the handle is idle or when its turn comes, or gets its answer from the
+    /// caller that committed for it.
+    fn in_group(&self, work: group::Work<'_>) -> group::Answer {
+        let leader = match self.group.enter(work) {
+            group::Role::Done(a) => return a,
             group::Role::Lead(l) => l,
         };
-        let mut results = {
-            let own: &[Op<'_>] = match &leader.own {
-                Some(t) => &t.ops,
-                None => ops,
+        let mut answers = {
+            let own = match &leader.own {
+                Some(t) => t.work(),
+                None => work,
             };
-            let mut callers: Vec<&[Op<'_>]> = Vec::with_capacity(1 + leader.others.len());
+            let mut callers = Vec::with_capacity(1 + leader.others.len());
             callers.push(own);
-            callers.extend(leader.others.iter().map(|t| t.ops.as_slice()));
-            self.commit_group(&callers)
+            callers.extend(leader.others.iter().map(|t| t.work()));
+            self.commit_all(&callers)
         };
-        let mine = results.remove(0);
-        for (i, r) in results.into_iter().enumerate() {
-            leader.answer(i, r);
+        let mine = answers.remove(0);
+        for (i, a) in answers.into_iter().enumerate() {
+            leader.answer(i, a);
         }
         drop(leader);
         mine
+    }
+
+    /// Commits what a group of callers brought. Without a restore among them, their
+    /// operations go through [`commit_group`](Self::commit_group). A restore carries the
+    /// operations that do not depend on what it changes in its own batch (one commit for
+    /// all; see [`restore`](crate::iptables::restore)); the other operations are committed
+    /// after it, and any further restore by itself.
+    fn commit_all(&self, callers: &[group::Work<'_>]) -> Vec<group::Answer> {
+        use group::{Answer, Work};
+        let mut out: Vec<Option<Answer>> = callers.iter().map(|_| None).collect();
+        let mut ops: Vec<usize> = callers
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| matches!(w, Work::Ops(_)))
+            .map(|(i, _)| i)
+            .collect();
+        let ops_of = |i: usize| match callers[i] {
+            Work::Ops(o) => o,
+            Work::Restore(..) => &[],
+        };
+        for (i, w) in callers.iter().enumerate() {
+            let Work::Restore(input, opts) = *w else {
+                continue;
+            };
+            let carry: Vec<&[Op<'_>]> = if opts.test || opts.verbose {
+                Vec::new()
+            } else {
+                ops.iter().map(|&c| ops_of(c)).collect()
+            };
+            let (r, answers) = self.restore_with(input, opts, &carry);
+            out[i] = Some(Answer::Restore(r));
+            for (k, a) in answers.into_iter().enumerate() {
+                if let (Some(a), Some(&c)) = (a, ops.get(k)) {
+                    out[c] = Some(Answer::Ops(a));
+                }
+            }
+            ops.retain(|&c| out[c].is_none());
+        }
+        if !ops.is_empty() {
+            let rest: Vec<&[Op<'_>]> = ops.iter().map(|&c| ops_of(c)).collect();
+            for (c, r) in ops.iter().zip(self.commit_group(&rest)) {
+                out[*c] = Some(Answer::Ops(r));
+            }
+        }
+        out.into_iter()
+            .map(|a| a.unwrap_or_else(|| Answer::Ops(Err(Error::Invalid("not committed".into())))))
+            .collect()
+    }
+
+    /// Applies a restore, with `carry`'s operations in its batch where they do not depend on
+    /// it: the restore's result and each operation list's answer (`None`: not committed).
+    /// The handle remembers the restore (see [`try_restore`](Self::try_restore)).
+    fn restore_with(
+        &self,
+        input: &str,
+        opts: &RestoreOptions,
+        carry: &[&[Op<'_>]],
+    ) -> (
+        Result<RestoreReport, RestoreError>,
+        Vec<Option<group::Outcome>>,
+    ) {
+        let t = std::time::Instant::now();
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        cache.restore_memo = None;
+        let (r, answers) = if carry.is_empty() {
+            (
+                crate::iptables::restore::restore(conn, self.family, input, opts),
+                Vec::new(),
+            )
+        } else {
+            crate::iptables::restore::restore_beside(conn, self.family, input, opts, carry)
+        };
+        if let Ok(report) = &r {
+            cache.restore_memo = RestoreMemo::new(input, opts, report).map(Box::new);
+        }
+        drop(g);
+        let beside = answers.iter().flatten().count();
+        let carried = answers.iter().flatten().filter(|a| a.is_ok()).count();
+        self.group.record(|s| {
+            s.requests += 1 + beside as u64;
+            if r.as_ref()
+                .is_ok_and(|rep| rep.commit_time > std::time::Duration::ZERO)
+            {
+                s.commit(r.as_ref().map_or(0, |rep| rep.ops), 1 + carried, t);
+            }
+        });
+        (r, answers)
     }
 
     /// Forgets everything cached: the next read asks the kernel.
@@ -873,6 +968,11 @@ impl IpTables {
     /// `--counters` no built-in chain lines, no `--test` or `--verbose`); see
     /// [`RestoreReport::generation`](crate::iptables::restore::RestoreReport::generation).
     ///
+    /// A restore made while another call of this handle is committing queues with the calls
+    /// made meanwhile, and shares their commit: the operations that do not touch what the
+    /// restore changes are planned after it into its batch, the others are committed right
+    /// after it (see [`set_group_window`](Self::set_group_window)).
+    ///
     /// ```no_run
     /// use iptnl::iptables::restore::RestoreOptions;
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -888,19 +988,19 @@ impl IpTables {
         input: &str,
         opts: &RestoreOptions,
     ) -> Result<RestoreReport, RestoreError> {
-        let mut g = self.lock();
-        let Inner { conn, cache } = &mut *g;
-        if let Some(m) = cache.restore_memo.as_deref() {
-            if m.same(input, opts) {
-                if let Some(r) = conn.genid().ok().and_then(|now| m.answer(now)) {
-                    return Ok(r);
+        {
+            let mut g = self.lock();
+            let Inner { conn, cache } = &mut *g;
+            if let Some(m) = cache.restore_memo.as_deref() {
+                if m.same(input, opts) {
+                    if let Some(r) = conn.genid().ok().and_then(|now| m.answer(now)) {
+                        return Ok(r);
+                    }
                 }
             }
         }
-        cache.restore_memo = None;
-        let report = crate::iptables::restore::restore(conn, self.family, input, opts)?;
-        cache.restore_memo = RestoreMemo::new(input, opts, &report).map(Box::new);
-        Ok(report)
+        self.in_group(group::Work::Restore(input, opts))
+            .into_restore()
     }
 
     /// The iptables version whose behaviour iptnl follows, as (major, minor, patch).

@@ -115,13 +115,7 @@ pub(crate) fn run_once(
             let index = p.owner.get(f.index).map(|&i| i as usize);
             let op = index.and_then(|i| ops.get(i)).copied();
             // An operation on a whole table names the chain the kernel refused.
-            let chain = p
-                .batch
-                .as_netlink()
-                .op_bytes(f.index)
-                .and_then(|b| Messages::new(b).next()?.ok())
-                .and_then(|m| crate::nft::Chain::decode(&m).ok())
-                .map(|c| c.name);
+            let chain = refused_chain(&p.batch, f.index);
             Err(Failed {
                 op: index,
                 error: map_refusal(p.view.conn, family, op, chain.as_deref(), f),
@@ -134,7 +128,17 @@ pub(crate) fn run_once(
     }
 }
 
-fn resolve(p: Pending, done: Option<&nft::Committed>) -> OpResult {
+/// The chain batch operation `index` names, when it is a chain operation.
+pub(crate) fn refused_chain(batch: &nft::Batch, index: usize) -> Option<String> {
+    batch
+        .as_netlink()
+        .op_bytes(index)
+        .and_then(|b| Messages::new(b).next()?.ok())
+        .and_then(|m| crate::nft::Chain::decode(&m).ok())
+        .map(|c| c.name)
+}
+
+pub(crate) fn resolve(p: Pending, done: Option<&nft::Committed>) -> OpResult {
     match p {
         Pending::Added(ops) => OpResult::Added {
             handles: ops
@@ -275,7 +279,7 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
 }
 
 /// Turns the kernel's refusal of one operation into a typed error.
-fn map_refusal(
+pub(crate) fn map_refusal(
     conn: &mut Conn,
     family: IpFamily,
     op: Option<&Op<'_>>,

@@ -12,6 +12,7 @@
 //! What the planner refuses is a [`Refusal`]; the API words it as an [`Error`], a restore in
 //! iptables-restore's words for the line.
 
+mod beside;
 mod commit;
 mod rewrite;
 pub(crate) mod state;
@@ -27,7 +28,8 @@ use crate::ipt::{IpFamily, RuleSpec};
 use crate::nft::{Batch, Expr, Policy, Rule};
 use state::{ChainSet, FastSet, TableMap};
 
-pub(crate) use commit::{jitter, run_once, Failed};
+pub(crate) use beside::Beside;
+pub(crate) use commit::{jitter, map_refusal, refused_chain, resolve, run_once, Failed};
 pub(crate) use rewrite::Rewrites;
 pub(crate) use view::{KernelView, RulesetView};
 

@@ -50,6 +50,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
+use super::beside::Named;
 use super::state::{Entry, FastSet};
 use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
 use crate::ipt::encode_rule_into_with;
@@ -453,6 +454,21 @@ struct TableNow {
     /// Chains the input does not declare that what iptables cannot see still jumps to:
     /// emptied, kept.
     emptied: Vec<String>,
+}
+
+impl Rewrites {
+    /// Adds the tables and chains kept aside to what a restore names: a rebuilt table
+    /// whole, and every chain named in a compared table.
+    pub(crate) fn name_into(&self, n: &mut Named) {
+        for tw in &self.pending {
+            if tw.rebuilt {
+                n.table(&tw.name);
+            }
+            for cw in &tw.chains {
+                n.chain(&tw.name, &cw.name);
+            }
+        }
+    }
 }
 
 impl<V: RulesetView + ?Sized> Planner<'_, V> {

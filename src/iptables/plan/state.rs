@@ -175,6 +175,20 @@ impl ChainSet {
         self.0.get_mut(table).is_some_and(|s| s.remove(chain))
     }
 
+    /// Whether any chain of `table` is in the set.
+    pub(crate) fn has_table(&self, table: &str) -> bool {
+        self.0.get(table).is_some_and(|s| !s.is_empty())
+    }
+
+    /// Calls `f` with each chain's table and name.
+    pub(crate) fn each(&self, f: &mut dyn FnMut(&str, &str)) {
+        for (t, chains) in &self.0 {
+            for c in chains {
+                f(t, c);
+            }
+        }
+    }
+
     /// Empties the set, returning its chains as (table, chain) keys.
     pub(crate) fn take(&mut self) -> Vec<(String, String)> {
         std::mem::take(&mut self.0)
@@ -302,6 +316,15 @@ impl TableMap {
 
     pub(crate) fn remove(&mut self, table: &str) {
         self.0.retain(|(t, _)| t != table);
+    }
+
+    /// Calls `f` with the table and name of each chain a state is kept for.
+    pub(crate) fn each_chain(&self, f: &mut dyn FnMut(&str, &str)) {
+        for (t, m) in &self.0 {
+            for (c, _) in m.iter() {
+                f(t, c);
+            }
+        }
     }
 }
 

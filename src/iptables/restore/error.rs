@@ -35,6 +35,11 @@ pub enum RestoreError {
     /// read again for each attempt; see [`restore_file`](super::restore_file)). Nothing was applied.
     #[error("reading the input: {0}")]
     Read(std::io::Error),
+    /// The handle failed to carry out the restore for another reason (its group commit
+    /// broke off, see [`IpTables::try_restore`](crate::iptables::IpTables::try_restore)).
+    /// Nothing was applied.
+    #[error("{0}")]
+    Internal(String),
 }
 
 impl From<InputError> for RestoreError {

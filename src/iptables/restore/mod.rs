@@ -33,8 +33,12 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::cache::Cache;
 use super::error::Error;
+use super::group::Outcome;
 use super::ipset::KernelSets;
-use super::plan::{At, DelMode, KernelView, Mode, Op, PlanError, Planner, RulesetView};
+use super::plan::{
+    jitter, map_refusal, refused_chain, At, Beside, DelMode, KernelView, Mode, Op, PlanError,
+    Planner, RulesetView,
+};
 use crate::ipt::command::Command;
 use crate::ipt::restore_input::{parse_stream, Event, Item, Lines, Selection};
 use crate::ipt::tables::find_table;
@@ -134,6 +138,7 @@ fn plan_once(
     family: IpFamily,
     input: Source<'_>,
     opts: &RestoreOptions,
+    mut beside: Option<&mut Beside<'_, '_>>,
 ) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
     super::sysdb::use_system_databases();
     // Refilled chains are compared with the kernel's (`plan::rewrite`); with `--counters`,
@@ -204,6 +209,17 @@ fn plan_once(
             continue;
         }
         planned?;
+        // What the restore names, for the commands planned beside it (before it is
+        // settled: nothing is kept aside after).
+        let named = beside.as_ref().map(|_| {
+            let created: Vec<&str> = block
+                .tables
+                .iter()
+                .map(String::as_str)
+                .filter(|t| !existing.iter().any(|e| e.0 == *t))
+                .collect();
+            p.named(&created)
+        });
         p.settle_all().map_err(|e| plan_err(block.last_line, e))?;
         let report = RestoreReport {
             verbose: block.said.map(|s| s.lines(opts.test)).unwrap_or_default(),
@@ -215,6 +231,9 @@ fn plan_once(
             batch_bytes: p.batch.wire_len(),
             ..RestoreReport::default()
         };
+        if let (Some(b), Some(named)) = (beside.as_deref_mut(), named) {
+            b.plan(&mut p, named);
+        }
         let genid = p.genid;
         let lines = std::mem::take(&mut p.owner);
         let mut batch = p.into_batch();
@@ -644,7 +663,7 @@ pub fn plan_restore(
     input: &str,
     opts: &RestoreOptions,
 ) -> Result<(Batch, RestoreReport), RestoreError> {
-    let (batch, _, report) = plan_once(conn, family, Source::Text(input), opts)?;
+    let (batch, _, report) = plan_once(conn, family, Source::Text(input), opts, None)?;
     Ok((batch, report))
 }
 
@@ -665,7 +684,7 @@ pub fn restore(
     input: &str,
     opts: &RestoreOptions,
 ) -> Result<RestoreReport, RestoreError> {
-    restore_source(conn, family, Source::Text(input), opts)
+    restore_source(conn, family, Source::Text(input), opts, None)
 }
 
 /// Restores the iptables-restore text in `file` (from its current position to its end), as
@@ -697,7 +716,7 @@ pub fn restore_file(
     if meta.is_file() && meta.len() > 0 {
         let start = std::io::Seek::stream_position(&mut &*file).map_err(RestoreError::Read)?;
         let input = InputFile::new(file, start, &meta);
-        return restore_source(conn, family, Source::File(&input), opts);
+        return restore_source(conn, family, Source::File(&input), opts, None);
     }
     let mut buf = Vec::new();
     std::io::Read::read_to_end(&mut &*file, &mut buf).map_err(RestoreError::Read)?;
@@ -718,18 +737,37 @@ fn free_beside(batch: Batch) {
         .spawn(move || drop(batch));
 }
 
+/// Restores `input` (see [`restore`]). With `beside`, the commands of other callers that do
+/// not depend on what the restore changes are planned after it into its batch (see
+/// `plan::Beside`): a command refused (by the planner or the kernel) is answered and the
+/// rest planned again without it; when the batch is committed each command planned into it
+/// is answered; the others stay unanswered, for the caller to commit after the restore.
 fn restore_source(
     conn: &mut Conn,
     family: IpFamily,
     input: Source<'_>,
     opts: &RestoreOptions,
+    mut beside: Option<&mut Beside<'_, '_>>,
 ) -> Result<RestoreReport, RestoreError> {
     // Under a stream of concurrent commits (20 `iptables-nft -A` processes) 8 tries were not
     // always enough; a retry right after a conflict has the best chance.
     const TRIES: u32 = 64;
-    for attempt in 0..TRIES {
-        let (mut batch, lines, mut report) = plan_once(conn, family, input, opts)?;
+    let mut attempt = 0;
+    while attempt < TRIES {
+        let (mut batch, lines, mut report) =
+            plan_once(conn, family, input, opts, beside.as_deref_mut())?;
         report.retries = attempt;
+        if let Some(b) = beside.as_deref_mut() {
+            if let Some((c, e)) = b.refused.take() {
+                b.answer(c, Err(e));
+                continue;
+            }
+            if b.conflict {
+                attempt += 1;
+                std::thread::sleep(jitter(attempt - 1));
+                continue;
+            }
+        }
         if opts.test {
             return Ok(report);
         }
@@ -737,27 +775,35 @@ fn restore_source(
         // what was read is still what the kernel holds.
         if batch.is_empty() {
             match (batch.genid(), conn.genid()) {
-                (Some(read), Ok(now)) if read != now => continue,
-                (Some(read), Ok(_)) => {
-                    report.generation = Some(read);
-                    return Ok(report);
+                (Some(read), Ok(now)) if read != now => {
+                    attempt += 1;
+                    continue;
                 }
-                _ => return Ok(report),
+                (Some(read), Ok(_)) => report.generation = Some(read),
+                _ => {}
             }
+            if let Some(b) = beside.as_deref_mut() {
+                b.answer_merged(None);
+            }
+            return Ok(report);
         }
         let t = std::time::Instant::now();
         let res = batch.commit(conn);
         report.commit_time = t.elapsed();
         match res {
-            Ok(_) => {
+            Ok(done) => {
                 // The batch was checked against the generation it was planned at; its commit
                 // moved it by one.
                 report.generation = batch.genid().map(|g| g.wrapping_add(1));
+                if let Some(b) = beside.as_deref_mut() {
+                    b.answer_merged(Some(&done));
+                }
                 free_beside(batch);
                 return Ok(report);
             }
             Err(nft::Error::Conflict { .. }) => {
-                if attempt >= 8 {
+                attempt += 1;
+                if attempt > 8 {
                     std::thread::sleep(std::time::Duration::from_millis(
                         1 + (attempt as u64 * 7) % 13,
                     ));
@@ -765,36 +811,71 @@ fn restore_source(
                 continue;
             }
             Err(nft::Error::Rejected { failures }) => {
+                // The restore's operations come first: a refusal of one of them is the
+                // restore's; otherwise a command beside it was refused, and is taken out.
+                if let Some(b) = beside.as_deref_mut() {
+                    let theirs = failures.iter().all(|f| f.index >= b.boundary);
+                    let first = failures
+                        .iter()
+                        .find_map(|f| Some((b.owner_of(&lines, f.index)?, f)));
+                    if let (true, Some(((c, op), f))) = (theirs, first) {
+                        let chain = refused_chain(&batch, f.index);
+                        let e = map_refusal(conn, family, Some(op), chain.as_deref(), f);
+                        b.answer(c, Err(e));
+                        continue;
+                    }
+                }
                 drop(batch);
-                let line_of = |i: usize| lines.get(i).map_or(0, |&l| l as usize);
-                let wanted: Vec<usize> = failures.iter().map(|f| line_of(f.index)).collect();
-                // Without the text (the file changed since), the lines are still named.
-                let src = input.lines_text(&wanted).unwrap_or_default();
-                let out: Vec<String> = failures
-                    .iter()
-                    .map(|f| {
-                        let line = line_of(f.index);
-                        let text = src.get(&line).map(|s| s.trim()).unwrap_or("");
-                        let shown: String = if text.chars().count() > 80 {
-                            text.chars().take(77).chain("...".chars()).collect()
-                        } else {
-                            text.to_owned()
-                        };
-                        format!(
-                            "line {}: {shown}: {}",
-                            nft::error::group_thousands(line as u64),
-                            f.reason
-                        )
-                    })
-                    .collect();
-                let first_line = failures.first().map_or(0, |f| line_of(f.index));
-                return Err(RestoreError::Kernel {
-                    lines: out,
-                    first_line,
-                });
+                return Err(kernel_refusal(input, &lines, &failures));
             }
             Err(e) => return Err(e.into()),
         }
     }
     Err(RestoreError::Conflict { tries: TRIES })
+}
+
+/// The kernel's refusal of a restore's batch, each refused operation named by its input
+/// line (quoted, shortened to 80 characters).
+fn kernel_refusal(input: Source<'_>, lines: &[u32], failures: &[nft::OpError]) -> RestoreError {
+    let line_of = |i: usize| lines.get(i).map_or(0, |&l| l as usize);
+    let wanted: Vec<usize> = failures.iter().map(|f| line_of(f.index)).collect();
+    // Without the text (the file changed since), the lines are still named.
+    let src = input.lines_text(&wanted).unwrap_or_default();
+    let out: Vec<String> = failures
+        .iter()
+        .map(|f| {
+            let line = line_of(f.index);
+            let text = src.get(&line).map(|s| s.trim()).unwrap_or("");
+            let shown: String = if text.chars().count() > 80 {
+                text.chars().take(77).chain("...".chars()).collect()
+            } else {
+                text.to_owned()
+            };
+            format!(
+                "line {}: {shown}: {}",
+                nft::error::group_thousands(line as u64),
+                f.reason
+            )
+        })
+        .collect();
+    let first_line = failures.first().map_or(0, |f| line_of(f.index));
+    RestoreError::Kernel {
+        lines: out,
+        first_line,
+    }
+}
+
+/// Restores `input` with the commands of `callers` planned into its batch where they do not
+/// depend on what it changes (see [`restore_source`]): the restore's result, and each
+/// caller's answer (`None`: not committed here, for the caller to commit after).
+pub(crate) fn restore_beside(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: &str,
+    opts: &RestoreOptions,
+    callers: &[&[Op<'_>]],
+) -> (Result<RestoreReport, RestoreError>, Vec<Option<Outcome>>) {
+    let mut b = Beside::new(callers);
+    let r = restore_source(conn, family, Source::Text(input), opts, Some(&mut b));
+    (r, b.into_answers())
 }
