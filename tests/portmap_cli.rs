@@ -635,6 +635,92 @@ struct StormResult {
     listing: String,
     /// The server's stats lines (served side only): before ADD, after ADD, after DEL.
     server_stats: Vec<String>,
+    /// The commands the server answered with a non-zero exit code (served side only), each
+    /// with how many times (a container's own chain names generalized).
+    server_failed: Vec<(usize, String)>,
+    /// kube-proxy-style resyncs run during ADD (`IPTNL_STORM_RESYNC_MS`), and the failed
+    /// ones, with why.
+    resyncs: (usize, Vec<String>),
+}
+
+/// The commands of a `iptnl serve --verbose` log that exited non-zero, most frequent first,
+/// each with its count: the plugin's races (two containers creating a shared chain at once)
+/// show up here.
+fn failed_commands(log: &str) -> Vec<(usize, String)> {
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for l in log.lines() {
+        let Some(rest) = l.strip_prefix("iptnl serve: ") else {
+            continue;
+        };
+        let Some((cmd, status)) = rest.rsplit_once(" (") else {
+            continue;
+        };
+        if !status.starts_with("exit ") || status.starts_with("exit 0") {
+            continue;
+        }
+        let code = status.split(',').next().unwrap_or(status);
+        let general: Vec<&str> = cmd
+            .split(' ')
+            .map(|w| match w.split_once('-') {
+                Some(("CNI", r)) if r.starts_with("DN-") => "CNI-DN-…",
+                _ => w,
+            })
+            .collect();
+        *seen
+            .entry(format!("{} ({code})", general.join(" ")))
+            .or_default() += 1;
+    }
+    let mut v: Vec<(usize, String)> = seen.into_iter().map(|(k, n)| (n, k)).collect();
+    v.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    v
+}
+
+/// The chains of the resyncs run beside a storm.
+const RESYNC_CHAIN: &str = "STORMRESYNC";
+
+/// With `IPTNL_STORM_RESYNC_MS=M`, runs a kube-proxy-style partial resync (`iptables-restore
+/// --noflush` of two service chains, with an endpoint that changes each time) through the
+/// side's `iptables-restore` every M ms while `running` holds, as kube-proxy does beside the
+/// CNI plugins after a node reboot: how many ran, and the failures.
+fn resync_while(tools: &Tools, running: &std::sync::atomic::AtomicBool) -> (usize, Vec<String>) {
+    let every = env_or("IPTNL_STORM_RESYNC_MS", 0);
+    let (mut count, mut failed) = (0, Vec::new());
+    if every == 0 {
+        return (count, failed);
+    }
+    while running.load(std::sync::atomic::Ordering::Relaxed) {
+        let input = format!(
+            "*nat\n:KUBE-SVC-{RESYNC_CHAIN} - [0:0]\n:KUBE-SEP-{RESYNC_CHAIN} - [0:0]\n\
+             -A KUBE-SVC-{RESYNC_CHAIN} -j KUBE-SEP-{RESYNC_CHAIN}\n\
+             -A KUBE-SEP-{RESYNC_CHAIN} -p tcp -j DNAT --to-destination 10.250.{}.{}:8080\n\
+             COMMIT\n",
+            count / 256 % 256,
+            count % 256
+        );
+        let o = tools
+            .command("iptables-restore")
+            .arg("--noflush")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut c| {
+                use std::io::Write;
+                c.stdin.take().map(|mut i| i.write_all(input.as_bytes()));
+                c.wait_with_output()
+            });
+        match o {
+            Ok(o) if o.status.success() => {}
+            Ok(o) => failed.push(format!(
+                "resync {count}: {}",
+                String::from_utf8_lossy(&o.stderr).trim()
+            )),
+            Err(e) => failed.push(format!("resync {count}: {e}")),
+        }
+        count += 1;
+        std::thread::sleep(Duration::from_millis(every as u64));
+    }
+    (count, failed)
 }
 
 /// The least any `iptables` can make a storm of `n` ADD sequences take: `n` processes at
@@ -749,12 +835,23 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
         let _lock = XtablesLock::hold();
         let budget = Duration::from_secs(120);
         let containers: Vec<Container> = (0..n).map(container).collect();
+        // The resyncs' own chains are left out: their last version depends on timing.
         let sets = || -> std::collections::BTreeSet<String> {
-            snapshot().lines().map(str::to_owned).collect()
+            snapshot()
+                .lines()
+                .filter(|l| !l.contains(RESYNC_CHAIN))
+                .map(str::to_owned)
+                .collect()
         };
         let before = stats(1);
-        let (add, add_slowest, add_failed) = at_once(n, budget, |i| {
-            add(&tools, &containers[i], &mut Profile::new()).map(|_| ())
+        let adding = std::sync::atomic::AtomicBool::new(true);
+        let ((add, add_slowest, add_failed), resyncs) = std::thread::scope(|s| {
+            let resyncs = s.spawn(|| resync_while(&tools, &adding));
+            let r = at_once(n, budget, |i| {
+                add(&tools, &containers[i], &mut Profile::new()).map(|_| ())
+            });
+            adding.store(false, std::sync::atomic::Ordering::Relaxed);
+            (r, resyncs.join().unwrap())
         });
         let after_add_stats = stats(2);
         let after_add = sets();
@@ -766,8 +863,11 @@ fn storm_run(side: Side, n: usize, background: usize) -> StormResult {
             .into_iter()
             .flatten()
             .collect();
+        let server_failed = server.as_ref().map(|s| failed_commands(&s.log()));
         StormResult {
             server_stats,
+            server_failed: server_failed.unwrap_or_default(),
+            resyncs,
             add,
             add_slowest,
             add_failed,
@@ -804,6 +904,18 @@ fn storm(n: usize, background: usize, sides: &[Side]) {
                 .map(|l| format!("{l}\n"))
                 .unwrap_or_default()
         );
+        if r.resyncs.0 > 0 {
+            let l = format!(
+                "          {} resyncs during ADD, {} failed\n",
+                r.resyncs.0,
+                r.resyncs.1.len()
+            );
+            eprint!("{l}");
+            lines.push_str(&l);
+        }
+        for (count, cmd) in &r.server_failed {
+            eprintln!("    server answered {count}× {cmd}");
+        }
         for (when, l) in ["before ADD", "after ADD", "after DEL"]
             .iter()
             .zip(&r.server_stats)
@@ -833,6 +945,11 @@ fn storm(n: usize, background: usize, sides: &[Side]) {
         // iptnl: every plugin call succeeds within kubelet's budget.
         assert!(r.add_failed.is_empty(), "{side:?} ADD: {:#?}", r.add_failed);
         assert!(r.del_failed.is_empty(), "{side:?} DEL: {:#?}", r.del_failed);
+        assert!(
+            r.resyncs.1.is_empty(),
+            "{side:?} resyncs: {:#?}",
+            r.resyncs.1
+        );
         // The rules portmap means, whatever the interleaving (compared as sets: the
         // plugin's own check-then-append may duplicate a shared rule under concurrency).
         let dn = |s: &std::collections::BTreeSet<String>, p: &str| {
@@ -888,7 +1005,8 @@ fn portmap_storm_small() {
 /// The field case: 300 containers at once on a node with 200,000 kube-proxy rules, through
 /// `iptnl serve` (`IPTNL_STORM_CONTAINERS`, `IPTNL_STORM_BACKGROUND` change the size;
 /// `IPTNL_STORM_ALL=1` also runs iptables-nft and iptnl by itself, and
-/// `IPTNL_STORM_SIDES=iptables-nft,direct,served` picks the sides). Minutes: run it with
+/// `IPTNL_STORM_SIDES=iptables-nft,direct,served` picks the sides; `IPTNL_STORM_RESYNC_MS=M`
+/// runs a kube-proxy-style partial resync every M ms during ADD). Minutes: run it with
 /// `cargo test --release --test portmap_cli portmap_storm_field -- --ignored --nocapture`.
 #[test]
 #[ignore]
