@@ -659,13 +659,27 @@ fn failed_commands(log: &str) -> Vec<(usize, String)> {
             continue;
         }
         let code = status.split(',').next().unwrap_or(status);
-        let general: Vec<&str> = cmd
-            .split(' ')
-            .map(|w| match w.split_once('-') {
-                Some(("CNI", r)) if r.starts_with("DN-") => "CNI-DN-…",
-                _ => w,
+        // The tool, the table, the command and its chain; a container's own chain
+        // generalized, the rule left out.
+        let words: Vec<&str> = cmd.split(' ').collect();
+        let verb = words
+            .iter()
+            .position(|w| w.len() == 2 && w.starts_with('-') && *w != "-t")
+            .unwrap_or(words.len());
+        let mut general: Vec<&str> = words
+            .iter()
+            .take(verb + 2)
+            .map(|w| {
+                if w.starts_with("CNI-DN-") {
+                    "CNI-DN-…"
+                } else {
+                    w
+                }
             })
             .collect();
+        if words.len() > verb + 2 {
+            general.push("…");
+        }
         *seen
             .entry(format!("{} ({code})", general.join(" ")))
             .or_default() += 1;

@@ -377,26 +377,38 @@ impl IpTables {
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
         cache.restore_memo = None;
-        let (r, answers) = if carry.is_empty() {
+        let (r, answers, (split_off, conflicts)) = if carry.is_empty() {
             (
                 crate::iptables::restore::restore(conn, self.family, input, opts),
                 Vec::new(),
+                (0, 0),
             )
         } else {
-            crate::iptables::restore::restore_beside(conn, self.family, input, opts, carry)
+            let o = crate::iptables::restore::restore_beside(conn, self.family, input, opts, carry);
+            (o.restore, o.answers, (o.split_off, o.conflicts))
         };
         if let Ok(report) = &r {
             cache.restore_memo = RestoreMemo::new(input, opts, report).map(Box::new);
         }
         drop(g);
-        let beside = answers.iter().flatten().count();
-        let carried = answers.iter().flatten().filter(|a| a.is_ok()).count();
+        // The callers answered beside the restore, and the operations committed with it.
+        let (mut callers, mut ops) = (0, 0);
+        for (a, c) in answers.iter().zip(carry) {
+            if let Some(a) = a {
+                callers += 1;
+                if a.is_ok() {
+                    ops += c.len();
+                }
+            }
+        }
         self.group.record(|s| {
-            s.requests += 1 + beside as u64;
-            if r.as_ref()
-                .is_ok_and(|rep| rep.commit_time > std::time::Duration::ZERO)
-            {
-                s.commit(r.as_ref().map_or(0, |rep| rep.ops), 1 + carried, t);
+            s.requests += 1 + callers as u64;
+            s.split_off += split_off;
+            s.conflicts += conflicts;
+            if let Ok(rep) = &r {
+                if rep.commit_time > std::time::Duration::ZERO {
+                    s.commit(rep.ops + ops, 1 + callers, t);
+                }
             }
         });
         (r, answers)

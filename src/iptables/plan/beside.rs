@@ -84,6 +84,10 @@ pub(crate) struct Beside<'c, 'o> {
     pub(crate) conflict: bool,
     /// Each caller's answer, once it has one.
     answers: Vec<Option<Outcome>>,
+    /// Callers refused and taken out (the rest planned again without them).
+    pub(crate) split_off: u64,
+    /// Attempts planned again because the ruleset changed under a read.
+    pub(crate) conflicts: u64,
 }
 
 impl<'c, 'o> Beside<'c, 'o> {
@@ -98,6 +102,8 @@ impl<'c, 'o> Beside<'c, 'o> {
             refused: None,
             conflict: false,
             answers: (0..callers.len()).map(|_| None).collect(),
+            split_off: 0,
+            conflicts: 0,
         }
     }
 

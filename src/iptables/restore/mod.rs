@@ -760,9 +760,11 @@ fn restore_source(
         if let Some(b) = beside.as_deref_mut() {
             if let Some((c, e)) = b.refused.take() {
                 b.answer(c, Err(e));
+                b.split_off += 1;
                 continue;
             }
             if b.conflict {
+                b.conflicts += 1;
                 attempt += 1;
                 std::thread::sleep(jitter(attempt - 1));
                 continue;
@@ -802,6 +804,9 @@ fn restore_source(
                 return Ok(report);
             }
             Err(nft::Error::Conflict { .. }) => {
+                if let Some(b) = beside.as_deref_mut() {
+                    b.conflicts += 1;
+                }
                 attempt += 1;
                 if attempt > 8 {
                     std::thread::sleep(std::time::Duration::from_millis(
@@ -822,6 +827,7 @@ fn restore_source(
                         let chain = refused_chain(&batch, f.index);
                         let e = map_refusal(conn, family, Some(op), chain.as_deref(), f);
                         b.answer(c, Err(e));
+                        b.split_off += 1;
                         continue;
                     }
                 }
@@ -865,17 +871,34 @@ fn kernel_refusal(input: Source<'_>, lines: &[u32], failures: &[nft::OpError]) -
     }
 }
 
+/// What [`restore_beside`] did.
+pub(crate) struct BesideOutcome {
+    /// The restore's result.
+    pub(crate) restore: Result<RestoreReport, RestoreError>,
+    /// Each caller's answer (`None`: not committed here, for the caller to commit after).
+    pub(crate) answers: Vec<Option<Outcome>>,
+    /// Callers refused and taken out (the rest planned again without them).
+    pub(crate) split_off: u64,
+    /// Attempts planned again because the ruleset changed under a read.
+    pub(crate) conflicts: u64,
+}
+
 /// Restores `input` with the commands of `callers` planned into its batch where they do not
-/// depend on what it changes (see [`restore_source`]): the restore's result, and each
-/// caller's answer (`None`: not committed here, for the caller to commit after).
+/// depend on what it changes (see [`restore_source`]).
 pub(crate) fn restore_beside(
     conn: &mut Conn,
     family: IpFamily,
     input: &str,
     opts: &RestoreOptions,
     callers: &[&[Op<'_>]],
-) -> (Result<RestoreReport, RestoreError>, Vec<Option<Outcome>>) {
+) -> BesideOutcome {
     let mut b = Beside::new(callers);
-    let r = restore_source(conn, family, Source::Text(input), opts, Some(&mut b));
-    (r, b.into_answers())
+    let restore = restore_source(conn, family, Source::Text(input), opts, Some(&mut b));
+    let (split_off, conflicts) = (b.split_off, b.conflicts);
+    BesideOutcome {
+        restore,
+        answers: b.into_answers(),
+        split_off,
+        conflicts,
+    }
 }
