@@ -93,6 +93,9 @@ pub(crate) struct Cache {
     /// listing is a function of the ruleset, so it serves every later listing of the table
     /// at that generation (the commands of `iptnl serve` that arrive between two commits).
     listings: HashMap<String, (u32, TableText)>,
+    /// The chain lines and the chain order of the last listing of each table, with the chain
+    /// list they come from (see [`Cache::listing_head`]).
+    heads: HashMap<String, ListingHead>,
     /// Follow the ruleset events instead of forgetting everything when the generation moved.
     pub(crate) follow: bool,
     /// The event subscription, opened by the first read while `follow` is set.
@@ -105,6 +108,7 @@ pub(crate) struct Cache {
 impl Cache {
     pub(crate) fn clear(&mut self) {
         self.genid = None;
+        self.heads.clear();
         self.chains.clear();
         self.canon.clear();
         self.scanned.clear();
@@ -194,6 +198,34 @@ impl Cache {
         if let Some((_, lines)) = self.rendered.remove(k) {
             self.rendered_lines -= lines.lines();
         }
+    }
+
+    /// The chain lines of a listing of `table` and, for each chain in the listing's order,
+    /// its index in `chains` (`None`: a built-in chain not there yet), made by `make` once
+    /// per version of the table's chain list: a listing after a commit that changed only
+    /// rules neither sorts the chains again nor renders their lines.
+    pub(crate) fn listing_head<E>(
+        &mut self,
+        table: &str,
+        chains: &Arc<Vec<Chain>>,
+        make: impl FnOnce() -> Result<(Arc<Block>, Vec<Option<usize>>), E>,
+    ) -> Result<(Arc<Block>, ChainOrder), E> {
+        if let Some(h) = self.heads.get(table) {
+            if Arc::ptr_eq(&h.chains, chains) {
+                return Ok((h.lines.clone(), h.order.clone()));
+            }
+        }
+        let (lines, order) = make()?;
+        let order = Arc::new(order);
+        self.heads.insert(
+            table.to_owned(),
+            ListingHead {
+                chains: chains.clone(),
+                lines: lines.clone(),
+                order: order.clone(),
+            },
+        );
+        Ok((lines, order))
     }
 
     /// The `iptables -S` lines of `rules`, the cached rules of chain `k`, rendered with
@@ -627,13 +659,26 @@ pub(crate) fn table_chains(
     })
 }
 
+/// For each chain of a listing, in order, its index in the table's chain list (`None`: a
+/// built-in chain not there yet).
+pub(crate) type ChainOrder = Arc<Vec<Option<usize>>>;
+
+/// What a listing's chain lines and chain order were made from (see
+/// [`Cache::listing_head`]); holding the chain list keeps its address from being reused.
+#[derive(Debug)]
+struct ListingHead {
+    chains: Arc<Vec<Chain>>,
+    lines: Arc<Block>,
+    order: ChainOrder,
+}
+
 /// A whole table as of one generation: its chains and the rules of each.
 #[derive(Debug)]
 pub(crate) struct TableRead {
     /// The chains in the kernel, as dumped.
     pub(crate) chains: Arc<Vec<Chain>>,
-    /// The rules of each chain, by name.
-    pub(crate) rules: HashMap<String, Arc<Vec<Rule>>>,
+    /// The rules of each chain of `chains`, in the same order.
+    pub(crate) rules: Vec<Arc<Vec<Rule>>>,
     /// The generation they belong to.
     pub(crate) genid: u32,
 }
@@ -673,23 +718,28 @@ pub(crate) fn read_table(
             None => None,
         };
         if let Some(chains) = known {
-            let mut rules = HashMap::with_capacity(chains.len());
+            // One lookup per chain, with one key reused (a kube-proxy nat table has tens of
+            // thousands of chains, and the server lists it after every commit).
+            let mut rules: Vec<Option<Arc<Vec<Rule>>>> = Vec::with_capacity(chains.len());
             let mut missing = Vec::new();
-            for c in chains.iter() {
-                match cache.chains.get(&(table.to_owned(), c.name.clone())) {
-                    Some(Some(r)) => {
-                        rules.insert(c.name.clone(), r.clone());
+            let mut k: Key = (table.to_owned(), String::new());
+            for (i, c) in chains.iter().enumerate() {
+                k.1.clear();
+                k.1.push_str(&c.name);
+                match cache.chains.get(&k) {
+                    Some(Some(r)) => rules.push(Some(r.clone())),
+                    _ => {
+                        rules.push(None);
+                        missing.push(i);
                     }
-                    _ => missing.push(c.name.as_str()),
                 }
             }
             if missing.len() <= FEW.max(chains.len() / 64) {
                 let mut moved = false;
-                for name in missing {
+                for i in missing {
+                    let name = chains[i].name.as_str();
                     match read_chain(conn, cache, family, table, name)? {
-                        (Some(r), at) if at == g => {
-                            rules.insert(name.to_owned(), r);
-                        }
+                        (Some(r), at) if at == g => rules[i] = Some(r),
                         // Changed meanwhile: the next round starts over.
                         _ => {
                             moved = true;
@@ -697,7 +747,8 @@ pub(crate) fn read_table(
                         }
                     }
                 }
-                if !moved {
+                let all: Option<Vec<_>> = rules.into_iter().collect();
+                if let (false, Some(rules)) = (moved, all) {
                     return Ok(TableRead {
                         chains,
                         rules,
@@ -725,9 +776,10 @@ pub(crate) fn read_table(
         }
         let n: usize = rules.values().map(Vec::len).sum();
         let keep = cache.rules() + n <= MAX_RULES;
-        let mut out = HashMap::with_capacity(rules.len());
-        for (name, v) in rules {
-            let k = (table.to_owned(), name.clone());
+        let mut out = Vec::with_capacity(chains.len());
+        for c in chains.iter() {
+            let v = rules.remove(&c.name).unwrap_or_default();
+            let k = (table.to_owned(), c.name.clone());
             let v = match cache.chains.get(&k) {
                 // Cached at this generation already: the same rules, kept with their index.
                 Some(Some(have)) => have.clone(),
@@ -736,7 +788,7 @@ pub(crate) fn read_table(
             if keep {
                 cache.chains.insert(k, Some(v.clone()));
             }
-            out.insert(name, v);
+            out.push(v);
         }
         let chains = Arc::new(chains);
         if keep {

@@ -57,6 +57,18 @@ pub struct Stat {
 /// iptables table (created yet or not), then the user chains sorted by name. A table that is
 /// not an iptables table and does not exist is [`Error::NotFound`].
 fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>, Error> {
+    Ok(chain_order(table, chains)?
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect())
+}
+
+/// The chains of a listing in iptables' order (see [`chain_names`]), each with its index in
+/// `chains` (`None`: a built-in chain the table does not have yet).
+fn chain_order<'a>(
+    table: &str,
+    chains: &'a [nft::Chain],
+) -> Result<Vec<(&'a str, Option<usize>)>, Error> {
     let spec = find_table(table);
     if spec.is_none() && chains.is_empty() {
         return Err(Error::NotFound {
@@ -66,32 +78,58 @@ fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>
             message: format!("table {table} does not exist"),
         });
     }
-    let mut names: Vec<&str> = spec
-        .map(|t| t.chains.iter().map(|c| c.name).collect())
+    let mut order: Vec<(&str, Option<usize>)> = spec
+        .map(|t| {
+            t.chains
+                .iter()
+                .map(|b| (b.name, chains.iter().position(|c| c.name == b.name)))
+                .collect()
+        })
         .unwrap_or_default();
-    let mut user: Vec<&str> = chains
-        .iter()
-        .filter(|c| c.hook.is_none())
-        .map(|c| c.name.as_str())
+    let mut user: Vec<usize> = (0..chains.len())
+        .filter(|&i| chains[i].hook.is_none())
         .collect();
-    user.sort_unstable();
-    names.extend(user);
-    Ok(names)
+    user.sort_unstable_by(|&a, &b| chains[a].name.cmp(&chains[b].name));
+    order.extend(user.into_iter().map(|i| (chains[i].name.as_str(), Some(i))));
+    Ok(order)
 }
 
 /// A table as `iptables -S` prints it, in blocks: the chain lines (with policies, and
-/// counters when asked), then each chain's rule lines from `body`, chains in iptables' order.
+/// counters when asked), then each chain's rule lines from `body` (given the chain's index in
+/// `chains`), chains in iptables' order.
 /// Blocks, so that a cached chain's lines are shared, not copied, while the handle is locked.
 fn table_listing(
     table: &str,
     chains: &[nft::Chain],
     counters: bool,
-    mut body: impl FnMut(&str) -> Option<Arc<Block>>,
+    body: impl FnMut(usize) -> Option<Arc<Block>>,
 ) -> Result<TableText, Error> {
-    let names = chain_names(table, chains)?;
-    let mut blocks = vec![Arc::new(chain_lines(table, &names, chains, counters))];
-    blocks.extend(names.into_iter().filter_map(&mut body));
-    Ok(TableText::new(blocks))
+    let (head, order) = listing_head(table, chains, counters)?;
+    Ok(listing_of(Arc::new(head), &order, body))
+}
+
+/// The chain lines of a listing of `table` and its chain order (see [`chain_order`]).
+fn listing_head(
+    table: &str,
+    chains: &[nft::Chain],
+    counters: bool,
+) -> Result<(Block, Vec<Option<usize>>), Error> {
+    let order = chain_order(table, chains)?;
+    let names: Vec<&str> = order.iter().map(|&(name, _)| name).collect();
+    let head = chain_lines(table, &names, chains, counters);
+    Ok((head, order.into_iter().map(|(_, i)| i).collect()))
+}
+
+/// A listing: `head`, then the rule lines of each chain of `order` from `body`.
+fn listing_of(
+    head: Arc<Block>,
+    order: &[Option<usize>],
+    body: impl FnMut(usize) -> Option<Arc<Block>>,
+) -> TableText {
+    let mut blocks = Vec::with_capacity(order.len() + 1);
+    blocks.push(head);
+    blocks.extend(order.iter().filter_map(|&i| i).filter_map(body));
+    TableText::new(blocks)
 }
 
 /// A table's first listing in a handle (see [`Cache::listed`](cache::Cache)): its chains,
@@ -397,7 +435,8 @@ impl IpTables {
             for r in all {
                 by_chain.entry(r.chain.clone()).or_default().push(r);
             }
-            return table_listing(table, &chains, counters, |name| {
+            return table_listing(table, &chains, counters, |i| {
+                let name = chains[i].name.as_str();
                 by_chain
                     .get(name)
                     .map(|v| Arc::new(Block::new(render(name, v))))
@@ -417,12 +456,18 @@ impl IpTables {
             return list_table_streamed(conn, family, table);
         }
         let t = cache::read_table(conn, cache, family, table)?;
-        let text = table_listing(table, &t.chains, counters, |name| {
-            t.rules.get(name).map(|rules| {
-                let k = (table.to_owned(), name.to_owned());
-                cache.rendered(&k, rules, |r| render(name, r))
-            })
+        // Only listings without counters come here: their chain lines depend on the chain
+        // list alone.
+        let (head, order) = cache.listing_head(table, &t.chains, || {
+            listing_head(table, &t.chains, counters).map(|(h, o)| (Arc::new(h), o))
         })?;
+        let mut k: cache::Key = (table.to_owned(), String::new());
+        let text = listing_of(head, &order, |i| {
+            let (rules, name) = (t.rules.get(i)?, t.chains.get(i)?.name.as_str());
+            k.1.clear();
+            k.1.push_str(name);
+            Some(cache.rendered(&k, rules, |r| render(name, r)))
+        });
         cache.keep_listing(table, t.genid, text.clone());
         Ok(text)
     }
@@ -521,14 +566,15 @@ impl IpTables {
         let Inner { conn, cache } = &mut *g;
         let t = cache::read_table(conn, cache, self.family, table)?;
         drop(g);
-        Ok(t.rules
+        Ok(t.chains
             .iter()
-            .map(|(name, rules)| {
+            .zip(&t.rules)
+            .map(|(c, rules)| {
                 let specs = rules
                     .iter()
                     .map(|r| Decode::Shown.spec(r, self.family))
                     .collect();
-                (name.clone(), specs)
+                (c.name.clone(), specs)
             })
             .collect())
     }
