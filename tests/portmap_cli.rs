@@ -407,11 +407,13 @@ impl Side {
     }
 
     /// The `iptnl serve` this side hands its commands to, started in the calling thread's
-    /// namespace (`IPTNL_BIN` picks the binary).
+    /// namespace (`IPTNL_SERVER_BIN`, else `IPTNL_BIN`, picks the binary: the commands and
+    /// the server may come from different builds, e.g. a musl build for the commands).
     fn server(self) -> Option<common::Server> {
         (self == Side::Served).then(|| {
             common::Server::start(
-                &std::env::var("IPTNL_BIN")
+                &std::env::var("IPTNL_SERVER_BIN")
+                    .or_else(|_| std::env::var("IPTNL_BIN"))
                     .unwrap_or_else(|_| env!("CARGO_BIN_EXE_iptnl").to_owned()),
             )
         })
