@@ -70,9 +70,9 @@ fn getsockopt_int(fd: RawFd, level: i32, name: i32) -> io::Result<i32> {
 fn set_timeout(fd: RawFd, name: i32, timeout: Option<std::time::Duration>) -> io::Result<()> {
     let tv = match timeout {
         Some(d) => libc::timeval {
-            tv_sec: d.as_secs().min(i64::MAX as u64) as libc::time_t,
+            tv_sec: d.as_secs().min(i64::MAX as u64) as _,
             // At least 1 µs, so that a tiny timeout does not mean "forever".
-            tv_usec: (d.subsec_micros().max(u32::from(d.is_zero()))) as libc::suseconds_t,
+            tv_usec: (d.subsec_micros().max(u32::from(d.is_zero()))) as _,
         },
         None => libc::timeval {
             tv_sec: 0,
@@ -661,7 +661,7 @@ pub fn wait_signal(
 ) -> io::Result<Option<i32>> {
     let set = sigset(signals)?;
     let ts = timeout.map(|t| libc::timespec {
-        tv_sec: t.as_secs().min(i64::MAX as u64) as libc::time_t,
+        tv_sec: t.as_secs().min(i64::MAX as u64) as _,
         tv_nsec: t.subsec_nanos() as libc::c_long,
     });
     loop {
