@@ -114,9 +114,7 @@ impl Ticket {
             Owned::Restore(input, opts) => Work::Restore(input, opts),
         }
     }
-}
 
-impl Ticket {
     fn set(&self, s: State) {
         *lock(&self.state) = s;
         self.woken.notify_one();

@@ -108,7 +108,7 @@ impl<'c, 'o> Beside<'c, 'o> {
     }
 
     /// Answers caller `c` and takes it out.
-    pub(crate) fn answer(&mut self, c: usize, r: Outcome) {
+    fn answer(&mut self, c: usize, r: Outcome) {
         if let Some(a) = self.answers.get_mut(c) {
             *a = Some(r);
         }
@@ -165,49 +165,40 @@ impl<'c, 'o> Beside<'c, 'o> {
         });
         p.switch_to_commands();
         let callers = self.callers;
+        let mut flat: Vec<&Op<'o>> = Vec::new();
+        let mut planned = Vec::new();
         for &c in &self.alive {
             let ops = callers[c];
             if !named.independent(ops) {
                 continue;
             }
-            match plan_caller(p, ops, c, &mut self.items) {
-                Ok(pending) => self.merged.push((c, pending)),
-                Err(PlanError::Failed(Error::Conflict { .. })) => {
-                    self.conflict = true;
-                    return;
-                }
-                Err(e) => {
-                    let error = match e {
-                        PlanError::Failed(e) => e,
-                        PlanError::Refused(r) => r.into_error(),
-                    };
-                    self.refused = Some((c, error));
-                    return;
+            for (j, op) in ops.iter().enumerate() {
+                flat.push(op);
+                self.items.push((c, j));
+            }
+            planned.push(c);
+        }
+        match p.plan_group(&flat) {
+            Ok(pending) => {
+                let mut it = pending.into_iter();
+                for c in planned {
+                    let mine = it.by_ref().take(callers[c].len()).collect();
+                    self.merged.push((c, mine));
                 }
             }
+            Err((_, PlanError::Failed(Error::Conflict { .. }))) => self.conflict = true,
+            Err((i, e)) => match self.items.get(i) {
+                Some(&(c, _)) => self.refused = Some((c, e.into_error())),
+                None => self.conflict = true,
+            },
         }
     }
-}
 
-/// Plans one caller's operations as a group commit does: the chains its reading operations
-/// need are read first, then each operation in order.
-fn plan_caller<V: RulesetView + ?Sized>(
-    p: &mut Planner<'_, V>,
-    ops: &[Op<'_>],
-    c: usize,
-    items: &mut Vec<(usize, usize)>,
-) -> Result<Vec<Pending>, PlanError> {
-    for op in ops.iter().filter(|o| o.reads()) {
-        let (t, ch) = op.table_chain();
-        p.load(t, ch)?;
+    /// Answers caller `c` with the refusal of its operation and takes it out.
+    pub(crate) fn split(&mut self, c: usize, e: Error) {
+        self.answer(c, Err(e));
+        self.split_off += 1;
     }
-    let mut pending = Vec::with_capacity(ops.len());
-    for (j, op) in ops.iter().enumerate() {
-        pending.push(p.op(op)?);
-        p.mark(items.len() as u32);
-        items.push((c, j));
-    }
-    Ok(pending)
 }
 
 impl<V: RulesetView + ?Sized> Planner<'_, V> {

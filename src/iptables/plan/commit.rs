@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::super::cache::{Cache, Key};
 use super::super::error::{from_nft, Error, What};
 use super::state::Entry;
-use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner};
+use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
 use crate::ipt::IpFamily;
 use crate::netlink::{Conn, Messages};
 use crate::nft::{self, Rule};
@@ -66,25 +66,10 @@ pub(crate) fn run_once(
         counters: true,
     };
     let mut p = Planner::new(&mut view, family, mode, 0);
-    // Read every chain a read-dependent operation needs first, so that all reads belong to
-    // one generation as far as possible and blind operations see them.
-    let planned = (|| {
-        for (i, op) in ops.iter().enumerate().filter(|(_, o)| o.reads()) {
-            let (t, c) = op.table_chain();
-            p.load(t, c).map_err(|e| (i, e))?;
-        }
-        let mut pending = Vec::with_capacity(ops.len());
-        for (i, op) in ops.iter().enumerate() {
-            pending.push(p.op(op).map_err(|e| (i, e))?);
-            p.mark(i as u32);
-        }
-        Ok(pending)
-    })();
-    let pending = match planned {
+    let pending = match p.plan_group(ops) {
         Ok(x) => x,
         Err((_, PlanError::Failed(Error::Conflict { .. }))) => return Ok(None),
-        Err((i, PlanError::Failed(e))) => return Err(Failed::of(i, e)),
-        Err((i, PlanError::Refused(r))) => return Err(Failed::of(i, r.into_error())),
+        Err((i, e)) => return Err(Failed::of(i, e.into_error())),
     };
     if let Some(g) = pin {
         if p.genid.is_some_and(|x| x != g) {
@@ -125,6 +110,28 @@ pub(crate) fn run_once(
             op: None,
             error: from_nft(e, "committing"),
         }),
+    }
+}
+
+impl<V: RulesetView + ?Sized> Planner<'_, V> {
+    /// Plans the operations of a group of callers, in order: first every chain a
+    /// read-dependent operation needs, so that all reads belong to one generation as far as
+    /// possible and blind operations see them, then each operation, its batch operations
+    /// owned by its index in `ops`. A failure comes with the index of the operation.
+    pub(crate) fn plan_group(
+        &mut self,
+        ops: &[&Op<'_>],
+    ) -> Result<Vec<Pending>, (usize, PlanError)> {
+        for (i, op) in ops.iter().enumerate().filter(|(_, o)| o.reads()) {
+            let (t, c) = op.table_chain();
+            self.load(t, c).map_err(|e| (i, e))?;
+        }
+        let mut pending = Vec::with_capacity(ops.len());
+        for (i, op) in ops.iter().enumerate() {
+            pending.push(self.op(op).map_err(|e| (i, e))?);
+            self.mark(i as u32);
+        }
+        Ok(pending)
     }
 }
 

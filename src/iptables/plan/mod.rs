@@ -473,6 +473,16 @@ pub(crate) enum PlanError {
     Failed(Error),
 }
 
+impl PlanError {
+    /// The failure as the API reports it.
+    pub(crate) fn into_error(self) -> Error {
+        match self {
+            PlanError::Failed(e) => e,
+            PlanError::Refused(r) => r.into_error(),
+        }
+    }
+}
+
 impl From<Refusal> for PlanError {
     fn from(r: Refusal) -> PlanError {
         PlanError::Refused(r)

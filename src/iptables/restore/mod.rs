@@ -211,7 +211,7 @@ fn plan_once(
         planned?;
         // What the restore names, for the commands planned beside it (before it is
         // settled: nothing is kept aside after).
-        let named = beside.as_ref().map(|_| {
+        let named = beside.as_ref().filter(|b| !b.alive.is_empty()).map(|_| {
             let created: Vec<&str> = block
                 .tables
                 .iter()
@@ -759,8 +759,7 @@ fn restore_source(
         report.retries = attempt;
         if let Some(b) = beside.as_deref_mut() {
             if let Some((c, e)) = b.refused.take() {
-                b.answer(c, Err(e));
-                b.split_off += 1;
+                b.split(c, e);
                 continue;
             }
             if b.conflict {
@@ -826,8 +825,7 @@ fn restore_source(
                     if let (true, Some(((c, op), f))) = (theirs, first) {
                         let chain = refused_chain(&batch, f.index);
                         let e = map_refusal(conn, family, Some(op), chain.as_deref(), f);
-                        b.answer(c, Err(e));
-                        b.split_off += 1;
+                        b.split(c, e);
                         continue;
                     }
                 }
