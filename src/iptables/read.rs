@@ -115,8 +115,7 @@ fn listing_head(
     counters: bool,
 ) -> Result<(Block, Vec<Option<usize>>), Error> {
     let order = chain_order(table, chains)?;
-    let names: Vec<&str> = order.iter().map(|&(name, _)| name).collect();
-    let head = chain_lines(table, &names, chains, counters);
+    let head = chain_lines(table, &order, chains, counters);
     Ok((head, order.into_iter().map(|(_, i)| i).collect()))
 }
 
@@ -149,8 +148,8 @@ fn list_table_streamed(
         family.nft(),
         table,
         |chains| {
-            let names = match chain_names(table, chains) {
-                Ok(n) => n,
+            let order = match chain_order(table, chains) {
+                Ok(o) => o,
                 Err(e) => {
                     missing = Some(e);
                     heads = None;
@@ -158,8 +157,8 @@ fn list_table_streamed(
                 }
             };
             missing = None;
-            heads = Some(chain_lines(table, &names, chains, false));
-            nft::chain_positions(chains, names.iter().copied())
+            heads = Some(chain_lines(table, &order, chains, false));
+            nft::chain_positions(chains, order.iter().map(|&(name, _)| name))
         },
         |chain, rules, out| {
             for r in rules {
@@ -180,10 +179,15 @@ fn list_table_streamed(
 }
 
 /// The chain lines of a listing (`-P` with the policy of each built-in chain, `-N` of each
-/// user chain) of `names`, in that order.
-fn chain_lines(table: &str, names: &[&str], chains: &[nft::Chain], counters: bool) -> Block {
-    Block::new(names.iter().map(|&name| {
-        let ch = builtin(table, name).map(|_| chains.iter().find(|c| c.name == name));
+/// user chain) of the chains of `order` (see [`chain_order`]), in that order.
+fn chain_lines(
+    table: &str,
+    order: &[(&str, Option<usize>)],
+    chains: &[nft::Chain],
+    counters: bool,
+) -> Block {
+    Block::new(order.iter().map(|&(name, i)| {
+        let ch = builtin(table, name).map(|_| i.and_then(|i| chains.get(i)));
         format::chain_line(name, ch.is_some(), ch.flatten(), counters)
     }))
 }
