@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 use std::os::fd::AsRawFd;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 use iptnl_sys::netlink::NLM_F_APPEND;
 use iptnl_sys::nf_tables::{
@@ -58,18 +59,20 @@ impl Events {
         })
     }
 
-    /// Reads every queued event; `false` when some were lost (or could not be decoded).
-    fn drain(&mut self) -> bool {
+    /// Reads every queued event (waiting up to the socket's timeout for the first one when
+    /// `wait`); `false` when some were lost (or could not be decoded).
+    fn drain(&mut self, mut wait: bool) -> bool {
         let mut ok = true;
         loop {
-            match self.sock.recv(&mut self.rx, false) {
-                Ok(true) => {}
+            match self.sock.recv(&mut self.rx, wait) {
+                Ok(true) => wait = false,
                 Ok(false) => return ok,
-                Err(_) => {
-                    // ENOBUFS: events were dropped. Keep draining so the buffer is empty.
+                Err(e) if e.raw_os_error() == Some(libc::ENOBUFS) => {
+                    // Events were dropped. Keep draining so the buffer is empty.
                     ok = false;
                     continue;
                 }
+                Err(_) => return false,
             }
             for m in Messages::new(&self.rx) {
                 let Ok(m) = m else {
@@ -116,40 +119,71 @@ impl Events {
     }
 
     /// The commits that brought the ruleset from generation `from` to generation `to`, in
-    /// order, each as its events (the last one its [`Ev::Gen`]); commits at or before `from`
-    /// (read already, or this handle's own) are skipped. `None` when they cannot all be
-    /// known: events were lost, or a generation is missing; the queue is then emptied, and
-    /// the caller must forget what it cached and read the generation again.
-    pub(crate) fn commits(&mut self, from: u32, to: u32) -> Option<Vec<Vec<Ev>>> {
-        if !self.drain() {
+    /// order, each as its events (the last one its [`Ev::Gen`]), and apart from them the
+    /// commits at or before `from` (read already, or this handle's own). `to` may have been
+    /// read while its commit was still being applied (the kernel moves the generation first
+    /// and sends the commit's events at its end): its events are waited for, up to
+    /// [`IN_FLIGHT`]. `None` when they cannot all be known: events were lost or could not be
+    /// read, a generation is missing, or the commit did not end in time; the queue is then
+    /// emptied, and the caller must forget what it cached and read the generation again.
+    pub(crate) fn commits(&mut self, from: u32, to: u32) -> Option<Commits> {
+        if (to.wrapping_sub(from) as i32) < 0 {
             self.queue.clear();
             return None;
         }
+        let deadline = Instant::now() + IN_FLIGHT;
+        let mut out = Commits::default();
         let mut cur = from;
-        let mut commits = Vec::new();
-        while cur != to {
-            let Some(end) = self.queue.iter().position(|e| matches!(e, Ev::Gen(_))) else {
-                break;
-            };
-            let batch: Vec<Ev> = self.queue.drain(..=end).collect();
-            let Some(Ev::Gen(x)) = batch.last() else {
-                break;
-            };
-            let x = *x;
-            if (x.wrapping_sub(cur) as i32) <= 0 {
-                continue; // already in the cache (read after it, or our own commit)
-            }
-            if x != cur.wrapping_add(1) {
+        let mut wait = false;
+        loop {
+            if !self.drain(wait) {
                 self.queue.clear();
                 return None;
             }
-            commits.push(batch);
-            cur = x;
+            while cur != to {
+                let Some(end) = self.queue.iter().position(|e| matches!(e, Ev::Gen(_))) else {
+                    break;
+                };
+                let batch: Vec<Ev> = self.queue.drain(..=end).collect();
+                let Some(&Ev::Gen(x)) = batch.last() else {
+                    break;
+                };
+                if (x.wrapping_sub(cur) as i32) <= 0 {
+                    // Already in the cache (read after it, or our own commit).
+                    out.known.push(batch);
+                    continue;
+                }
+                if x != cur.wrapping_add(1) {
+                    self.queue.clear();
+                    return None;
+                }
+                out.new.push(batch);
+                cur = x;
+            }
+            if cur == to {
+                return Some(out);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() || self.sock.set_recv_timeout(Some(left)).is_err() {
+                self.queue.clear();
+                return None;
+            }
+            out.waited = true;
+            wait = true;
         }
-        if cur != to {
-            self.queue.clear();
-            return None;
-        }
-        Some(commits)
     }
+}
+
+/// How long a reader waits for the events of a commit whose generation it read.
+const IN_FLIGHT: Duration = Duration::from_secs(5);
+
+/// The commits [`Events::commits`] found.
+#[derive(Debug, Default)]
+pub(crate) struct Commits {
+    /// Commits the cache holds already (for [`Cache::learn`](super::cache::Cache::learn)).
+    pub(crate) known: Vec<Vec<Ev>>,
+    /// The commits after the cache's generation, to replay in order.
+    pub(crate) new: Vec<Vec<Ev>>,
+    /// Whether the last one was still being applied when its generation was read.
+    pub(crate) waited: bool,
 }

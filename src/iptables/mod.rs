@@ -46,6 +46,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
+pub use cache::FollowStats;
 pub use error::{Error, What};
 pub use group::CommitStats;
 pub use listing::TableText;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::cache::{self, read_chain};
+use super::cache::{self, read_chain, FollowStats};
 use super::error::from_nft;
 use super::ipset::KernelSets;
 use super::listing::{Block, TableText};
@@ -474,6 +474,22 @@ impl IpTables {
         });
         cache.keep_listing(table, t.genid, text.clone());
         Ok(text)
+    }
+
+    /// What following the kernel's events (see
+    /// [`set_follow_events`](Self::set_follow_events)) did so far: commits replayed, chains
+    /// edited or forgotten, renames followed, commits waited for, and the times events
+    /// were lost and everything was read again.
+    ///
+    /// ```no_run
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// ipt.set_follow_events(true);
+    /// ipt.list_table("filter")?;
+    /// assert_eq!(ipt.follow_stats().lost, 0);
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn follow_stats(&self) -> FollowStats {
+        self.lock().cache.stats
     }
 
     /// The chains of a table, as go-iptables' `ListChains` reads them from `iptables -S`:

@@ -358,8 +358,15 @@ impl Session {
         }
     }
 
-    /// The commit figures of the handles opened so far (IPv4, then IPv6).
-    pub fn commit_stats(&self) -> Vec<(IpFamily, iptnl::iptables::CommitStats)> {
+    /// The commit and event-following figures of the handles opened so far (IPv4, then
+    /// IPv6).
+    pub fn commit_stats(
+        &self,
+    ) -> Vec<(
+        IpFamily,
+        iptnl::iptables::CommitStats,
+        iptnl::iptables::FollowStats,
+    )> {
         [IpFamily::V4, IpFamily::V6]
             .into_iter()
             .filter_map(|f| {
@@ -368,7 +375,7 @@ impl Session {
                     .lock()
                     .unwrap_or_else(|p| p.into_inner())
                     .clone();
-                h.map(|h| (f, h.commit_stats()))
+                h.map(|h| (f, h.commit_stats(), h.follow_stats()))
             })
             .collect()
     }

@@ -767,7 +767,7 @@ impl Server {
             self.declined.load(Ordering::Relaxed),
             *lock(&self.active),
         );
-        for (family, s) in self.session.commit_stats() {
+        for (family, s, ev) in self.session.commit_stats() {
             let per = if s.commits == 0 {
                 0.0
             } else {
@@ -791,6 +791,11 @@ impl Server {
                 ms(90.0),
                 ms(99.0),
                 ms(100.0),
+            ));
+            line.push_str(&format!(
+                "; events: commits of others replayed {}, chains edited {}, chains read again {}, \
+                 renames followed {}, commits waited for {}, events lost {}",
+                ev.commits, ev.chains_edited, ev.chains_forgotten, ev.renames, ev.waited, ev.lost,
             ));
         }
         line

@@ -30,6 +30,7 @@
 //! # Ok::<(), iptnl::iptables::Error>(())
 //! ```
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -108,6 +109,9 @@ pub struct GuardStats {
     pub last_error: Option<String>,
     /// The last repair.
     pub last_repair: Option<SyncReport>,
+    /// The latest ruleset generation at which the guard knows the declaration is in force:
+    /// every commit up to it was looked at, and synced after when it touched what is owned.
+    pub generation: Option<u32>,
 }
 
 /// A running guard (see the [module](self) documentation); stopped by [`stop`](Self::stop)
@@ -142,7 +146,7 @@ impl Guard {
     /// a thread of its own. Turns on event following for `ipt`'s cache
     /// ([`IpTables::set_follow_events`]) so that re-reads after a change cost no dump.
     pub fn spawn(ipt: Arc<IpTables>, desired: Desired, opts: GuardOptions) -> Result<Guard, Error> {
-        let (monitor, own, stats) = start(&ipt, &desired)?;
+        let (monitor, names, own, stats) = start(&ipt, &desired, &opts)?;
         let stats = Arc::new(Mutex::new(stats));
         let desired = Arc::new(Mutex::new(desired));
         let version = Arc::new(AtomicU64::new(0));
@@ -155,7 +159,7 @@ impl Guard {
         };
         let thread = std::thread::Builder::new()
             .name("iptnl-guard".into())
-            .spawn(move || run_loop(&ipt, &opts, &shared, monitor, own))
+            .spawn(move || run_loop(&ipt, &opts, &shared, (monitor, names), own))
             .map_err(|e| Error::Invalid(format!("cannot start the guard's thread: {e}")))?;
         Ok(Guard {
             desired,
@@ -175,14 +179,14 @@ impl Guard {
         opts: &GuardOptions,
         stop: Arc<AtomicBool>,
     ) -> Result<GuardStats, Error> {
-        let (monitor, own, stats) = start(ipt, &desired)?;
+        let (monitor, names, own, stats) = start(ipt, &desired, opts)?;
         let shared = Shared {
             desired: Arc::new(Mutex::new(desired)),
             version: Arc::new(AtomicU64::new(0)),
             stop,
             stats: Arc::new(Mutex::new(stats)),
         };
-        run_loop(ipt, opts, &shared, monitor, own);
+        run_loop(ipt, opts, &shared, (monitor, names), own);
         let s = shared
             .stats
             .lock()
@@ -224,19 +228,30 @@ impl Drop for Guard {
 }
 
 /// What a guard does before its loop: subscribe (before reading, so that no commit after
-/// the first sync is missed), follow the events in the handle's cache, and sync once.
-/// Returns the subscription, the generation the first sync committed, and the stats so far.
-fn start(ipt: &IpTables, desired: &Desired) -> Result<(Monitor, Option<u32>, GuardStats), Error> {
+/// the first sync is missed), follow the events in the handle's cache, and sync once (a
+/// repair like any other: `on_repair` hears of it).
+/// Returns the subscription, the chains of the managed tables, the generation the first
+/// sync committed, and the stats so far.
+fn start(
+    ipt: &IpTables,
+    desired: &Desired,
+    opts: &GuardOptions,
+) -> Result<(Monitor, ChainNames, Option<u32>, GuardStats), Error> {
     let monitor = open_monitor(ipt)?;
     ipt.set_follow_events(true);
+    let names = ChainNames::read(ipt, desired);
     let first = sync(ipt, desired)?;
+    if let (true, Some(cb)) = (first.changed(), &opts.on_repair) {
+        cb(&first);
+    }
     let stats = GuardStats {
         syncs: 1,
         repairs: u64::from(first.changed()),
         last_repair: first.changed().then(|| first.clone()),
+        generation: first.generation,
         ..GuardStats::default()
     };
-    Ok((monitor, first.committed, stats))
+    Ok((monitor, names, first.committed, stats))
 }
 
 fn open_monitor(ipt: &IpTables) -> Result<Monitor, Error> {
@@ -248,21 +263,59 @@ fn open_monitor(ipt: &IpTables) -> Result<Monitor, Error> {
         .map_err(|e| from_nft(e, "subscribing to ruleset events"))
 }
 
-/// Whether a ruleset event touches what `d` declares: a chain it watches (see
-/// [`Desired::watches`]) or one of its tables.
-fn touches(d: &Desired, ev: &Event) -> bool {
-    let family = d.family.nft();
-    match ev {
-        Event::NewRule(r) | Event::DelRule(r) => {
-            r.family == family && d.watches(&r.table, &r.chain)
+/// The chains of the managed tables by handle, kept current from the events, to tell a
+/// chain renamed (an existing handle under a new name) from one created: a rename in a
+/// managed table can take an owned chain or a hook's chain away under another name, and
+/// renames every jump to the chain, hooks and owned rules included, with no rule event.
+#[derive(Debug, Default)]
+struct ChainNames(HashMap<(String, u64), String>);
+
+impl ChainNames {
+    /// Reads the chains of `d`'s tables (call it after subscribing, so that no later
+    /// change is missed).
+    fn read(ipt: &IpTables, d: &Desired) -> ChainNames {
+        let mut names = HashMap::new();
+        for t in d.tables.keys() {
+            let chains =
+                ipt.with_conn(|c| crate::nft::list_chains(c, Some(d.family.nft()), Some(t)));
+            for c in chains.map(|(v, _)| v).unwrap_or_default() {
+                if let Some(h) = c.handle {
+                    names.insert((t.clone(), h), c.name);
+                }
+            }
         }
-        Event::NewChain(c) | Event::DelChain(c) => {
-            c.family == family && d.watches(&c.table, &c.name)
+        ChainNames(names)
+    }
+
+    /// Whether a ruleset event touches what `d` declares: a chain it watches (see
+    /// [`Desired::watches`]), a chain of its tables renamed, or one of its tables.
+    fn touches(&mut self, d: &Desired, ev: &Event) -> bool {
+        let family = d.family.nft();
+        match ev {
+            Event::NewRule(r) | Event::DelRule(r) => {
+                r.family == family && d.watches(&r.table, &r.chain)
+            }
+            Event::NewChain(c) if c.family == family && d.tables.contains_key(&c.table) => {
+                let old = c
+                    .handle
+                    .and_then(|h| self.0.insert((c.table.clone(), h), c.name.clone()));
+                d.watches(&c.table, &c.name) || old.is_some_and(|o| o != c.name)
+            }
+            Event::DelChain(c) if c.family == family && d.tables.contains_key(&c.table) => {
+                if let Some(h) = c.handle {
+                    self.0.remove(&(c.table.clone(), h));
+                }
+                d.watches(&c.table, &c.name)
+            }
+            Event::NewTable(t) | Event::DelTable(t) => {
+                let ours = t.family == family && d.tables.contains_key(&t.name);
+                if ours && matches!(ev, Event::DelTable(_)) {
+                    self.0.retain(|k, _| k.0 != t.name);
+                }
+                ours
+            }
+            _ => false,
         }
-        Event::NewTable(t) | Event::DelTable(t) => {
-            t.family == family && d.tables.contains_key(&t.name)
-        }
-        _ => false,
     }
 }
 
@@ -281,7 +334,7 @@ fn run_loop(
     ipt: &IpTables,
     opts: &GuardOptions,
     sh: &Shared,
-    mut monitor: Monitor,
+    (mut monitor, mut names): (Monitor, ChainNames),
     own: Option<u32>,
 ) {
     let snapshot = || sh.desired.lock().unwrap_or_else(|e| e.into_inner()).clone();
@@ -294,6 +347,8 @@ fn run_loop(
     let mut next_timer = Instant::now() + opts.resync_every;
     // Whether the commit whose events are being read touched what is owned.
     let mut touched = false;
+    // The last commit whose events were all read.
+    let mut seen: Option<u32> = None;
     while !sh.stop.load(Ordering::Relaxed) {
         let mut dirty = false;
         // Events were lost: the commit that overflowed the buffer may still be running.
@@ -309,6 +364,7 @@ fn run_loop(
                 Err(_) => {
                     // The subscription broke: read everything again.
                     ipt.forget_cache();
+                    names = ChainNames::read(ipt, &d);
                     dirty = true;
                     lost = true;
                     None
@@ -320,11 +376,13 @@ fn run_loop(
                     Event::Lost => {
                         stat(&mut |s| s.lost += 1);
                         ipt.forget_cache();
+                        names = ChainNames::read(ipt, &d);
                         dirty = true;
                         lost = true;
                         touched = false;
                     }
                     Event::NewGen { genid, .. } => {
+                        seen = Some(genid);
                         if own.contains(&genid) {
                             stat(&mut |s| s.own_commits += 1);
                         } else if touched {
@@ -333,7 +391,7 @@ fn run_loop(
                         }
                         touched = false;
                     }
-                    e => touched |= touches(&d, &e),
+                    e => touched |= names.touches(&d, &e),
                 }
                 // What is queued already; then, after a relevant commit, what follows
                 // within the settle time.
@@ -347,11 +405,17 @@ fn run_loop(
         if v != version {
             version = v;
             d = snapshot();
+            names = ChainNames::read(ipt, &d);
             dirty = true;
         }
         if !(dirty || timer) {
+            // Every commit read so far left the declaration in force.
+            if let Some(g) = seen.take() {
+                stat(&mut |s| s.generation = Some(g));
+            }
             continue;
         }
+        seen = None;
         next_timer = Instant::now() + opts.resync_every;
         if lost {
             // The generation moves when a commit starts and its changes are read as they
@@ -372,6 +436,7 @@ fn run_loop(
                 }
                 stat(&mut |s| {
                     s.syncs += 1;
+                    s.generation = r.generation;
                     s.timer_syncs += u64::from(timer);
                     if r.changed() {
                         s.repairs += 1;

@@ -147,11 +147,13 @@ fn apply(
             .chain(ph.drop)
             .collect();
         if ops.is_empty() {
+            rep.generation = Some(at);
             return Ok(rep);
         }
         match ipt.run_pinned(&ops, at) {
             Ok(Some(_)) => {
                 rep.committed = Some(at.wrapping_add(1));
+                rep.generation = rep.committed;
                 return Ok(rep);
             }
             Ok(None) => {

@@ -30,6 +30,9 @@ pub struct SyncReport {
     pub anchors_missing: Vec<String>,
     /// The generation the batch created, when one was sent.
     pub committed: Option<u32>,
+    /// The generation at which the ruleset is as declared: the one the batch created, or,
+    /// when nothing needed changing, the one the owned chains were read at.
+    pub generation: Option<u32>,
     /// How many times the change was computed (more than one when the ruleset changed
     /// under it).
     pub tries: u32,

@@ -9,8 +9,10 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod replay;
+
 use super::error::{from_nft, Error};
-use super::events::{Ev, Events};
+use super::events::Events;
 use super::ipset::KernelSets;
 use super::listing::{Block, TableText};
 use super::plan::ChainEdit;
@@ -79,8 +81,6 @@ pub(crate) struct Cache {
     /// kept nowhere (a one-shot `iptables -S` holds only its text); a second one reads the
     /// table into the cache. A handle that follows events reads it into the cache at once.
     pub(crate) listed: SeenOnce<String, 1024>,
-    /// The handles of cached chains, when known (to notice a renamed chain in events).
-    pub(crate) chain_handles: HashMap<Key, u64>,
     /// The chains of tables read whole (see [`read_table`]); with the rules of each in
     /// `chains`, a listing of the table needs no dump.
     pub(crate) tables: HashMap<String, Arc<Vec<Chain>>>,
@@ -103,6 +103,34 @@ pub(crate) struct Cache {
     /// The last restore applied through the handle (valid while the generation has not
     /// moved, whatever else the cache forgets).
     pub(crate) restore_memo: Option<Box<super::restore::memo::RestoreMemo>>,
+    /// What following the events did so far.
+    pub(crate) stats: FollowStats,
+}
+
+/// What a handle that follows the kernel's ruleset events did to keep its cache equal to
+/// the kernel (see [`IpTables::follow_stats`](super::IpTables::follow_stats)).
+///
+/// ```
+/// let s = iptnl::iptables::FollowStats::default();
+/// assert_eq!(s.lost, 0);
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct FollowStats {
+    /// Commits of other writers replayed onto the cache.
+    pub commits: u64,
+    /// Cached chains edited in place from their events.
+    pub chains_edited: u64,
+    /// Cached chains forgotten instead (a change the cache could not place exactly, or too
+    /// big to edit): read again when next needed.
+    pub chains_forgotten: u64,
+    /// Chains renamed by other writers, with the cached rules that jump to them rewritten.
+    pub renames: u64,
+    /// Commits whose generation was read before their events arrived, and waited for.
+    pub waited: u64,
+    /// Times the events could not all be known (the socket's buffer overflowed, a
+    /// generation was missing, an event could not be read, a commit did not end in time):
+    /// everything cached was forgotten and read again.
+    pub lost: u64,
 }
 
 impl Cache {
@@ -112,7 +140,6 @@ impl Cache {
         self.chains.clear();
         self.canon.clear();
         self.scanned.clear();
-        self.chain_handles.clear();
         self.tables.clear();
         self.rendered.clear();
         self.rendered_lines = 0;
@@ -157,40 +184,10 @@ impl Cache {
         }
     }
 
-    /// Follows a chain event of another writer on the cached chain list of its table: a
-    /// new chain is added, an updated one replaced, a deleted one removed, matched by handle.
-    /// What cannot be matched exactly (a list with chains of unknown handle, which the
-    /// event could have renamed) makes the list be read again.
-    fn chain_event(&mut self, c: &Chain, deleted: bool) {
-        let Some(list) = self.tables.get_mut(&c.table) else {
-            return;
-        };
-        let Some(h) = c.handle else {
-            self.tables.remove(&c.table);
-            return;
-        };
-        let list = Arc::make_mut(list);
-        match list.iter().position(|x| x.handle == Some(h)) {
-            Some(i) if deleted => {
-                list.remove(i);
-            }
-            Some(i) => list[i] = c.clone(),
-            None if list.iter().any(|x| x.handle.is_none()) => {
-                self.tables.remove(&c.table);
-            }
-            None if deleted => {}
-            None => {
-                list.retain(|x| x.name != c.name);
-                list.push(c.clone());
-            }
-        }
-    }
-
     /// Forgets one chain (it is read again when needed).
     pub(crate) fn forget(&mut self, k: &Key) {
         self.chains.remove(k);
         self.canon.remove(k);
-        self.chain_handles.remove(k);
         self.forget_rendered(k);
     }
 
@@ -371,165 +368,6 @@ impl Cache {
             .map(|v| v.as_ref().map_or(0, |r| r.len()))
             .sum()
     }
-
-    /// Applies one commit's events (see [`Events::commits`]) to the cached chains they
-    /// concern.
-    pub(crate) fn replay(&mut self, family: IpFamily, batch: &[Ev]) {
-        let f = family.nft();
-        let mut per_chain: HashMap<Key, Edit> = HashMap::new();
-        let mut drop_keys: HashSet<Key> = HashSet::new();
-        let mut drop_tables: HashSet<String> = HashSet::new();
-        // A commit that adds or deletes many chains of a table (a restore, a table deleted
-        // or flushed by someone else) makes the table be read again rather than edited
-        // event by event: each edit of the chain list costs a pass over it.
-        let mut chain_events: HashMap<&str, usize> = HashMap::new();
-        for ev in batch {
-            if let Ev::NewChain(c) | Ev::DelChain(c) = ev {
-                if c.family == f {
-                    *chain_events.entry(c.table.as_str()).or_default() += 1;
-                }
-            }
-        }
-        for (t, n) in chain_events {
-            if n > BULK_CHAIN_EVENTS {
-                self.forget_table(t);
-                drop_tables.insert(t.to_owned());
-            }
-        }
-        for (i, ev) in batch.iter().enumerate() {
-            match ev {
-                Ev::NewChain(c) | Ev::DelChain(c) if drop_tables.contains(&c.table) => {}
-                Ev::NewRule { rule: r, .. } | Ev::DelRule(r) if r.family == f => {
-                    let k = (r.table.clone(), r.chain.clone());
-                    if self.chains.contains_key(&k) {
-                        per_chain.entry(k).or_default().events.push(i);
-                    }
-                }
-                Ev::NewChain(c) if c.family == f => {
-                    self.chain_event(c, false);
-                    // A new chain, a renamed one, or a chain updated (policy): what was cached
-                    // under this name, or under the old name of a renamed chain, is read again.
-                    drop_keys.insert((c.table.clone(), c.name.clone()));
-                    // A chain of that table whose handle is not known could be the one renamed.
-                    for k in self.chains.keys().filter(|k| k.0 == c.table) {
-                        match self.chain_handles.get(k) {
-                            Some(h) if c.handle != Some(*h) => {}
-                            _ => {
-                                drop_keys.insert(k.clone());
-                            }
-                        }
-                    }
-                }
-                Ev::DelChain(c) if c.family == f => {
-                    self.chain_event(c, true);
-                    drop_keys.insert((c.table.clone(), c.name.clone()));
-                }
-                Ev::DelTable(t) if t.family == f => {
-                    self.forget_table(&t.name);
-                    drop_tables.insert(t.name.clone());
-                }
-                _ => {}
-            }
-        }
-        for (k, edit) in per_chain {
-            if drop_keys.contains(&k) || drop_tables.contains(&k.0) {
-                continue;
-            }
-            // Each event finds its rule by a pass over the chain: a chain that changed a lot
-            // is read again instead.
-            if edit.events.len() > BULK_RULE_EVENTS {
-                drop_keys.insert(k);
-                continue;
-            }
-            if !self.apply(family, &k, batch, &edit.events) {
-                drop_keys.insert(k);
-            }
-        }
-        for k in &drop_keys {
-            self.forget(k);
-        }
-        if !drop_tables.is_empty() {
-            let keys: Vec<Key> = self
-                .chains
-                .keys()
-                .filter(|k| drop_tables.contains(&k.0))
-                .cloned()
-                .collect();
-            for k in &keys {
-                self.forget(k);
-            }
-        }
-    }
-
-    /// Replays the rule events `events` (indexes in `batch`) on the cached chain `k`; `false`
-    /// when one cannot be placed exactly.
-    fn apply(&mut self, family: IpFamily, k: &Key, batch: &[Ev], events: &[usize]) -> bool {
-        let Some((old, index)) = self.take_chain(k) else {
-            // Cached as missing: a rule appeared, so the chain exists now.
-            return false;
-        };
-        let mut rules: Vec<Rule> = Arc::unwrap_or_clone(old);
-        let mut removed: Vec<Rule> = Vec::new();
-        let mut added: HashSet<u64> = HashSet::new();
-        // Replacing a rule keeps its handle: the kernel notifies the new rule, then the deletion
-        // of the old one under the same handle.
-        let mut replaced: HashMap<u64, usize> = HashMap::new();
-        for &i in events {
-            match &batch[i] {
-                Ev::NewRule { rule, append } => {
-                    let Some(h) = rule.handle else { return false };
-                    let mut r = rule.clone();
-                    r.position = None;
-                    if let Some(at) = rules.iter().position(|x| x.handle == Some(h)) {
-                        let old_rule = std::mem::replace(&mut rules[at], r);
-                        removed.push(old_rule);
-                        *replaced.entry(h).or_default() += 1;
-                    } else if let Some(p) = rule.position {
-                        let Some(at) = rules.iter().position(|x| x.handle == Some(p)) else {
-                            return false;
-                        };
-                        rules.insert(at + 1, r);
-                    } else if *append || rules.is_empty() {
-                        // First or last in the chain: an append is last (or first of an empty
-                        // chain), a prepend first; a prepend into a non-empty chain could also
-                        // have become last in odd batches, so it is not guessed.
-                        rules.push(r);
-                    } else {
-                        return false;
-                    }
-                    added.insert(h);
-                }
-                Ev::DelRule(rule) => {
-                    let Some(h) = rule.handle else { return false };
-                    if let Some(n) = replaced.get_mut(&h).filter(|n| **n > 0) {
-                        *n -= 1;
-                        continue;
-                    }
-                    let Some(at) = rules.iter().position(|x| x.handle == Some(h)) else {
-                        return false;
-                    };
-                    removed.push(rules.remove(at));
-                }
-                _ => {}
-            }
-        }
-        self.put_chain(k, family, rules, index, &removed, &added);
-        true
-    }
-}
-
-/// Above this many chain events of one table in one commit, the table is read again
-/// instead of edited (see [`Cache::replay`]).
-const BULK_CHAIN_EVENTS: usize = 64;
-
-/// Above this many rule events of one chain in one commit, the chain is read again instead
-/// of edited.
-const BULK_RULE_EVENTS: usize = 256;
-
-/// The changes one commit made to one cached chain.
-#[derive(Default)]
-struct Edit {
-    events: Vec<usize>,
 }
 
 /// Canonical forms of rules by their expressions (see [`crate::ipt::compare`]), per chain:
@@ -594,20 +432,39 @@ pub(crate) fn sync(
     if cache.genid != Some(g) {
         let had = cache.genid.is_some();
         let commits = match (cache.genid, cache.events.as_mut()) {
-            (Some(from), Some(ev)) => ev.commits(from, g),
+            (Some(from), Some(ev)) => Some(ev.commits(from, g)),
             _ => None,
         };
-        let advanced = commits.is_some_and(|commits| {
-            for batch in &commits {
-                cache.replay(family, batch);
+        let advanced = match commits {
+            Some(Some(c)) => {
+                for batch in &c.known {
+                    cache.learn(family, batch);
+                }
+                for batch in &c.new {
+                    let r = cache.replay(family, batch);
+                    let s = &mut cache.stats;
+                    s.commits += 1;
+                    s.chains_edited += r.edited as u64;
+                    s.chains_forgotten += r.forgotten as u64;
+                    s.renames += r.renames as u64;
+                }
+                cache.stats.waited += u64::from(c.waited);
+                cache.genid = Some(g);
+                true
             }
-            cache.genid = Some(g);
-            true
-        });
+            Some(None) => {
+                cache.stats.lost += 1;
+                false
+            }
+            None => false,
+        };
         if !advanced {
             cache.clear();
             if had && cache.events.is_some() {
-                // The queued events were dropped: read the generation again after that.
+                // The queued events were dropped: a commit may still be under way. An empty
+                // batch waits for the kernel's commit lock (and changes nothing), so that the
+                // ruleset is read whole; then the generation is read again.
+                let _ = crate::nft::Batch::new().commit(conn);
                 return Ok(None);
             }
             cache.genid = Some(g);
@@ -643,13 +500,6 @@ pub(crate) fn table_chains(
         }
         let c = Arc::new(c);
         if !c.is_empty() {
-            for ch in c.iter() {
-                if let Some(h) = ch.handle {
-                    cache
-                        .chain_handles
-                        .insert((table.to_owned(), ch.name.clone()), h);
-                }
-            }
             cache.tables.insert(table.to_owned(), c.clone());
         }
         return Ok(c);
@@ -792,13 +642,6 @@ pub(crate) fn read_table(
         }
         let chains = Arc::new(chains);
         if keep {
-            for c in chains.iter() {
-                if let Some(h) = c.handle {
-                    cache
-                        .chain_handles
-                        .insert((table.to_owned(), c.name.clone()), h);
-                }
-            }
             cache.tables.insert(table.to_owned(), chains.clone());
         }
         return Ok(TableRead {
@@ -859,20 +702,15 @@ pub(crate) fn read_chain(
         if rules.is_empty() && genid(conn)? != g {
             continue;
         }
-        if cache.events.is_some() && !rules.is_empty() {
-            // The chain's handle, to notice in the events if it is renamed.
-            let handle = crate::nft::get_chain(conn, family.nft(), table, chain)
-                .map_err(|e| from_nft(e, "reading a chain"))?
-                .and_then(|c| c.handle);
-            if genid(conn)? != g {
+        if cache.events.is_some() && !cache.tables.contains_key(table) {
+            // The chains of the table with their handles, to tell in the events a chain
+            // renamed (which renames every jump to it) from one created.
+            let (c, at) = crate::nft::list_chains(conn, Some(family.nft()), Some(table))
+                .map_err(|e| from_nft(e, "listing chains"))?;
+            if at != g {
                 continue;
             }
-            match handle {
-                Some(h) => {
-                    cache.chain_handles.insert(k.clone(), h);
-                }
-                None => continue,
-            }
+            cache.tables.insert(table.to_owned(), Arc::new(c));
         }
         // Counting the cached rules is a pass over the cached chains: done once per
         // MAX_RULES / 16 rules read, not per chain (a table of 68k chains read one by one).
