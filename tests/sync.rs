@@ -366,6 +366,10 @@ fn tamper_and_repair(workload: Option<&str>) {
             })
         };
         let guard = Guard::spawn(ipt.clone(), desired(), opts).unwrap();
+        let mut first_reported = 0;
+        while rx.try_recv().is_ok() {
+            first_reported += 1;
+        }
         let mut e = Expect::take();
         e.holds(true).unwrap();
         let hook_args = e.hook.strip_prefix("-A POSTROUTING ").unwrap().to_owned();
@@ -453,6 +457,19 @@ fn tamper_and_repair(workload: Option<&str>) {
                 true,
             ),
             (
+                "rename the owned chain",
+                Box::new(|| ipt_nft(&format!("-t nat -E {CHAIN} RENAMED"))),
+                true,
+            ),
+            (
+                "rename the owned chain with nft",
+                Box::new(|| {
+                    common::run("nft", &["rename", "chain", "ip", "nat", CHAIN, "RENAMED"])
+                        .truncate(0)
+                }),
+                true,
+            ),
+            (
                 "flush the whole table",
                 Box::new(|| ipt_nft("-t nat -F")),
                 false,
@@ -465,7 +482,7 @@ fn tamper_and_repair(workload: Option<&str>) {
         ];
         let mut times = Vec::new();
         for (name, tamper, foreign_stays) in &cases {
-            while rx.try_recv().is_ok() {}
+            assert!(rx.try_recv().is_err(), "{name}: a repair nothing asked for");
             let before = ipt.with_conn(|c| c.genid()).unwrap();
             tamper();
             let t0 = Instant::now();
@@ -493,6 +510,23 @@ fn tamper_and_repair(workload: Option<&str>) {
             assert!(rx.try_recv().is_err(), "{name}: repaired twice");
             e.holds(*foreign_stays)
                 .unwrap_or_else(|err| panic!("{name}: {err}\nrepair: {report}"));
+            if name.starts_with("rename") {
+                // The hook that followed the rename was replaced; the renamed chain is no
+                // longer owned (its name lacks the prefix) and stays until its owner, here
+                // the test, deletes it (no repair follows).
+                assert_eq!(
+                    (report.hooks_added, report.hooks_deleted),
+                    (1, 1),
+                    "{name}: {report}"
+                );
+                assert_eq!(
+                    report.chains_created,
+                    [format!("nat/{CHAIN}")],
+                    "{name}: {report}"
+                );
+                ipt_nft("-t nat -F RENAMED");
+                ipt_nft("-t nat -X RENAMED");
+            }
             if !foreign_stays {
                 // The tampering removed the foreign rule; put it back (the guard has
                 // nothing to do then).
@@ -518,8 +552,9 @@ fn tamper_and_repair(workload: Option<&str>) {
         ms.sort_by(f64::total_cmp);
         eprintln!("median {:.2} ms; {stats:?}", ms[ms.len() / 2]);
         assert_eq!(stats.errors, 0, "{stats:?}");
-        // The first sync, then one repair per tampering.
+        // The first sync, then one repair per tampering, each reported.
         assert_eq!(stats.repairs as usize, cases.len() + 1, "{stats:?}");
+        assert_eq!(first_reported, 1, "the first repair reaches on_repair too");
     }
 }
 
@@ -665,5 +700,93 @@ fn ipv6_chains_are_synced_too() {
             left,
             ["-A INPUT -i lo -j ACCEPT", "-A INPUT -s ::1/128 -j ACCEPT"]
         );
+    });
+}
+
+/// A hook placed in a chain of others follows that chain when it is renamed, and the guard
+/// notices either rename, though no rule event names what it owns: renaming the owned chain
+/// renames every jump to it, and renaming the hook's chain takes the hook away under another
+/// name. Each is repaired in the very next generation, as a plain `sync` with a fresh
+/// handle repairs it.
+#[test]
+fn the_guard_follows_renames_of_its_chains_and_its_hooks_chains() {
+    if !common::have("iptables-nft") || !common::have("nft") {
+        eprintln!("skipped: iptables-nft and nft are needed");
+        return;
+    }
+    common::in_netns(|| {
+        ipt_nft("-t filter -N OTHERS");
+        ipt_nft("-t filter -A OTHERS -s 10.9.0.0/16 -j ACCEPT");
+        ipt_nft("-t filter -A INPUT -j OTHERS");
+        let mut d = Desired::new(IpFamily::V4, owner());
+        d.chain("filter", "TEST-A", &["-s 10.1.0.0/16 -j DROP", "-j RETURN"])
+            .unwrap()
+            .hook("filter", "INPUT", Position::First, "-j TEST-A")
+            .unwrap()
+            .hook("filter", "OTHERS", Position::Last, "-j TEST-A")
+            .unwrap();
+        let ipt = Arc::new(IpTables::new(IpFamily::V4).unwrap());
+        let (tx, rx) = mpsc::channel::<SyncReport>();
+        let tx = std::sync::Mutex::new(tx);
+        let opts = GuardOptions {
+            on_repair: Some(Arc::new(move |r: &SyncReport| {
+                let _ = tx.lock().unwrap().send(r.clone());
+            })),
+            ..GuardOptions::default()
+        };
+        let guard = Guard::spawn(ipt.clone(), d.clone(), opts).unwrap();
+        assert!(rx.recv_timeout(Duration::from_secs(1)).unwrap().changed());
+        let save = || common::run("iptables-nft-save", &["-t", "filter"]);
+        let declared = save();
+        let fresh = || IpTables::new(IpFamily::V4).unwrap();
+        // The owned chain renamed: the hooks now jump to the renamed chain.
+        let before = ipt.with_conn(|c| c.genid()).unwrap();
+        ipt_nft("-t filter -E TEST-A GONE");
+        let r = rx
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_else(|_| panic!("no repair; {:?}", guard.stats()));
+        assert_eq!(r.committed, Some(before.wrapping_add(2)), "{r}");
+        assert_eq!(
+            (r.hooks_added, r.hooks_deleted, r.rules_added),
+            (2, 2, 2),
+            "{r}"
+        );
+        assert!(!sync(&fresh(), &d).unwrap().changed(), "{r}\n{}", save());
+        ipt_nft("-t filter -F GONE");
+        ipt_nft("-t filter -X GONE");
+        // The hook's chain renamed: the hook went with it, and there is no chain OTHERS to
+        // put it back into. The guard tries at once and says why it cannot.
+        let errors = guard.stats().errors;
+        ipt_nft("-t filter -E OTHERS OTHERS2");
+        let t = Instant::now();
+        while guard.stats().errors == errors {
+            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", guard.stats());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let why = guard.stats().last_error.unwrap();
+        assert!(why.contains("chain OTHERS does not exist"), "{why}");
+        assert!(!why.contains("of the batch"), "{why}");
+        // Renamed back, with its hook: as declared again, nothing to repair.
+        ipt_nft("-t filter -E OTHERS2 OTHERS");
+        let at = ipt.with_conn(|c| c.genid()).unwrap();
+        let t = Instant::now();
+        while guard.stats().generation != Some(at) {
+            assert!(t.elapsed() < Duration::from_secs(10), "{:?}", guard.stats());
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        assert!(rx.try_recv().is_err(), "a repair after the rename back");
+        assert!(!sync(&fresh(), &d).unwrap().changed(), "{}", save());
+        assert_eq!(
+            save()
+                .lines()
+                .filter(|l| l.starts_with("-A"))
+                .collect::<Vec<_>>(),
+            declared
+                .lines()
+                .filter(|l| l.starts_with("-A"))
+                .collect::<Vec<_>>()
+        );
+        let stats = guard.stop();
+        assert_eq!(stats.errors, errors + 1, "{stats:?}");
     });
 }

@@ -124,9 +124,54 @@ pub enum Error {
     /// A restore failed.
     #[error(transparent)]
     Restore(RestoreError),
+    /// One operation of a transaction of several was refused (the error says why); nothing
+    /// was applied. [`root`](Error::root) is that error, and the `is_*` tests look at it.
+    #[error("operation {index} of the transaction (`{operation}`): {source}")]
+    InTransaction {
+        /// Which operation, counted from 1 in the order they were added.
+        index: usize,
+        /// The operation as the iptables command that asks for it.
+        operation: String,
+        /// Why it was refused.
+        source: Box<Error>,
+    },
 }
 
 impl Error {
+    /// The error itself, out of the [`InTransaction`](Error::InTransaction) that says which
+    /// operation of a transaction it was refused for.
+    ///
+    /// ```no_run
+    /// use iptnl::iptables::{Error, What};
+    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let mut tx = ipt.transaction();
+    /// tx.append("filter", "INPUT", "-j ACCEPT").append("filter", "NOPE", "-j ACCEPT");
+    /// let e = tx.commit().unwrap_err();
+    /// assert!(matches!(e, Error::InTransaction { index: 2, .. }));
+    /// assert!(matches!(e.root(), Error::NotFound { what: What::Chain, .. }));
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn root(&self) -> &Error {
+        match self {
+            Error::InTransaction { source, .. } => source.root(),
+            e => e,
+        }
+    }
+
+    /// [`root`](Error::root), by value.
+    ///
+    /// ```
+    /// use iptnl::iptables::Error;
+    /// let e = Error::InTransaction { index: 1, operation: "-t filter -N X".into(), source: Box::new(Error::Invalid("no".into())) };
+    /// assert!(matches!(e.into_root(), Error::Invalid(_)));
+    /// ```
+    pub fn into_root(self) -> Error {
+        match self {
+            Error::InTransaction { source, .. } => source.into_root(),
+            e => e,
+        }
+    }
+
     /// Whether a table, chain or rule was missing (go-iptables' `IsNotExist`).
     ///
     /// ```no_run
@@ -135,7 +180,7 @@ impl Error {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn is_not_found(&self) -> bool {
-        matches!(self, Error::NotFound { .. })
+        matches!(self.root(), Error::NotFound { .. })
     }
 
     /// Whether the object already existed.
@@ -147,7 +192,7 @@ impl Error {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn is_exists(&self) -> bool {
-        matches!(self, Error::AlreadyExists { .. })
+        matches!(self.root(), Error::AlreadyExists { .. })
     }
 
     /// Whether the ruleset kept changing (retries exhausted).
@@ -158,7 +203,7 @@ impl Error {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn is_conflict(&self) -> bool {
-        matches!(self, Error::Conflict { .. })
+        matches!(self.root(), Error::Conflict { .. })
     }
 
     /// Whether a chain could not be deleted because it is referenced or not empty.
@@ -169,7 +214,10 @@ impl Error {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn is_in_use(&self) -> bool {
-        matches!(self, Error::ChainInUse { .. } | Error::NotEmpty { .. })
+        matches!(
+            self.root(),
+            Error::ChainInUse { .. } | Error::NotEmpty { .. }
+        )
     }
 
     /// Whether the caller lacks CAP_NET_ADMIN.
@@ -180,7 +228,7 @@ impl Error {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn is_permission(&self) -> bool {
-        matches!(self, Error::Permission { .. })
+        matches!(self.root(), Error::Permission { .. })
     }
 
     /// The errno behind the error, when there is one.
@@ -192,7 +240,7 @@ impl Error {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn errno(&self) -> Option<i32> {
-        match self {
+        match self.root() {
             Error::NotFound { .. } => Some(libc::ENOENT),
             Error::AlreadyExists { .. } => Some(libc::EEXIST),
             Error::ChainInUse { .. } | Error::NotEmpty { .. } => Some(libc::EBUSY),

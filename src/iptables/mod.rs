@@ -488,6 +488,16 @@ impl IpTables {
                 }
                 Err(plan::Failed { op: Some(i), error }) if i < owner.len() => {
                     let c = owner[i];
+                    // A caller of several operations (a transaction) learns which one.
+                    let first = owner.iter().position(|&x| x == c).unwrap_or(i);
+                    let error = match callers[c].len() {
+                        1 => error,
+                        _ => Error::InTransaction {
+                            index: i - first + 1,
+                            operation: flat[i].words(),
+                            source: Box::new(error),
+                        },
+                    };
                     out[c] = Some(Err(error));
                     alive.retain(|&x| x != c);
                     if !alive.is_empty() {

@@ -466,13 +466,16 @@ impl IpTables {
             listing_head(table, &t.chains, counters).map(|(h, o)| (Arc::new(h), o))
         })?;
         let mut k: cache::Key = (table.to_owned(), String::new());
+        let volatile = cache.volatile_rendered;
         let text = listing_of(head, &order, |i| {
             let (rules, name) = (t.rules.get(i)?, t.chains.get(i)?.name.as_str());
             k.1.clear();
             k.1.push_str(name);
             Some(cache.rendered(&k, rules, |r| render(name, r)))
         });
-        cache.keep_listing(table, t.genid, text.clone());
+        if cache.volatile_rendered == volatile {
+            cache.keep_listing(table, t.genid, text.clone());
+        }
         Ok(text)
     }
 

@@ -19,6 +19,8 @@ pub struct OpError {
     pub reason: String,
     /// The positive errno.
     pub errno: i32,
+    /// For a rule refused because a chain it jumps or goes to does not exist: that chain.
+    pub jump_target: Option<String>,
 }
 
 impl fmt::Display for OpError {
@@ -272,7 +274,14 @@ fn find_chain_name(elem: &[u8]) -> Option<String> {
     (!s.is_empty() && s.chars().all(|c| !c.is_control())).then(|| s.to_owned())
 }
 
-fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> String {
+/// Why the kernel refused an operation, in words, and the chain a refused rule jumps to
+/// when that chain is what was missing.
+fn reason(
+    msg_type: u16,
+    s: &Subject<'_>,
+    f: &MsgFailure,
+    attrs: &[u8],
+) -> (String, Option<String>) {
     let (attr, expr) = match f.ext_offset {
         Some(off) => locate(attrs, off as usize),
         None => (None, None),
@@ -280,6 +289,12 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
     let table = in_table(s);
     let xt = expr.as_ref().and_then(|e| e.xt.clone());
     let expr = expr.map(|e| (e.index, e.name, e.jump));
+    let jump_target = match (msg_type, f.errno, &expr) {
+        (NFT_MSG_NEWRULE, libc::ENOENT, Some((_, name, Some(target)))) if name == "immediate" => {
+            Some(target.clone())
+        }
+        _ => None,
+    };
     let base = match (msg_type, f.errno, attr, &expr) {
         (NFT_MSG_NEWRULE, libc::ENOENT, _, Some((i, name, Some(target)))) if name == "immediate" => {
             format!("expression {} (immediate): jump target chain {target} does not exist in {table}", i + 1)
@@ -325,7 +340,7 @@ fn reason(msg_type: u16, s: &Subject<'_>, f: &MsgFailure, attrs: &[u8]) -> Strin
     if let Some(m) = &f.ext_msg {
         out.push_str(&format!(" [{m}]"));
     }
-    out
+    (out, jump_target)
 }
 
 /// Turns a netlink commit error into an nftables error that names each failed operation.
@@ -350,11 +365,13 @@ pub(crate) fn map_commit_error(batch: &netlink::Batch, e: netlink::Error) -> Err
                         _ => (u16::MAX, 0, 0, &[][..]),
                     };
                     let s = subject(msg_type, family, attrs);
+                    let (reason, jump_target) = reason(msg_type, &s, f, attrs);
                     OpError {
                         index: f.index,
                         op: describe_op(msg_type, flags, &s),
-                        reason: reason(msg_type, &s, f, attrs),
+                        reason,
                         errno: f.errno,
+                        jump_target,
                     }
                 })
                 .collect();

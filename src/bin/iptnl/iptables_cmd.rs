@@ -661,7 +661,7 @@ fn check_interfaces(family: IpFamily, cmd: &CommandLine) -> Result<(), Fail> {
 
 /// An error the kernel layer reported, in iptables' words where it has some.
 fn kernel_err(family: IpFamily, e: &Error) -> Fail {
-    match e {
+    match e.root() {
         Error::Permission { .. } => Fail {
             code: 4,
             text: format!(
@@ -804,7 +804,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             }
             tx.commit()
                 .map(|_| Text::default())
-                .map_err(|e| rule_err(family, ipt, "RULE_APPEND", chain, e))
+                .map_err(|e| rule_err(family, ipt, "RULE_APPEND", chain, e.into_root()))
         }
         Command::Insert { chain, rulenum } => {
             check_targets(family, ipt, t, &cmd.rules)?;
@@ -814,12 +814,14 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 // up first).
                 tx.insert(t, chain, *rulenum, r.clone());
             }
-            tx.commit().map(|_| Text::default()).map_err(|e| match e {
-                Error::NotFound {
-                    what: What::Rule, ..
-                } => op_err(family, "Index of insertion too big."),
-                e => rule_err(family, ipt, "RULE_INSERT", chain, e),
-            })
+            tx.commit()
+                .map(|_| Text::default())
+                .map_err(|e| match e.into_root() {
+                    Error::NotFound {
+                        what: What::Rule, ..
+                    } => op_err(family, "Index of insertion too big."),
+                    e => rule_err(family, ipt, "RULE_INSERT", chain, e),
+                })
         }
         Command::Replace { chain, rulenum } => {
             let [r] = cmd.rules.as_slice() else {
@@ -856,10 +858,12 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             for r in &cmd.rules {
                 tx.delete(t, chain, r.clone());
             }
-            tx.commit().map(|_| Text::default()).map_err(|e| match e {
-                Error::NotFound { .. } => op_err(family, BAD_RULE),
-                e => kerr(e),
-            })
+            tx.commit()
+                .map(|_| Text::default())
+                .map_err(|e| match e.into_root() {
+                    Error::NotFound { .. } => op_err(family, BAD_RULE),
+                    e => kerr(e),
+                })
         }
         Command::Delete {
             chain,
@@ -931,7 +935,7 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
             for ch in &zero {
                 tx.zero(t, ch, None);
             }
-            match tx.commit() {
+            match tx.commit().map_err(Error::into_root) {
                 Ok(_) => {}
                 Err(Error::NotFound { .. }) => {
                     for ch in &zero {

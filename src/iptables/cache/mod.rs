@@ -27,7 +27,25 @@ pub(crate) type Key = (String, String);
 const MAX_RULES: usize = 1 << 20;
 
 /// Canonical forms of a chain's rules and the handles of the rules that have each.
-pub(crate) type CanonIndex = HashMap<Vec<Expr>, Vec<u64>>;
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CanonIndex {
+    map: HashMap<Vec<Expr>, Vec<u64>>,
+    /// Whether the chain holds rules whose form depends on the names of interfaces (see
+    /// [`reads_interfaces`]): those are left out of `map` and compared afresh each time.
+    volatile: bool,
+}
+
+/// Whether what a rule shows depends on more than its bytes: `nft`'s `meta iif`/`oif`
+/// compare an interface's index, which iptables shows by the interface's name, and an
+/// interface renamed or gone changes that with no ruleset event. Such a rule is decoded
+/// afresh for every answer, never remembered as text or canonical form.
+pub(crate) fn reads_interfaces(rule: &Rule) -> bool {
+    use crate::nft::expr::meta::{MetaKey, MetaOp};
+    rule.exprs.iter().any(|e| {
+        matches!(e, Expr::Meta(m) if matches!(m.key, MetaKey::Iif | MetaKey::Oif)
+            && matches!(m.op, MetaOp::Load { .. }))
+    })
+}
 
 /// The rules of one chain as read (`None`: the chain does not exist).
 pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
@@ -89,6 +107,9 @@ pub(crate) struct Cache {
     rendered: HashMap<Key, Rendered>,
     /// How many lines `rendered` holds.
     rendered_lines: usize,
+    /// Chains rendered and not kept because their lines depend on interface names (see
+    /// [`reads_interfaces`]), counted so that a listing that holds one is not kept either.
+    pub(crate) volatile_rendered: u64,
     /// The last `iptables -S` listing of each table, with the generation it shows: a
     /// listing is a function of the ruleset, so it serves every later listing of the table
     /// at that generation (the commands of `iptnl serve` that arrive between two commits).
@@ -243,6 +264,11 @@ impl Cache {
         }
         self.forget_rendered(k);
         let lines = Arc::new(Block::new(render(rules)));
+        if rules.iter().any(reads_interfaces) {
+            // Rendered afresh each time, and so is a listing that holds it.
+            self.volatile_rendered += 1;
+            return lines;
+        }
         if self.rendered_lines + lines.lines() <= MAX_LINES {
             self.rendered_lines += lines.lines();
             self.rendered
@@ -283,11 +309,14 @@ impl Cache {
         if let Some(mut idx) = index {
             for r in removed {
                 let Some(h) = r.handle else { continue };
+                if reads_interfaces(r) {
+                    continue;
+                }
                 if let Some(c) = self.memo.canonical(k, family, r) {
-                    if let Some(hs) = idx.get_mut(&c) {
+                    if let Some(hs) = idx.map.get_mut(&c) {
                         hs.retain(|x| *x != h);
                         if hs.is_empty() {
-                            idx.remove(&c);
+                            idx.map.remove(&c);
                         }
                     }
                 }
@@ -297,8 +326,10 @@ impl Cache {
                     let Some(h) = r.handle.filter(|h| added.contains(h)) else {
                         continue;
                     };
-                    if let Some(c) = self.memo.canonical(k, family, r) {
-                        idx.entry(c).or_default().push(h);
+                    if reads_interfaces(r) {
+                        idx.volatile = true;
+                    } else if let Some(c) = self.memo.canonical(k, family, r) {
+                        idx.map.entry(c).or_default().push(h);
                     }
                 }
             }
@@ -324,7 +355,19 @@ impl Cache {
         let indexed = matches!(self.canon.get(k), Some((from, _)) if Arc::ptr_eq(from, rules));
         if indexed || !self.scanned.first(k.clone()) {
             let idx = self.canonical_index(k, family, rules);
-            return idx.get(want).cloned().unwrap_or_default();
+            let mut found = idx.map.get(want).cloned().unwrap_or_default();
+            if idx.volatile {
+                found.extend(
+                    rules
+                        .iter()
+                        .filter(|r| reads_interfaces(r))
+                        .filter(|r| {
+                            canonical_of_rule_with(r, family, &KernelSets).as_deref() == Some(want)
+                        })
+                        .map(|r| r.handle.unwrap_or(0)),
+                );
+            }
+            return found;
         }
         rules
             .iter()
@@ -351,10 +394,12 @@ impl Cache {
         if self.canon.len() >= 1024 {
             self.canon.clear();
         }
-        let mut idx = CanonIndex::new();
+        let mut idx = CanonIndex::default();
         for r in rules.iter() {
-            if let Some(c) = self.memo.canonical(k, family, r) {
-                idx.entry(c).or_default().push(r.handle.unwrap_or(0));
+            if reads_interfaces(r) {
+                idx.volatile = true;
+            } else if let Some(c) = self.memo.canonical(k, family, r) {
+                idx.map.entry(c).or_default().push(r.handle.unwrap_or(0));
             }
         }
         let idx = Arc::new(idx);
@@ -389,8 +434,9 @@ impl Memo {
         family: IpFamily,
         rule: &Rule,
     ) -> Option<Vec<Expr>> {
-        if rule.userdata.is_some() {
-            // The memo is keyed by expressions; user data can make two such rules differ.
+        if rule.userdata.is_some() || reads_interfaces(rule) {
+            // The memo is keyed by expressions; user data can make two such rules differ, and
+            // interface names change under the same expressions.
             return canonical_of_rule_with(rule, family, &KernelSets);
         }
         if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {

@@ -298,10 +298,23 @@ pub(crate) fn map_refusal(
         ("", Some(rc)) => rc,
         _ => c,
     };
-    let message = f.to_string();
+    // The kernel's reason, without the batch's own numbering (the caller's operation is
+    // what the error is about).
+    let message = f.reason.clone();
     match f.errno {
         libc::ENOENT if f.reason.contains("x_tables") => {
             Error::ExtensionUnavailable(f.reason.clone())
+        }
+        libc::ENOENT if f.jump_target.is_some() => {
+            let target = f.jump_target.clone().unwrap_or_default();
+            Error::NotFound {
+                what: What::Chain,
+                table: t.to_owned(),
+                message: format!(
+                    "chain {target} does not exist in table {t} (the rule jumps to it)"
+                ),
+                chain: target,
+            }
         }
         libc::ENOENT => {
             let what = if f.reason.contains("chain") {
@@ -310,6 +323,11 @@ pub(crate) fn map_refusal(
                 What::Table
             } else {
                 What::Chain
+            };
+            let message = match what {
+                What::Chain if !c.is_empty() => format!("chain {c} does not exist in table {t}"),
+                What::Table if !t.is_empty() => format!("table {t} does not exist"),
+                _ => message,
             };
             Error::NotFound {
                 what,
@@ -322,12 +340,7 @@ pub(crate) fn map_refusal(
             Some(Op::RenameChain { table, new, .. }) => Error::chain_exists(table, new),
             _ => Error::chain_exists(t, c),
         },
-        libc::EEXIST => Error::AlreadyExists {
-            what: What::Chain,
-            table: t.to_owned(),
-            chain: c.to_owned(),
-            message,
-        },
+        libc::EEXIST => Error::chain_exists(t, c),
         libc::EBUSY if matches!(op, Some(Op::DeleteChain { flush: true, .. })) => {
             Error::ChainInUse {
                 table: t.to_owned(),

@@ -18,6 +18,7 @@ mod rewrite;
 pub(crate) mod state;
 mod verbs;
 mod view;
+mod words;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -46,7 +46,7 @@ pub use guard::{Guard, GuardOptions, GuardStats};
 pub use owner::{Owner, Position};
 pub use report::SyncReport;
 
-use super::plan::{At, Op};
+use super::plan::Op;
 use super::{Error, IpTables};
 use desired::table_checked;
 use plan::{plan_table, read_state, Phases};
@@ -89,29 +89,6 @@ pub fn remove(ipt: &IpTables, owner: &Owner, tables: &[&str]) -> Result<SyncRepo
         table_checked(t)?;
     }
     apply(ipt, None, owner, tables)
-}
-
-/// An operation in iptables' words, for an error message.
-fn describe(op: &Op<'_>) -> String {
-    match op {
-        Op::Add {
-            table,
-            chain,
-            specs,
-            at,
-            ..
-        } => {
-            let rule = specs.first().map(|s| s.to_save_args()).unwrap_or_default();
-            match at {
-                At::Append => format!("-t {table} -A {chain} {rule}"),
-                At::Insert(n) => format!("-t {table} -I {chain} {n} {rule}"),
-            }
-        }
-        Op::DeleteNumber { table, chain, n } => format!("-t {table} -D {chain} {n}"),
-        Op::NewChain { table, chain } => format!("-t {table} -N {chain}"),
-        Op::DeleteChain { table, chain, .. } => format!("-t {table} -F {chain}; -X {chain}"),
-        _ => "a change".into(),
-    }
 }
 
 fn apply(
@@ -165,7 +142,7 @@ fn apply(
             Err(f) => {
                 let what =
                     f.op.and_then(|i| ops.get(i))
-                        .map(describe)
+                        .map(Op::words)
                         .unwrap_or_else(|| "the batch".into());
                 return Err(Error::Invalid(format!(
                     "sync of `{}' failed at `{what}': {}; nothing was applied",
