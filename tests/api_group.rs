@@ -192,7 +192,8 @@ fn an_existing_chain_named_earlier_in_the_plan_is_refused_before_the_kernel() {
         tx.append("filter", "X", "-j RETURN")
             .new_chain("filter", "X");
         let e = tx.commit().unwrap_err();
-        assert!(matches!(e, Error::AlreadyExists { .. }), "{e:?}");
+        assert!(matches!(&e, Error::InTransaction { index: 2, .. }), "{e:?}");
+        assert!(matches!(e.root(), Error::AlreadyExists { .. }), "{e:?}");
         assert_eq!(
             ipt.commit_stats().commits,
             before.commits,

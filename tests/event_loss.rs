@@ -38,13 +38,19 @@ fn a_burst_bigger_than_the_event_buffer_is_read_again() {
         let before = ipt.list_table_text("nat").unwrap();
         assert_eq!(common::run(&ipt_cmd, &["-t", "nat", "-S"]), before);
         load(&text);
-        let fresh = IpTables::new(IpFamily::V4).unwrap().list_table_text("nat").unwrap();
+        let fresh = IpTables::new(IpFamily::V4)
+            .unwrap()
+            .list_table_text("nat")
+            .unwrap();
         assert_ne!(fresh, before);
         assert_eq!(ipt.list_table_text("nat").unwrap(), fresh);
         assert!(ipt.follow_stats().lost >= 1, "{:?}", ipt.follow_stats());
         // And after a second burst, still.
         load("*nat\n:KUBE-SERVICES - [0:0]\n-A PREROUTING -j KUBE-SERVICES\nCOMMIT\n");
-        let fresh2 = IpTables::new(IpFamily::V4).unwrap().list_table_text("nat").unwrap();
+        let fresh2 = IpTables::new(IpFamily::V4)
+            .unwrap()
+            .list_table_text("nat")
+            .unwrap();
         assert_eq!(ipt.list_table_text("nat").unwrap(), fresh2);
         // The server, listing after the same two bursts, says it lost events too.
         assert_eq!(common::run(&ipt_cmd, &["-t", "nat", "-S"]), fresh2);

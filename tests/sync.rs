@@ -157,6 +157,7 @@ fn sync_creates_then_has_nothing_to_do() {
             SyncReport {
                 tries: 1,
                 rules_kept: 4,
+                generation: Some(g),
                 ..Default::default()
             }
         );

@@ -793,8 +793,8 @@ impl Server {
                 ms(100.0),
             ));
             line.push_str(&format!(
-                "; events: commits of others replayed {}, chains edited {}, chains read again {}, \
-                 renames followed {}, commits waited for {}, events lost {}",
+                "; events: others' commits replayed {}, chains edited {}, chains read again {}, \
+                 renames followed {}, in-flight commits waited for {}, events lost {}",
                 ev.commits, ev.chains_edited, ev.chains_forgotten, ev.renames, ev.waited, ev.lost,
             ));
         }
