@@ -484,7 +484,7 @@ pub(crate) fn sync(
         let advanced = match commits {
             Some(Some(c)) => {
                 for batch in &c.known {
-                    cache.learn(family, batch);
+                    cache.own_commit(family, batch);
                 }
                 for batch in &c.new {
                     let r = cache.replay(family, batch);

@@ -18,10 +18,6 @@ use crate::ipt::IpFamily;
 use crate::iptables::events::Ev;
 use crate::nft::{Chain, Data, Expr, Rule, Verdict};
 
-/// Above this many chain events of one table in one commit, the table is read again
-/// instead of edited (see [`Cache::replay`]).
-const BULK_CHAIN_EVENTS: usize = 64;
-
 /// Above this many rule events of one chain in one commit, the chain is read again instead
 /// of edited.
 const BULK_RULE_EVENTS: usize = 256;
@@ -100,23 +96,8 @@ impl Cache {
         let mut pending: HashMap<Key, Vec<usize>> = HashMap::new();
         let mut drop_keys: HashSet<Key> = HashSet::new();
         let mut drop_tables: HashSet<String> = HashSet::new();
-        // A commit that adds or deletes many chains of a table (a restore, a table deleted
-        // or flushed by someone else) makes the table be read again rather than edited
-        // event by event: each edit of the chain list costs a pass over it.
-        let mut chain_events: HashMap<&str, usize> = HashMap::new();
-        for ev in batch {
-            if let Ev::NewChain(c) | Ev::DelChain(c) = ev {
-                if c.family == f {
-                    *chain_events.entry(c.table.as_str()).or_default() += 1;
-                }
-            }
-        }
-        for (t, n) in chain_events {
-            if n > BULK_CHAIN_EVENTS {
-                self.forget_table(t);
-                drop_tables.insert(t.to_owned());
-            }
-        }
+        // The chain lists of the tables this commit changes chains of, edited by handle.
+        let mut lists: HashMap<String, Option<ListEdit>> = HashMap::new();
         for (i, ev) in batch.iter().enumerate() {
             match ev {
                 Ev::NewChain(c) | Ev::DelChain(c) if drop_tables.contains(&c.table) => {}
@@ -127,8 +108,7 @@ impl Cache {
                     }
                 }
                 Ev::NewChain(c) if c.family == f => {
-                    let change = self.chain_change(c);
-                    self.chain_event(c, false);
+                    let change = self.list_event(&mut lists, c, false);
                     // A new chain, a renamed one, or a chain updated (policy): what was cached
                     // under this name is read again.
                     drop_keys.insert((c.table.clone(), c.name.clone()));
@@ -143,23 +123,24 @@ impl Cache {
                         }
                         ChainChange::Unknown => {
                             self.apply_pending(family, batch, &mut pending, &drop_keys, &mut done);
-                            self.forget_table(&c.table);
+                            lists.insert(c.table.clone(), None);
                             drop_tables.insert(c.table.clone());
                         }
                     }
                 }
                 Ev::DelChain(c) if c.family == f => {
-                    self.chain_event(c, true);
+                    self.list_event(&mut lists, c, true);
                     drop_keys.insert((c.table.clone(), c.name.clone()));
                 }
                 Ev::DelTable(t) if t.family == f => {
-                    self.forget_table(&t.name);
+                    lists.insert(t.name.clone(), None);
                     drop_tables.insert(t.name.clone());
                 }
                 _ => {}
             }
         }
         self.apply_pending(family, batch, &mut pending, &drop_keys, &mut done);
+        self.put_lists(lists);
         let gone: Vec<Key> = self
             .chains
             .keys()
@@ -198,33 +179,71 @@ impl Cache {
         }
     }
 
-    /// What a `NEWCHAIN` event `c` did, judged from the cached chain list of its table.
-    fn chain_change(&self, c: &Chain) -> ChainChange {
-        let holds_rules = || {
-            self.chains
-                .iter()
-                .any(|(k, v)| k.0 == c.table && v.is_some())
-        };
-        let Some(h) = c.handle else {
-            return if holds_rules() {
-                ChainChange::Unknown
-            } else {
-                ChainChange::Other
-            };
-        };
-        match self.tables.get(&c.table) {
-            Some(list) => match list.iter().find(|x| x.handle == Some(h)) {
-                Some(x) if x.name != c.name => ChainChange::Renamed(x.name.clone()),
-                Some(_) => ChainChange::Other,
-                // Every chain's handle is known: this one is new.
-                None if list.iter().all(|x| x.handle.is_some()) => ChainChange::Other,
-                None if holds_rules() => ChainChange::Unknown,
-                None => ChainChange::Other,
-            },
-            // No rule of the table is cached: nothing can name the chain.
-            None if !holds_rules() => ChainChange::Other,
-            None => ChainChange::Unknown,
+    /// Applies chain event `c` to the cached chain list of its table (taken out of the cache
+    /// into `lists` at its first event of the commit) and says what it did to a chain the
+    /// cache may hold.
+    fn list_event(
+        &mut self,
+        lists: &mut HashMap<String, Option<ListEdit>>,
+        c: &Chain,
+        deleted: bool,
+    ) -> ChainChange {
+        if !lists.contains_key(&c.table) {
+            let edit = self.tables.remove(&c.table).map(ListEdit::new);
+            lists.insert(c.table.clone(), edit);
         }
+        let holds_rules = self
+            .chains
+            .iter()
+            .any(|(k, v)| k.0 == c.table && v.is_some());
+        let slot = lists.get_mut(&c.table).expect("inserted above");
+        let change = match slot.as_mut().map(|l| l.event(c, deleted)) {
+            Some(Some(change)) => change,
+            // A list that cannot follow the event is read again when needed.
+            Some(None) => {
+                *slot = None;
+                ChainChange::Unknown
+            }
+            // No list, and no rule of the table cached: nothing can name the chain.
+            None => ChainChange::Unknown,
+        };
+        match change {
+            ChainChange::Unknown if !holds_rules => ChainChange::Other,
+            change => change,
+        }
+    }
+
+    /// Puts the chain lists edited by a commit back into the cache.
+    fn put_lists(&mut self, lists: HashMap<String, Option<ListEdit>>) {
+        for (t, edit) in lists {
+            if let Some(edit) = edit {
+                self.tables.insert(t, Arc::new(edit.finish()));
+            }
+        }
+    }
+
+    /// Follows on the cached chain lists a commit whose rules the cache holds already: this
+    /// handle's own (the rules it changed are in the cache from the plan, but the chains it
+    /// created, renamed or deleted come with the handles the kernel gave them only in its
+    /// events), or one made before the cache read what it holds.
+    pub(crate) fn own_commit(&mut self, family: IpFamily, batch: &[Ev]) {
+        let f = family.nft();
+        let mut lists: HashMap<String, Option<ListEdit>> = HashMap::new();
+        for ev in batch {
+            match ev {
+                Ev::NewChain(c) if c.family == f => {
+                    self.list_event(&mut lists, c, false);
+                }
+                Ev::DelChain(c) if c.family == f => {
+                    self.list_event(&mut lists, c, true);
+                }
+                Ev::DelTable(t) if t.family == f => {
+                    lists.insert(t.name.clone(), None);
+                }
+                _ => {}
+            }
+        }
+        self.put_lists(lists);
     }
 
     /// Chain `old` of `table` is now `new`: the cached rules of that table that jump or go to
@@ -263,56 +282,6 @@ impl Cache {
             }
             // The canonical index is keyed by the rules' forms, which changed: built again.
             self.chains.insert(k, Some(Arc::new(rules)));
-        }
-    }
-
-    /// Follows a chain event of another writer on the cached chain list of its table: a
-    /// new chain is added, an updated or renamed one replaced, a deleted one removed, matched
-    /// by handle. What cannot be matched exactly (a list with chains of unknown handle, which
-    /// the event could have renamed) makes the list be read again.
-    fn chain_event(&mut self, c: &Chain, deleted: bool) {
-        let Some(list) = self.tables.get_mut(&c.table) else {
-            return;
-        };
-        let Some(h) = c.handle else {
-            self.tables.remove(&c.table);
-            return;
-        };
-        let list = Arc::make_mut(list);
-        match list.iter().position(|x| x.handle == Some(h)) {
-            Some(i) if deleted => {
-                list.remove(i);
-            }
-            Some(i) => list[i] = c.clone(),
-            None if list.iter().any(|x| x.handle.is_none()) => {
-                self.tables.remove(&c.table);
-            }
-            None if deleted => {}
-            None => {
-                list.retain(|x| x.name != c.name);
-                list.push(c.clone());
-            }
-        }
-    }
-
-    /// Learns from a commit the cache holds already (this handle's own, or one made before
-    /// the cache read what it holds) the handles of the chains it created: the cached list
-    /// of a table this handle added chains to holds them without handles, and a chain event
-    /// of another writer is placed by handle.
-    pub(crate) fn learn(&mut self, family: IpFamily, batch: &[Ev]) {
-        let f = family.nft();
-        for ev in batch {
-            let Ev::NewChain(c) = ev else { continue };
-            let (Some(h), true) = (c.handle, c.family == f) else {
-                continue;
-            };
-            let Some(list) = self.tables.get_mut(&c.table) else {
-                continue;
-            };
-            let at = list.iter().position(|x| x.name == c.name);
-            if let Some(i) = at.filter(|&i| list[i].handle != Some(h)) {
-                Arc::make_mut(list)[i].handle = Some(h);
-            }
         }
     }
 
@@ -378,5 +347,91 @@ impl Cache {
         }
         self.put_chain(k, family, rules, index, &removed, &added);
         true
+    }
+}
+
+/// One table's cached chain list while a commit's chain events are applied to it: chains
+/// found by handle through a map built once, deletions applied in one pass at the end (a
+/// kube-proxy nat table holds tens of thousands of chains, and a restore changes many).
+#[derive(Debug)]
+pub(super) struct ListEdit {
+    chains: Vec<Chain>,
+    by_handle: HashMap<u64, usize>,
+    /// Chains this handle created whose handles are not known yet, by name.
+    unhandled: HashMap<String, usize>,
+    deleted: Vec<bool>,
+}
+
+impl ListEdit {
+    fn new(list: Arc<Vec<Chain>>) -> ListEdit {
+        let chains = Arc::unwrap_or_clone(list);
+        let mut by_handle = HashMap::with_capacity(chains.len());
+        let mut unhandled = HashMap::new();
+        for (i, c) in chains.iter().enumerate() {
+            match c.handle {
+                Some(h) => by_handle.insert(h, i),
+                None => unhandled.insert(c.name.clone(), i),
+            };
+        }
+        let deleted = vec![false; chains.len()];
+        ListEdit {
+            chains,
+            by_handle,
+            unhandled,
+            deleted,
+        }
+    }
+
+    /// Applies one chain event; `None` when the list cannot follow it exactly.
+    fn event(&mut self, c: &Chain, deleted: bool) -> Option<ChainChange> {
+        let h = c.handle?;
+        if let Some(&i) = self.by_handle.get(&h) {
+            if deleted {
+                self.deleted[i] = true;
+                self.by_handle.remove(&h);
+                return Some(ChainChange::Other);
+            }
+            let old = std::mem::replace(&mut self.chains[i], c.clone()).name;
+            return Some(if old != c.name {
+                ChainChange::Renamed(old)
+            } else {
+                ChainChange::Other
+            });
+        }
+        // Not known by handle: a chain of that name without a handle is one this handle
+        // created (its own commit), which the event names.
+        if let Some(i) = self.unhandled.remove(&c.name) {
+            self.chains[i].handle = Some(h);
+            if deleted {
+                self.deleted[i] = true;
+            } else {
+                self.by_handle.insert(h, i);
+            }
+            return Some(ChainChange::Other);
+        }
+        if deleted {
+            return Some(ChainChange::Other);
+        }
+        // A chain without a handle could be the one renamed: the list cannot tell.
+        if !self.unhandled.is_empty() {
+            return None;
+        }
+        self.by_handle.insert(h, self.chains.len());
+        self.chains.push(c.clone());
+        self.deleted.push(false);
+        Some(ChainChange::Other)
+    }
+
+    /// The list as edited.
+    fn finish(self) -> Vec<Chain> {
+        let deleted = self.deleted;
+        let mut i = 0;
+        let mut chains = self.chains;
+        chains.retain(|_| {
+            let keep = !deleted[i];
+            i += 1;
+            keep
+        });
+        chains
     }
 }

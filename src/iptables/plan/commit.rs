@@ -183,10 +183,33 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
         p.view.cache.clear();
         return;
     }
-    // A chain list that only gained and lost user chains is edited in place (a kube-proxy
-    // nat table has tens of thousands of chains, and the kernel's chain dump costs more the
-    // more it holds); any other change to it, and a table changed as a whole, is read again.
+    // A handle that follows events takes the chain lists' changes from this commit's own
+    // events, which name every chain created, renamed or deleted with its handle (and are
+    // queued by the time the commit is acknowledged). Otherwise a chain list that only
+    // gained and lost user chains is edited in place (a kube-proxy nat table has tens of
+    // thousands of chains, and the kernel's chain dump costs more the more it holds); any
+    // other change to it, and a table changed as a whole, is read again.
+    let own = match p.view.cache.events.as_mut() {
+        Some(ev) if !p.chain_tables.is_empty() || !p.touched_tables.is_empty() => {
+            match ev.commits(g, g.wrapping_add(1)) {
+                Some(c) => Some(c),
+                None => {
+                    p.view.cache.clear();
+                    return;
+                }
+            }
+        }
+        _ => None,
+    };
+    if let Some(c) = &own {
+        for batch in c.known.iter().chain(&c.new) {
+            p.view.cache.own_commit(p.family, batch);
+        }
+    }
     for t in p.chain_tables.iter().chain(&p.touched_tables) {
+        if own.is_some() {
+            break;
+        }
         let edits = p.chain_edits.get(t).and_then(Option::as_ref);
         match edits {
             Some(edits) if !p.touched_tables.contains(t) => {
