@@ -8,9 +8,10 @@ use iptnl_sys::nf_tables::{
 };
 
 use super::addr::AddrMask;
-use super::encode::encode_exprs_with;
+use super::encode::encode_exprs_into_for;
 use super::ext::comment::Comment;
 use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind, NoSets, SetIndex};
+use super::floor::ReaderFloor;
 use super::raw::RawRule;
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
@@ -189,10 +190,11 @@ fn udata_comment(u: &[u8]) -> Option<String> {
 }
 
 /// Decodes a rule only when its iptables form says all of it: when iptnl's encoding of the
-/// decoded spec gives back the rule's own expressions (counters' values aside) and the rule
-/// carries no user data. A rule that decodes but was encoded otherwise (by `nft`, or by an
-/// iptables-nft release with another layout) is returned as [`Foreign`], so that saving it
-/// as a spec and restoring that never changes it.
+/// decoded spec at one of the reader floors ([`ReaderFloor::LAYOUTS`], the layouts of
+/// iptables-nft 1.8.7, 1.8.9 and 1.8.10 to 1.8.13) gives back the rule's own expressions
+/// (counters' values aside) and the rule carries no user data. A rule that decodes but was
+/// encoded otherwise (by `nft`, or with a mistake of a writer that iptnl does not copy) is
+/// returned as [`Foreign`], so that saving it as a spec and restoring that never changes it.
 ///
 /// ```
 /// use iptnl::ipt::{decode_rule_exact, encode_rule, parse_rule, IpFamily};
@@ -216,23 +218,72 @@ pub fn decode_rule_exact_with(
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
     }
-    let again = encode_exprs_with(&spec, family, &rule.table, &rule.chain, sets)
-        .map_err(|e| foreign(rule, format!("its iptables form cannot be encoded: {e}")))?;
-    let same = again.len() == rule.exprs.len()
-        && again.iter().zip(&rule.exprs).all(|(a, k)| match (a, k) {
+    let (mut error, mut encoded) = (None, false);
+    let mut again = Vec::with_capacity(rule.exprs.len());
+    for floor in layouts_for(rule, family) {
+        again.clear();
+        let result = encode_exprs_into_for(
+            &spec,
+            family,
+            &rule.table,
+            &rule.chain,
+            &mut again,
+            sets,
+            floor,
+        );
+        match result {
+            Ok(()) if same_exprs(&again, &rule.exprs) => return Ok(spec),
+            Ok(()) => encoded = true,
+            Err(e) => {
+                error.get_or_insert(e);
+            }
+        }
+    }
+    Err(match error {
+        Some(e) if !encoded => foreign(rule, format!("its iptables form cannot be encoded: {e}")),
+        _ => foreign(
+            rule,
+            "its iptables form would be encoded differently".into(),
+        ),
+    })
+}
+
+/// Whether `again` (an encoding) is the rule's `exprs`, counters' values aside.
+fn same_exprs(again: &[Expr], exprs: &[Expr]) -> bool {
+    again.len() == exprs.len()
+        && again.iter().zip(exprs).all(|(a, k)| match (a, k) {
             (Expr::Counter(_), Expr::Counter(_)) => true,
             (a, k) => match k.input_form() {
                 Some(f) => *a == f,
                 None => a == k,
             },
-        });
-    if !same {
-        return Err(foreign(
-            rule,
-            "its iptables form would be encoded differently".into(),
-        ));
+        })
+}
+
+/// The writers' layouts to compare a rule with, the likeliest first: 1.8.7's when it holds
+/// an x_tables `tcp`, `udp` or `mark` match or an `NFLOG` target, 1.8.10's when it starts
+/// with an address or (IPv4) an `ip protocol` test, 1.8.9's otherwise.
+fn layouts_for(rule: &Rule, family: IpFamily) -> [ReaderFloor; 3] {
+    let [v7, v9, v11] = ReaderFloor::LAYOUTS;
+    let xt = rule.exprs.iter().any(|e| match e {
+        Expr::Match(m) => matches!(&*m.name, "tcp" | "udp" | "mark"),
+        Expr::Target(t) => t.name == "NFLOG",
+        _ => false,
+    });
+    let addresses_first = match rule.exprs.first() {
+        Some(Expr::Payload(p)) if p.base == PayloadBase::Network => match family {
+            IpFamily::V4 => matches!(p.offset, 9 | 12 | 16),
+            IpFamily::V6 => matches!(p.offset, 8 | 24),
+        },
+        _ => false,
+    };
+    if xt {
+        [v7, v9, v11]
+    } else if addresses_first {
+        [v11, v9, v7]
+    } else {
+        [v9, v11, v7]
     }
-    Ok(spec)
 }
 
 /// Every rule as a spec: its iptables form when [`decode_rule_exact`] reads it, otherwise

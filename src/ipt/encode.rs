@@ -1,12 +1,15 @@
-//! RuleSpec → nf_tables rule, in iptables-nft 1.8.9's exact layout.
+//! RuleSpec → nf_tables rule, in the exact layout of the iptables-nft release a
+//! [`ReaderFloor`] names (1.8.9's for the functions that take no floor).
 //!
-//! Order (checked against `iptables-nft` 1.8.9): `-i`, `-o`, `-p` (meta l4proto), `-s`, `-d`,
-//! `-f`, the matches in command-line order, `counter`, the verdict or target.
+//! Order (checked against each release): `-i`, `-o`, `-p` (meta l4proto), `-s`, `-d`, `-f`
+//! up to 1.8.9; `-s`, `-d`, `-i`, `-o`, `-p` (IPv4: `ip protocol` payload), `-f` from 1.8.10
+//! on; then the matches in command-line order, `counter`, the verdict or target.
 //! `NFTA_RULE_COMPAT` carries the protocol on every rule.
 
 use iptnl_sys::nf_tables::{NFT_META_IIFNAME, NFT_META_OIFNAME, NFT_RULE_COMPAT_F_INV};
 
 use super::ext::{EncodeCtx, EncodeError, NoSets, SetIndex};
+use super::floor::ReaderFloor;
 use super::spec::{AddrMatch, IfaceMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 use crate::nft::expr::bitwise::Bitwise;
@@ -16,14 +19,17 @@ use crate::nft::{Family, Rule, RuleCompat, Verdict};
 
 fn iface(key: u32, m: &IfaceMatch, out: &mut Vec<Expr>) {
     let name = m.name.as_bytes();
+    if name == b"+" && !m.inv {
+        // `-i +` tests nothing: no expression at all, as iptables-nft 1.8.10 and later write
+        // it (1.8.9 left the name's load alone, which a 1.8.7 reader binds to the next
+        // compare, and 1.8.7 wrote `! -i +` so, which matches every packet).
+        return;
+    }
     out.push(Meta::load_reg1(MetaKey::from_raw(key)).into());
     if let Some(prefix) = name.strip_suffix(b"+") {
         if prefix.is_empty() {
-            // iptables-nft 1.8.9: `-i +` loads the name and compares nothing; `! -i +`
-            // compares with a name no interface can have.
-            if m.inv {
-                out.push(Cmp::eq(false, b"INVAL/D\0").into());
-            }
+            // `! -i +`: a name no interface can have (iptables-nft 1.8.9 and later).
+            out.push(Cmp::eq(false, b"INVAL/D\0").into());
             return;
         }
         out.push(Cmp::eq(m.inv, prefix).into());
@@ -62,8 +68,9 @@ fn addr(m: &AddrMatch, family: IpFamily, src: bool, out: &mut Vec<Expr>) {
     }
 }
 
-/// Encodes a rule spec for `table`/`chain` as iptables-nft 1.8.9 would. A rule naming an
-/// ipset fails here (see [`NoSets`]): [`encode_rule_with`] resolves set names.
+/// Encodes a rule spec for `table`/`chain` as iptables-nft 1.8.9 would
+/// ([`ReaderFloor::UNPINNED`]; [`encode_rule_for`] takes a floor). A rule naming an ipset
+/// fails here (see [`NoSets`]): [`encode_rule_with`] resolves set names.
 ///
 /// ```
 /// use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
@@ -96,8 +103,31 @@ pub fn encode_rule_with(
     chain: &str,
     sets: &dyn SetIndex,
 ) -> Result<Rule, EncodeError> {
+    encode_rule_for(spec, family, table, chain, sets, ReaderFloor::UNPINNED)
+}
+
+/// [`encode_rule_with`] in the forms of the reader floor `floor`.
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::{encode_rule_for, parse_rule_str, IpFamily, ReaderFloor};
+/// use iptnl::nft::Expr;
+/// let spec = &parse_rule_str(IpFamily::V4, "-p tcp --dport 22 -j ACCEPT").unwrap()[0];
+/// let old = encode_rule_for(spec, IpFamily::V4, "filter", "INPUT", &NoSets, ReaderFloor::V1_8_7).unwrap();
+/// assert!(matches!(&old.exprs[2], Expr::Match(m) if m.name == "tcp"));
+/// let new = encode_rule_for(spec, IpFamily::V4, "filter", "INPUT", &NoSets, ReaderFloor::V1_8_9).unwrap();
+/// assert!(matches!(&new.exprs[2], Expr::Payload(_)));
+/// ```
+pub fn encode_rule_for(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    sets: &dyn SetIndex,
+    floor: ReaderFloor,
+) -> Result<Rule, EncodeError> {
     let mut r = Rule::new(family.nft(), table, chain);
-    r.exprs = encode_exprs_with(spec, family, table, chain, sets)?;
+    encode_exprs_into_for(spec, family, table, chain, &mut r.exprs, sets, floor)?;
     set_compat_and_userdata(spec, family, &mut r);
     Ok(r)
 }
@@ -123,6 +153,19 @@ pub fn encode_rule_into_with(
     r: &mut Rule,
     sets: &dyn SetIndex,
 ) -> Result<(), EncodeError> {
+    encode_rule_into_for(spec, family, table, chain, r, sets, ReaderFloor::UNPINNED)
+}
+
+/// [`encode_rule_into_with`] in the forms of the reader floor `floor`.
+pub fn encode_rule_into_for(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    r: &mut Rule,
+    sets: &dyn SetIndex,
+    floor: ReaderFloor,
+) -> Result<(), EncodeError> {
     r.family = family.nft();
     r.table.clear();
     r.table.push_str(table);
@@ -133,7 +176,7 @@ pub fn encode_rule_into_with(
     r.bound_sets.clear();
     r.position = None;
     r.exprs.clear();
-    encode_exprs_into_with(spec, family, table, chain, &mut r.exprs, sets)?;
+    encode_exprs_into_for(spec, family, table, chain, &mut r.exprs, sets, floor)?;
     set_compat_and_userdata(spec, family, r);
     Ok(())
 }
@@ -172,8 +215,20 @@ pub fn encode_exprs_with(
     chain: &str,
     sets: &dyn SetIndex,
 ) -> Result<Vec<Expr>, EncodeError> {
+    encode_exprs_for(spec, family, table, chain, sets, ReaderFloor::UNPINNED)
+}
+
+/// [`encode_exprs_with`] in the forms of the reader floor `floor`.
+pub fn encode_exprs_for(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    sets: &dyn SetIndex,
+    floor: ReaderFloor,
+) -> Result<Vec<Expr>, EncodeError> {
     let mut out = Vec::with_capacity(8 + spec.matches.len() * 2);
-    encode_exprs_into_with(spec, family, table, chain, &mut out, sets)?;
+    encode_exprs_into_for(spec, family, table, chain, &mut out, sets, floor)?;
     Ok(out)
 }
 
@@ -197,9 +252,33 @@ pub fn encode_exprs_into_with(
     out: &mut Vec<Expr>,
     sets: &dyn SetIndex,
 ) -> Result<(), EncodeError> {
+    encode_exprs_into_for(spec, family, table, chain, out, sets, ReaderFloor::UNPINNED)
+}
+
+/// [`encode_exprs_into_with`] in the forms of the reader floor `floor`.
+pub fn encode_exprs_into_for(
+    spec: &RuleSpec,
+    family: IpFamily,
+    table: &str,
+    chain: &str,
+    out: &mut Vec<Expr>,
+    sets: &dyn SetIndex,
+    floor: ReaderFloor,
+) -> Result<(), EncodeError> {
     if let Some(raw) = &spec.raw {
         out.extend(raw.exprs_with_counters(spec.counters));
         return Ok(());
+    }
+    let addrs = |out: &mut Vec<Expr>| {
+        if let Some(s) = &spec.src {
+            addr(s, family, true, out);
+        }
+        if let Some(d) = &spec.dst {
+            addr(d, family, false, out);
+        }
+    };
+    if floor.addresses_first() {
+        addrs(out);
     }
     if let Some(i) = &spec.in_iface {
         iface(NFT_META_IIFNAME, i, out);
@@ -208,14 +287,16 @@ pub fn encode_exprs_into_with(
         iface(NFT_META_OIFNAME, o, out);
     }
     if let Some(p) = spec.proto.filter(|p| p.num != 0) {
-        out.push(Meta::load_reg1(MetaKey::L4proto).into());
+        if floor.addresses_first() && family == IpFamily::V4 {
+            // iptables-nft 1.8.10 and later: `ip protocol`.
+            out.push(Payload::load_reg1(PayloadBase::Network, 9, 1).into());
+        } else {
+            out.push(Meta::load_reg1(MetaKey::L4proto).into());
+        }
         out.push(Cmp::eq(p.inv, &[p.num]).into());
     }
-    if let Some(s) = &spec.src {
-        addr(s, family, true, out);
-    }
-    if let Some(d) = &spec.dst {
-        addr(d, family, false, out);
+    if !floor.addresses_first() {
+        addrs(out);
     }
     if let Some(frag) = spec.frag {
         out.push(Payload::load_reg1(PayloadBase::Network, 6, 2).into());
@@ -228,6 +309,7 @@ pub fn encode_exprs_into_with(
         table,
         chain,
         sets,
+        floor,
     };
     for m in &spec.matches {
         m.encode(&ctx, out)?;

@@ -20,6 +20,7 @@ pub mod decode;
 pub mod encode;
 pub mod error;
 pub mod ext;
+pub mod floor;
 pub mod parse;
 pub mod proto;
 pub mod raw;
@@ -43,11 +44,12 @@ pub use decode::{
     decode_rule_or_raw_with, decode_rule_with, Foreign,
 };
 pub use encode::{
-    encode_exprs, encode_exprs_with, encode_rule, encode_rule_into, encode_rule_into_with,
-    encode_rule_with,
+    encode_exprs, encode_exprs_for, encode_exprs_with, encode_rule, encode_rule_for,
+    encode_rule_into, encode_rule_into_for, encode_rule_into_with, encode_rule_with,
 };
 pub use error::ParseError;
 pub use ext::{NoSets, SetIndex};
+pub use floor::ReaderFloor;
 pub use parse::{parse_rule, parse_rule_str, parse_rule_str_with, parse_rule_with};
 pub use proto::{proto_list_name, proto_name, proto_number};
 pub use spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};

@@ -124,6 +124,8 @@ pub struct EncodeCtx<'a> {
     pub chain: &'a str,
     /// The ipsets rules may name.
     pub sets: &'a dyn SetIndex,
+    /// The oldest iptables-nft that must read the rule: the forms to write.
+    pub floor: crate::ipt::ReaderFloor,
 }
 
 /// What an extension needs to decode itself.
@@ -228,7 +230,8 @@ pub trait Extension: Any + fmt::Debug + Send + Sync {
         Ok(())
     }
 
-    /// Appends its nf_tables expressions, as iptables-nft 1.8.9 encodes it.
+    /// Appends its nf_tables expressions, as the iptables-nft release of `ctx.floor` encodes
+    /// it.
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError>;
 
     /// Appends its options in iptables-save form, each preceded by a space (the `-m NAME` or

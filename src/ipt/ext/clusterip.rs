@@ -227,6 +227,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
             table: "mangle",
             chain: "",
             sets: &crate::ipt::ext::api::NoSets,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
         },
         &mut again,
     )

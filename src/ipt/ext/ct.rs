@@ -352,6 +352,7 @@ mod tests {
         let c = ct(&[("helper", "ftp"), ("timeout", "tcp-short"), ("zone", "4")]);
         let ectx = EncodeCtx {
             sets: &crate::ipt::ext::NoSets,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
             family: IpFamily::V4,
             proto: None,
             table: "raw",

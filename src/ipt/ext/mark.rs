@@ -1,9 +1,10 @@
 //! `mark` match (`-m mark [!] --mark value[/mask]`) and `MARK` target (`-j MARK
 //! --set-xmark`, `--set-mark`, `--and-mark`, `--or-mark`, `--xor-mark`).
 //!
-//! Encoding (iptables-nft 1.8.9):
+//! Encoding (iptables-nft 1.8.8 and later):
 //! - the match natively: `meta load mark`, `bitwise & mask` when the mask is not
-//!   `0xffffffff`, `cmp eq`/`cmp neq` with the (unmasked) value, all in host byte order;
+//!   `0xffffffff`, `cmp eq`/`cmp neq` with the (unmasked) value, all in host byte order; at
+//!   the reader floor 1.8.7 the x_tables `mark` match, revision 1, as 1.8.7 writes it;
 //! - the target as the x_tables `MARK` target, revision 2 (`xt_mark_tginfo2`).
 //!
 //! Decoding: the native match form, the x_tables `mark` match revision 1
@@ -19,7 +20,7 @@ use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 use super::libxt::{require_option, save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
-    save_inv, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
+    save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::opts::{Ty, U32};
@@ -99,7 +100,15 @@ impl Extension for Mark {
         Ok(())
     }
 
-    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if !ctx.floor.native_matches() {
+            let mut b = XtBuf::of::<xt_mark_mtinfo1>();
+            b.put_u32(offset_of!(xt_mark_mtinfo1, mark), self.mark);
+            b.put_u32(offset_of!(xt_mark_mtinfo1, mask), self.mask);
+            b.put_u8(offset_of!(xt_mark_mtinfo1, invert), self.invert as u8);
+            out.push(xt_match("mark", 1, b.into_vec()));
+            return Ok(());
+        }
         out.push(Meta::load_reg1(MetaKey::Mark).into());
         if self.mask != u32::MAX {
             out.push(Bitwise::mask(&self.mask.to_ne_bytes()).into());

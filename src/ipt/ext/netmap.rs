@@ -178,6 +178,7 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
             table: "nat",
             chain: "",
             sets: ctx.sets,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
         },
         &mut again,
     )

@@ -1,15 +1,19 @@
 //! `NFLOG`: send the packet to an nfnetlink_log group (`libxt_NFLOG.c`).
 //!
-//! Encoding (iptables-nft 1.8.9): natively, one nf_tables `log` expression in place of the
-//! target: `prefix` when given (up to 127 bytes, longer than the 63 of `xt_nflog_info`),
-//! `group` always, `snaplen` for `--nflog-size`, `qthreshold` when not 0. `--nflog-range`
-//! is accepted with its warning and has no effect (it never worked). Decoding reads that
+//! Encoding (iptables-nft 1.8.8 and later): natively, one nf_tables `log` expression in place
+//! of the target: `prefix` when given (up to 127 bytes, longer than the 63 of
+//! `xt_nflog_info`), `group` always, `snaplen` for `--nflog-size`, `qthreshold` when not 0.
+//! `--nflog-range` is accepted with its warning and has no effect (it never worked). At the
+//! reader floor 1.8.7, the x_tables `NFLOG` target (rev 0), as iptables-nft 1.8.7 writes it
+//! (`--nflog-range` in its `len`, a prefix of at most 63 bytes). Decoding reads that
 //! `log` expression (only with a group and without kernel-log attributes) and the x_tables
 //! `NFLOG` target older writers used. Allowed in every table and chain.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
+
+use super::api::{xt_target, XtBuf};
 
 use super::libxt::{field_bytes, parse_log_prefix, text};
 use crate::ipt::error::ParseError;
@@ -97,8 +101,9 @@ impl Extension for Nflog {
             "nflog-prefix" => {
                 self.prefix = parse_log_prefix(opt.name, val.text(), NATIVE_PREFIX_CAP)?;
             }
-            // --nflog-range never had an effect; iptables-nft does not encode it.
-            "nflog-range" => {}
+            // --nflog-range never had an effect; iptables-nft 1.8.8 and later do not encode
+            // it, 1.8.7 kept it in the x_tables target.
+            "nflog-range" => self.len = val.uint() as u32,
             "nflog-size" => {
                 self.len = val.uint() as u32;
                 self.flags |= XT_NFLOG_F_COPY_LEN;
@@ -108,7 +113,27 @@ impl Extension for Nflog {
         Ok(())
     }
 
-    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if !ctx.floor.native_matches() {
+            let off = offset_of!(xt_nflog_info, prefix);
+            let cap = size_of::<xt_nflog_info>() - off;
+            if self.prefix.len() >= cap {
+                return Err(EncodeError(format!(
+                    "--nflog-prefix of {} bytes: iptables {} (the reader floor) reads at most {}",
+                    self.prefix.len(),
+                    ctx.floor,
+                    cap - 1
+                )));
+            }
+            let mut b = XtBuf::of::<xt_nflog_info>();
+            b.put_u32(offset_of!(xt_nflog_info, len), self.len);
+            b.put_u16(offset_of!(xt_nflog_info, group), self.group);
+            b.put_u16(offset_of!(xt_nflog_info, threshold), self.threshold);
+            b.put_u16(offset_of!(xt_nflog_info, flags), self.flags);
+            b.put(off, &self.prefix);
+            out.push(xt_target("NFLOG", 0, b.into_vec()));
+            return Ok(());
+        }
         out.push(Expr::Log(Log {
             prefix: (!self.prefix.is_empty()).then(|| text(&self.prefix)),
             group: Some(self.group),
@@ -184,6 +209,7 @@ mod tests {
         };
         let ctx = EncodeCtx {
             sets: &crate::ipt::ext::NoSets,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
             family: IpFamily::V4,
             proto: None,
             table: "filter",

@@ -381,6 +381,7 @@ mod tests {
         let mut out = Vec::new();
         let ctx = EncodeCtx {
             sets: &crate::ipt::ext::NoSets,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
             family: IpFamily::V4,
             proto: None,
             table: "filter",
@@ -417,6 +418,7 @@ mod tests {
         let mut out = Vec::new();
         let ectx = EncodeCtx {
             sets: &crate::ipt::ext::NoSets,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
             family: IpFamily::V4,
             proto: None,
             table: "filter",

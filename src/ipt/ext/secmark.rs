@@ -1,7 +1,8 @@
 //! `SECMARK`: set the packet's security mark from an SELinux security context
 //! (`libxt_SECMARK.c`).
 //!
-//! Encoding (iptables-nft 1.8.9): the x_tables `SECMARK` target, rev 1,
+//! Encoding (iptables-nft 1.8.8 and later; rev 0 at the reader floor 1.8.7, as 1.8.7 writes
+//! it): the x_tables `SECMARK` target, rev 1,
 //! `xt_secmark_target_info_v1` (264 bytes): mode 1 (SELinux) and the context, cut to 255
 //! bytes; the security id is the kernel's to fill in (sent as zero, not compared). Rev 0
 //! (`xt_secmark_target_info`) is decoded too. `--selctx` is mandatory. The kernel allows it
@@ -77,15 +78,21 @@ impl Extension for Secmark {
         Ok(())
     }
 
-    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = if self.rev == 0 {
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        // iptables 1.8.7 knows revision 0 only.
+        let rev = if ctx.floor.native_matches() {
+            self.rev
+        } else {
+            0
+        };
+        let mut b = if rev == 0 {
             XtBuf::of::<xt_secmark_target_info>()
         } else {
             XtBuf::of::<xt_secmark_target_info_v1>()
         };
         b.put_u8(0, SECMARK_MODE_SEL);
-        b.put(ctx_offset(self.rev), &self.secctx);
-        out.push(xt_target("SECMARK", self.rev, b.into_vec()));
+        b.put(ctx_offset(rev), &self.secctx);
+        out.push(xt_target("SECMARK", rev, b.into_vec()));
         Ok(())
     }
 

@@ -826,6 +826,7 @@ mod tests {
             table: "filter",
             chain: "INPUT",
             sets: &Two,
+            floor: crate::ipt::ReaderFloor::UNPINNED,
         };
         let back = |e: &Expr| {
             let (rev, info) = match e {

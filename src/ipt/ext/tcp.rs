@@ -1,8 +1,8 @@
 //! `tcp`: ports, flags and options of TCP (`-p tcp -m tcp`).
 //!
-//! Encoding (iptables-nft 1.8.9): ports and flags natively (payload + cmp/range/bitwise,
-//! `cmp neq` for inverted flags); the x_tables `tcp` match (rev 0) for `--tcp-option` or a
-//! bare `-m tcp`.
+//! Encoding (iptables-nft 1.8.8 and later): ports and flags natively (payload +
+//! cmp/range/bitwise, `cmp neq` for inverted flags); the x_tables `tcp` match (rev 0) for
+//! `--tcp-option`, a bare `-m tcp`, or every `-m tcp` at the reader floor 1.8.7.
 
 use std::mem::{offset_of, size_of};
 
@@ -200,8 +200,8 @@ impl Extension for Tcp {
         Self::require_proto(ctx)
     }
 
-    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if self.is_xt() {
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if self.is_xt() || !ctx.floor.native_matches() {
             out.push(xt_match("tcp", 0, self.to_xt()));
             return Ok(());
         }

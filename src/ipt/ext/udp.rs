@@ -88,8 +88,8 @@ impl Extension for Udp {
         Self::require_proto(ctx)
     }
 
-    fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if self.is_xt() {
+    fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
+        if self.is_xt() || !ctx.floor.native_matches() {
             let mut b = XtBuf::of::<xt_udp>();
             self.put_xt_ports(&mut b, offset_of!(xt_udp, spts), offset_of!(xt_udp, dpts));
             b.put_u8(offset_of!(xt_udp, invflags), self.invflags);
