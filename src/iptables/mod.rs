@@ -29,6 +29,7 @@
 mod cache;
 mod error;
 mod events;
+mod floor;
 mod format;
 mod group;
 pub mod ipset;
@@ -43,11 +44,12 @@ pub mod sysdb;
 mod transaction;
 
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard};
 
 pub use cache::FollowStats;
 pub use error::{Error, What};
+pub use floor::kernel_reader_floor;
 pub use group::CommitStats;
 pub use listing::TableText;
 pub use plan::OpResult;
@@ -152,6 +154,9 @@ pub struct IpTables {
     inner: Mutex<Inner>,
     conflict_timeout_ms: AtomicU64,
     group: group::Committer,
+    /// The reader floor set, as its place in [`crate::ipt::ReaderFloor::ALL`] plus one; 0 until set or
+    /// asked (see `floor.rs`).
+    floor: AtomicU8,
 }
 
 fn spec_err(e: ParseError) -> Error {
@@ -207,6 +212,7 @@ impl IpTables {
             }),
             conflict_timeout_ms: AtomicU64::new(plan::CONFLICT_TIMEOUT.as_millis() as u64),
             group: group::Committer::default(),
+            floor: AtomicU8::new(0),
         }
     }
 
@@ -431,7 +437,8 @@ impl IpTables {
         let t = std::time::Instant::now();
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
-        let r = plan::run_once(conn, cache, self.family, &flat, Some(genid))?;
+        let floor = self.floor_with(conn);
+        let r = plan::run_once(conn, cache, self.family, floor, &flat, Some(genid))?;
         if r.as_ref().is_some_and(|(_, committed)| *committed) {
             self.group.record(|s| s.commit(flat.len(), 1, t));
         }
@@ -459,7 +466,8 @@ impl IpTables {
             let r = {
                 let mut g = self.lock();
                 let Inner { conn, cache } = &mut *g;
-                plan::run_once(conn, cache, self.family, &flat, None)
+                let floor = self.floor_with(conn);
+                plan::run_once(conn, cache, self.family, floor, &flat, None)
             };
             spent += t.elapsed();
             match r {
@@ -1011,6 +1019,17 @@ impl IpTables {
         input: &str,
         opts: &RestoreOptions,
     ) -> Result<RestoreReport, RestoreError> {
+        // The restore writes at the handle's floor unless its options name one.
+        let at_floor;
+        let opts = if opts.floor.is_none() {
+            at_floor = RestoreOptions {
+                floor: Some(self.reader_floor()),
+                ..opts.clone()
+            };
+            &at_floor
+        } else {
+            opts
+        };
         {
             let mut g = self.lock();
             let Inner { conn, cache } = &mut *g;

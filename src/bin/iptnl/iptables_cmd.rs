@@ -318,6 +318,8 @@ pub struct Session {
     /// Shared by concurrent commands: their handles follow the kernel's events, and a
     /// command's `-w` does not bound the shared handle's reads.
     shared: bool,
+    /// The reader floor of the handles (the kernel's default when `None`).
+    floor: Mutex<Option<iptnl::ipt::ReaderFloor>>,
 }
 
 impl Session {
@@ -336,6 +338,11 @@ impl Session {
         }
     }
 
+    /// Sets the reader floor of the handles this session opens from now on.
+    pub fn set_reader_floor(&self, floor: Option<iptnl::ipt::ReaderFloor>) {
+        *self.floor.lock().unwrap_or_else(|p| p.into_inner()) = floor;
+    }
+
     /// The handle for `family`, opened now if this session has none yet.
     pub(crate) fn handle(&self, family: IpFamily) -> Result<Arc<IpTables>, Error> {
         let mut slot = self.slot(family).lock().unwrap_or_else(|p| p.into_inner());
@@ -343,6 +350,9 @@ impl Session {
             return Ok(h.clone());
         }
         let h = Arc::new(IpTables::new(family)?);
+        if let Some(f) = *self.floor.lock().unwrap_or_else(|p| p.into_inner()) {
+            h.set_reader_floor(f);
+        }
         if self.shared {
             h.set_follow_events(true);
         }
@@ -386,10 +396,39 @@ pub fn main(family: IpFamily, args: &[String]) -> i32 {
     execute(family, args, &Session::default()).print()
 }
 
+/// The exit code and message of a command line whose reader floor (option or environment)
+/// is not one, printed as iptables prints a usage error.
+pub fn usage_fail(family: IpFamily, msg: &str) -> i32 {
+    let f = usage_err(family, msg);
+    eprintln!("{}", f.text);
+    f.code
+}
+
+/// The reader floor a command line gives (`--reader-floor`, see `floor_opt`) and the line
+/// without it.
+pub fn floor_of(args: &[String]) -> Result<(Vec<String>, Option<iptnl::ipt::ReaderFloor>), String> {
+    crate::floor_opt::take(args, takes_value)
+}
+
 /// Runs one `iptables`/`ip6tables` command line on the session's handles and returns what
-/// it prints and its exit code.
+/// it prints and its exit code. A `--reader-floor` on the line sets the floor of a session
+/// of its own (a server declines a line whose floor differs from its own before this).
 pub fn execute(family: IpFamily, args: &[String], session: &Session) -> Output {
     let mut o = Output::default();
+    let (args, floor) = match floor_of(args) {
+        Ok(x) => x,
+        Err(e) => {
+            let f = usage_err(family, e);
+            o.err(&f.text);
+            o.err("\n");
+            o.code = f.code;
+            return o;
+        }
+    };
+    if floor.is_some() && !session.shared {
+        session.set_reader_floor(floor);
+    }
+    let args = &args[..];
     o.code = match run(family, args, session, &mut o) {
         Ok(()) => 0,
         Err(f) => {

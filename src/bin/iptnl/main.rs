@@ -9,6 +9,7 @@
 //! those names in DIR as symlinks to this binary.
 
 mod demo;
+mod floor_opt;
 mod getopt;
 mod install_links;
 mod iptables_cmd;
@@ -104,11 +105,20 @@ fn usage() -> String {
 
 fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
     match tool {
-        Tool::Restore(f) => tools::restore_main(prog, f, args),
+        Tool::Restore(f) => match floor_opt::with_env(args) {
+            Ok(args) => tools::restore_main(prog, f, &args),
+            Err(e) => {
+                eprintln!("{prog}: {e}");
+                2
+            }
+        },
         Tool::Save(f) => tools::save_main(prog, f, args),
         Tool::Xml => tools::xml_main(args),
         Tool::Monitor => monitor::main(prog, args),
-        Tool::Iptables(f) => serve::forward(f, args).unwrap_or_else(|| iptables_cmd::main(f, args)),
+        Tool::Iptables(f) => match floor_opt::with_env(args) {
+            Ok(args) => serve::forward(f, &args).unwrap_or_else(|| iptables_cmd::main(f, &args)),
+            Err(e) => iptables_cmd::usage_fail(f, &e),
+        },
         Tool::Serve => serve::main(args),
         Tool::Demo => demo::main(args),
         Tool::InstallLinks => install_links::main(args),

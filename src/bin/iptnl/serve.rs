@@ -728,6 +728,20 @@ impl Server {
             ));
         }
         if let Some(f) = tool_family(&req.tool) {
+            // A command runs at the server's reader floor; one that asks for another runs by
+            // itself (a restore carries its floor in its options instead).
+            if let Ok((_, Some(floor))) = iptables_cmd::floor_of(&req.args) {
+                let ours = self
+                    .session
+                    .handle(f)
+                    .map_err(|e| format!("no handle: {e}"))?
+                    .reader_floor();
+                if floor != ours {
+                    return Err(format!(
+                        "the command's reader floor {floor} differs from the server's {ours}"
+                    ));
+                }
+            }
             return Ok(Job::Iptables(f));
         }
         match crate::lookup(&req.tool) {
@@ -884,7 +898,7 @@ impl Server {
     }
 }
 
-const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS]\n\
+const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS] [--reader-floor VERSION]\n\
 \n\
 Runs iptables and ip6tables commands, and iptables-restore and ip6tables-restore inputs,\n\
 for the processes started under those names (links to iptnl) in this network namespace:\n\
@@ -901,13 +915,19 @@ SIGTERM or SIGINT: stop accepting, finish the commands started, exit 0.\n\
 SIGUSR1: print a line of figures (requests, commits, operations per commit, latencies).\n\
 \n\
   -v, --verbose          log every command served, with its exit code and time, on stderr\n\
-  -s, --stats SECONDS    print the line of figures every SECONDS seconds on stderr\n";
+  -s, --stats SECONDS    print the line of figures every SECONDS seconds on stderr\n\
+      --reader-floor VERSION\n\
+                         the oldest iptables-nft that must read the rules written\n\
+                         exactly (1.8.7, 1.8.9, 1.8.11, 1.8.13; default: IPTNL_READER_FLOOR,\n\
+                         or 1.8.7 when the kernel has nft_compat, else 1.8.9); a command\n\
+                         given another floor runs by itself\n";
 
 /// The options of `iptnl serve`.
 #[derive(Debug, Default, PartialEq)]
 struct Options {
     verbose: bool,
     stats: Option<Duration>,
+    floor: Option<iptnl::ipt::ReaderFloor>,
 }
 
 /// Reads the options, or says what is wrong.
@@ -922,6 +942,16 @@ fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
         match name {
             "-v" | "--verbose" if attached.is_none() => o.verbose = true,
             "-h" | "--help" if attached.is_none() => return Ok(None),
+            "--reader-floor" => {
+                let v = match attached.or_else(|| it.next().cloned()) {
+                    Some(v) => v,
+                    None => return Err(format!("option `{name}' requires a release (1.8.7, …)")),
+                };
+                o.floor = Some(
+                    v.parse()
+                        .map_err(|e: iptnl::ipt::floor::FloorError| e.to_string())?,
+                );
+            }
             "-s" | "--stats" => {
                 let v = match attached.or_else(|| it.next().cloned()) {
                     Some(v) => v,
@@ -950,7 +980,18 @@ const SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGUSR1];
 /// `iptnl serve [--verbose] [--stats SECONDS]`.
 pub fn main(args: &[String]) -> i32 {
     let opts = match parse_options(args) {
-        Ok(Some(o)) => o,
+        Ok(Some(mut o)) => {
+            if o.floor.is_none() {
+                match iptnl::ipt::ReaderFloor::from_env() {
+                    Ok(f) => o.floor = f,
+                    Err(e) => {
+                        log!("iptnl serve: {}: {e}", iptnl::ipt::ReaderFloor::ENV);
+                        return 2;
+                    }
+                }
+            }
+            o
+        }
         Ok(None) => {
             print!("{USAGE}");
             return 0;
@@ -984,8 +1025,10 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
+    let session = Session::shared();
+    session.set_reader_floor(opts.floor);
     let server = Server {
-        session: Session::shared(),
+        session,
         uid: iptnl::netlink::effective_uid(),
         verbose: opts.verbose,
         stopping: AtomicBool::new(false),
@@ -1185,8 +1228,16 @@ mod tests {
             parse_options(&s(&["-v", "--stats", "2.5"])),
             Ok(Some(Options {
                 verbose: true,
-                stats: Some(Duration::from_millis(2500))
+                stats: Some(Duration::from_millis(2500)),
+                floor: None,
             }))
+        );
+        assert_eq!(
+            parse_options(&s(&["--reader-floor", "1.8.10"]))
+                .unwrap()
+                .unwrap()
+                .floor,
+            Some(iptnl::ipt::ReaderFloor::V1_8_9)
         );
         assert_eq!(
             parse_options(&s(&["--stats=1"])).unwrap().unwrap().stats,
@@ -1201,6 +1252,8 @@ mod tests {
             &["-s", "1e9"],
             &["--verbose=1"],
             &["-x"],
+            &["--reader-floor"],
+            &["--reader-floor=1.4.21"],
         ] {
             assert!(parse_options(&s(bad)).is_err(), "{bad:?}");
         }

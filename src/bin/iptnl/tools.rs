@@ -95,6 +95,12 @@ const RESTORE_OPTS: &[Opt] = &[
         long: "wait-interval",
         arg: Arg::Optional,
     },
+    // iptnl's own, without a letter (no argument holds a NUL).
+    Opt {
+        short: '\0',
+        long: "reader-floor",
+        arg: Arg::Required,
+    },
 ];
 
 fn restore_usage(prog: &str) -> String {
@@ -283,6 +289,13 @@ fn parse_restore(
             'T' => opts.table = v,
             '4' => family = IpFamily::V4,
             '6' => family = IpFamily::V6,
+            '\0' => match v.unwrap_or_default().parse() {
+                Ok(f) => opts.floor = Some(f),
+                Err(e) => {
+                    out.err(&format!("{prog}: {e}\n"));
+                    return Err(2);
+                }
+            },
             // -M, -w, -W: accepted; iptnl loads no modules and takes no lock.
             _ => {}
         }

@@ -235,6 +235,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             ask_kernel: true,
             echo: true,
             counters: true,
+            floor: self.mode.floor,
         };
         self.rewrites = None;
         self.track_entries = true;

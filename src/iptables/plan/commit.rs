@@ -9,7 +9,7 @@ use super::super::cache::{Cache, Key};
 use super::super::error::{from_nft, Error, What};
 use super::state::Entry;
 use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
-use crate::ipt::IpFamily;
+use crate::ipt::{IpFamily, ReaderFloor};
 use crate::netlink::{Conn, Messages};
 use crate::nft::{self, Rule};
 
@@ -56,6 +56,7 @@ pub(crate) fn run_once(
     conn: &mut Conn,
     cache: &mut Cache,
     family: IpFamily,
+    floor: ReaderFloor,
     ops: &[&Op<'_>],
     pin: Option<u32>,
 ) -> Result<Option<(Vec<OpResult>, bool)>, Failed> {
@@ -64,6 +65,7 @@ pub(crate) fn run_once(
         ask_kernel: true,
         echo: true,
         counters: true,
+        floor,
     };
     let mut p = Planner::new(&mut view, family, mode, 0);
     let pending = match p.plan_group(ops) {

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use super::error::Error;
 use crate::ipt::tables::{find_table, BuiltinChain};
-use crate::ipt::{IpFamily, RuleSpec};
+use crate::ipt::{IpFamily, ReaderFloor, RuleSpec};
 use crate::nft::{Batch, Expr, Policy, Rule};
 use state::{ChainSet, FastSet, TableMap};
 
@@ -598,6 +598,8 @@ pub(crate) struct Mode {
     pub(crate) echo: bool,
     /// Take `[packets:bytes]` of chain lines (`--counters`).
     pub(crate) counters: bool,
+    /// The forms rules are written in.
+    pub(crate) floor: ReaderFloor,
 }
 
 /// A plan being built: the batch, what is known of each chain, the generation of the reads.

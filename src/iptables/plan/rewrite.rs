@@ -53,7 +53,7 @@ use std::sync::Arc;
 use super::beside::Named;
 use super::state::{Entry, FastSet};
 use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
-use crate::ipt::encode_rule_into_with;
+use crate::ipt::encode_rule_into_for;
 use crate::ipt::tables::is_foreign_base_chain;
 use crate::iptables::error::Error;
 use crate::iptables::sync::diff::ordered_edit;
@@ -594,8 +594,16 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
         }
         for s in specs {
-            encode_rule_into_with(s, self.family, t, c, &mut self.scratch, self.view.sets())
-                .map_err(|e| Refusal::Invalid(e.0))?;
+            encode_rule_into_for(
+                s,
+                self.family,
+                t,
+                c,
+                &mut self.scratch,
+                self.view.sets(),
+                self.mode.floor,
+            )
+            .map_err(|e| Refusal::Invalid(e.0))?;
             let counted = s.counters.is_some();
             let bytes = if counted {
                 Cow::Owned(self.scratch.content())

@@ -10,7 +10,7 @@ use super::{
     RulesetView,
 };
 use crate::ipt::command::check_chain_name;
-use crate::ipt::{canonical_exprs_with, canonical_of_rule_with, encode_rule_into_with, RuleSpec};
+use crate::ipt::{canonical_exprs_with, canonical_of_rule_with, encode_rule_into_for, RuleSpec};
 use crate::netlink::Messages;
 use crate::nft::{Chain, Expr, Policy, Position, Rule, Table};
 
@@ -206,8 +206,16 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     ) -> Plan<(u32, crate::netlink::OpIndex)> {
         // One rule reused for every rule: no per-rule allocation of its expression vector.
         let sets = self.view.sets();
-        encode_rule_into_with(spec, self.family, table, chain, &mut self.scratch, sets)
-            .map_err(|e| Refusal::Invalid(e.0))?;
+        encode_rule_into_for(
+            spec,
+            self.family,
+            table,
+            chain,
+            &mut self.scratch,
+            sets,
+            self.mode.floor,
+        )
+        .map_err(|e| Refusal::Invalid(e.0))?;
         let id = self.batch.new_id();
         let op = self
             .batch

@@ -42,7 +42,7 @@ use super::plan::{
 use crate::ipt::command::Command;
 use crate::ipt::restore_input::{parse_stream, Event, Item, Lines, Selection};
 use crate::ipt::tables::find_table;
-use crate::ipt::{IpFamily, RuleSpec};
+use crate::ipt::{IpFamily, ReaderFloor, RuleSpec};
 use crate::netlink::{Conn, Prefault};
 use crate::nft::{self, list_tables, Batch, Policy};
 use input::{InputFile, Source};
@@ -61,6 +61,11 @@ pub struct RestoreOptions {
     pub table: Option<String>,
     /// `--verbose`: record what iptables-restore -v prints ([`RestoreReport::verbose`]).
     pub verbose: bool,
+    /// The reader floor to write the rules at ([`ReaderFloor`]); `None`: the handle's
+    /// ([`IpTables::reader_floor`](crate::iptables::IpTables::reader_floor)), or for the
+    /// functions of this module the default of the running kernel
+    /// ([`kernel_reader_floor`](crate::iptables::kernel_reader_floor)).
+    pub floor: Option<ReaderFloor>,
 }
 
 /// One line of what `iptables-restore -v` prints, in the words of iptables-nft 1.8.11:
@@ -159,10 +164,15 @@ fn plan_once(
         counters: opts.counters,
         sets: &KernelSets,
     };
+    let floor = match opts.floor {
+        Some(f) => f,
+        None => crate::iptables::kernel_reader_floor(conn, family),
+    };
     let mode = Mode {
         ask_kernel: false,
         echo: false,
         counters: opts.counters,
+        floor,
     };
     // The chains a command reads are read once per attempt.
     let mut cache = Cache::default();

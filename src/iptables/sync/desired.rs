@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use super::owner::{Owner, Position};
 use crate::ipt::ext::comment::Comment;
 use crate::ipt::tables::find_table;
-use crate::ipt::{encode_rule_with, parse_rule_str_with, IpFamily, RuleSpec};
+use crate::ipt::{encode_rule_for, parse_rule_str_with, IpFamily, ReaderFloor, RuleSpec};
 use crate::iptables::ipset::KernelSets;
 use crate::iptables::Error;
 use crate::nft::expr::Counter;
@@ -35,8 +35,14 @@ pub(super) struct Declared {
     pub(super) key: Key,
 }
 
-fn declare(family: IpFamily, table: &str, chain: &str, spec: RuleSpec) -> Result<Declared, Error> {
-    let rule = encode_rule_with(&spec, family, table, chain, &KernelSets)
+fn declare(
+    family: IpFamily,
+    floor: ReaderFloor,
+    table: &str,
+    chain: &str,
+    spec: RuleSpec,
+) -> Result<Declared, Error> {
+    let rule = encode_rule_for(&spec, family, table, chain, &KernelSets, floor)
         .map_err(|e| Error::Invalid(format!("{table} {chain}: `{}': {e}", spec.to_save_args())))?;
     Ok(Declared {
         key: key_of(&rule),
@@ -81,6 +87,8 @@ pub struct Desired {
     pub(super) family: IpFamily,
     pub(super) owner: Owner,
     pub(super) tables: BTreeMap<String, TableDecl>,
+    /// The reader floor the rules are encoded at.
+    pub(super) floor: ReaderFloor,
 }
 
 /// Whether a sync of `owner`'s declaration `decl` for `table` looks at `chain`: an owned
@@ -119,7 +127,52 @@ impl Desired {
             family,
             owner,
             tables: BTreeMap::new(),
+            floor: ReaderFloor::UNPINNED,
         }
+    }
+
+    /// Encodes the rules at reader floor `floor` (see
+    /// [`IpTables::set_reader_floor`](crate::iptables::IpTables::set_reader_floor)): a sync
+    /// writes at its handle's floor, and encodes a declaration made at another floor again
+    /// each time, so declare at the handle's floor (rules declared before and after this
+    /// call alike).
+    ///
+    /// ```
+    /// use iptnl::ipt::ReaderFloor;
+    /// use iptnl::sync::{Desired, Owner};
+    /// let mut d = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("X-", "x").unwrap());
+    /// d.set_reader_floor(ReaderFloor::V1_8_7).unwrap();
+    /// assert_eq!(d.reader_floor(), ReaderFloor::V1_8_7);
+    /// ```
+    pub fn set_reader_floor(&mut self, floor: ReaderFloor) -> Result<&mut Self, Error> {
+        if floor != self.floor {
+            *self = self.at_floor(floor)?;
+        }
+        Ok(self)
+    }
+
+    /// The reader floor the rules are encoded at (1.8.9's forms until
+    /// [`set_reader_floor`](Self::set_reader_floor)).
+    pub fn reader_floor(&self) -> ReaderFloor {
+        self.floor
+    }
+
+    /// The same declaration with its rules encoded at `floor`.
+    pub(super) fn at_floor(&self, floor: ReaderFloor) -> Result<Desired, Error> {
+        let mut d = self.clone();
+        d.floor = floor;
+        let family = self.family;
+        for (table, t) in &mut d.tables {
+            for c in &mut t.chains {
+                for r in &mut c.rules {
+                    *r = declare(family, floor, table, &c.name, r.spec.clone())?;
+                }
+            }
+            for h in &mut t.hooks {
+                h.rule = declare(family, floor, table, &h.chain, h.rule.spec.clone())?;
+            }
+        }
+        Ok(d)
     }
 
     /// The family.
@@ -223,7 +276,7 @@ impl Desired {
         crate::ipt::command::check_chain_name(name, self.family).map_err(Error::InvalidSpec)?;
         let rules = rules
             .into_iter()
-            .map(|s| declare(self.family, table, name, s))
+            .map(|s| declare(self.family, self.floor, table, name, s))
             .collect::<Result<Vec<_>, _>>()?;
         let t = self.tables.entry(table.to_owned()).or_default();
         match t.chains.iter_mut().find(|c| c.name == name) {
@@ -270,7 +323,7 @@ impl Desired {
         );
         // The marker goes after the rule's own matches, before its target.
         spec.matches.push(Box::new(Comment::new(&mark)));
-        let rule = declare(self.family, table, chain, spec)?;
+        let rule = declare(self.family, self.floor, table, chain, spec)?;
         self.tables
             .entry(table.to_owned())
             .or_default()

@@ -71,6 +71,12 @@ pub fn sync(ipt: &IpTables, desired: &Desired) -> Result<SyncReport, Error> {
         )));
     }
     let tables: Vec<&str> = desired.tables().collect();
+    // The rules are compared and written in the forms of the handle's reader floor.
+    let floor = ipt.reader_floor();
+    if desired.floor != floor {
+        let d = desired.at_floor(floor)?;
+        return apply(ipt, Some(&d), &desired.owner, &tables);
+    }
     apply(ipt, Some(desired), &desired.owner, &tables)
 }
 
