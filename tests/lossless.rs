@@ -615,9 +615,11 @@ fn run_case(case: &Case) -> Result<(), TestCaseError> {
     write_rules(case, &planned);
     let mut conn = Conn::open().unwrap();
     let before = snapshot(&mut conn, fam);
+    // Saved and restored at the kernel's default reader floor.
     let opts = SaveOptions {
         counters: case.counters,
         table: None,
+        floor: None,
     };
     let text = save(&mut conn, fam, &opts).unwrap();
     // The rules of the base chain iptables cannot express are shown too (as comments: a

@@ -136,9 +136,11 @@ fn check_save(conn: &mut Conn, f: IpFamily, what: &str) -> String {
 /// `per_table`: also compare `-t TABLE` for every table.
 fn check_save_with(conn: &mut Conn, f: IpFamily, what: &str, per_table: bool) -> String {
     let (_, sbin) = bins(f);
+    // The oracle is iptables-nft 1.8.9: its rules are in that floor's layout.
     let opts = |counters, table: Option<&str>| SaveOptions {
         counters,
         table: table.map(str::to_owned),
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
     };
     let ours = save(conn, f, &opts(true, None)).unwrap();
     let theirs = common::run(sbin, &["-c"]);

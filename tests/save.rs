@@ -50,6 +50,8 @@ fn compare(family: IpFamily, setup: &str, counters: bool) {
             &SaveOptions {
                 counters,
                 table: None,
+                // Rules written by the oracle, iptables-nft 1.8.9, in its layout.
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
             },
         )
         .unwrap();
@@ -62,6 +64,7 @@ fn compare(family: IpFamily, setup: &str, counters: bool) {
             &SaveOptions {
                 counters: false,
                 table: Some("nat".into()),
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
             },
         )
         .unwrap();
@@ -72,6 +75,7 @@ fn compare(family: IpFamily, setup: &str, counters: bool) {
             &SaveOptions {
                 counters: false,
                 table: Some("bogus".into()),
+                floor: None,
             },
         )
         .unwrap_err();

@@ -176,7 +176,7 @@ fn nul_terminated(b: &[u8]) -> String {
 
 /// Reads rule userdata TLVs (libnftnl format: type u8, length u8, value) for a comment
 /// (type 0, NUL-terminated).
-fn udata_comment(u: &[u8]) -> Option<String> {
+pub(crate) fn udata_comment(u: &[u8]) -> Option<String> {
     let mut i = 0;
     while i + 2 <= u.len() {
         let (ty, len) = (u[i], u[i + 1] as usize);
@@ -214,13 +214,44 @@ pub fn decode_rule_exact_with(
     family: IpFamily,
     sets: &dyn SetIndex,
 ) -> Result<RuleSpec, Foreign> {
+    exact_in(rule, family, sets, &layouts_for(rule, family))
+}
+
+/// [`decode_rule_exact_with`] in one layout only, the one iptnl writes at `floor`: a rule
+/// laid out otherwise (by another iptables-nft release) is [`Foreign`], so that a save for
+/// that floor carries its bytes.
+///
+/// ```
+/// use iptnl::ipt::ext::NoSets;
+/// use iptnl::ipt::decode::decode_rule_exact_at;
+/// use iptnl::ipt::{encode_rule_for, parse_rule, IpFamily, ReaderFloor};
+/// let spec = &parse_rule(IpFamily::V4, &["-p", "tcp", "--dport", "22"]).unwrap()[0];
+/// let r = encode_rule_for(spec, IpFamily::V4, "filter", "INPUT", &NoSets, ReaderFloor::V1_8_7).unwrap();
+/// assert!(decode_rule_exact_at(&r, IpFamily::V4, &NoSets, ReaderFloor::V1_8_7).is_ok());
+/// assert!(decode_rule_exact_at(&r, IpFamily::V4, &NoSets, ReaderFloor::V1_8_9).is_err());
+/// ```
+pub fn decode_rule_exact_at(
+    rule: &Rule,
+    family: IpFamily,
+    sets: &dyn SetIndex,
+    floor: ReaderFloor,
+) -> Result<RuleSpec, Foreign> {
+    exact_in(rule, family, sets, &[floor.layout()])
+}
+
+fn exact_in(
+    rule: &Rule,
+    family: IpFamily,
+    sets: &dyn SetIndex,
+    layouts: &[ReaderFloor],
+) -> Result<RuleSpec, Foreign> {
     let spec = decode_rule_with(rule, family, sets)?;
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
     }
     let (mut error, mut encoded) = (None, false);
     let mut again = Vec::with_capacity(rule.exprs.len());
-    for floor in layouts_for(rule, family) {
+    for &floor in layouts {
         again.clear();
         let result = encode_exprs_into_for(
             &spec,

@@ -8,7 +8,7 @@ use super::command::{check_chain_name, parse_command_with, Command};
 use super::decode::decode_rule_with;
 use super::ext::SetIndex;
 use super::raw::RawRule;
-use super::savefile::NATIVE_NOTE;
+use super::savefile::{NATIVE_NOTE, OLD_NATIVE_NOTE};
 use super::spec::RuleSpec;
 use super::tables::find_table;
 use super::IpFamily;
@@ -142,6 +142,7 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         if t.starts_with('#') {
             native = t
                 .strip_prefix(NATIVE_NOTE)
+                .or_else(|| t.strip_prefix(OLD_NATIVE_NOTE))
                 .and_then(|hex| RawRule::from_hex(hex.trim()).ok());
             return Ok(());
         }

@@ -10,7 +10,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
-use super::decode::{decode_rule_exact_with, viewed_raw_spec};
+use super::decode::{decode_rule_exact_at, viewed_raw_spec};
+use super::floor::ReaderFloor;
 use super::ext::{NoSets, SetIndex};
 use super::tables::{find_table, hook_name};
 use super::IpFamily;
@@ -20,13 +21,18 @@ use crate::nft::{BoundSet, Chain, Policy, Rule};
 /// (the rule itself follows as `-A CHAIN -m nft --nft-rule HEX`, see [`super::raw`]).
 pub const RAW_NOTE: &str = "# The next rule has no iptables form";
 
-/// The comment line a save puts before a rule that `nft` wrote but iptables shows as an
-/// iptables rule (see [`RuleSpec::view`](super::RuleSpec::view)), followed by the rule's
-/// content as `--nft-rule` takes it (see [`super::raw`]). The line after it is that
-/// iptables form, which `iptables-nft-restore` reads (it skips comments); iptnl's restore
-/// writes the rule back exactly as it was when that line is still the rule's iptables form
-/// (an edited line is restored as edited).
-pub const NATIVE_NOTE: &str = "# The next rule was written by nft; iptnl restores it exactly: ";
+/// The comment line a save puts before a rule that iptables shows as an iptables rule but
+/// that is not laid out as iptnl writes it at the save's reader floor (`nft` wrote it, or
+/// an iptables-nft release of another layout; see [`RuleSpec::view`](super::RuleSpec::view)),
+/// followed by the rule's content as `--nft-rule` takes it (see [`super::raw`]). The line
+/// after it is that iptables form, which `iptables-nft-restore` reads (it skips comments);
+/// iptnl's restore writes the rule back exactly as it was when that line is still the rule's
+/// iptables form (an edited line is restored as edited).
+pub const NATIVE_NOTE: &str =
+    "# The next rule is not laid out as iptnl writes it; iptnl restores it exactly: ";
+
+/// The same note as written by earlier iptnl releases (still read by a restore).
+pub const OLD_NATIVE_NOTE: &str = "# The next rule was written by nft; iptnl restores it exactly: ";
 
 /// Whether a save's text holds rules without an iptables form (for the warning the tools
 /// print on standard error).
@@ -45,6 +51,10 @@ pub struct SaveOptions {
     pub counters: bool,
     /// `-t`: only this table.
     pub table: Option<String>,
+    /// The reader floor the save is for ([`ReaderFloor`]): a rule not laid out as iptnl
+    /// writes it at that floor is saved with its bytes ([`NATIVE_NOTE`]), so that a restore
+    /// at the floor gives it back exactly. `None`: the default of the running kernel.
+    pub floor: Option<ReaderFloor>,
 }
 
 /// The tool name in the header: `iptables-nft-save` or `ip6tables-nft-save`.
@@ -114,6 +124,7 @@ pub fn format_table(
         counters,
         date,
         sets: &NoSets,
+        floor: ReaderFloor::UNPINNED,
     }
     .table(table, chains, rules)
 }
@@ -131,7 +142,7 @@ pub type AnonSets = HashMap<String, BoundSet>;
 /// use iptnl::ipt::ext::NoSets;
 /// use iptnl::ipt::savefile::TableFormat;
 /// use iptnl::ipt::IpFamily;
-/// let f = TableFormat { family: IpFamily::V4, counters: false, date: "DATE", sets: &NoSets };
+/// let f = TableFormat { family: IpFamily::V4, counters: false, date: "DATE", sets: &NoSets, floor: iptnl::ipt::ReaderFloor::V1_8_9 };
 /// let mut out = String::new();
 /// let (order, foreign) = f.head("nat", &[], &mut out);
 /// assert_eq!(order, ["PREROUTING", "INPUT", "OUTPUT", "POSTROUTING"]);
@@ -149,6 +160,8 @@ pub struct TableFormat<'a> {
     pub date: &'a str,
     /// The ipsets rules may name.
     pub sets: &'a dyn SetIndex,
+    /// The reader floor: a rule laid out otherwise is saved with its bytes ([`NATIVE_NOTE`]).
+    pub floor: ReaderFloor,
 }
 
 impl TableFormat<'_> {
@@ -278,7 +291,7 @@ impl TableFormat<'_> {
     ) {
         let family = self.family;
         for r in rules {
-            let spec = match decode_rule_exact_with(r, family, self.sets) {
+            let spec = match decode_rule_exact_at(r, family, self.sets, self.floor) {
                 Ok(spec) => spec,
                 Err(f) => {
                     let raw = if r.uses_anonymous_sets() {

@@ -702,10 +702,12 @@ impl IpTables {
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
     pub fn save(&self, table: Option<&str>, counters: bool) -> Result<String, Error> {
+        let floor = self.reader_floor();
         let mut g = self.lock();
         let opts = SaveOptions {
             counters,
             table: table.map(str::to_owned),
+            floor: Some(floor),
         };
         Ok(save::save(&mut g.conn, self.family, &opts)?)
     }

@@ -40,11 +40,16 @@ pub fn save(conn: &mut Conn, family: IpFamily, opts: &SaveOptions) -> Result<Str
         }
     }
     let date = ctime(std::time::SystemTime::now());
+    let floor = match opts.floor {
+        Some(f) => f,
+        None => super::kernel_reader_floor(conn, family),
+    };
     let fmt = TableFormat {
         family,
         counters: opts.counters,
         date: &date,
         sets: &KernelSets,
+        floor,
     };
     let mut out = String::new();
     for t in TABLES {

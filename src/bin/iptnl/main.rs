@@ -112,7 +112,13 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
                 2
             }
         },
-        Tool::Save(f) => tools::save_main(prog, f, args),
+        Tool::Save(f) => match floor_opt::with_env(args) {
+            Ok(args) => tools::save_main(prog, f, &args),
+            Err(e) => {
+                eprintln!("{prog}: {e}");
+                2
+            }
+        },
         Tool::Xml => tools::xml_main(args),
         Tool::Monitor => monitor::main(prog, args),
         Tool::Iptables(f) => match floor_opt::with_env(args) {

@@ -565,6 +565,12 @@ const SAVE_OPTS: &[Opt] = &[
         long: "help",
         arg: Arg::No,
     },
+    // iptnl's own, without a letter (no argument holds a NUL).
+    Opt {
+        short: '\0',
+        long: "reader-floor",
+        arg: Arg::Required,
+    },
 ];
 
 fn save_usage(prog: &str) -> String {
@@ -607,6 +613,13 @@ pub fn save_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
             }
             't' => opts.table = v,
             'f' => file = v,
+            '\0' => match v.unwrap_or_default().parse() {
+                Ok(f) => opts.floor = Some(f),
+                Err(e) => {
+                    eprintln!("{prog}: {e}");
+                    return 2;
+                }
+            },
             '4' => family = IpFamily::V4,
             '6' => family = IpFamily::V6,
             // -M, -d: accepted and ignored.

@@ -5,7 +5,7 @@
 //! `xt_nflog_info`), `group` always, `snaplen` for `--nflog-size`, `qthreshold` when not 0.
 //! `--nflog-range` is accepted with its warning and has no effect (it never worked). At the
 //! reader floor 1.8.7, the x_tables `NFLOG` target (rev 0), as iptables-nft 1.8.7 writes it
-//! (`--nflog-range` in its `len`, a prefix of at most 63 bytes). Decoding reads that
+//! (without `--nflog-range`), when the prefix fits its 63 bytes. Decoding reads that
 //! `log` expression (only with a group and without kernel-log attributes) and the x_tables
 //! `NFLOG` target older writers used. Allowed in every table and chain.
 
@@ -101,9 +101,9 @@ impl Extension for Nflog {
             "nflog-prefix" => {
                 self.prefix = parse_log_prefix(opt.name, val.text(), NATIVE_PREFIX_CAP)?;
             }
-            // --nflog-range never had an effect; iptables-nft 1.8.8 and later do not encode
-            // it, 1.8.7 kept it in the x_tables target.
-            "nflog-range" => self.len = val.uint() as u32,
+            // --nflog-range never had an effect; iptables-nft does not encode it (1.8.7 kept
+            // it in the x_tables target, where it shows).
+            "nflog-range" => {}
             "nflog-size" => {
                 self.len = val.uint() as u32;
                 self.flags |= XT_NFLOG_F_COPY_LEN;
@@ -114,17 +114,10 @@ impl Extension for Nflog {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if !ctx.floor.native_matches() {
-            let off = offset_of!(xt_nflog_info, prefix);
-            let cap = size_of::<xt_nflog_info>() - off;
-            if self.prefix.len() >= cap {
-                return Err(EncodeError(format!(
-                    "--nflog-prefix of {} bytes: iptables {} (the reader floor) reads at most {}",
-                    self.prefix.len(),
-                    ctx.floor,
-                    cap - 1
-                )));
-            }
+        let off = offset_of!(xt_nflog_info, prefix);
+        // A prefix longer than the x_tables target holds has no 1.8.7 form: it is written
+        // as 1.8.8 and later write it.
+        if !ctx.floor.native_matches() && self.prefix.len() < size_of::<xt_nflog_info>() - off {
             let mut b = XtBuf::of::<xt_nflog_info>();
             b.put_u32(offset_of!(xt_nflog_info, len), self.len);
             b.put_u16(offset_of!(xt_nflog_info, group), self.group);

@@ -148,6 +148,13 @@ pub trait PortFields {
         Ok(())
     }
 
+    /// Whether the kernel takes the x_tables match in this rule: only with `-p` naming the
+    /// protocol, not inverted (`! -p tcp -m tcp --dport 1` has no x_tables form, so no
+    /// form of iptables 1.8.7: at that floor it is written as 1.8.8 and later write it).
+    fn xt_allowed(ctx: &super::api::EncodeCtx<'_>) -> bool {
+        ctx.proto.is_some_and(|p| p.num == Self::NUM && !p.inv)
+    }
+
     /// Appends the native port tests ([`encode_ports`]).
     fn encode_ports(&self, out: &mut Vec<Expr>) {
         let (spts, dpts, invflags) = self.ports();

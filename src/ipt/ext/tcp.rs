@@ -201,7 +201,7 @@ impl Extension for Tcp {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if self.is_xt() || !ctx.floor.native_matches() {
+        if self.is_xt() || (!ctx.floor.native_matches() && Self::xt_allowed(ctx)) {
             out.push(xt_match("tcp", 0, self.to_xt()));
             return Ok(());
         }

@@ -89,7 +89,7 @@ impl Extension for Udp {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        if self.is_xt() || !ctx.floor.native_matches() {
+        if self.is_xt() || (!ctx.floor.native_matches() && Self::xt_allowed(ctx)) {
             let mut b = XtBuf::of::<xt_udp>();
             self.put_xt_ports(&mut b, offset_of!(xt_udp, spts), offset_of!(xt_udp, dpts));
             b.put_u8(offset_of!(xt_udp, invflags), self.invflags);
