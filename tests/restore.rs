@@ -50,6 +50,7 @@ fn outcome(
                 input,
                 &RestoreOptions {
                     noflush,
+                    floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
                     ..Default::default()
                 },
             )
@@ -194,7 +195,16 @@ fn failing(input: &str, want_line: usize) {
         assert!(o.status.success());
         let before = (common::run("iptables-nft-save", &[]), common::nft_list());
         let mut conn = Conn::open().unwrap();
-        let err = restore(&mut conn, IpFamily::V4, input, &RestoreOptions::default()).unwrap_err();
+        let err = restore(
+            &mut conn,
+            IpFamily::V4,
+            input,
+            &RestoreOptions {
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+                ..RestoreOptions::default()
+            },
+        )
+        .unwrap_err();
         let line = match &err {
             RestoreError::Input { line, .. } => *line,
             RestoreError::Kernel { first_line, .. } => *first_line,
@@ -284,6 +294,7 @@ fn test_mode_changes_nothing() {
             BASIC,
             &RestoreOptions {
                 test: true,
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
                 ..Default::default()
             },
         )

@@ -254,7 +254,16 @@ fn corpus_outcome(f: IpFamily, name: &str, input: &str, with_iptnl: bool) -> Opt
             }
             t = std::time::Instant::now();
         };
-        if let Err(e) = apply(&mut conn, f, input, &RestoreOptions::default(), with_iptnl) {
+        if let Err(e) = apply(
+            &mut conn,
+            f,
+            input,
+            &RestoreOptions {
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+                ..RestoreOptions::default()
+            },
+            with_iptnl,
+        ) {
             if let Some(why) = common::send_buffer_refusal(&e.0) {
                 common::skip(&format!("{name} ({who})"), &why);
                 return None;
@@ -270,6 +279,7 @@ fn corpus_outcome(f: IpFamily, name: &str, input: &str, with_iptnl: bool) -> Opt
         // Save → restore round trip, through iptnl (with counters) and through the oracle.
         let opts = RestoreOptions {
             counters: true,
+            floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
             ..Default::default()
         };
         apply(&mut conn, f, &saved, &opts, true)
@@ -370,6 +380,7 @@ fn corpus_stacked_with_noflush_matches_the_oracle() {
                 // Built-in chain lines would flush; keep only user chains and rules.
                 let opts = RestoreOptions {
                     noflush: true,
+                    floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
                     ..Default::default()
                 };
                 let input = input.replace(":FORWARD DROP", ":FORWARD ACCEPT");
@@ -428,12 +439,19 @@ COMMIT
 COMMIT
 ";
     vec![
-        (corpus_file("docker.rules"), RestoreOptions::default()),
+        (
+            corpus_file("docker.rules"),
+            RestoreOptions {
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+                ..RestoreOptions::default()
+            },
+        ),
         (
             extra.to_owned(),
             RestoreOptions {
                 noflush: true,
                 counters: true,
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
                 ..Default::default()
             },
         ),
@@ -450,6 +468,7 @@ enum Expect {
 fn noflush() -> RestoreOptions {
     RestoreOptions {
         noflush: true,
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     }
 }
@@ -638,7 +657,10 @@ fn noflush_cases_the_oracle_cannot_take() {
         &base,
         "*filter\n:X - [0:0]\n-A X -j DROP\n-A INPUT -j ACCEPT\n-F\n-A INPUT -j X\nCOMMIT\n",
         "*filter\n:X - [0:0]\n-A INPUT -j X\nCOMMIT\n",
-        &RestoreOptions::default(),
+        &RestoreOptions {
+            floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+            ..RestoreOptions::default()
+        },
         Expect::Ok,
     );
     delta_case_with(
@@ -700,7 +722,16 @@ const FULL_CASES: &[(&str, &str, Expect)] = &[
 fn full_restore_edge_cases_match_the_oracle() {
     let base = noflush_base();
     for (name, input, expect) in FULL_CASES {
-        delta_case(name, &base, input, &RestoreOptions::default(), *expect);
+        delta_case(
+            name,
+            &base,
+            input,
+            &RestoreOptions {
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+                ..RestoreOptions::default()
+            },
+            *expect,
+        );
     }
     eprintln!("{} full-restore cases", FULL_CASES.len());
 }
@@ -713,12 +744,14 @@ fn noflush_with_table_option() {
     let opts = RestoreOptions {
         noflush: true,
         table: Some("filter".into()),
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     };
     delta_case("--table filter", &base, input, &opts, Expect::Ok);
     // Without --noflush too: only the named table is replaced.
     let opts = RestoreOptions {
         table: Some("filter".into()),
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     };
     delta_case(
@@ -736,6 +769,7 @@ fn noflush_with_counters() {
     let opts = RestoreOptions {
         noflush: true,
         counters: true,
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     };
     for (name, input) in [
@@ -761,6 +795,7 @@ fn noflush_with_counters() {
         "*filter\n:INPUT ACCEPT [10:1000]\n:X - [0:0]\n[1:2] -A INPUT -j X\n[3:4] -A X -j RETURN\nCOMMIT\n",
         &RestoreOptions {
             counters: true,
+            floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
             ..Default::default()
         },
         Expect::Ok,
@@ -818,7 +853,10 @@ fn atomic_case(name: &str, input: &str, line: usize, opts: &RestoreOptions) {
 
 #[test]
 fn a_bad_line_in_any_table_changes_nothing() {
-    let full = RestoreOptions::default();
+    let full = RestoreOptions {
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+        ..RestoreOptions::default()
+    };
     let nf = noflush();
     let bad: &[(&str, &str, &RestoreOptions)] = &[
         (
@@ -873,7 +911,10 @@ fn iptables_nft_restore_is_not_atomic_across_tables() {
             &mut conn,
             IpFamily::V4,
             &input,
-            &RestoreOptions::default(),
+            &RestoreOptions {
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+                ..RestoreOptions::default()
+            },
             false,
         )
         .expect_err("oracle succeeded");

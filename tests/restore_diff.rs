@@ -134,12 +134,16 @@ fn differential(
 }
 
 fn full() -> RestoreOptions {
-    RestoreOptions::default()
+    RestoreOptions {
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
+        ..RestoreOptions::default()
+    }
 }
 
 fn noflush() -> RestoreOptions {
     RestoreOptions {
         noflush: true,
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     }
 }
@@ -387,6 +391,7 @@ fn counters_of_kept_rules() {
     let given = OLD.replace("-A A -s", "[3:300] -A A -s");
     let opts = RestoreOptions {
         counters: true,
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     };
     for noflush in [false, true] {
@@ -407,6 +412,7 @@ fn counters_of_kept_rules() {
 fn counters_restores_send_only_what_changed() {
     let opts = RestoreOptions {
         counters: true,
+        floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
         ..Default::default()
     };
     for (what, input) in edits() {
@@ -530,6 +536,7 @@ fn test_mode_changes_nothing() {
             &OLD.replace("-A A -s 10.0.0.3/32 -j RETURN\n", ""),
             &RestoreOptions {
                 test: true,
+                floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
                 ..Default::default()
             },
         )

@@ -68,7 +68,8 @@ pub enum Reading {
 /// let Reading::Rule(seen) = read_as(&native, IpFamily::V4, ReaderFloor::V1_8_7, &NoSets) else { panic!() };
 /// assert_eq!(seen.to_save_args(), "-j DROP");
 /// let old = encode_rule_for(spec, IpFamily::V4, "filter", "X", &NoSets, ReaderFloor::V1_8_7).unwrap();
-/// assert_eq!(read_as(&old, IpFamily::V4, ReaderFloor::V1_8_7, &NoSets), Reading::Rule(spec.clone()));
+/// let Reading::Rule(seen) = read_as(&old, IpFamily::V4, ReaderFloor::V1_8_7, &NoSets) else { panic!() };
+/// assert_eq!(seen.to_save_args(), spec.to_save_args());
 /// ```
 pub fn read_as(rule: &Rule, family: IpFamily, reader: ReaderFloor, sets: &dyn SetIndex) -> Reading {
     if reader == ReaderFloor::V1_8_7 {
@@ -144,7 +145,7 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
     };
     let mut ctx = Ctx::default();
     let (mut jump, mut xt_target) = (None, None);
-    for (i, e) in rule.exprs.iter().enumerate() {
+    for e in &rule.exprs {
         match e {
             Expr::Counter(c) => spec.counters = Some((c.packets, c.bytes)),
             Expr::Payload(p) => {
@@ -155,7 +156,7 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
             }
             Expr::Meta(m) => match m.op {
                 MetaOp::Set { sreg } => {
-                    if let Some((reg, data)) = ctx.immediate.take_if(|(r, _)| *r == sreg) {
+                    if let Some((_, data)) = ctx.immediate.take_if(|(r, _)| *r == sreg) {
                         if m.key.raw() == NFT_META_NFTRACE && data.first().is_some_and(|&b| b != 0)
                         {
                             match target_named("TRACE", family) {
@@ -163,7 +164,6 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
                                 None => return Reading::Unknown,
                             }
                         }
-                        let _ = reg;
                         continue;
                     }
                     ctx.reg = 0;
@@ -249,7 +249,7 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
                 let plain = Expr::Limit(crate::nft::expr::limit::Limit {
                     limit_type: LimitType::Packets,
                     flags: 0,
-                    ..l.clone()
+                    ..*l
                 });
                 let exprs = [plain];
                 let mut cur = ExprCursor {
@@ -264,9 +264,7 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
                     None => return Reading::Unknown,
                 }
             }
-            _ => {
-                let _ = i;
-            }
+            _ => {}
         }
     }
     if let Some(text) = rule
@@ -301,9 +299,7 @@ fn ifname(data: &[u8], inv: bool) -> Option<IfaceMatch> {
         let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
         String::from_utf8_lossy(&b[..end]).into_owned()
     };
-    let name = if last == 0 {
-        text(data)
-    } else if data.len() >= 16 {
+    let name = if last == 0 || data.len() >= 16 {
         text(data)
     } else {
         format!("{}+", text(data))

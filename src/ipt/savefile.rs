@@ -11,8 +11,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 use super::decode::{decode_rule_exact_at, viewed_raw_spec};
-use super::floor::ReaderFloor;
 use super::ext::{NoSets, SetIndex};
+use super::floor::ReaderFloor;
 use super::tables::{find_table, hook_name};
 use super::IpFamily;
 use crate::nft::{BoundSet, Chain, Policy, Rule};

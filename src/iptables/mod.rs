@@ -37,6 +37,7 @@ mod listing;
 pub mod monitor;
 mod plan;
 mod read;
+mod readers;
 pub mod restore;
 pub mod save;
 pub mod sync;
@@ -54,6 +55,7 @@ pub use group::CommitStats;
 pub use listing::TableText;
 pub use plan::OpResult;
 pub use read::Stat;
+pub use readers::{MisreadRule, ReadersReport};
 pub use transaction::Transaction;
 
 use cache::Cache;

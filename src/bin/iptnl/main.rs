@@ -8,6 +8,7 @@
 //! `iptables-iptnl-save`, …), `iptables-xml`, `demo`, and `install-links DIR`, which creates
 //! those names in DIR as symlinks to this binary.
 
+mod check_readers;
 mod demo;
 mod floor_opt;
 mod getopt;
@@ -38,6 +39,8 @@ enum Tool {
     Serve,
     /// Hidden: the demo's iptnl loader, run as a child so its peak memory is measured alone.
     DemoLoad,
+    /// `check-readers`: the rules another iptables release would misread.
+    CheckReaders,
 }
 
 /// The tool a name (program name or first argument) stands for.
@@ -54,6 +57,7 @@ fn lookup(name: &str) -> Option<Tool> {
             "demo" => Some(Tool::Demo),
             "install-links" => Some(Tool::InstallLinks),
             "serve" => Some(Tool::Serve),
+            "check-readers" => Some(Tool::CheckReaders),
             "xtables-monitor" | "monitor" => Some(Tool::Monitor),
             demo::LOAD_SUBCOMMAND => Some(Tool::DemoLoad),
             _ => None,
@@ -98,7 +102,14 @@ fn usage() -> String {
          \x20                                       (see `iptnl install-links --help')\n\
          \x20 serve [--verbose]                     run the iptables commands of this network\n\
          \x20                                       namespace for the processes called by\n\
-         \x20                                       those names (see `iptnl serve --help')\n",
+         \x20                                       those names (see `iptnl serve --help')\n\
+         \x20 check-readers [--floor VERSION]       list the rules an iptables release from\n\
+         \x20                                       VERSION on would read otherwise than the\n\
+         \x20                                       kernel holds them (exit 1 if any)\n\
+         \n\
+         Rules are written so that iptables-nft 1.8.7 and later read them exactly (1.8.9 and\n\
+         later on a kernel without nft_compat); --reader-floor VERSION or the environment\n\
+         variable IPTNL_READER_FLOOR chooses another release (docs/compatibility.md).\n",
         env!("CARGO_PKG_VERSION")
     )
 }
@@ -129,6 +140,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
         Tool::Demo => demo::main(args),
         Tool::InstallLinks => install_links::main(args),
         Tool::DemoLoad => demo::load_main(args),
+        Tool::CheckReaders => check_readers::main(args),
     }
 }
 
