@@ -292,17 +292,20 @@ fn target_named(name: &str, family: IpFamily) -> Option<Box<dyn Extension>> {
     find(ExtKind::Target, name, family).map(|d| (d.new)(family))
 }
 
-/// `parse_ifname`: a name ending in NUL is exact; one without, a wildcard (`+` added).
+/// `parse_ifname`: a name ending in NUL is exact; one without, a wildcard (`+` added), but
+/// 16 bytes or more are taken as they are. The name is shown up to its first NUL, so one
+/// that starts with a NUL is not shown at all.
 fn ifname(data: &[u8], inv: bool) -> Option<IfaceMatch> {
     let (&last, _) = data.split_last()?;
-    let text = |b: &[u8]| {
-        let end = b.iter().position(|&x| x == 0).unwrap_or(b.len());
-        String::from_utf8_lossy(&b[..end]).into_owned()
-    };
+    let end = data.iter().position(|&x| x == 0).unwrap_or(data.len());
+    if end == 0 {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&data[..end]).into_owned();
     let name = if last == 0 || data.len() >= 16 {
-        text(data)
+        text
     } else {
-        format!("{}+", text(data))
+        format!("{text}+")
     };
     Some(IfaceMatch { name, inv })
 }
@@ -316,12 +319,11 @@ fn meta_cmp(spec: &mut RuleSpec, key: u32, data: &[u8], inv: bool, sets: &dyn Se
             }
         }
         NFT_META_IIFNAME | NFT_META_OIFNAME => {
-            if let Some(m) = ifname(data, inv) {
-                if key == NFT_META_IIFNAME {
-                    spec.in_iface = Some(m);
-                } else {
-                    spec.out_iface = Some(m);
-                }
+            let m = ifname(data, inv);
+            if key == NFT_META_IIFNAME {
+                spec.in_iface = m;
+            } else {
+                spec.out_iface = m;
             }
         }
         NFT_META_IIF | NFT_META_OIF => {
