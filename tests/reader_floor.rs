@@ -644,3 +644,74 @@ fn every_floor_is_read_exactly_by_its_readers() {
         failures.join("\n")
     );
 }
+
+/// kubernetes#112477: kubelet's `KUBE-FIREWALL` rule, which iptables 1.8.7 (in older
+/// kube-proxy images) reads as a plain `-j DROP` when it was written natively, and then
+/// writes back so on its next save and restore, dropping every packet. At floor 1.8.7,
+/// iptables 1.8.7 reads it exactly; at floor 1.8.9, `check-readers --floor 1.8.7` names it.
+#[test]
+fn kubernetes_112477_kube_firewall_mark_rule() {
+    const RULE: &[&str] = &[
+        "-A",
+        "KUBE-FIREWALL",
+        "-m",
+        "comment",
+        "--comment",
+        "kubernetes firewall for dropping marked packets",
+        "-m",
+        "mark",
+        "--mark",
+        "0x8000/0x8000",
+        "-j",
+        "DROP",
+    ];
+    const HELD: &str = "-A KUBE-FIREWALL -m comment --comment \"kubernetes firewall for dropping marked packets\" -m mark --mark 0x8000/0x8000 -j DROP";
+    const MISREAD: &str = "-A KUBE-FIREWALL -m comment --comment \"kubernetes firewall for dropping marked packets\" -j DROP";
+    let bin = env!("CARGO_BIN_EXE_iptnl");
+    let old = releases().into_iter().find(|r| r.version == "1.8.7");
+    let write = |floor: &str| {
+        for args in [&["-N", "KUBE-FIREWALL"][..], RULE] {
+            let mut a = vec!["iptables", "--reader-floor", floor];
+            a.extend_from_slice(args);
+            let o = common::run_status(bin, &a, None);
+            assert!(o.status.success(), "{a:?}: {o:?}");
+        }
+    };
+    let rules_of = |tool: &str| {
+        common::run(tool, &["-S", "KUBE-FIREWALL"])
+            .lines()
+            .filter(|l| l.starts_with("-A"))
+            .map(|l| l.trim_end().to_owned())
+            .collect::<Vec<_>>()
+    };
+    common::in_netns(|| {
+        write("1.8.7");
+        if let Some(r) = &old {
+            assert_eq!(rules_of(&r.tool(IpFamily::V4, "")), [HELD]);
+            // A save and restore by 1.8.7 gives the rule back as it was.
+            let saved = common::run(&r.tool(IpFamily::V4, "-save"), &[]);
+            let o = common::run_status(&r.tool(IpFamily::V4, "-restore"), &[], Some(&saved));
+            assert!(o.status.success(), "{o:?}");
+            assert_eq!(rules_of(&r.tool(IpFamily::V4, "")), [HELD]);
+        }
+        let o = common::run_status(bin, &["check-readers", "--floor", "1.8.7", "-4"], None);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+    });
+    common::in_netns(|| {
+        write("1.8.9");
+        if let Some(r) = &old {
+            assert_eq!(rules_of(&r.tool(IpFamily::V4, "")), [MISREAD]);
+        }
+        let o = common::run_status(bin, &["check-readers", "--floor", "1.8.7", "-4"], None);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{out}");
+        assert!(
+            out.contains(&format!(
+                "ip filter KUBE-FIREWALL rule 1: iptables 1.8.7 reads `{MISREAD}'; the kernel holds `{HELD}'"
+            )),
+            "{out}"
+        );
+        let o = common::run_status(bin, &["check-readers", "--floor", "1.8.9", "-4"], None);
+        assert_eq!(o.status.code(), Some(0), "{o:?}");
+    });
+}
