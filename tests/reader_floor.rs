@@ -3,9 +3,10 @@
 //! the system's iptables by `scripts/oracles.sh` (in `$IPTNL_ORACLES`, by default
 //! `/var/cache/iptnl-oracles`; a release that is not there is skipped, and says so).
 //!
-//! The interop matrix: every rule of iptables' own tests (`extensions/*.t` of its sources,
-//! `$IPTABLES_SRC` or the `.mirror` snapshot the conformance runners use; the test is
-//! skipped without them) that iptnl accepts, written by iptnl at each floor and by each
+//! The interop matrix: every rule of iptables' own tests (`extensions/*.t` of its sources:
+//! `$IPTABLES_SRC`, or the `aosp-mirror+platform_external_iptables` snapshot the conformance
+//! runners use, in `$MIRRORS` or a `.mirror` folder above this checkout; the test is skipped
+//! without them, and says so) that iptnl accepts, written by iptnl at each floor and by each
 //! release, and read by each release and by iptnl. A reader reads a rule back exactly when
 //! it shows it as it shows its own write of the same rule; iptnl's reading is its own
 //! reading of its own write, and its `-C` finds the rule and `-D` deletes it. Each floor's
@@ -102,6 +103,12 @@ fn releases() -> Vec<Release> {
 fn sources() -> Option<PathBuf> {
     if let Some(s) = std::env::var_os("IPTABLES_SRC") {
         return Some(PathBuf::from(s));
+    }
+    if let Some(m) = std::env::var_os("MIRRORS") {
+        let c = Path::new(&m).join("aosp-mirror+platform_external_iptables/repo");
+        if c.exists() {
+            return Some(c);
+        }
     }
     let mut dir = Some(Path::new(env!("CARGO_MANIFEST_DIR")));
     while let Some(d) = dir {

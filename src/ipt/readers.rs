@@ -501,3 +501,109 @@ impl std::fmt::Display for Misread {
         write!(f, "; the kernel holds `{}'", self.held)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ipt::ext::NoSets;
+    use crate::ipt::{encode_rule_for, parse_rule_str};
+
+    /// What `reader` shows for `text` written at `floor`, as a save line of chain `X`.
+    fn seen(text: &str, floor: ReaderFloor, reader: ReaderFloor) -> String {
+        let spec = &parse_rule_str(IpFamily::V4, text).unwrap()[0];
+        let r = encode_rule_for(spec, IpFamily::V4, "filter", "X", &NoSets, floor).unwrap();
+        match read_as(&r, IpFamily::V4, reader, &NoSets) {
+            Reading::Rule(s) => s.to_save_args(),
+            Reading::Incompatible { expr, spec } => format!("[{expr}] {}", spec.to_save_args()),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn iptables_1_8_7_drops_the_native_forms() {
+        use ReaderFloor::*;
+        for (text, native) in [
+            ("-m mark --mark 0x8000/0x8000 -j DROP", "-j DROP"),
+            ("-p tcp -m tcp --dport 22 -j ACCEPT", "-p tcp -j ACCEPT"),
+            ("-p tcp -m tcp --tcp-flags SYN,ACK SYN", "-p tcp"),
+            (
+                "-p udp -m udp --sport 1:3 -j ACCEPT",
+                "[range] -p udp -j ACCEPT",
+            ),
+            ("-j NFLOG --nflog-group 3", "[log] "),
+        ] {
+            assert_eq!(seen(text, V1_8_9, V1_8_7), native, "{text}");
+            assert_eq!(seen(text, V1_8_7, V1_8_7), text, "{text}");
+            for r in [V1_8_9, V1_8_11, V1_8_13] {
+                assert_eq!(seen(text, V1_8_7, r), text, "{text} read by {r}");
+                assert_eq!(seen(text, V1_8_9, r), text, "{text} read by {r}");
+            }
+        }
+        // The 1.8.11 layout reads the same in 1.8.7 where no native form is in it.
+        let t = "-s 10.0.0.0/8 -i eth0 -p tcp -j ACCEPT";
+        assert_eq!(seen(t, V1_8_11, V1_8_7), t);
+    }
+
+    #[test]
+    fn inverted_full_ranges_are_shown_from_1_8_11_on() {
+        use ReaderFloor::*;
+        let t = "-p tcp -m tcp ! --sport 0:65535";
+        for (reader, want) in [
+            (V1_8_7, "-p tcp -m tcp"),
+            (V1_8_9, "-p tcp -m tcp"),
+            (V1_8_11, t),
+        ] {
+            assert_eq!(seen(t, V1_8_7, reader), want, "{reader}");
+        }
+    }
+
+    #[test]
+    fn a_lone_interface_load_binds_to_the_next_compare_in_1_8_7() {
+        use crate::nft::expr::meta::{Meta, MetaKey};
+        let spec = &parse_rule_str(IpFamily::V4, "-d 1.2.3.4 -j ACCEPT").unwrap()[0];
+        let mut r = encode_rule_for(
+            spec,
+            IpFamily::V4,
+            "filter",
+            "X",
+            &NoSets,
+            ReaderFloor::V1_8_9,
+        )
+        .unwrap();
+        // iptables-nft 1.8.9's `-i + -d 1.2.3.4`.
+        r.exprs.insert(
+            0,
+            Meta::load_reg1(MetaKey::from_raw(NFT_META_IIFNAME)).into(),
+        );
+        let Reading::Rule(s) = read_as(&r, IpFamily::V4, ReaderFloor::V1_8_7, &NoSets) else {
+            panic!()
+        };
+        assert_eq!(s.in_iface.unwrap().name, "\u{1}\u{2}\u{3}\u{4}+");
+        let Reading::Rule(s) = read_as(&r, IpFamily::V4, ReaderFloor::V1_8_9, &NoSets) else {
+            panic!()
+        };
+        assert_eq!(s.to_save_args(), "-d 1.2.3.4/32 -j ACCEPT");
+    }
+
+    #[test]
+    fn misreads_group_the_readers_that_agree() {
+        let spec = &parse_rule_str(IpFamily::V4, "-p udp -m udp ! --dport 0:65535").unwrap()[0];
+        let r = encode_rule_for(
+            spec,
+            IpFamily::V4,
+            "filter",
+            "X",
+            &NoSets,
+            ReaderFloor::V1_8_9,
+        )
+        .unwrap();
+        let held = spec.to_save_line("X", false);
+        let m = misreads(&r, IpFamily::V4, "X", &held, ReaderFloor::V1_8_7, &NoSets);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[1].readers, [ReaderFloor::V1_8_9]);
+        assert_eq!(
+            m[1].to_string(),
+            "iptables 1.8.9 reads `-A X -p udp -m udp'; the kernel holds `-A X -p udp -m udp ! --dport 0:65535'"
+        );
+    }
+}
