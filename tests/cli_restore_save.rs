@@ -34,29 +34,7 @@ fn tools() -> Tools {
 /// Runs a tool. iptnl's tools write and save at the reader floor 1.8.9: the oracle here is
 /// iptables-nft 1.8.9, whose rules are in that floor's layout.
 fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(bin);
-    cmd.args(args)
-        .env("IPTNL_READER_FLOOR", "1.8.9")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        });
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot run {bin}: {e}"));
-    if let Some(input) = stdin {
-        use std::io::Write;
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(input.as_bytes())
-            .unwrap();
-    }
-    child.wait_with_output().unwrap()
+    common::run_status_env(bin, args, stdin, &[("IPTNL_READER_FLOOR", "1.8.9")])
 }
 
 fn stderr(o: &Output) -> String {

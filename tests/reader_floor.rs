@@ -259,28 +259,8 @@ fn write(w: &Writer, family: IpFamily, cases: &[Case], ids: &[usize]) -> Vec<usi
         // Table order as in the input: line numbers map back to ids.
         let mut order: Vec<usize> = ids.clone();
         order.sort_by_key(|&i| cases[i].table.clone());
-        let text = input(cases, &order);
-        let err = match w {
-            Writer::Iptnl(floor) => {
-                let mut conn = Conn::open().unwrap();
-                let opts = RestoreOptions {
-                    noflush: true,
-                    floor: Some(*floor),
-                    ..RestoreOptions::default()
-                };
-                match restore(&mut conn, family, &text, &opts) {
-                    Ok(_) => return order,
-                    Err(e) => e.to_string(),
-                }
-            }
-            Writer::Release(r) => {
-                let o =
-                    common::run_status(&r.tool(family, "-restore"), &["--noflush"], Some(&text));
-                if o.status.success() {
-                    return order;
-                }
-                String::from_utf8_lossy(&o.stderr).into_owned()
-            }
+        let Err(err) = restore_as(w, family, &input(cases, &order)) else {
+            return order;
         };
         // Map the line back to its rule: lines are `*table`, rules, `COMMIT` per table.
         let line = failed_line(&err);
@@ -318,6 +298,11 @@ fn write(w: &Writer, family: IpFamily, cases: &[Case], ids: &[usize]) -> Vec<usi
 
 fn write_one(w: &Writer, family: IpFamily, c: &Case) -> bool {
     let text = format!("*{}\n-A {} {}\nCOMMIT\n", c.table, c.chain, c.rule);
+    restore_as(w, family, &text).is_ok()
+}
+
+/// `iptables-restore --noflush` of `text` by the writer, or its error.
+fn restore_as(w: &Writer, family: IpFamily, text: &str) -> Result<(), String> {
     match w {
         Writer::Iptnl(floor) => {
             let mut conn = Conn::open().unwrap();
@@ -326,12 +311,17 @@ fn write_one(w: &Writer, family: IpFamily, c: &Case) -> bool {
                 floor: Some(*floor),
                 ..RestoreOptions::default()
             };
-            restore(&mut conn, family, &text, &opts).is_ok()
+            restore(&mut conn, family, text, &opts)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         }
         Writer::Release(r) => {
-            common::run_status(&r.tool(family, "-restore"), &["--noflush"], Some(&text))
-                .status
-                .success()
+            let o = common::run_status(&r.tool(family, "-restore"), &["--noflush"], Some(text));
+            if o.status.success() {
+                Ok(())
+            } else {
+                Err(String::from_utf8_lossy(&o.stderr).into_owned())
+            }
         }
     }
 }

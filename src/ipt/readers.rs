@@ -210,34 +210,14 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
                     }
                 }
             },
-            Expr::Match(m) => {
-                let ctx = DecodeCtx {
-                    family,
-                    proto: spec.proto,
-                    sets,
-                };
-                let d = find_xt(ExtKind::Match, &m.name, family)
-                    .and_then(|d| d.decode_xt)
-                    .and_then(|f| f(m.rev, &m.info, &ctx));
-                match d {
-                    Some(x) => spec.matches.push(x),
-                    None => return Reading::Unknown,
-                }
-            }
-            Expr::Target(t) => {
-                let ctx = DecodeCtx {
-                    family,
-                    proto: spec.proto,
-                    sets,
-                };
-                let d = find_xt(ExtKind::Target, &t.name, family)
-                    .and_then(|d| d.decode_xt)
-                    .and_then(|f| f(t.rev, &t.info, &ctx));
-                match d {
-                    Some(x) => xt_target = Some(x),
-                    None => return Reading::Unknown,
-                }
-            }
+            Expr::Match(m) => match xt(ExtKind::Match, &m.name, m.rev, &m.info, &spec, sets) {
+                Some(x) => spec.matches.push(x),
+                None => return Reading::Unknown,
+            },
+            Expr::Target(t) => match xt(ExtKind::Target, &t.name, t.rev, &t.info, &spec, sets) {
+                Some(x) => xt_target = Some(x),
+                None => return Reading::Unknown,
+            },
             Expr::Limit(l) => {
                 // Read with the rate the limit match computes (`XT_LIMIT_SCALE * unit /
                 // rate`); a byte limit or an inverted one is read so too.
@@ -286,6 +266,25 @@ fn read_as_1_8_7(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> Reading 
         },
         None => Reading::Rule(spec),
     }
+}
+
+/// An x_tables match or target, as the extension iptnl has for it decodes it.
+fn xt(
+    kind: ExtKind,
+    name: &str,
+    rev: u32,
+    info: &[u8],
+    spec: &RuleSpec,
+    sets: &dyn SetIndex,
+) -> Option<Box<dyn Extension>> {
+    let ctx = DecodeCtx {
+        family: spec.family,
+        proto: spec.proto,
+        sets,
+    };
+    find_xt(kind, name, spec.family)
+        .and_then(|d| d.decode_xt)
+        .and_then(|f| f(rev, info, &ctx))
 }
 
 fn target_named(name: &str, family: IpFamily) -> Option<Box<dyn Extension>> {

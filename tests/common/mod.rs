@@ -218,8 +218,19 @@ pub fn run(bin: &str, args: &[&str]) -> String {
 
 /// Runs an oracle command with optional stdin and returns the raw output.
 pub fn run_status(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    run_status_env(bin, args, stdin, &[])
+}
+
+/// [`run_status`] with environment variables set for the command.
+pub fn run_status_env(
+    bin: &str,
+    args: &[&str],
+    stdin: Option<&str>,
+    env: &[(&str, &str)],
+) -> Output {
     let mut cmd = Command::new(bin);
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.envs(env.iter().copied());
     cmd.stdin(if stdin.is_some() {
         Stdio::piped()
     } else {
