@@ -14,7 +14,7 @@
 # than the system's runs too; XTABLES_LIBDIR points at its own extensions. The commands are
 # PREFIX/VERSION/bin/{iptables,ip6tables}{,-save,-restore} (wrappers of xtables-nft-multi).
 #
-# Downloads are kept in PREFIX (about 25 MB of indexes and 15 MB of packages): a second run
+# Downloads are kept in PREFIX (about 40 MB of package lists and 9 MB of packages): a second run
 # downloads nothing and takes a second. Indexes older than IPTNL_ORACLES_MAX_AGE_DAYS (30)
 # are fetched again. Needs apt-get, dpkg-deb, tar and xz (Debian's base system).
 # Exit status 0 when every release runs, 1 otherwise (the tests skip what is missing).
