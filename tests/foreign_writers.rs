@@ -449,3 +449,46 @@ fn an_interface_renamed_shows_in_every_answer() {
         ],
     });
 }
+
+/// A replaced rule keeps its place, first or last in its chain: the kernel notifies the
+/// deletion first, then the new rule under the same handle, with no position when the rule
+/// is first or last (found by the sequences: the replacement of a first rule went last).
+#[test]
+fn a_replaced_rule_keeps_its_place() {
+    regression(Case {
+        v6: false,
+        guard: false,
+        steps: vec![
+            Step::Served {
+                t: 0,
+                cmd: Cmd::List(Some(12)),
+            },
+            Step::Call {
+                t: 0,
+                call: Call::List(12),
+            },
+            // nft replaces the first rule of INPUT, then iptnl (served) the last.
+            Step::Nft {
+                v6: false,
+                t: 0,
+                op: NftOp::ReplaceAt(15, 0, 1),
+            },
+            Step::Served {
+                t: 0,
+                cmd: Cmd::List(Some(12)),
+            },
+            Step::Served {
+                t: 0,
+                cmd: Cmd::Replace(12, 1, 0, 0),
+            },
+            Step::Call {
+                t: 0,
+                call: Call::List(12),
+            },
+            Step::Served {
+                t: 0,
+                cmd: Cmd::ListL(Some(12)),
+            },
+        ],
+    });
+}
