@@ -14,6 +14,10 @@
 # than the system's runs too; XTABLES_LIBDIR points at its own extensions. The commands are
 # PREFIX/VERSION/bin/{iptables,ip6tables}{,-save,-restore} (wrappers of xtables-nft-multi).
 #
+# iptables 1.8.11's release sources are unpacked in PREFIX/src/iptables-1.8.11 (the `.t` rules
+# of its extensions are what the reader-floor matrix writes and reads); the tarball is Debian's
+# copy of the release, checked against its SHA-256.
+#
 # Downloads are kept in PREFIX (about 40 MB of package lists and 9 MB of packages): a second run
 # downloads nothing and takes a second. Indexes older than IPTNL_ORACLES_MAX_AGE_DAYS (30)
 # are fetched again. Needs apt-get, dpkg-deb, tar and xz (Debian's base system).
@@ -132,7 +136,26 @@ EOF
     echo "$out" >"$dir/.complete"
 }
 
+# iptables' release sources (the .t rules of its extensions), from the mirror's pool.
+SRC_VERSION=1.8.11
+SRC_SHA256=d87303d55ef8c92bcad4dd3f978b26d272013642b029425775f5bad1009fe7b2
+install_sources() {
+    dir="$PREFIX/src/iptables-$SRC_VERSION"
+    [ -d "$dir/extensions" ] && return 0
+    tarball="$PREFIX/debs/iptables_$SRC_VERSION.orig.tar.xz"
+    if ! echo "$SRC_SHA256  $tarball" | sha256sum -c - >/dev/null 2>&1; then
+        /usr/lib/apt/apt-helper download-file \
+            "$M/pool/main/i/iptables/iptables_$SRC_VERSION.orig.tar.xz" "$tarball" >&2 || return 1
+        echo "$SRC_SHA256  $tarball" | sha256sum -c - >/dev/null ||
+            { echo "oracles: $tarball does not have the expected SHA-256" >&2; rm -f "$tarball"; return 1; }
+    fi
+    mkdir -p "$PREFIX/src"
+    rm -rf "$dir.partial" && mkdir -p "$dir.partial"
+    tar -C "$dir.partial" --strip-components=1 -xJf "$tarball" && mv "$dir.partial" "$dir"
+}
+
 status=0
+install_sources || { echo "oracles: iptables $SRC_VERSION sources could not be had" >&2; status=1; }
 for r in $RELEASES; do
     install_release "${r%%:*}" "${r#*:}" || status=1
 done
@@ -140,5 +163,7 @@ for r in $RELEASES; do
     v=${r%%:*}
     [ -e "$PREFIX/$v/.complete" ] && echo "oracles: $(cat "$PREFIX/$v/.complete") in $PREFIX/$v/bin" >&2
 done
+[ -d "$PREFIX/src/iptables-$SRC_VERSION/extensions" ] &&
+    echo "oracles: iptables $SRC_VERSION sources in $PREFIX/src/iptables-$SRC_VERSION" >&2
 echo "$PREFIX"
 exit $status

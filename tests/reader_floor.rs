@@ -99,26 +99,90 @@ fn releases() -> Vec<Release> {
     out
 }
 
-/// The git snapshot of iptables' sources holding `extensions/*.t`.
-fn sources() -> Option<PathBuf> {
+/// iptables' sources holding `extensions/*.t`: a git snapshot (a bare repository) or an
+/// unpacked release tree.
+#[derive(Clone, Debug)]
+enum Sources {
+    Git(PathBuf),
+    Tree(PathBuf),
+}
+
+impl Sources {
+    fn at(path: PathBuf) -> Option<Sources> {
+        if path.join("extensions").is_dir() {
+            Some(Sources::Tree(path))
+        } else if path.join("HEAD").exists() {
+            Some(Sources::Git(path))
+        } else {
+            None
+        }
+    }
+
+    fn display(&self) -> String {
+        match self {
+            Sources::Git(p) | Sources::Tree(p) => p.display().to_string(),
+        }
+    }
+
+    /// The names of the `.t` files under `extensions/`.
+    fn t_files(&self) -> Vec<String> {
+        match self {
+            Sources::Git(g) => git(g, &["ls-tree", "--name-only", "HEAD", "extensions/"])
+                .unwrap_or_default()
+                .lines()
+                .filter_map(|n| n.strip_prefix("extensions/"))
+                .filter(|n| n.ends_with(".t"))
+                .map(str::to_owned)
+                .collect(),
+            Sources::Tree(t) => {
+                let mut v: Vec<String> = std::fs::read_dir(t.join("extensions"))
+                    .map(|d| {
+                        d.flatten()
+                            .filter_map(|e| e.file_name().into_string().ok())
+                            .filter(|n| n.ends_with(".t"))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                v.sort();
+                v
+            }
+        }
+    }
+
+    fn read(&self, name: &str) -> String {
+        match self {
+            Sources::Git(g) => {
+                git(g, &["show", &format!("HEAD:extensions/{name}")]).unwrap_or_default()
+            }
+            Sources::Tree(t) => {
+                std::fs::read_to_string(t.join("extensions").join(name)).unwrap_or_default()
+            }
+        }
+    }
+}
+
+/// Where iptables' sources are: `$IPTABLES_SRC` (a git snapshot or an unpacked tree), a
+/// mirror of them, or the 1.8.11 release tree `scripts/oracles.sh` unpacks beside the
+/// releases (`$IPTNL_ORACLES/src/iptables-1.8.11`, as `.ci/run` does).
+fn sources() -> Option<Sources> {
     if let Some(s) = std::env::var_os("IPTABLES_SRC") {
-        return Some(PathBuf::from(s));
+        return Sources::at(PathBuf::from(s));
     }
     if let Some(m) = std::env::var_os("MIRRORS") {
         let c = Path::new(&m).join("aosp-mirror+platform_external_iptables/repo");
-        if c.exists() {
-            return Some(c);
+        if let Some(s) = Sources::at(c) {
+            return Some(s);
         }
     }
     let mut dir = Some(Path::new(env!("CARGO_MANIFEST_DIR")));
     while let Some(d) = dir {
         let c = d.join(".mirror/aosp-mirror+platform_external_iptables/repo");
-        if c.exists() {
-            return Some(c);
+        if let Some(s) = Sources::at(c) {
+            return Some(s);
         }
         dir = d.parent();
     }
-    None
+    Sources::at(oracles_dir().join("src/iptables-1.8.11"))
 }
 
 fn git(src: &Path, args: &[&str]) -> Option<String> {
@@ -142,11 +206,9 @@ struct Case {
 }
 
 /// The rules the nft variant of iptables-test.py expects to be taken (`OK`), per family.
-fn cases(src: &Path, family: IpFamily) -> Vec<Case> {
-    let names = git(src, &["ls-tree", "--name-only", "HEAD", "extensions/"]).unwrap_or_default();
+fn cases(src: &Sources, family: IpFamily) -> Vec<Case> {
     let mut out = Vec::new();
-    for n in names.lines().filter(|n| n.ends_with(".t")) {
-        let base = n.trim_start_matches("extensions/");
+    for base in src.t_files() {
         let fits = match family {
             IpFamily::V4 => base.starts_with("libxt_") || base.starts_with("libipt_"),
             IpFamily::V6 => base.starts_with("libxt_") || base.starts_with("libip6t_"),
@@ -154,7 +216,7 @@ fn cases(src: &Path, family: IpFamily) -> Vec<Case> {
         if !fits {
             continue;
         }
-        let text = git(src, &["show", &format!("HEAD:{n}")]).unwrap_or_default();
+        let text = src.read(&base);
         // Files that need commands run first (ipsets, interfaces) are left out.
         if text
             .lines()
