@@ -506,7 +506,9 @@ impl Drop for Server {
 
 /// A save line (`-A …`, or `[p:b] -A …`) of iptables-nft 1.8.9 with its protocol as iptables
 /// 1.8.11 saves it: 1.8.9 took a name from `/etc/protocols` (`-p gre`), 1.8.11 names only
-/// the protocols of its own list and saves any other as its number (`-p 47`).
+/// the protocols of its own list and saves any other as its number (`-p 47`). Also
+/// `-m recent --seconds`, which 1.8.9 printed with `%d` (`-1`) and 1.8.11 prints unsigned
+/// (`4294967295`).
 pub fn save_line_protocols_as_1_8_11(line: &str) -> String {
     use iptnl::ipt::{proto_name, proto_number, IpFamily};
     let words: Vec<&str> = line.split(' ').collect();
@@ -517,9 +519,14 @@ pub fn save_line_protocols_as_1_8_11(line: &str) -> String {
             .then(|| proto_number(bare))
             .flatten()
             .filter(|&n| proto_name(n, IpFamily::V4).is_none());
-        match renamed {
-            Some(n) => fixed.push(w.replace(bare, &n.to_string())),
-            None => fixed.push((*w).to_owned()),
+        let unsigned = (i > 0 && words[i - 1] == "--seconds" && line.contains(" -m recent "))
+            .then(|| bare.parse::<i32>().ok())
+            .flatten()
+            .filter(|n| *n < 0);
+        match (renamed, unsigned) {
+            (Some(n), _) => fixed.push(w.replace(bare, &n.to_string())),
+            (None, Some(n)) => fixed.push(w.replace(bare, &(n as u32).to_string())),
+            (None, None) => fixed.push((*w).to_owned()),
         }
     }
     fixed.join(" ")

@@ -262,8 +262,8 @@ impl Extension for Recent {
             }
         }
         if self.seconds != 0 {
-            // iptables prints it with %d.
-            out.push_str(&format!(" --seconds {}", self.seconds as i32));
+            // Unsigned, as iptables 1.8.11 prints it (1.8.9 and older printed it with %d).
+            out.push_str(&format!(" --seconds {}", self.seconds));
         }
         if self.check_set & XT_RECENT_REAP != 0 {
             out.push_str(" --reap");
@@ -303,13 +303,13 @@ impl Extension for Recent {
             }
         }
         if self.seconds != 0 {
-            out.push_str(&format!(" seconds: {}", self.seconds as i32));
+            out.push_str(&format!(" seconds: {}", self.seconds));
         }
         if self.check_set & XT_RECENT_REAP != 0 {
             out.push_str(" reap");
         }
         if self.hit_count != 0 {
-            out.push_str(&format!(" hit_count: {}", self.hit_count as i32));
+            out.push_str(&format!(" hit_count: {}", self.hit_count));
         }
         if self.check_set & XT_RECENT_TTL != 0 {
             out.push_str(" TTL-Match");
@@ -427,6 +427,20 @@ mod tests {
         d.encode(&ectx, &mut out).unwrap();
         let Expr::Match(m) = &out[0] else { panic!() };
         assert_eq!((m.rev, &m.info), (0, &info));
+    }
+
+    #[test]
+    fn seconds_and_hitcount_print_unsigned() {
+        // iptables 1.8.11 prints both with %u (1.8.9 printed --seconds with %d: -1).
+        let r = &parse_rule_str(
+            IpFamily::V4,
+            "-m recent --rcheck --seconds 4294967295 --hitcount 65535 --name x",
+        )
+        .unwrap()[0];
+        let mut out = String::new();
+        r.matches[0].save(IpFamily::V4, &mut out);
+        assert!(out.contains(" --seconds 4294967295 "), "{out}");
+        assert!(out.contains(" --hitcount 65535 "), "{out}");
     }
 
     #[test]
