@@ -13,7 +13,10 @@
 //! (a) written by iptnl, `iptables-nft-save` prints exactly the line iptables-nft prints for it;
 //! (b) written by `iptables-nft`, iptnl prints the same line and its canonical form equals
 //!     iptnl's own encoding of the spec (check-by-spec finds it);
-//! (c) the kernel's expression dump of both rules is byte-identical (expressions and userdata).
+//! (c) the kernel's expression dump of both rules is byte-identical (expressions and userdata);
+//! (d) where iptables 1.8.11 is installed beside the system's (`scripts/oracles.sh`), it
+//!     prints iptnl's rule exactly as iptnl prints it: iptnl's text is 1.8.11's, not only
+//!     1.8.9's with known differences folded.
 
 mod common;
 
@@ -127,16 +130,31 @@ fn save_bin(f: IpFamily) -> &'static str {
     }
 }
 
-/// The rule lines of chain `chain` in `iptables-nft-save -t table` output.
 /// The oracle's save lines of `chain`, with protocols as iptables 1.8.11 saves them.
 fn oracle_lines(f: IpFamily, table: &str, chain: &str) -> Vec<String> {
-    let out = common::run(save_bin(f), &["-t", table]);
-    let prefix = format!("-A {chain} ");
-    let bare = format!("-A {chain}");
-    out.lines()
-        .filter(|l| l.starts_with(&prefix) || *l == bare)
+    chain_lines(&common::run(save_bin(f), &["-t", table]), chain)
         .map(common::save_line_protocols_as_1_8_11)
         .collect()
+}
+
+/// The rule lines of `chain` in a save's output.
+fn chain_lines<'a>(save: &'a str, chain: &str) -> impl Iterator<Item = &'a str> {
+    let prefix = format!("-A {chain} ");
+    let bare = format!("-A {chain}");
+    save.lines()
+        .filter(move |l| l.starts_with(&prefix) || *l == bare)
+}
+
+/// iptables 1.8.11's save command, where `scripts/oracles.sh` installed it.
+fn save_1_8_11(f: IpFamily) -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("IPTNL_ORACLES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/var/cache/iptnl-oracles".into());
+    let bin = dir.join("1.8.11/bin").join(match f {
+        IpFamily::V4 => "iptables-save",
+        IpFamily::V6 => "ip6tables-save",
+    });
+    dir.join("1.8.11/.complete").exists().then_some(bin)
 }
 
 fn dump_chain(conn: &mut Conn, f: IpFamily, table: &str, chain: &str) -> Vec<Rule> {
@@ -258,6 +276,22 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
     if got != want {
         flush(conn, f, &c.table, &c.chain);
         return Err(format!("{whence}: (a) iptables-nft-save prints for iptnl's rule\n  {got:?}\nfor its own\n  {want:?}"));
+    }
+    // (d) iptables 1.8.11 prints iptnl's rule as iptnl prints it.
+    if let Some(save) = save_1_8_11(f) {
+        let out = common::run(save.to_str().unwrap_or_default(), &["-t", &c.table]);
+        let theirs: Vec<&str> = chain_lines(&out, &c.chain).collect();
+        let ours: Vec<String> = dump_chain(conn, f, &c.table, &c.chain)
+            .iter()
+            .filter_map(|r| decode_rule_with(r, f, &KernelSets).ok())
+            .map(|d| d.to_save_line(&c.chain, false))
+            .collect();
+        if theirs != ours {
+            flush(conn, f, &c.table, &c.chain);
+            return Err(format!(
+                "{whence}: (d) iptables 1.8.11 prints iptnl's rule\n  {theirs:?}\niptnl prints\n  {ours:?}"
+            ));
+        }
     }
     // (c) byte-identical kernel dumps.
     let ours_wire: Vec<_> = dump_chain(conn, f, &c.table, &c.chain)
