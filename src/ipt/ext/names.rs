@@ -185,7 +185,7 @@ pub fn group_name(gid: u32) -> Option<&'static str> {
 pub fn numeric(addr: IpAddr) -> String {
     match addr {
         IpAddr::V4(a) => a.to_string(),
-        IpAddr::V6(a) => super::libxt::ntop6(&a.octets()),
+        IpAddr::V6(a) => super::libxt::inet::ntop6(&a.octets()),
     }
 }
 
