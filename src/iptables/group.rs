@@ -26,11 +26,9 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use super::error::Error;
-use super::plan::{Op, OpResult};
+use super::plan::Op;
+pub(crate) use super::plan::Outcome;
 use super::restore::{RestoreError, RestoreOptions, RestoreReport};
-
-/// A caller's result.
-pub(crate) type Outcome = Result<Vec<OpResult>, Error>;
 
 /// What a caller brings: operations, or a restore's input.
 #[derive(Clone, Copy)]

@@ -12,9 +12,9 @@
 //! again then.
 
 use super::state::{ChainSet, FastSet};
+use super::Outcome;
 use super::{resolve, Mode, Op, Pending, PlanError, Planner, RulesetView};
 use crate::iptables::error::Error;
-use crate::iptables::group::Outcome;
 use crate::nft::Committed;
 
 /// What a restore names: the tables it rebuilds, creates or changes as a whole, and the

@@ -359,6 +359,9 @@ impl Op<'_> {
     }
 }
 
+/// A caller's result: the outcome of each of its operations, or why none took effect.
+pub(crate) type Outcome = Result<Vec<OpResult>, Error>;
+
 /// The outcome of one operation of a committed batch.
 ///
 /// ```

@@ -33,8 +33,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::cache::Cache;
 use super::error::Error;
-use super::group::Outcome;
 use super::ipset::KernelSets;
+use super::plan::Outcome;
 use super::plan::{
     jitter, map_refusal, refused_chain, At, Beside, DelMode, KernelView, Mode, Op, PlanError,
     Planner, RulesetView,
