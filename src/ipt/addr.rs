@@ -73,13 +73,28 @@ impl AddrMask {
         }
     }
 
-    /// Parses `-s`/`-d` values: a comma-separated list of `address[/mask]`, where the address
-    /// may be a host name (all its addresses of the family are taken) and the mask a prefix
-    /// length or, for IPv4, a dotted mask. `option` names the option in errors.
+    /// Parses `-s`/`-d` values as libxtables' `xtables_ipparse_multiple` does: a
+    /// comma-separated list of `address[/mask]` (blanks before an item are skipped), where the
+    /// address may be a host name (all its addresses of the family are taken) and the mask,
+    /// after the last `/`, a prefix length or, for IPv4, a dotted mask. With a zero mask the
+    /// address is ignored, never parsed or resolved (`any/0`, `0/0`, `::/0` in iptables and
+    /// `0.0.0.0/0` in ip6tables all mean every address). `option` names the option in errors.
+    ///
+    /// ```
+    /// use iptnl::ipt::{AddrMask, IpFamily};
+    /// let any = AddrMask::parse(IpFamily::V6, "0/0,fd00::1", "-d").unwrap();
+    /// assert_eq!(any[0].to_string(), "::/0");
+    /// assert_eq!(any[1].to_string(), "fd00::1/128");
+    /// ```
     pub fn parse(family: IpFamily, s: &str, option: &str) -> Result<Vec<AddrMask>, ParseError> {
         let mut out = Vec::with_capacity(1);
         for item in s.split(',') {
-            let (host, mask) = match item.split_once('/') {
+            let item = item.trim_start_matches(C_BLANKS);
+            // iptables copies each item into a 256-byte buffer.
+            if item.len() > 255 {
+                return Err(ParseError::bad(option, "Hostname too long"));
+            }
+            let (host, mask) = match item.rsplit_once('/') {
                 Some((h, m)) => (h, Some(m)),
                 None => (item, None),
             };
@@ -89,18 +104,26 @@ impl AddrMask {
                     ParseError::bad(option, format!("invalid mask `{m}' specified"))
                 })?),
             };
+            // "if a null mask is given, the name is ignored, like in "any/0"" (libxtables).
+            let host = match mask_bytes {
+                Some(m) if m.is_unspecified() => match family {
+                    IpFamily::V4 => "0.0.0.0",
+                    IpFamily::V6 => "::",
+                },
+                _ => host,
+            };
             let not_found = || ParseError::bad(option, format!("host/network `{host}' not found"));
             // A numeric address (nearly always) needs no list of resolved addresses.
             if let Some(a) = numeric(family, host) {
-                let am = masked(a, mask_bytes).ok_or_else(not_found)?;
-                if !out.contains(&am) {
-                    out.push(am);
-                }
+                out.push(masked(a, mask_bytes).ok_or_else(not_found)?);
                 continue;
             }
+            // Each address a name resolves to once (the resolver lists an address once per
+            // socket type); items are taken as given, as iptables takes them.
+            let first = out.len();
             for a in resolve(family, host).ok_or_else(not_found)? {
                 let am = masked(a, mask_bytes).ok_or_else(not_found)?;
-                if !out.contains(&am) {
+                if !out[first..].contains(&am) {
                     out.push(am);
                 }
             }
@@ -108,6 +131,9 @@ impl AddrMask {
         Ok(out)
     }
 }
+
+/// What C's `isspace` takes for a blank.
+const C_BLANKS: [char; 6] = [' ', '\t', '\n', '\r', '\x0b', '\x0c'];
 
 /// Bytes of an address in network order.
 pub fn ip_bytes(a: IpAddr) -> Vec<u8> {
@@ -290,6 +316,28 @@ mod tests {
         assert_eq!(p("1.2.3.4/+8").unwrap(), vec!["1.0.0.0/8"]);
         assert_eq!(p("1.2.3.4/0xff.0.0.0").unwrap(), vec!["1.0.0.0/8"]);
         assert!(p("1.2.3.4/255.0.0").is_err());
+        // A zero mask: the address is never read (libxtables' "any/0").
+        for any in [
+            "any/0",
+            "::/0",
+            "nosuch.invalid/0",
+            "1/0",
+            "0/0.0.0.0",
+            "300.1.1.1/0",
+        ] {
+            assert_eq!(p(any).unwrap(), vec!["0.0.0.0/0"], "{any}");
+        }
+        // The mask is after the last `/`; items keep their order and repeats.
+        assert_eq!(p("1.2.3.4/8/0").unwrap(), vec!["0.0.0.0/0"]);
+        assert!(p("1.2.3.4/0/8").is_err());
+        assert_eq!(
+            p(" 1.2.3.4,\t1.2.3.4").unwrap(),
+            vec!["1.2.3.4/32", "1.2.3.4/32"]
+        );
+        assert_eq!(
+            p(&"x".repeat(256)).unwrap_err().iptables_words(),
+            "Hostname too long"
+        );
     }
 
     #[test]
@@ -302,5 +350,9 @@ mod tests {
         assert_eq!(p("::1").unwrap(), vec!["::1/128"]);
         assert!(p("::1/129").is_err());
         assert!(p("1.2.3.4").is_err());
+        for any in ["0/0", "0.0.0.0/0", "any/0", "0/::", "nosuch.invalid/::"] {
+            assert_eq!(p(any).unwrap(), vec!["::/0"], "{any}");
+        }
+        assert_eq!(p("0/0,fd00::1").unwrap(), vec!["::/0", "fd00::1/128"]);
     }
 }

@@ -383,9 +383,8 @@ impl CommandLine {
             'V' => Some(Command::Version),
             'h' => Some(Command::Help),
             't' => {
-                if cmdline.table_given {
-                    return Err(ParseError::Invalid("multiple -t flags not allowed".into()));
-                }
+                // Given twice, the last one counts, as with iptables (a restore line refuses
+                // any `-t`: see `restore_input`).
                 let t = option_value(shown, inline, args, &mut i)?;
                 cmdline.table = t.to_owned();
                 cmdline.table_given = true;

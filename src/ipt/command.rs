@@ -5,6 +5,7 @@
 use super::error::ParseError;
 use super::ext::{NoSets, SetIndex};
 use super::parse::Parser;
+use super::spec::RuleSpec;
 use super::IpFamily;
 
 pub use super::cmdline::{check_chain_name, Command, CommandLine};
@@ -45,6 +46,50 @@ pub fn parse_command_with<S: AsRef<str>>(
         _ => {}
     }
     Ok(cmd)
+}
+
+/// What iptables says of a `-t` in a restore line (its program name is the restore's:
+/// `iptables-restore`, `ip6tables-restore`).
+///
+/// ```
+/// use iptnl::ipt::command::table_option_refused;
+/// use iptnl::ipt::IpFamily;
+/// assert_eq!(
+///     table_option_refused(IpFamily::V6),
+///     "The -t option cannot be used in ip6tables-restore."
+/// );
+/// ```
+pub fn table_option_refused(family: IpFamily) -> String {
+    let prog = match family {
+        IpFamily::V4 => "iptables-restore",
+        IpFamily::V6 => "ip6tables-restore",
+    };
+    format!("The -t option cannot be used in {prog}.")
+}
+
+/// iptables' refusal of DROP in the nat table (a rule's target or `-P`), on the command line
+/// and in a restore line (not a chain line: `:PREROUTING DROP` is taken), with its empty
+/// lines.
+pub const NAT_DROP: &str = "\nThe \"nat\" table is not intended for filtering, the use of DROP is therefore inhibited.\n\n";
+
+/// Whether a command of `table` uses DROP where iptables refuses it ([`NAT_DROP`]): a rule's
+/// target or `-P` in the nat table.
+///
+/// ```
+/// use iptnl::ipt::command::drops_in_nat;
+/// use iptnl::ipt::{parse_command, IpFamily};
+/// let c = parse_command(IpFamily::V4, &["-t", "nat", "-A", "PREROUTING", "-j", "DROP"]).unwrap();
+/// assert!(drops_in_nat(&c.table, &c.commands[0], &c.rules));
+/// ```
+pub fn drops_in_nat(table: &str, cmd: &Command, rules: &[RuleSpec]) -> bool {
+    use super::spec::RuleTarget;
+    if table != "nat" {
+        return false;
+    }
+    match cmd {
+        Command::Policy { policy, .. } => policy == "DROP",
+        _ => rules.iter().any(|r| r.target == Some(RuleTarget::Drop)),
+    }
 }
 
 #[cfg(test)]
@@ -141,7 +186,17 @@ mod tests {
         assert!(p(&["-N", "ACCEPT"]).is_err());
         assert!(p(&["-N", "a-very-long-chain-name-over-28-chars"]).is_err());
         assert!(p(&["-A"]).is_err());
-        assert!(p(&["-t", "nat", "-t", "filter", "-L"]).is_err());
+        // `-t` twice: the last one counts, as with iptables 1.8.9 and 1.8.11.
+        assert_eq!(
+            p(&["-t", "nat", "-t", "filter", "-L"]).unwrap().table,
+            "filter"
+        );
+        assert_eq!(
+            p(&["-t", "filter", "-L", "UPnP", "-t", "nat", "-n"])
+                .unwrap()
+                .table,
+            "nat"
+        );
         // In a rule spec alone, commands are unknown options.
         assert!(super::super::parse_rule(IpFamily::V4, &["-A", "INPUT"]).is_err());
     }

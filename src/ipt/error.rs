@@ -90,3 +90,46 @@ impl ParseError {
         }
     }
 }
+
+/// Whether iptables ends this message (a parameter problem in iptables' words, as
+/// [`ParseError::iptables_words`] gives it) with a newline of its own, so that it is followed
+/// by an empty line before `Try …` on the command line and before `Error occurred at line:`
+/// in a restore. These are libxtables' option checks (`xtoptions.c`, `xtables.c`), its
+/// `XTTYPE_HOST` resolver, and the set match's checks of its sets, whose format strings end
+/// in `\n`.
+///
+/// ```
+/// use iptnl::ipt::error::ends_with_newline;
+/// assert!(ends_with_newline("Set foo doesn't exist."));
+/// assert!(ends_with_newline("getaddrinfo: Name or service not known"));
+/// assert!(ends_with_newline("limit: option \"--limit-burst\" can only be used once."));
+/// assert!(!ends_with_newline("invalid port/service `99999' specified"));
+/// ```
+pub fn ends_with_newline(msg: &str) -> bool {
+    let quoted_end = msg.ends_with("\".");
+    msg.ends_with("must be specified")
+        || msg.ends_with("doesn't exist.")
+        || msg.ends_with(", which is not applicable.")
+        || msg.ends_with("\" can only be used once.")
+        || msg.ends_with("\" cannot be inverted.")
+        || msg.ends_with("\" requires an argument.")
+        || (quoted_end
+            && (msg.contains("\" also requires \"--")
+                || msg.contains("\" cannot be used together with \"--")
+                || msg.contains("\" has unexpected characters near \"")
+                || msg.contains(": trailing garbage after value for option \"--")
+                || msg.contains(" to an integer value for option \"--")))
+        || msg.ends_with(" is negative.")
+        || msg.ends_with(" does not resolve to anything.")
+        || (msg.starts_with("Argument must have a ") && msg.ends_with(" characters"))
+        || (msg.starts_with("log level \"") && msg.ends_with("\" unknown"))
+        || msg.starts_with("getaddrinfo: ")
+        || msg.ends_with(" resolves to more than one address")
+        || (msg.ends_with(").")
+            && (msg.contains(", or out of range (") || msg.contains("nor valid CIDR (")))
+        || msg.ends_with("\", or out of range.")
+        || (msg.contains("Too many components for option") && msg.ends_with(')'))
+        || (msg.starts_with("Couldn't find ") && msg.ends_with('\''))
+        || (msg.starts_with("The -t option cannot be used in ") && msg.ends_with('.'))
+        || msg == "--wait-interval only makes sense with --wait"
+}

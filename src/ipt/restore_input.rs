@@ -4,7 +4,9 @@
 //! the agent layer (`iptables::restore`), which also reads the input.
 
 use super::args::split_restore_cow;
-use super::command::{check_chain_name, parse_command_with, Command};
+use super::command::{
+    check_chain_name, drops_in_nat, parse_command_with, table_option_refused, Command, NAT_DROP,
+};
 use super::decode::decode_rule_with;
 use super::ext::SetIndex;
 use super::raw::RawRule;
@@ -258,10 +260,7 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             parse_command_with(family, &args, sel.sets)
             .map_err(|e| input_err(line, e.iptables_words()))?;
         if cl.table_given {
-            return fail(
-                line,
-                "the -t option cannot be used in restore input (the table is given by `*TABLE')",
-            );
+            return fail(line, table_option_refused(family));
         }
         let cmd = match cl.commands.len() {
             1 => cl.commands.swap_remove(0),
@@ -275,6 +274,9 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
                 line,
                 format!("-{} cannot be used in restore input", cmd.letter()),
             );
+        }
+        if drops_in_nat(&block.table, &cmd, &cl.rules) {
+            return fail(line, NAT_DROP);
         }
         let mut rules = cl.rules;
         if let (Some(raw), [rule]) = (native, rules.as_mut_slice()) {

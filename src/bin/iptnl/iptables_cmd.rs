@@ -7,6 +7,7 @@
 //! [`iptnl::ipt::ext::list_options`]), with service, host, network and user names unless
 //! `-n` (from the files in /etc only; no DNS).
 
+use iptnl::ipt::command::{drops_in_nat, NAT_DROP};
 use iptnl::ipt::savefile::SAVE_VERSION;
 use iptnl::ipt::tables::{find_table, is_foreign_base_chain};
 use iptnl::ipt::{
@@ -57,21 +58,7 @@ fn usage_err(family: IpFamily, msg: impl std::fmt::Display) -> Fail {
         };
     }
     // Extension option checks end in a newline of their own.
-    let msg = if msg.ends_with("must be specified")
-        || msg.ends_with("doesn't exist.")
-        || msg.ends_with("\" can only be used once.")
-        || msg.ends_with("\" cannot be inverted.")
-        || ((msg.contains("\" also requires \"--")
-            || msg.contains("\" cannot be used together with \"--"))
-            && msg.ends_with("\"."))
-        || msg.ends_with(" is negative.")
-        || msg.ends_with(" does not resolve to anything.")
-        || msg.ends_with(" characters")
-        || msg.ends_with(" resolves to more than one address")
-        || (msg.ends_with(").")
-            && (msg.contains(", or out of range (") || msg.contains("nor valid CIDR (")))
-        || (msg.contains("Too many components for option") && msg.ends_with(')'))
-    {
+    let msg = if iptnl::ipt::error::ends_with_newline(&msg) {
         format!("{msg}\n")
     } else {
         msg
@@ -105,7 +92,6 @@ fn op_err(family: IpFamily, msg: &str) -> Fail {
     }
 }
 
-const NAT_DROP: &str = "\nThe \"nat\" table is not intended for filtering, the use of DROP is therefore inhibited.\n\n";
 const NO_CHAIN: &str = "No chain/target/match by that name.";
 const BAD_RULE: &str = "Bad rule (does a matching rule exist in that chain?).";
 
@@ -533,8 +519,8 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
             ),
         });
     }
-    if let [Command::Policy { policy, .. }] = cmd.commands.as_slice() {
-        if cmd.table == "nat" && policy == "DROP" {
+    if let [c @ Command::Policy { .. }] = cmd.commands.as_slice() {
+        if drops_in_nat(&cmd.table, c, &cmd.rules) {
             return Err(usage_err(family, NAT_DROP));
         }
     }
@@ -550,7 +536,11 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
         }
         _ => {}
     }
-    if cmd.table == "nat" && cmd.rules.iter().any(|r| r.target == Some(RuleTarget::Drop)) {
+    if cmd
+        .commands
+        .iter()
+        .any(|c| drops_in_nat(&cmd.table, c, &cmd.rules))
+    {
         return Err(usage_err(family, NAT_DROP));
     }
     let ipt = session.handle(family).map_err(|e| kernel_err(family, &e))?;

@@ -5,6 +5,7 @@
 use std::io::{Read, Seek, Write};
 use std::os::fd::AsFd;
 
+use iptnl::ipt::error::ends_with_newline;
 use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::xml::{self, XmlOptions};
@@ -174,9 +175,16 @@ fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u
                 _ => text,
             };
             if is_parameter_problem(msg, text) {
+                // iptables names itself as it was called.
+                let msg = match msg.strip_prefix("The -t option cannot be used in ") {
+                    Some(_) => format!("The -t option cannot be used in {prog}."),
+                    None => msg.clone(),
+                };
+                // A message that ends in a newline of its own is followed by an empty line.
+                let nl = if ends_with_newline(&msg) { "\n" } else { "" };
                 let _ = writeln!(
                     err,
-                    "{}: {msg}\nError occurred at line: {line}\nTry `{prog} -h' or '{prog} --help' for more information.",
+                    "{}: {msg}{nl}\nError occurred at line: {line}\nTry `{prog} -h' or '{prog} --help' for more information.",
                     xt_prefix(prog)
                 );
                 2

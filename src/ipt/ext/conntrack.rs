@@ -18,7 +18,7 @@
 //! them: each once only, all but `--ctdir` invertible, `--state` mandatory.
 
 use std::mem::offset_of;
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, ToSocketAddrs};
+use std::net::{Ipv4Addr, Ipv6Addr};
 
 use iptnl_sys::xt::{
     xt_conntrack_mtinfo1, xt_conntrack_mtinfo2, xt_conntrack_mtinfo3, XT_CONNTRACK_DIRECTION,
@@ -29,7 +29,7 @@ use iptnl_sys::xt::{
 };
 
 use super::conntrack_names::{parse_states, parse_statuses, save_states, save_statuses};
-use super::libxt::{parse_c_uint, parse_port_rc, prefix_mask};
+use super::libxt::parse_port_rc;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
@@ -133,102 +133,16 @@ pub struct Conntrack {
     pub status_mask: u16,
 }
 
-fn resolve_one(family: IpFamily, host: &str, opt: &str) -> Result<IpAddr, ParseError> {
-    let not_found = || ParseError::bad(opt, format!("host/network `{host}' not found"));
-    match family {
-        IpFamily::V4 => {
-            if let Ok(a) = host.parse::<Ipv4Addr>() {
-                return Ok(IpAddr::V4(a));
-            }
-            if host.parse::<Ipv6Addr>().is_ok()
-                || host.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            {
-                return Err(not_found());
-            }
-        }
-        IpFamily::V6 => {
-            if let Ok(a) = host.parse::<Ipv6Addr>() {
-                return Ok(IpAddr::V6(a));
-            }
-            if host.parse::<Ipv4Addr>().is_ok() || host.contains(':') {
-                return Err(not_found());
-            }
-        }
-    }
-    if host.is_empty()
-        || !host
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
-    {
-        return Err(not_found());
-    }
-    let mut found: Vec<IpAddr> = (host, 0u16)
-        .to_socket_addrs()
-        .map_err(|_| not_found())?
-        .map(|sa| sa.ip())
-        .filter(|ip| {
-            matches!(
-                (family, ip),
-                (IpFamily::V4, IpAddr::V4(_)) | (IpFamily::V6, IpAddr::V6(_))
-            )
-        })
-        .collect();
-    found.dedup();
-    match found.as_slice() {
-        [] => Err(not_found()),
-        [one] => Ok(*one),
-        _ => Err(ParseError::bad(
-            opt,
-            format!("{host} resolves to more than one address"),
-        )),
-    }
-}
-
-/// Parses `host[/mask]` (libxtables' `XTTYPE_HOSTMASK`): the mask is a prefix length or an
-/// address-form mask; without one every mask byte is `0xff`. The address is not masked.
+/// Parses `host[/mask]` (libxtables' `XTTYPE_HOSTMASK`): the host as `XTTYPE_HOST` reads
+/// it (`127.1` is 127.0.0.1), the mask a prefix length or an address-form mask; without one
+/// every mask byte is `0xff`. The address is not masked.
 fn parse_hostmask(
     family: IpFamily,
     s: &str,
     opt: &str,
 ) -> Result<([u8; 16], [u8; 16]), ParseError> {
-    let (host, mask) = match s.split_once('/') {
-        Some((h, m)) => (h, Some(m)),
-        None => (s, None),
-    };
-    let full = match family {
-        IpFamily::V4 => 32,
-        IpFamily::V6 => 128,
-    };
-    let mask = match mask {
-        None => [0xff; 16],
-        Some(m) => {
-            if let Some(len) = parse_c_uint(m, full) {
-                prefix_mask(len as u8)
-            } else {
-                let mut out = [0u8; 16];
-                match family {
-                    IpFamily::V4 => {
-                        let a = m.parse::<Ipv4Addr>().map_err(|_| {
-                            ParseError::bad(opt, format!("invalid mask `{m}' specified"))
-                        })?;
-                        out[..4].copy_from_slice(&a.octets());
-                    }
-                    IpFamily::V6 => {
-                        let a = m.parse::<Ipv6Addr>().map_err(|_| {
-                            ParseError::bad(opt, format!("invalid mask `{m}' specified"))
-                        })?;
-                        out = a.octets();
-                    }
-                }
-                out
-            }
-        }
-    };
-    let mut addr = [0u8; 16];
-    match resolve_one(family, host, opt)? {
-        IpAddr::V4(a) => addr[..4].copy_from_slice(&a.octets()),
-        IpAddr::V6(a) => addr = a.octets(),
-    }
+    let name = opt.trim_start_matches('-');
+    let (addr, _, mask) = super::libxt::parse_hostmask(family, "conntrack", name, s)?;
     Ok((addr, mask))
 }
 
@@ -814,14 +728,37 @@ mod tests {
         assert!(feed(&mut c, IpFamily::V4, "ctproto", "all").is_err());
     }
 
-    /// iptables 1.8.9 took a port above 65535 modulo 65536 and a prefix length above the
-    /// family's as an inet_aton address mask (`/33` = 0.0.0.33); iptnl refuses both.
+    /// iptables 1.8.9 took a port above 65535 modulo 65536; iptnl refuses it. A prefix
+    /// length above the family's is read as libxtables (1.8.9 and 1.8.11) reads it: as an
+    /// address-form mask (`/33` is 0.0.0.33).
     #[test]
     fn out_of_range_values_are_refused() {
         let mut c = Conntrack::default();
         assert!(feed(&mut c, IpFamily::V4, "ctorigsrcport", "70000").is_err());
         let mut c = Conntrack::default();
-        assert!(feed(&mut c, IpFamily::V4, "ctorigsrc", "10.0.0.0/33").is_err());
+        feed(&mut c, IpFamily::V4, "ctorigsrc", "10.0.0.0/33").unwrap();
+        assert_eq!(c.origsrc.1[..4], [0, 0, 0, 33]);
+        assert!(feed(&mut c, IpFamily::V4, "ctorigdst", "10.0.0.0/1.2.3.4.5").is_err());
+    }
+
+    /// The host is read as `XTTYPE_HOST` reads it (getaddrinfo): `127.1` is 127.0.0.1 and
+    /// `10/8` is 0.0.0.10 under a /8 mask, as iptables stores them.
+    #[test]
+    fn short_hosts_are_read_as_getaddrinfo_reads_them() {
+        for (v, addr, mask) in [
+            ("127.1", [127, 0, 0, 1], [255; 4]),
+            ("10/8", [0, 0, 0, 10], [255, 0, 0, 0]),
+            ("0", [0; 4], [255; 4]),
+            ("0/0", [0; 4], [0; 4]),
+        ] {
+            let mut c = Conntrack::default();
+            feed(&mut c, IpFamily::V4, "ctorigsrc", v).unwrap();
+            assert_eq!(
+                (c.origsrc.0[..4].to_vec(), c.origsrc.1[..4].to_vec()),
+                (addr.to_vec(), mask.to_vec()),
+                "{v}"
+            );
+        }
     }
 
     #[test]

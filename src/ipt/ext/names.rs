@@ -126,33 +126,82 @@ pub fn service_port(name: &str) -> Option<u16> {
         .find_map(|p| service_port_for(name, p))
 }
 
-/// Parses one host for `XTTYPE_HOST`: an address literal of the family, or a name resolved
-/// to its first address. Returns the 16 bytes of a `union nf_inet_addr`.
+/// Parses one host as libxtables' `XTTYPE_HOST` does, through `getaddrinfo` for the rule's
+/// family: an IPv4 address in `inet_aton`'s forms (`127.1` is 127.0.0.1, `10` is 0.0.0.10,
+/// `0x7f.1` is 127.0.0.1: a host, unlike `-s`, which reads `127.1` as the network
+/// 127.1.0.0), an IPv6 address, or a name that resolves to exactly one address of the
+/// family. Returns the 16 bytes of a `union nf_inet_addr`. Errors are libxtables' (each ends
+/// with a newline there: see [`ends_with_newline`](crate::ipt::error::ends_with_newline)).
+///
+/// ```
+/// use iptnl::ipt::ext::names::parse_host;
+/// use iptnl::ipt::IpFamily;
+/// assert_eq!(parse_host(IpFamily::V4, "127.1", "--gateway").unwrap()[..4], [127, 0, 0, 1]);
+/// assert_eq!(parse_host(IpFamily::V4, "10", "--gateway").unwrap()[..4], [0, 0, 0, 10]);
+/// let e = parse_host(IpFamily::V6, "10.0.0.1", "--gateway").unwrap_err();
+/// assert_eq!(e.iptables_words(), "getaddrinfo: Address family for hostname not supported");
+/// ```
 pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], ParseError> {
     let mut out = [0u8; 16];
-    let bad = || ParseError::bad(option, format!("host/network `{s}' not found"));
-    match family {
-        IpFamily::V4 => {
-            if let Ok(a) = s.parse::<Ipv4Addr>() {
-                out[..4].copy_from_slice(&a.octets());
-                return Ok(out);
-            }
+    let gai = |why: &str| ParseError::bad(option, format!("getaddrinfo: {why}"));
+    let v4 = super::libxt::inet_aton(s);
+    let v6 = s.parse::<Ipv6Addr>().ok();
+    match (family, v4, v6) {
+        (IpFamily::V4, Some(a), _) => {
+            out[..4].copy_from_slice(&a);
+            return Ok(out);
         }
-        IpFamily::V6 => {
-            if let Ok(a) = s.parse::<Ipv6Addr>() {
-                out.copy_from_slice(&a.octets());
-                return Ok(out);
-            }
+        (IpFamily::V6, _, Some(a)) => {
+            out.copy_from_slice(&a.octets());
+            return Ok(out);
+        }
+        // An address of the other family: getaddrinfo's EAI_ADDRFAMILY.
+        (_, Some(_), _) | (_, _, Some(_)) => {
+            return Err(gai("Address family for hostname not supported"))
+        }
+        _ => {}
+    }
+    // What getaddrinfo takes for neither a number nor a name (EAI_NONAME, without asking
+    // a resolver): nothing, blanks, or only digits and dots.
+    if s.is_empty()
+        || s.contains(|c: char| c.is_whitespace() || c == '\0')
+        || s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+    {
+        return Err(gai("Name or service not known"));
+    }
+    let found = std::net::ToSocketAddrs::to_socket_addrs(&(s, 0u16)).map_err(|e| {
+        // std words it "failed to lookup address information: " and gai_strerror's text.
+        let text = e.to_string();
+        let why = text
+            .split_once("information: ")
+            .map_or("Name or service not known", |(_, w)| w);
+        gai(why)
+    })?;
+    let mut addrs: Vec<IpAddr> = Vec::new();
+    for a in found.map(|sa| sa.ip()) {
+        let ours = matches!(
+            (family, a),
+            (IpFamily::V4, IpAddr::V4(_)) | (IpFamily::V6, IpAddr::V6(_))
+        );
+        if ours && !addrs.contains(&a) {
+            addrs.push(a);
         }
     }
-    if s.is_empty() || s.contains(['/', ',']) {
-        return Err(bad());
+    match addrs.as_slice() {
+        [] => Err(gai("No address associated with hostname")),
+        [IpAddr::V4(a)] => {
+            out[..4].copy_from_slice(&a.octets());
+            Ok(out)
+        }
+        [IpAddr::V6(a)] => {
+            out.copy_from_slice(&a.octets());
+            Ok(out)
+        }
+        _ => Err(ParseError::bad(
+            option,
+            format!("{s} resolves to more than one address"),
+        )),
     }
-    let list = AddrMask::parse(family, s, option).map_err(|_| bad())?;
-    let first = list.first().ok_or_else(bad)?;
-    let bytes = first.addr_bytes();
-    out[..bytes.len()].copy_from_slice(&bytes);
-    Ok(out)
 }
 
 /// `(id, name)` of a colon-separated database (`/etc/passwd`, `/etc/group`: name in field
