@@ -740,6 +740,15 @@ fn rule_err(family: IpFamily, ipt: &IpTables, what: &str, chain: &str, e: Error)
 /// (`SECMARK` without SELinux). `reason` is the kernel layer's account of the refusal, which
 /// names the extension as ``x_tables target `NAME' ``.
 fn missing_module_warning(family: IpFamily, ipt: &IpTables, reason: &str) -> String {
+    ipt.with_conn(|conn| missing_module_warning_on(family, conn, reason))
+}
+
+/// [`missing_module_warning`] asked on `conn`.
+pub(crate) fn missing_module_warning_on(
+    family: IpFamily,
+    conn: &mut iptnl::netlink::Conn,
+    reason: &str,
+) -> String {
     use iptnl::nft::compat::{xt_revision, XtKind};
     let found = [
         ("x_tables target `", XtKind::Target),
@@ -753,7 +762,7 @@ fn missing_module_warning(family: IpFamily, ipt: &IpTables, reason: &str) -> Str
     let Some((name, kind)) = found else {
         return String::new();
     };
-    match ipt.with_conn(|conn| xt_revision(conn, family.nft(), name, 0, kind)) {
+    match xt_revision(conn, family.nft(), name, 0, kind) {
         Ok(None) => {
             format!("Warning: Extension {name} revision 0 not supported, missing kernel module?\n")
         }

@@ -129,6 +129,7 @@ fn is_parameter_problem(msg: &str, line_text: &str) -> bool {
         "COMMIT without a table",
         "Index of",
         "already exists",
+        "No chain/target/match by that name",
         "Directory not empty",
         "CHAIN_DEL failed",
         "is declared twice",
@@ -157,6 +158,22 @@ fn is_parameter_problem(msg: &str, line_text: &str) -> bool {
     !FAILED_LINE.iter().any(|p| msg.contains(p))
 }
 
+/// Whether a restore error is the planner's "Chain 'X' does not exist" of a jump target.
+fn is_missing_target(msg: &str) -> bool {
+    msg.strip_prefix("Chain '")
+        .is_some_and(|r| r.ends_with("' does not exist"))
+}
+
+/// The number of the first `COMMIT` line from line `line` on (`line` when there is none).
+fn next_commit(input: &str, line: usize) -> usize {
+    input
+        .lines()
+        .enumerate()
+        .skip(line.saturating_sub(1))
+        .find(|(_, l)| l.trim() == "COMMIT")
+        .map_or(line, |(i, _)| i + 1)
+}
+
 /// Prints a restore error as iptables-nft-restore does and returns the exit code.
 fn report_restore_error(prog: &str, input: &str, e: &RestoreError, out: &mut Output) -> i32 {
     let mut err = Vec::new();
@@ -167,6 +184,17 @@ fn report_restore_error(prog: &str, input: &str, e: &RestoreError, out: &mut Out
 
 fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u8>) -> i32 {
     match e {
+        RestoreError::Input { line, msg } if is_missing_target(msg) => {
+            // A rule's jump target is missing: iptables finds it when it prepares the
+            // table's batch, at the table's COMMIT line.
+            let at = next_commit(input, *line);
+            let _ = writeln!(
+                err,
+                "{}: {msg}\nError occurred at line: {at}\nTry `{prog} -h' or '{prog} --help' for more information.",
+                xt_prefix(prog)
+            );
+            2
+        }
         RestoreError::Input { line, msg } => {
             let text = input.lines().nth(line.wrapping_sub(1)).unwrap_or("");
             let text = text.trim();
@@ -193,7 +221,11 @@ fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u
                 1
             }
         }
-        RestoreError::Kernel { lines, first_line } => {
+        RestoreError::Kernel {
+            lines,
+            first_line,
+            refused,
+        } => {
             // iptables checks jump targets before it talks to the kernel: a parameter problem.
             if lines
                 .first()
@@ -215,12 +247,7 @@ fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u
                         .to_owned(),
                 };
                 let at = if chain.is_some() {
-                    input
-                        .lines()
-                        .enumerate()
-                        .skip(*first_line)
-                        .find(|(_, l)| l.trim() == "COMMIT")
-                        .map_or(*first_line, |(i, _)| i + 1)
+                    next_commit(input, *first_line)
                 } else {
                     *first_line
                 };
@@ -231,18 +258,33 @@ fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u
                 );
                 return 2;
             }
-            for l in lines {
-                // "line 4,812: TEXT: reason" -> "line 4812 failed: TEXT: reason"
-                match l.strip_prefix("line ").and_then(|r| r.split_once(": ")) {
-                    Some((n, rest)) => {
-                        let _ = writeln!(err, "{prog}: line {} failed: {rest}", n.replace(',', ""));
-                    }
-                    None => {
-                        let _ = writeln!(err, "{prog}: {l}");
-                    }
-                }
+            // A chain the line works on is missing: iptables finds it before it sends
+            // anything, and the line fails.
+            if let Some(r) = refused.first().filter(|r| r.missing) {
+                let _ = writeln!(
+                    err,
+                    "{prog}: line {} failed: No chain/target/match by that name.",
+                    r.line
+                );
+                return 1;
             }
-            1
+            // As iptables-nft-restore reports a refused batch: each refused operation on a
+            // line of its own after the program's prefix (at most 1,023 bytes of them),
+            // exit 4.
+            let mut text = String::new();
+            for r in refused {
+                text.push('\n');
+                text.push_str(&r.to_string());
+            }
+            if text.is_empty() {
+                text = lines.iter().map(|l| format!("\n{l}")).collect();
+            }
+            let mut end = text.len().min(1023);
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            let _ = writeln!(err, "{}: {}", xt_prefix(prog), &text[..end]);
+            4
         }
         other => {
             let _ = writeln!(err, "{prog}: {other}");
@@ -508,18 +550,41 @@ fn run_restore(
             out.out(&text);
             0
         }
-        Err(e) => match file {
-            // The error quotes input lines: the file is read whole now, the batch is gone.
-            Ok((mut f, start)) => {
-                let mut text = Vec::new();
-                let _ = f
-                    .seek(std::io::SeekFrom::Start(start))
-                    .and_then(|_| f.read_to_end(&mut text));
-                report_restore_error(prog, &String::from_utf8_lossy(&text), &e, out)
+        Err(e) => {
+            missing_module_warnings(family, &e, out);
+            match file {
+                // The error quotes input lines: the file is read whole now, the batch is gone.
+                Ok((mut f, start)) => {
+                    let mut text = Vec::new();
+                    let _ = f
+                        .seek(std::io::SeekFrom::Start(start))
+                        .and_then(|_| f.read_to_end(&mut text));
+                    report_restore_error(prog, &String::from_utf8_lossy(&text), &e, out)
+                }
+                Err(text) => report_restore_error(prog, &text, &e, out),
             }
-            Err(text) => report_restore_error(prog, &text, &e, out),
-        },
+        }
     }
+}
+
+/// For a batch the kernel refused because it lacks an x_tables extension at all,
+/// iptables-nft's warning for each such extension (printed when it loads one), before the
+/// error.
+fn missing_module_warnings(family: IpFamily, e: &RestoreError, out: &mut Output) {
+    let RestoreError::Kernel { lines, .. } = e else {
+        return;
+    };
+    let Ok(mut conn) = Conn::open() else {
+        return;
+    };
+    let mut said = String::new();
+    for l in lines {
+        let w = crate::iptables_cmd::missing_module_warning_on(family, &mut conn, l);
+        if !said.contains(&w) {
+            said.push_str(&w);
+        }
+    }
+    out.err(&said);
 }
 
 const SAVE_OPTS: &[Opt] = &[

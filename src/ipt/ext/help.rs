@@ -99,6 +99,7 @@ pub fn help(kind: ExtKind, name: &str, family: IpFamily) -> Option<&'static str>
         (ExtKind::Target, "HMARK", _) => HMARK_T,
         (ExtKind::Target, "IDLETIMER", _) => IDLETIMER_T,
         (ExtKind::Target, "LED", _) => LED_T,
+        (ExtKind::Target, "ULOG", IpFamily::V4) => ULOG_T,
         (ExtKind::Target, "LOG", _) => LOG_T,
         (ExtKind::Target, "MARK", _) => MARK_T,
         (ExtKind::Target, "MASQUERADE", _) => MASQUERADE_T,
@@ -292,6 +293,8 @@ const HMARK_T: &str = "HMARK target options, i.e. modify hash calculation by:\n 
 const IDLETIMER_T: &str = "IDLETIMER target options:\n --timeout time\tTimeout until the notification is sent (in seconds)\n --label string\tUnique rule identifier\n --alarm\tUse alarm instead of default timer\n --send_nl_msg\t\tEnable netlink messages and show remaining time in sysfs.\n\n";
 
 const LED_T: &str = "LED target options:\n--led-trigger-id name           suffix for led trigger name\n--led-delay ms                  leave the LED on for this number of\n                                milliseconds after triggering.\n--led-always-blink              blink on arriving packets, even if\n                                the LED is already on.\n";
+
+const ULOG_T: &str = "ULOG target options:\n --ulog-nlgroup nlgroup\t\tNETLINK group used for logging\n --ulog-cprange size\t\tBytes of each packet to be passed\n --ulog-qthreshold\t\tThreshold of in-kernel queue\n --ulog-prefix prefix\t\tPrefix log messages with this prefix.\n";
 
 const LOG_T: &str = "LOG target options:\n --log-level level\t\tLevel of logging (numeric or see syslog.conf)\n --log-prefix prefix\t\tPrefix log messages with this prefix.\n --log-tcp-sequence\t\tLog TCP sequence numbers.\n --log-tcp-options\t\tLog TCP options.\n --log-ip-options\t\tLog IP options.\n --log-uid\t\t\tLog UID owning the local socket.\n --log-macdecode\t\tDecode MAC addresses and protocol.\n";
 

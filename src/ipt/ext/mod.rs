@@ -112,6 +112,7 @@ pub mod trace;
 pub mod ttl_hl;
 pub mod u32;
 pub mod udp;
+pub mod ulog;
 
 pub use api::{
     parse_uint, save_inv, save_string, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError,
@@ -217,6 +218,7 @@ static ALL: &[&ExtDesc] = &[
     &npt::DNPT,
     &npt::SNPT,
     &led::DESC,
+    &ulog::DESC,
     &clusterip::DESC,
     &srh::DESC,
     &rateest_target::DESC,

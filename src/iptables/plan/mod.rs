@@ -439,6 +439,8 @@ pub(crate) enum Refusal {
     ChainMissing { table: String, chain: String },
     /// The chain exists already.
     ChainExists { table: String, chain: String },
+    /// A rule jumps (or goes) to a chain that does not exist at that point of the plan.
+    TargetMissing { table: String, chain: String },
     /// No rule of that number (`k` rules of the operation placed before).
     TooBig {
         what: Numbered,
@@ -511,6 +513,7 @@ impl Refusal {
         match self {
             Refusal::ChainMissing { table, chain } => Error::chain_missing(&table, &chain),
             Refusal::ChainExists { table, chain } => Error::chain_exists(&table, &chain),
+            Refusal::TargetMissing { table, chain } => Error::chain_missing(&table, &chain),
             Refusal::TooBig {
                 what,
                 table,
@@ -552,18 +555,19 @@ impl Refusal {
     /// The refusal in iptables-restore's words for its line.
     pub(crate) fn restore_words(&self) -> String {
         match self {
-            Refusal::ChainMissing { table, chain } => {
-                format!("chain {chain} does not exist in table {table}")
-            }
-            Refusal::ChainExists { chain, .. } => format!("chain {chain} already exists"),
+            // nft_strerror's words, with the period iptables-restore adds.
+            Refusal::ChainMissing { .. } => "No chain/target/match by that name.".into(),
+            Refusal::ChainExists { .. } => "Chain already exists.".into(),
+            // A parameter problem, at the table's COMMIT line (where iptables checks).
+            Refusal::TargetMissing { chain, .. } => format!("Chain '{chain}' does not exist"),
             Refusal::TooBig { what, n, .. } => match what {
-                Numbered::Insert => "Index of insertion too big".into(),
-                Numbered::Delete => "Index of deletion too big".into(),
-                Numbered::Replace => "Index of replacement too big".into(),
+                Numbered::Insert => "Index of insertion too big.".into(),
+                Numbered::Delete => "Index of deletion too big.".into(),
+                Numbered::Replace => "Index of replacement too big.".into(),
                 Numbered::Zero => format!("Index of zeroing too big: no rule number {n}"),
             },
             Refusal::NoSuchRule { .. } => {
-                "Bad rule (does a matching rule exist in that chain?)".into()
+                "Bad rule (does a matching rule exist in that chain?).".into()
             }
             Refusal::ReplaceCount(0) => "-R needs a rule".into(),
             Refusal::ReplaceCount(_) => {
@@ -622,6 +626,12 @@ pub(crate) struct Planner<'v, V: RulesetView + ?Sized> {
     pub(crate) rebuilt: FastSet<String>,
     /// Tables this plan added to the batch.
     tables_added: FastSet<String>,
+    /// Tables that do not exist at this point of the plan (deleted, or rebuilt from nothing,
+    /// and not added since).
+    tables_absent: FastSet<String>,
+    /// Tables whose chains this plan emptied all at once (`-F` without a chain): a chain
+    /// read from the kernel afterwards is taken as empty.
+    flushed: FastSet<String>,
     /// Built-in chains this plan made sure of.
     ensured: ChainSet,
     /// Chains operations named (the first one asks the kernel about the chain), recorded
@@ -700,6 +710,8 @@ impl<'v, V: RulesetView + ?Sized> Planner<'v, V> {
             owner: Vec::new(),
             rebuilt: FastSet::default(),
             tables_added: FastSet::default(),
+            tables_absent: FastSet::default(),
+            flushed: FastSet::default(),
             ensured: ChainSet::default(),
             touched: ChainSet::default(),
             touched_tables: FastSet::default(),

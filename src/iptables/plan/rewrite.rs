@@ -53,7 +53,7 @@ use std::sync::Arc;
 use super::beside::Named;
 use super::state::{Entry, FastSet};
 use super::{builtin, At, ChainEdit, Op, Pending, PlanError, Planner, Refusal, RulesetView};
-use crate::ipt::encode_rule_into_for;
+use crate::ipt::{encode_rule_into_for, RuleTarget};
 use crate::ipt::tables::is_foreign_base_chain;
 use crate::iptables::error::Error;
 use crate::iptables::sync::diff::ordered_edit;
@@ -454,6 +454,9 @@ struct TableNow {
     /// Chains the input does not declare that what iptables cannot see still jumps to:
     /// emptied, kept.
     emptied: Vec<String>,
+    /// Built-in chains the kernel holds without counters (made by an older iptables-nft or
+    /// `nft`): sent again, with counters.
+    uncounted: Vec<String>,
 }
 
 impl Rewrites {
@@ -521,7 +524,13 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         let rw = self.rewrites.as_deref_mut()?;
         let (t, c) = op.table_chain();
         let ti = rw.pending.iter().position(|x| x.name == t)?;
-        rw.pending[ti].items = true;
+        // `-F`, `-X`, `-Z` of the whole table first: the block is still empty, and a
+        // rebuilt table is emptied (deleted, as iptables deletes it) before they apply.
+        let table_wide = matches!(
+            op,
+            Op::FlushTable { .. } | Op::DeleteAllChains { .. } | Op::ZeroTable { .. }
+        );
+        rw.pending[ti].items |= !table_wide;
         match op {
             Op::DeclareChain {
                 policy, counters, ..
@@ -569,6 +578,27 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         specs: &[crate::ipt::RuleSpec],
     ) -> Plan<Pending> {
         let line = self.line;
+        // A jump target a rebuilt table has not declared yet does not exist (iptables
+        // refuses the rule); in any other table only one the plan knows is missing is.
+        for s in specs {
+            let Some(RuleTarget::Jump(target) | RuleTarget::Goto(target)) = &s.target else {
+                continue;
+            };
+            if builtin(t, target).is_some() {
+                continue;
+            }
+            let missing = match self.rewrites.as_deref().and_then(|rw| rw.pending.get(ti)) {
+                Some(tw) if tw.rebuilt => !tw.index.contains_key(target.as_str()),
+                _ => self.check_targets(t, std::slice::from_ref(s)).is_err(),
+            };
+            if missing {
+                return Err(Refusal::TargetMissing {
+                    table: t.to_owned(),
+                    chain: target.clone(),
+                }
+                .into());
+            }
+        }
         let Some(rw) = self.rewrites.as_deref_mut() else {
             return Ok(Pending::Done);
         };
@@ -630,6 +660,11 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         Ok(Pending::Added(Vec::new()))
     }
 
+    /// Settles `table` if its lines are kept aside; from then on it is planned as before.
+    pub(crate) fn settle_pending(&mut self, table: &str) -> Plan<()> {
+        self.settle(table, false)
+    }
+
     /// Settles every table still kept aside (the input is over).
     pub(crate) fn settle_all(&mut self) -> Plan<()> {
         while let Some(t) = self
@@ -687,6 +722,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 Some(bc) => match self.view.chain(f, t, &cw.name)? {
                     Some(c) => {
                         foreign |= !bc.matches(&c);
+                        if c.counters.is_none() {
+                            now.uncounted.push(c.name);
+                        }
                         c.hook.and_then(|h| h.policy)
                     }
                     None => continue,
@@ -814,9 +852,10 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             let held = now.held.get(&cw.name);
             match builtin(t, &cw.name) {
                 Some(bc) => {
-                    // Sent when it is missing, its policy changes, or the input gives its
-                    // counters.
+                    // Sent when it is missing, its policy changes, the input gives its
+                    // counters, or the kernel's has none (then they start at zero).
                     let send = cw.counters.is_some()
+                        || now.uncounted.contains(&cw.name)
                         || match held {
                             None => true,
                             Some(h) => cw.policy.is_some_and(|p| Some(p) != h.policy),
@@ -826,7 +865,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                             self.family,
                             t,
                             cw.policy.unwrap_or(Policy::Accept),
-                            cw.counters,
+                            Some(cw.counters.unwrap_or((0, 0))),
                         );
                         if cw.policy.is_none() {
                             if let Some(h) = ch.hook.as_mut() {

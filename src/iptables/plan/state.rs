@@ -176,6 +176,11 @@ impl ChainSet {
     }
 
     /// Whether any chain of `table` is in the set.
+    /// Forgets every chain of `table`.
+    pub(crate) fn remove_table(&mut self, table: &str) {
+        self.0.remove(table);
+    }
+
     pub(crate) fn has_table(&self, table: &str) -> bool {
         self.0.get(table).is_some_and(|s| !s.is_empty())
     }

@@ -1,6 +1,7 @@
 //! What each iptables command does to the plan.
 
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use super::state::FastSet;
 
@@ -10,7 +11,9 @@ use super::{
     RulesetView,
 };
 use crate::ipt::command::check_chain_name;
-use crate::ipt::{canonical_exprs_with, canonical_of_rule_with, encode_rule_into_for, RuleSpec};
+use crate::ipt::{
+    canonical_exprs_with, canonical_of_rule_with, encode_rule_into_for, RuleSpec, RuleTarget,
+};
 use crate::netlink::Messages;
 use crate::nft::{Chain, Expr, Policy, Position, Rule, Table};
 
@@ -84,11 +87,46 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             st.entries = Some(Vec::new());
             return Ok(());
         }
-        let (rules, g) = self.view.chain_rules(self.family, table, chain)?;
+        let (mut rules, g) = self.view.chain_rules(self.family, table, chain)?;
         self.genid.get_or_insert(g);
+        if self.flushed.contains(table) {
+            // This plan emptied every chain of the table: only whether it exists counts.
+            rules = rules.map(|_| Arc::new(Vec::new()));
+        }
         let is_builtin = builtin(table, chain).is_some();
         self.state(table, chain).load(rules, is_builtin);
         Ok(())
+    }
+
+    /// Refuses rules that jump or go to a user chain this plan knows is missing at this
+    /// point (one it deleted, or one a table it rebuilds has not declared yet), as iptables
+    /// checks each rule's target before it sends anything. A chain the plan knows nothing
+    /// of is left to the kernel: no read is made for it.
+    pub(crate) fn check_targets(&self, table: &str, specs: &[RuleSpec]) -> Plan<()> {
+        for s in specs {
+            if let Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) = &s.target {
+                if builtin(table, c).is_none() && self.known_missing(table, c) {
+                    return Err(Refusal::TargetMissing {
+                        table: table.to_owned(),
+                        chain: c.clone(),
+                    }
+                    .into());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `table` exists at this point of the plan.
+    fn table_present(&mut self, table: &str) -> Plan<bool> {
+        if self.tables_added.contains(table) {
+            return Ok(true);
+        }
+        if self.tables_absent.contains(table) {
+            return Ok(false);
+        }
+        let (tables, _) = self.view.tables(self.family)?;
+        Ok(tables.iter().any(|t| t == table))
     }
 
     fn entries(&mut self, table: &str, chain: &str) -> &mut Vec<Entry> {
@@ -152,6 +190,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     }
 
     pub(crate) fn add_table(&mut self, table: &str) -> Plan<()> {
+        self.tables_absent.remove(table);
         if self.tables_added.insert(table.to_owned()) {
             self.batch
                 .add_table(&Table::new(self.family.nft(), table))?;
@@ -160,26 +199,31 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     }
 
     /// Creates a built-in chain the first time a rule goes into it, as iptables-nft does,
-    /// without a policy attribute, so that an existing chain keeps its own. With
-    /// `ask_kernel`, an existing chain is not sent again: the kernel would record a chain
-    /// update, which it frees only after an RCU grace period that the process then waits
-    /// for when its socket closes (a few milliseconds per `iptables -A`).
+    /// with counters (as iptables 1.8.11 creates every built-in chain, so that its policy's
+    /// packets are counted) and without a policy attribute. An existing chain is not sent
+    /// again: its counters would start from zero (and the kernel would record a chain update,
+    /// which it frees only after an RCU grace period that the process then waits for when its
+    /// socket closes, a few milliseconds per `iptables -A`). Whether it exists is asked of
+    /// the kernel (one GETCHAIN) unless the plan knows: a table it rebuilds has only the
+    /// chains it declared.
     fn ensure_builtin(&mut self, table: &str, chain: &str) -> Plan<()> {
         let Some(bc) = builtin(table, chain) else {
             return Ok(());
         };
-        if self.known(table, chain).and_then(|s| s.exists) == Some(true)
-            && (self.rebuilt.contains(table) || !self.mode.ask_kernel)
-        {
-            return Ok(());
-        }
+        // Declared, created, or found by this plan already. (A chain's state says a
+        // built-in chain exists whenever it was read, as iptables lists one the kernel
+        // lacks: it is not asked.)
         if !self.ensured.insert(table, chain) {
             return Ok(());
         }
-        if self.mode.ask_kernel && self.view.chain(self.family, table, chain)?.is_some() {
+        let rebuilt = self.rebuilt.contains(table);
+        if !rebuilt
+            && self.known(table, chain).and_then(|s| s.exists) != Some(false)
+            && self.view.chain(self.family, table, chain)?.is_some()
+        {
             return Ok(());
         }
-        let mut c = bc.to_chain(self.family, table, Policy::Accept, None);
+        let mut c = bc.to_chain(self.family, table, Policy::Accept, Some((0, 0)));
         if !self.rebuilt.contains(table) {
             if let Some(h) = c.hook.as_mut() {
                 h.policy = None;
@@ -291,10 +335,12 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// emptied (see [`RulesetView::table_clear`]) and every chain is known, empty or absent.
     pub(crate) fn rebuild_table(&mut self, table: &str, exists: bool) -> Plan<()> {
         let f = self.family.nft();
+        let mut gone = !exists;
         if exists {
             match self.view.table_clear(self.family, table)? {
                 None => {
                     self.batch.del_table(f, table)?;
+                    gone = true;
                 }
                 Some(clear) => {
                     for c in clear.delete.iter().chain(&clear.keep) {
@@ -307,7 +353,64 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             }
         }
         self.chains.remove(table);
+        self.ensured.remove_table(table);
         self.tables_added.remove(table);
+        self.flushed.remove(table);
+        if gone {
+            self.tables_absent.insert(table.to_owned());
+        }
+        self.rebuilt.insert(table.to_owned());
+        Ok(())
+    }
+
+    /// Starts a table that a restore without `--noflush` names again: iptables deletes it
+    /// again there (the input's earlier block of it goes too), so it is emptied as it is at
+    /// this point of the plan, what iptables cannot see aside, and rebuilt from nothing.
+    pub(crate) fn rebuild_again(&mut self, table: &str) -> Plan<()> {
+        let f = self.family.nft();
+        let mut gone = true;
+        if self.table_present(table)? {
+            match self.view.table_clear(self.family, table)? {
+                None => {
+                    self.batch.del_table(f, table)?;
+                }
+                Some(clear) => {
+                    // Every chain of a table the plan rebuilt is one it knows of, but those
+                    // the first rebuild only emptied.
+                    let mut now: Vec<String> = self
+                        .chains
+                        .get(table)
+                        .into_iter()
+                        .flat_map(ChainMap::iter)
+                        .filter(|(_, st)| st.exists == Some(true))
+                        .map(|(c, _)| c.to_owned())
+                        .collect();
+                    for c in &clear.keep {
+                        if !now.contains(c)
+                            && self.known(table, c).and_then(|s| s.exists) != Some(false)
+                        {
+                            now.push(c.clone());
+                        }
+                    }
+                    for c in &now {
+                        self.batch.flush_chain(f, table, c)?;
+                    }
+                    for c in now.iter().filter(|c| !clear.keep.contains(c)) {
+                        self.batch.del_chain(f, table, c)?;
+                    }
+                    gone = false;
+                }
+            }
+        }
+        self.chain_list_edit(table, None);
+        self.policies.retain(|(t, _), _| t != table);
+        self.ensured.remove_table(table);
+        self.chains.remove(table);
+        self.tables_added.remove(table);
+        self.flushed.remove(table);
+        if gone {
+            self.tables_absent.insert(table.to_owned());
+        }
         self.rebuilt.insert(table.to_owned());
         Ok(())
     }
@@ -344,6 +447,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 if self.known_missing(t, c) {
                     return Err(missing(t, c));
                 }
+                self.check_targets(t, specs)?;
                 if *unique {
                     let mut all = true;
                     for s in specs.iter() {
@@ -406,6 +510,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 let [spec] = &specs[..] else {
                     return Err(Refusal::ReplaceCount(specs.len()).into());
                 };
+                self.check_targets(t, specs)?;
                 let idx = *pos as usize - 1;
                 let Some(old) = self.entries(t, c).get(idx).copied() else {
                     return Err(too_big(Numbered::Replace, t, c, *pos));
@@ -428,6 +533,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                         DelMode::First | DelMode::Check => Err(missing(t, c)),
                         _ => Ok(Pending::Deleted(0)),
                     };
+                }
+                if matches!(mode, DelMode::First | DelMode::Check) {
+                    self.check_targets(t, specs)?;
                 }
                 let mut count = 0;
                 for s in specs.iter() {
@@ -539,14 +647,15 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 Ok(Pending::Done)
             }
             Op::FlushTable { .. } => {
-                if !self.rebuilt.contains(t) && self.mode.ask_kernel {
-                    let (tables, _) = self.view.tables(self.family)?;
-                    if !tables.iter().any(|x| x == t) && !self.tables_added.contains(t) {
-                        return Ok(Pending::Done);
-                    }
+                // As iptables: a table that is not there is not made for this.
+                if !self.table_present(t)? {
+                    return Ok(Pending::Done);
                 }
                 self.batch.flush_table(f, t)?;
                 note(&mut self.touched_tables, t);
+                if !self.rebuilt.contains(t) {
+                    self.flushed.insert(t.to_owned());
+                }
                 for st in self
                     .chains
                     .get_mut(t)
@@ -599,6 +708,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 Ok(Pending::Done)
             }
             Op::DeleteAllChains { .. } => {
+                if !self.table_present(t)? {
+                    return Ok(Pending::Done);
+                }
                 let mut names: Vec<String> = if self.rebuilt.contains(t) {
                     Vec::new()
                 } else {
@@ -692,9 +804,10 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     }
                     .into());
                 };
+                // With zeroed counters, as iptables-nft sends every policy it sets.
                 self.add_table(t)?;
                 self.batch
-                    .add_chain(&bc.to_chain(self.family, t, *policy, None), false)?;
+                    .add_chain(&bc.to_chain(self.family, t, *policy, Some((0, 0))), false)?;
                 self.chain_list_edit(t, None);
                 self.ensured.insert(t, c);
                 self.state(t, c).exists = Some(true);
@@ -706,6 +819,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 Ok(Pending::Done)
             }
             Op::ZeroTable { .. } => {
+                if !self.table_present(t)? {
+                    return Ok(Pending::Done);
+                }
                 // Every chain of the table: those in the kernel and those this plan made,
                 // not those it deleted.
                 let mut targets: Vec<String> = if self.rebuilt.contains(t) {
@@ -736,7 +852,12 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             Op::DeclareChain {
                 policy, counters, ..
             } => {
-                let counters = if self.mode.counters { *counters } else { None };
+                // A built-in chain line sets the chain's counters too: to the ones it gives
+                // with --counters, otherwise to zero (as iptables-nft-restore does).
+                let counters = match counters {
+                    Some(c) if self.mode.counters => Some(*c),
+                    _ => Some((0, 0)),
+                };
                 let mut declared = match builtin(t, c) {
                     Some(bc) => {
                         bc.to_chain(self.family, t, policy.unwrap_or(Policy::Accept), counters)
@@ -756,6 +877,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     || self.known(t, c).and_then(|s| s.exists) == Some(true);
                 let is_builtin = declared.hook.is_some();
                 if is_builtin {
+                    self.ensured.insert(t, c);
                     match policy {
                         Some(p) => {
                             self.policies.insert(key(t, c), *p);

@@ -21,6 +21,8 @@ pub enum RestoreError {
         lines: Vec<String>,
         /// The first refused line.
         first_line: usize,
+        /// The refused operations as iptables-nft-restore names them.
+        refused: Vec<RefusedOp>,
     },
     /// The ruleset kept changing under a read-dependent restore.
     #[error("the ruleset kept changing while the restore was planned ({tries} tries); nothing was applied")]
@@ -48,5 +50,50 @@ impl From<InputError> for RestoreError {
             line: e.line,
             msg: e.msg,
         }
+    }
+}
+
+/// An operation of a restore's batch the kernel refused, as iptables-nft-restore reports it
+/// (`line 4: RULE_APPEND failed (No such file or directory): rule in chain INPUT`).
+///
+/// ```
+/// use iptnl::iptables::restore::RefusedOp;
+/// let r = RefusedOp {
+///     line: 4,
+///     op: "RULE_APPEND",
+///     object: "rule in chain INPUT".into(),
+///     errno: 2,
+///     missing: false,
+/// };
+/// assert_eq!(r.to_string(), "line 4: RULE_APPEND failed (No such file or directory): rule in chain INPUT");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RefusedOp {
+    /// The input line the operation came from.
+    pub line: usize,
+    /// iptables' name of the operation: `RULE_APPEND`, `RULE_INSERT`, `RULE_REPLACE`,
+    /// `RULE_DELETE`, `RULE_FLUSH`, `CHAIN_ADD`, `CHAIN_USER_ADD`, `CHAIN_UPDATE`,
+    /// `CHAIN_DEL`, `CHAIN_RENAME`, `TABLE_ADD`, `TABLE_FLUSH` or `SET_ADD`.
+    pub op: &'static str,
+    /// What it was on: `rule in chain NAME`, `chain NAME`, `table NAME` or `set NAME`.
+    pub object: String,
+    /// The kernel's error number (positive).
+    pub errno: i32,
+    /// The chain (or table) the operation works on does not exist: iptables finds that
+    /// before it sends anything, and reports the line as failed (`No chain/target/match by
+    /// that name.`).
+    pub missing: bool,
+}
+
+impl std::fmt::Display for RefusedOp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "line {}: {} failed ({}): {}",
+            self.line,
+            self.op,
+            crate::netlink::strerror(&std::io::Error::from_raw_os_error(self.errno)),
+            self.object
+        )
     }
 }

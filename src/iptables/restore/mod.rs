@@ -26,7 +26,7 @@ mod input;
 pub(crate) mod memo;
 mod pipeline;
 
-pub use error::RestoreError;
+pub use error::{RefusedOp, RestoreError};
 
 use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap};
@@ -471,13 +471,23 @@ impl Block {
                 p.line = u32::try_from(*line).unwrap_or(u32::MAX);
                 let listed = existing.iter().find(|t| t.0 == *name);
                 let exists = listed.is_some();
+                let again = self.tables.iter().any(|t| t == name);
                 let compared = match listed {
+                    // A table named again in a full restore is deleted again and planned
+                    // as before (what was kept aside of it is settled first).
+                    Some(_) if again && !opts.noflush => {
+                        p.settle_pending(name).map_err(|e| plan_err(*line, e))?;
+                        false
+                    }
                     Some((_, uses)) => p
                         .rewrite_table(name, !opts.noflush, p.line, *uses)
                         .map_err(|e| plan_err(*line, e))?,
                     None => false,
                 };
-                if !opts.noflush && !compared {
+                if !opts.noflush && again {
+                    // Named again: iptables deletes the table again.
+                    p.rebuild_again(name).map_err(|e| plan_err(*line, e))?;
+                } else if !opts.noflush && !compared {
                     p.rebuild_table(name, exists)
                         .map_err(|e| plan_err(*line, e))?;
                 }
@@ -488,7 +498,19 @@ impl Block {
             }
             Event::Item(item) => {
                 let table = self.tables.last().map_or("", String::as_str);
-                if let Some(l) = self.pending.take() {
+                // `-F`, `-X` and `-Z` of the whole table never make it (as with iptables):
+                // the table is added with the block's first other line.
+                let table_wide = matches!(
+                    item,
+                    Item::Cmd {
+                        cmd: Command::Flush { chain: None }
+                            | Command::DeleteChain { chain: None }
+                            | Command::Zero { chain: None, .. },
+                        ..
+                    }
+                );
+                if let (Some(l), false) = (self.pending, table_wide) {
+                    self.pending = None;
                     p.add_table(table).map_err(|e| plan_err(l, e))?;
                     mark(p, l);
                 }
@@ -839,8 +861,9 @@ fn restore_source(
                         continue;
                     }
                 }
+                let e = kernel_refusal(input, &batch, &lines, &failures);
                 drop(batch);
-                return Err(kernel_refusal(input, &lines, &failures));
+                return Err(e);
             }
             Err(e) => return Err(e.into()),
         }
@@ -850,7 +873,12 @@ fn restore_source(
 
 /// The kernel's refusal of a restore's batch, each refused operation named by its input
 /// line (quoted, shortened to 80 characters).
-fn kernel_refusal(input: Source<'_>, lines: &[u32], failures: &[nft::OpError]) -> RestoreError {
+fn kernel_refusal(
+    input: Source<'_>,
+    batch: &Batch,
+    lines: &[u32],
+    failures: &[nft::OpError],
+) -> RestoreError {
     let line_of = |i: usize| lines.get(i).map_or(0, |&l| l as usize);
     let wanted: Vec<usize> = failures.iter().map(|f| line_of(f.index)).collect();
     // Without the text (the file changed since), the lines are still named.
@@ -873,9 +901,86 @@ fn kernel_refusal(input: Source<'_>, lines: &[u32], failures: &[nft::OpError]) -
         })
         .collect();
     let first_line = failures.first().map_or(0, |f| line_of(f.index));
+    let refused = failures
+        .iter()
+        .map(|f| {
+            let line = line_of(f.index);
+            let text = src.get(&line).map_or("", |s| s.trim());
+            let (op, object) = iptables_op(batch, f.index, text);
+            RefusedOp {
+                line,
+                op,
+                object,
+                errno: f.errno,
+                // Not an expression's (an extension, a jump target, a set).
+                missing: f.errno == libc::ENOENT && !f.reason.starts_with("expression "),
+            }
+        })
+        .collect();
     RestoreError::Kernel {
         lines: out,
         first_line,
+        refused,
+    }
+}
+
+/// How iptables-nft names the batch operation `index` (from the input line `text`): its
+/// kind and what it is on.
+fn iptables_op(batch: &Batch, index: usize, text: &str) -> (&'static str, String) {
+    use crate::netlink::Messages;
+    use iptnl_sys::netlink::NLM_F_REPLACE;
+    use iptnl_sys::nf_tables::*;
+    use iptnl_sys::nfnetlink::nfnl_msg_id;
+    let Some(m) = batch
+        .as_netlink()
+        .op_bytes(index)
+        .and_then(|b| Messages::new(b).next()?.ok())
+    else {
+        return ("BATCH", String::new());
+    };
+    let ty = nfnl_msg_id(m.msg_type());
+    let (mut name, mut hook, mut handle) = (String::new(), false, false);
+    for a in m.nfgen().ok().into_iter().flat_map(|n| n.attrs()).flatten() {
+        let s = || a.str().unwrap_or("").to_owned();
+        match (ty, a.kind()) {
+            (NFT_MSG_NEWTABLE | NFT_MSG_DELTABLE, NFTA_TABLE_NAME)
+            | (NFT_MSG_NEWCHAIN | NFT_MSG_DELCHAIN, NFTA_CHAIN_NAME)
+            | (NFT_MSG_NEWRULE | NFT_MSG_DELRULE, NFTA_RULE_CHAIN)
+            | (NFT_MSG_NEWSET | NFT_MSG_DELSET, NFTA_SET_NAME)
+            | (NFT_MSG_NEWSETELEM | NFT_MSG_DELSETELEM, NFTA_SET_ELEM_LIST_SET) => name = s(),
+            (NFT_MSG_NEWCHAIN, NFTA_CHAIN_HOOK) => hook = true,
+            (NFT_MSG_NEWCHAIN, NFTA_CHAIN_HANDLE) | (NFT_MSG_DELRULE, NFTA_RULE_HANDLE) => {
+                handle = true
+            }
+            _ => {}
+        }
+    }
+    // The command of the line: `-A`, `-I`, `-P`, … (or `:` for a chain line).
+    let cmd = if text.starts_with(':') {
+        ":"
+    } else {
+        text.split_whitespace()
+            .find(|w| w.len() == 2 && w.starts_with('-'))
+            .unwrap_or("")
+    };
+    let rule = || format!("rule in chain {name}");
+    let chain = || format!("chain {name}");
+    match ty {
+        NFT_MSG_NEWRULE if m.flags() & NLM_F_REPLACE != 0 || cmd == "-R" => {
+            ("RULE_REPLACE", rule())
+        }
+        NFT_MSG_NEWRULE if cmd == "-I" => ("RULE_INSERT", rule()),
+        NFT_MSG_NEWRULE => ("RULE_APPEND", rule()),
+        NFT_MSG_DELRULE if handle => ("RULE_DELETE", rule()),
+        NFT_MSG_DELRULE => ("RULE_FLUSH", rule()),
+        NFT_MSG_NEWCHAIN if handle => ("CHAIN_RENAME", chain()),
+        NFT_MSG_NEWCHAIN if hook && matches!(cmd, ":" | "-P") => ("CHAIN_UPDATE", chain()),
+        NFT_MSG_NEWCHAIN if hook => ("CHAIN_ADD", chain()),
+        NFT_MSG_NEWCHAIN => ("CHAIN_USER_ADD", chain()),
+        NFT_MSG_DELCHAIN => ("CHAIN_DEL", chain()),
+        NFT_MSG_NEWTABLE => ("TABLE_ADD", format!("table {name}")),
+        NFT_MSG_DELTABLE => ("TABLE_FLUSH", format!("table {name}")),
+        _ => ("SET_ADD", format!("set {name}")),
     }
 }
 

@@ -137,6 +137,7 @@ pub mod time;
 pub mod tproxy;
 pub mod ttl_hl;
 pub mod u32;
+pub mod ulog;
 pub mod x_tables;
 
 pub use addrtype::*;
@@ -212,4 +213,5 @@ pub use time::*;
 pub use tproxy::*;
 pub use ttl_hl::*;
 pub use u32::*;
+pub use ulog::*;
 pub use x_tables::*;
