@@ -683,6 +683,40 @@ pub fn wait_signal(
     }
 }
 
+/// Whether `fd` has input ready (or its end, or an error, to read) within `timeout`
+/// (`poll(2)` for `POLLIN`): a restore reading a pipe commits what is complete when its writer
+/// pauses.
+///
+/// ```
+/// use std::io::Write;
+/// use std::time::Duration;
+/// let (r, mut w) = std::io::pipe()?;
+/// assert!(!iptnl::netlink::input_ready(&r, Duration::ZERO)?);
+/// w.write_all(b"COMMIT\n")?;
+/// assert!(iptnl::netlink::input_ready(&r, Duration::ZERO)?);
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn input_ready(fd: &impl std::os::fd::AsFd, timeout: std::time::Duration) -> io::Result<bool> {
+    let mut p = libc::pollfd {
+        fd: fd.as_fd().as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let ms = libc::c_int::try_from(timeout.as_millis()).unwrap_or(libc::c_int::MAX);
+    loop {
+        // SAFETY: poll on one pollfd that lives across the call; the descriptor is borrowed
+        // from `fd`, open for the whole call.
+        let r = unsafe { libc::poll(&mut p, 1, ms) };
+        if r >= 0 {
+            return Ok(r > 0 && p.revents != 0);
+        }
+        let e = io::Error::last_os_error();
+        if e.raw_os_error() != Some(libc::EINTR) {
+            return Err(e);
+        }
+    }
+}
+
 /// An anonymous in-memory file (`memfd_create(2)`, close-on-exec) that can be sealed with
 /// [`seal_contents`], to hand a big text to other processes as a descriptor instead of
 /// copying it into each of their sockets.

@@ -10,12 +10,16 @@ use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::xml::{self, XmlOptions};
 use iptnl::ipt::IpFamily;
-use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions, VerboseLine};
+use iptnl::iptables::restore::{
+    restore, restore_file, restore_part, RestoreError, RestoreOptions, VerboseLine,
+};
 use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::{strerror, Conn};
 
 use crate::getopt::{getopt, Arg, Opt};
 use crate::output::{Output, Stream};
+
+mod piped;
 
 /// `NAME v1.8.11 (nf_tables) (iptnl 0.1.0)`: the prefix tools parse, then iptnl's version.
 pub fn version_line(prog: &str) -> String {
@@ -377,9 +381,16 @@ pub enum RestoreInput {
 
 impl RestoreInput {
     /// The input of `operand` (standard input when `None`), or the exit code after the
-    /// message iptables-nft-restore prints, in `out`.
-    fn open(prog: &str, operand: Option<&str>, out: &mut Output) -> Result<RestoreInput, i32> {
+    /// message iptables-nft-restore prints, in `out`. A pipe or a terminal is read to its
+    /// end, or until its writer pauses after a `COMMIT` line: then the input so far, and
+    /// the pipe.
+    fn open(
+        prog: &str,
+        operand: Option<&str>,
+        out: &mut Output,
+    ) -> Result<(RestoreInput, Option<piped::Pipe>), i32> {
         let mut buf = Vec::new();
+        let mut paused = None;
         let source = match operand {
             // A closed stdin (no descriptor to clone) reads as empty, as std's stdin does.
             None => match std::io::stdin().as_fd().try_clone_to_owned() {
@@ -393,12 +404,22 @@ impl RestoreInput {
                 let start = f.stream_position()?;
                 Ok(Some((f, start)))
             }
-            Some(mut f) => f.read_to_end(&mut buf).map(|_| None),
+            Some(f) => match piped::read_to_pause(f)? {
+                piped::FromPipe::Whole(text) => {
+                    buf = text;
+                    Ok(None)
+                }
+                piped::FromPipe::Paused(text, pipe) => {
+                    buf = text;
+                    paused = Some(pipe);
+                    Ok(None)
+                }
+            },
             None => Ok(None),
         });
         match read {
-            Ok(Some((f, start))) => Ok(RestoreInput::File(f, start)),
-            Ok(None) => Ok(RestoreInput::Text(buf)),
+            Ok(Some((f, start))) => Ok((RestoreInput::File(f, start), None)),
+            Ok(None) => Ok((RestoreInput::Text(buf), paused)),
             Err(e) => {
                 out.err(&match operand {
                     Some(path) => format!("Can't open {path}: {}\n", strerror(&e)),
@@ -445,7 +466,11 @@ fn restore_tool(prog: &str, family: IpFamily, args: &[String], out: &mut Output)
         Err(code) => return Ended::Here(code),
     };
     let input = match RestoreInput::open(prog, cmd.operand.as_deref(), out) {
-        Ok(i) => i,
+        Ok((RestoreInput::Text(first), Some(pipe))) => {
+            // The writer paused after a COMMIT: each part is committed here as it comes.
+            return Ended::Here(run_piped(prog, &cmd, first, pipe, out));
+        }
+        Ok((i, _)) => i,
         Err(code) => return Ended::Here(code),
     };
     let input = match crate::serve::forward_restore(prog, args, input) {
@@ -496,6 +521,70 @@ pub fn restore_served(
     out
 }
 
+/// Restores a pipe's input part by part: `first`, then each part [`piped::Pipe`] reads
+/// until the input ends, each committed (with `--test`, checked) before the next is read.
+/// Lines are numbered in the whole input; after a failed part the input is not read on.
+fn run_piped(
+    prog: &str,
+    cmd: &RestoreCmd,
+    first: Vec<u8>,
+    mut pipe: piped::Pipe,
+    out: &mut Output,
+) -> i32 {
+    let family = cmd.family;
+    let mut conn = match Conn::open() {
+        Ok(c) => c,
+        Err(e) => {
+            out.err(&format!("{prog}: {e}\n"));
+            return 1;
+        }
+    };
+    let (mut part, mut end) = (first, false);
+    let mut before = 0;
+    loop {
+        let text = String::from_utf8_lossy(&part);
+        match restore_part(&mut conn, family, &text, before, &cmd.opts) {
+            Ok(r) => {
+                // What -v prints of this part, now.
+                let mut now = Output::default();
+                now.out(&verbose_text(family, &r.verbose));
+                now.print();
+            }
+            Err(e) => {
+                missing_module_warnings(family, &e, out);
+                // The error quotes its line: numbered in the whole input.
+                let whole = "\n".repeat(before) + &text;
+                return report_restore_error(prog, &whole, &e, out);
+            }
+        }
+        if end {
+            return 0;
+        }
+        before += memchr::memchr_iter(b'\n', &part).count();
+        (part, end) = match pipe.next_part() {
+            Ok(p) => p,
+            Err(e) => {
+                out.err(&format!("{prog}: reading standard input: {}\n", strerror(&e)));
+                return 1;
+            }
+        };
+    }
+}
+
+/// What iptables-nft-restore -v prints (on standard output) for a restore's verbose lines.
+fn verbose_text(family: IpFamily, lines: &[VerboseLine]) -> String {
+    let mut text = String::new();
+    for l in lines {
+        match l {
+            VerboseLine::Rule(spec) => {
+                text.push_str(&crate::iptables_cmd::print_rule_line(family, spec))
+            }
+            l => text.push_str(&format!("{l}\n")),
+        }
+    }
+    text
+}
+
 /// What runs a restore.
 enum Target<'a> {
     /// A connection of this process.
@@ -538,16 +627,7 @@ fn run_restore(
     match res {
         Ok(r) => {
             // What iptables-nft-restore -v prints, on standard output.
-            let mut text = String::new();
-            for l in &r.verbose {
-                match l {
-                    VerboseLine::Rule(spec) => {
-                        text.push_str(&crate::iptables_cmd::print_rule_line(family, spec))
-                    }
-                    l => text.push_str(&format!("{l}\n")),
-                }
-            }
-            out.out(&text);
+            out.out(&verbose_text(family, &r.verbose));
             0
         }
         Err(e) => {

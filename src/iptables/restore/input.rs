@@ -108,6 +108,8 @@ fn changed() -> RestoreError {
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Source<'a> {
     Text(&'a str),
+    /// Text that is a part of a longer input, from the line after the first number on.
+    Part(&'a str, usize),
     File(&'a InputFile<'a>),
 }
 
@@ -115,7 +117,7 @@ impl Source<'_> {
     /// Size of the input in bytes.
     pub(crate) fn len(&self) -> usize {
         match self {
-            Source::Text(t) => t.len(),
+            Source::Text(t) | Source::Part(t, _) => t.len(),
             Source::File(f) => usize::try_from(f.len - f.start).unwrap_or(usize::MAX),
         }
     }
@@ -145,7 +147,10 @@ impl Lines for Source<'_> {
     type Error = RestoreError;
 
     fn for_each_line(&self, f: &mut LineFn<'_, RestoreError>) -> Result<(), RestoreError> {
-        let mut n = 0;
+        let mut n = match self {
+            Source::Part(_, before) => *before,
+            _ => 0,
+        };
         let mut piece = |text: &str| {
             for l in lines(text) {
                 n += 1;
@@ -154,7 +159,7 @@ impl Lines for Source<'_> {
             Ok(())
         };
         match self {
-            Source::Text(t) => piece(t),
+            Source::Text(t) | Source::Part(t, _) => piece(t),
             Source::File(file) => file.for_each_piece(piece),
         }
     }

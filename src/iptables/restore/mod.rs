@@ -719,6 +719,29 @@ pub fn restore(
     restore_source(conn, family, Source::Text(input), opts, None)
 }
 
+/// Restores `input`, the part of a longer input that follows its line `lines_before` (as
+/// iptables-restore commits what a pipe has brought so far when its writer pauses after a
+/// `COMMIT`): errors name lines as they are numbered in the whole input.
+///
+/// ```no_run
+/// use iptnl::iptables::restore::{restore_part, RestoreOptions};
+/// use iptnl::ipt::IpFamily;
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// let opts = RestoreOptions { noflush: true, ..Default::default() };
+/// // Lines 4 to 6 of the input: an error in the rule is reported at line 5.
+/// restore_part(&mut conn, IpFamily::V4, "*filter\n-A INPUT -j ACCEPT\nCOMMIT\n", 3, &opts)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn restore_part(
+    conn: &mut Conn,
+    family: IpFamily,
+    input: &str,
+    lines_before: usize,
+    opts: &RestoreOptions,
+) -> Result<RestoreReport, RestoreError> {
+    restore_source(conn, family, Source::Part(input, lines_before), opts, None)
+}
+
 /// Restores the iptables-restore text in `file` (from its current position to its end), as
 /// [`restore`] does, without holding the whole text in memory when `file` is a regular file:
 /// it is read in pieces while the batch is planned, and read again when a concurrent change
