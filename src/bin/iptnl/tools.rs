@@ -162,6 +162,18 @@ fn is_parameter_problem(msg: &str, line_text: &str) -> bool {
     !FAILED_LINE.iter().any(|p| msg.contains(p))
 }
 
+/// What iptables-nft says when it may not read the ruleset (no CAP_NET_ADMIN), exit 4.
+const NO_PRIVILEGES: &str =
+    "Could not fetch rule set generation id: Permission denied (you must be root)";
+
+/// Whether reading the ruleset was refused for want of CAP_NET_ADMIN.
+fn lacks_privileges(e: &iptnl::nft::Error) -> bool {
+    matches!(
+        e,
+        iptnl::nft::Error::Netlink(iptnl::netlink::Error::Permission { .. })
+    )
+}
+
 /// Whether a restore error is the planner's "Chain 'X' does not exist" of a jump target.
 fn is_missing_target(msg: &str) -> bool {
     msg.strip_prefix("Chain '")
@@ -288,6 +300,10 @@ fn restore_error_text(prog: &str, input: &str, e: &RestoreError, err: &mut Vec<u
                 end -= 1;
             }
             let _ = writeln!(err, "{}: {}", xt_prefix(prog), &text[..end]);
+            4
+        }
+        RestoreError::Nft(e) if lacks_privileges(e) => {
+            let _ = writeln!(err, "{}: {NO_PRIVILEGES}", xt_prefix(prog));
             4
         }
         other => {
@@ -564,7 +580,10 @@ fn run_piped(
         (part, end) = match pipe.next_part() {
             Ok(p) => p,
             Err(e) => {
-                out.err(&format!("{prog}: reading standard input: {}\n", strerror(&e)));
+                out.err(&format!(
+                    "{prog}: reading standard input: {}\n",
+                    strerror(&e)
+                ));
                 return 1;
             }
         };
@@ -815,6 +834,10 @@ pub fn save_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
         Err(e @ SaveError::NoSuchTable(_)) => {
             eprintln!("{e}");
             return 1;
+        }
+        Err(SaveError::Kernel(e)) if lacks_privileges(&e) => {
+            eprintln!("{}: {NO_PRIVILEGES}", xt_prefix(prog));
+            return 4;
         }
         Err(e) => {
             eprintln!("{prog}: {e}");

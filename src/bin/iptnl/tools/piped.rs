@@ -104,18 +104,22 @@ mod tests {
         let (r, mut w) = std::io::pipe().unwrap();
         w.write_all(b"*filter\nCOMMIT\n*nat\nCOMMIT\n").unwrap();
         drop(w);
-        let FromPipe::Whole(all) = read_to_pause(r.into()).unwrap() else {
+        let FromPipe::Whole(all) = read_to_pause(std::os::fd::OwnedFd::from(r).into()).unwrap()
+        else {
             panic!("cut")
         };
         assert_eq!(all, b"*filter\nCOMMIT\n*nat\nCOMMIT\n");
 
         let (r, mut w) = std::io::pipe().unwrap();
-        w.write_all(b"*filter\n:foo - [0:0]\nCOMMIT\n*filter\n:foo").unwrap();
+        w.write_all(b"*filter\n:foo - [0:0]\nCOMMIT\n*filter\n:foo")
+            .unwrap();
         let writer = std::thread::spawn(move || {
             std::thread::sleep(Duration::from_millis(300));
             w.write_all(b" [0:0]\nCOMMIT\n").unwrap();
         });
-        let FromPipe::Paused(first, mut pipe) = read_to_pause(r.into()).unwrap() else {
+        let FromPipe::Paused(first, mut pipe) =
+            read_to_pause(std::os::fd::OwnedFd::from(r).into()).unwrap()
+        else {
             panic!("not cut")
         };
         assert_eq!(first, b"*filter\n:foo - [0:0]\nCOMMIT\n");
