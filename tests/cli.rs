@@ -423,8 +423,8 @@ fn ip6tables_address_forms_match_ip6tables_nft() {
 /// `-m NAME -h` / `-j NAME -h` for every extension, and the implicit match of `-p`: the
 /// option sections as iptables-nft prints them, except the three that 1.8.11 changed
 /// (sctp's chunk types, IDLETIMER's `--send_nl_msg`, icmp6's MLD names; the unit tests of
-/// `ipt::ext::help` check those). LED, CLUSTERIP, ipvs and nfacct are left out too: kernels may lack
-/// them, and iptables-nft warns so before its help (iptnl's help asks no kernel); quota2,
+/// `ipt::ext::help` check those). LED, CLUSTERIP, ipvs, nfacct and ULOG are left out too: kernels may
+/// lack them, and iptables-nft warns so before its help (iptnl's help asks no kernel); quota2,
 /// which Debian's iptables-nft does not ship.
 #[test]
 fn extension_help_matches_iptables_nft() {
@@ -447,6 +447,7 @@ fn extension_help_matches_iptables_nft() {
                         | "CLUSTERIP"
                         | "ipvs"
                         | "nfacct"
+                        | "ULOG"
                         | "quota2"
                 )
             })
@@ -473,7 +474,7 @@ fn extension_help_matches_iptables_nft() {
     }
 }
 
-/// Extensions whose kernel module this kernel may lack (LED, CLUSTERIP, ipvs, nfacct):
+/// Extensions whose kernel module this kernel may lack (LED, CLUSTERIP, ipvs, nfacct, ULOG):
 /// the refusal, its warning and exit code as iptables-nft gives them, and nothing
 /// installed. On a kernel that has them, both tools install the same rule instead.
 #[test]
@@ -485,6 +486,7 @@ fn missing_kernel_modules_are_reported_as_iptables_nft() {
             "-A INPUT -j CLUSTERIP --new --hashmode sourceip --clustermac 01:00:5e:00:00:01 --total-nodes 2 --local-node 1 -d 10.0.0.1\n-S",
             "-A INPUT -m ipvs --ipvs\n-A INPUT -m ipvs --vproto tcp --vport 22 --vdir REPLY\n-S",
             "-A INPUT -m nfacct --nfacct-name x\n-S",
+            "-A INPUT -j ULOG --ulog-prefix fw --ulog-nlgroup 3\n-S",
         ],
     );
     check(true, &["-A INPUT -m ipvs ! --vaddr 2001:db8::/64\n-S"]);

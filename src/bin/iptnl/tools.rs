@@ -10,9 +10,7 @@ use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::xml::{self, XmlOptions};
 use iptnl::ipt::IpFamily;
-use iptnl::iptables::restore::{
-    restore, restore_file, restore_part, RestoreError, RestoreOptions, VerboseLine,
-};
+use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions, VerboseLine};
 use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::{strerror, Conn};
 
@@ -446,6 +444,20 @@ impl RestoreInput {
         }
     }
 
+    /// The input's bytes (a file's from its starting position on).
+    fn into_bytes(self) -> Vec<u8> {
+        match self {
+            RestoreInput::Text(t) => t,
+            RestoreInput::File(mut f, start) => {
+                let mut t = Vec::new();
+                let _ = f
+                    .seek(std::io::SeekFrom::Start(start))
+                    .and_then(|_| f.read_to_end(&mut t));
+                t
+            }
+        }
+    }
+
     /// Puts a file back at its starting position (after it was handed to the server).
     pub fn rewind(&mut self) -> std::io::Result<()> {
         match self {
@@ -483,8 +495,8 @@ fn restore_tool(prog: &str, family: IpFamily, args: &[String], out: &mut Output)
     };
     let input = match RestoreInput::open(prog, cmd.operand.as_deref(), out) {
         Ok((RestoreInput::Text(first), Some(pipe))) => {
-            // The writer paused after a COMMIT: each part is committed here as it comes.
-            return Ended::Here(run_piped(prog, &cmd, first, pipe, out));
+            // The writer paused after a COMMIT: each part is committed as it comes.
+            return piped::run_piped(prog, args, &cmd, first, pipe, out);
         }
         Ok((i, _)) => i,
         Err(code) => return Ended::Here(code),
@@ -535,59 +547,6 @@ pub fn restore_served(
         }
     };
     out
-}
-
-/// Restores a pipe's input part by part: `first`, then each part [`piped::Pipe`] reads
-/// until the input ends, each committed (with `--test`, checked) before the next is read.
-/// Lines are numbered in the whole input; after a failed part the input is not read on.
-fn run_piped(
-    prog: &str,
-    cmd: &RestoreCmd,
-    first: Vec<u8>,
-    mut pipe: piped::Pipe,
-    out: &mut Output,
-) -> i32 {
-    let family = cmd.family;
-    let mut conn = match Conn::open() {
-        Ok(c) => c,
-        Err(e) => {
-            out.err(&format!("{prog}: {e}\n"));
-            return 1;
-        }
-    };
-    let (mut part, mut end) = (first, false);
-    let mut before = 0;
-    loop {
-        let text = String::from_utf8_lossy(&part);
-        match restore_part(&mut conn, family, &text, before, &cmd.opts) {
-            Ok(r) => {
-                // What -v prints of this part, now.
-                let mut now = Output::default();
-                now.out(&verbose_text(family, &r.verbose));
-                now.print();
-            }
-            Err(e) => {
-                missing_module_warnings(family, &e, out);
-                // The error quotes its line: numbered in the whole input.
-                let whole = "\n".repeat(before) + &text;
-                return report_restore_error(prog, &whole, &e, out);
-            }
-        }
-        if end {
-            return 0;
-        }
-        before += memchr::memchr_iter(b'\n', &part).count();
-        (part, end) = match pipe.next_part() {
-            Ok(p) => p,
-            Err(e) => {
-                out.err(&format!(
-                    "{prog}: reading standard input: {}\n",
-                    strerror(&e)
-                ));
-                return 1;
-            }
-        };
-    }
 }
 
 /// What iptables-nft-restore -v prints (on standard output) for a restore's verbose lines.

@@ -40,10 +40,13 @@
 //! still jump to is emptied and kept, as when such a table is rebuilt.
 //!
 //! Limits: a rule with anonymous sets of its own (only a rule carried whole has them) is
-//! always written again; a table named a second time in one input, and whatever comes in a
-//! table after a command that reads positions, is planned as before (a chain line there
-//! empties its chain and its rules are written again); an empty block of a table restored without `--noflush`
-//! empties it as before.
+//! always written again; a table named a second time in one input (without `--noflush` it
+//! is deleted again there, as iptables-nft deletes it), and whatever comes in a table after
+//! a command that reads positions, is planned as before (a chain line there empties its
+//! chain and its rules are written again); an empty block of a table restored without
+//! `--noflush`, or one that starts with `-F`, `-X` or `-Z` of the whole table, empties it as
+//! before. A built-in chain is sent when the kernel's has no counters (an older iptables-nft
+//! made it), so that it counts from then on.
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -352,6 +352,13 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 }
             }
         }
+        self.rebuilt_from_here(table, gone);
+        Ok(())
+    }
+
+    /// What the plan knows of `table` once it is emptied to be rebuilt: only what comes
+    /// next exists (and, when `gone`, not even the table).
+    fn rebuilt_from_here(&mut self, table: &str, gone: bool) {
         self.chains.remove(table);
         self.ensured.remove_table(table);
         self.tables_added.remove(table);
@@ -360,7 +367,6 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             self.tables_absent.insert(table.to_owned());
         }
         self.rebuilt.insert(table.to_owned());
-        Ok(())
     }
 
     /// Starts a table that a restore without `--noflush` names again: iptables deletes it
@@ -404,14 +410,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
         self.chain_list_edit(table, None);
         self.policies.retain(|(t, _), _| t != table);
-        self.ensured.remove_table(table);
-        self.chains.remove(table);
-        self.tables_added.remove(table);
-        self.flushed.remove(table);
-        if gone {
-            self.tables_absent.insert(table.to_owned());
-        }
-        self.rebuilt.insert(table.to_owned());
+        self.rebuilt_from_here(table, gone);
         Ok(())
     }
 

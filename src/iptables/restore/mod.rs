@@ -26,6 +26,7 @@ mod input;
 pub(crate) mod memo;
 mod pipeline;
 
+use error::kernel_refusal;
 pub use error::{RefusedOp, RestoreError};
 
 use std::borrow::Cow;
@@ -892,119 +893,6 @@ fn restore_source(
         }
     }
     Err(RestoreError::Conflict { tries: TRIES })
-}
-
-/// The kernel's refusal of a restore's batch, each refused operation named by its input
-/// line (quoted, shortened to 80 characters).
-fn kernel_refusal(
-    input: Source<'_>,
-    batch: &Batch,
-    lines: &[u32],
-    failures: &[nft::OpError],
-) -> RestoreError {
-    let line_of = |i: usize| lines.get(i).map_or(0, |&l| l as usize);
-    let wanted: Vec<usize> = failures.iter().map(|f| line_of(f.index)).collect();
-    // Without the text (the file changed since), the lines are still named.
-    let src = input.lines_text(&wanted).unwrap_or_default();
-    let out: Vec<String> = failures
-        .iter()
-        .map(|f| {
-            let line = line_of(f.index);
-            let text = src.get(&line).map(|s| s.trim()).unwrap_or("");
-            let shown: String = if text.chars().count() > 80 {
-                text.chars().take(77).chain("...".chars()).collect()
-            } else {
-                text.to_owned()
-            };
-            format!(
-                "line {}: {shown}: {}",
-                nft::error::group_thousands(line as u64),
-                f.reason
-            )
-        })
-        .collect();
-    let first_line = failures.first().map_or(0, |f| line_of(f.index));
-    let refused = failures
-        .iter()
-        .map(|f| {
-            let line = line_of(f.index);
-            let text = src.get(&line).map_or("", |s| s.trim());
-            let (op, object) = iptables_op(batch, f.index, text);
-            RefusedOp {
-                line,
-                op,
-                object,
-                errno: f.errno,
-                // Not an expression's (an extension, a jump target, a set).
-                missing: f.errno == libc::ENOENT && !f.reason.starts_with("expression "),
-            }
-        })
-        .collect();
-    RestoreError::Kernel {
-        lines: out,
-        first_line,
-        refused,
-    }
-}
-
-/// How iptables-nft names the batch operation `index` (from the input line `text`): its
-/// kind and what it is on.
-fn iptables_op(batch: &Batch, index: usize, text: &str) -> (&'static str, String) {
-    use crate::netlink::Messages;
-    use iptnl_sys::netlink::NLM_F_REPLACE;
-    use iptnl_sys::nf_tables::*;
-    use iptnl_sys::nfnetlink::nfnl_msg_id;
-    let Some(m) = batch
-        .as_netlink()
-        .op_bytes(index)
-        .and_then(|b| Messages::new(b).next()?.ok())
-    else {
-        return ("BATCH", String::new());
-    };
-    let ty = nfnl_msg_id(m.msg_type());
-    let (mut name, mut hook, mut handle) = (String::new(), false, false);
-    for a in m.nfgen().ok().into_iter().flat_map(|n| n.attrs()).flatten() {
-        let s = || a.str().unwrap_or("").to_owned();
-        match (ty, a.kind()) {
-            (NFT_MSG_NEWTABLE | NFT_MSG_DELTABLE, NFTA_TABLE_NAME)
-            | (NFT_MSG_NEWCHAIN | NFT_MSG_DELCHAIN, NFTA_CHAIN_NAME)
-            | (NFT_MSG_NEWRULE | NFT_MSG_DELRULE, NFTA_RULE_CHAIN)
-            | (NFT_MSG_NEWSET | NFT_MSG_DELSET, NFTA_SET_NAME)
-            | (NFT_MSG_NEWSETELEM | NFT_MSG_DELSETELEM, NFTA_SET_ELEM_LIST_SET) => name = s(),
-            (NFT_MSG_NEWCHAIN, NFTA_CHAIN_HOOK) => hook = true,
-            (NFT_MSG_NEWCHAIN, NFTA_CHAIN_HANDLE) | (NFT_MSG_DELRULE, NFTA_RULE_HANDLE) => {
-                handle = true
-            }
-            _ => {}
-        }
-    }
-    // The command of the line: `-A`, `-I`, `-P`, … (or `:` for a chain line).
-    let cmd = if text.starts_with(':') {
-        ":"
-    } else {
-        text.split_whitespace()
-            .find(|w| w.len() == 2 && w.starts_with('-'))
-            .unwrap_or("")
-    };
-    let rule = || format!("rule in chain {name}");
-    let chain = || format!("chain {name}");
-    match ty {
-        NFT_MSG_NEWRULE if m.flags() & NLM_F_REPLACE != 0 || cmd == "-R" => {
-            ("RULE_REPLACE", rule())
-        }
-        NFT_MSG_NEWRULE if cmd == "-I" => ("RULE_INSERT", rule()),
-        NFT_MSG_NEWRULE => ("RULE_APPEND", rule()),
-        NFT_MSG_DELRULE if handle => ("RULE_DELETE", rule()),
-        NFT_MSG_DELRULE => ("RULE_FLUSH", rule()),
-        NFT_MSG_NEWCHAIN if handle => ("CHAIN_RENAME", chain()),
-        NFT_MSG_NEWCHAIN if hook && matches!(cmd, ":" | "-P") => ("CHAIN_UPDATE", chain()),
-        NFT_MSG_NEWCHAIN if hook => ("CHAIN_ADD", chain()),
-        NFT_MSG_NEWCHAIN => ("CHAIN_USER_ADD", chain()),
-        NFT_MSG_DELCHAIN => ("CHAIN_DEL", chain()),
-        NFT_MSG_NEWTABLE => ("TABLE_ADD", format!("table {name}")),
-        NFT_MSG_DELTABLE => ("TABLE_FLUSH", format!("table {name}")),
-        _ => ("SET_ADD", format!("set {name}")),
-    }
 }
 
 /// What [`restore_beside`] did.

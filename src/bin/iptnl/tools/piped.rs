@@ -5,6 +5,14 @@
 use std::io::Read;
 use std::time::Duration;
 
+use iptnl::iptables::restore::restore_part;
+use iptnl::netlink::{strerror, Conn};
+
+use super::{
+    missing_module_warnings, report_restore_error, verbose_text, Ended, RestoreCmd, RestoreInput,
+};
+use crate::output::Output;
+
 /// How long the input may stay quiet after a `COMMIT` line before what came so far is
 /// committed: a writer that sends its text in several writes is not cut between them.
 const PAUSE: Duration = Duration::from_millis(50);
@@ -81,6 +89,76 @@ impl Pipe {
                 Err(e) => return Err(e),
             }
         }
+    }
+}
+
+/// Restores a pipe's input part by part: `first`, then each part [`Pipe`] reads
+/// until the input ends, each committed (with `--test`, checked) before the next is read.
+/// The first part is handed to `iptnl serve` when one runs (its lines are numbered from the
+/// input's first); the others run here, their lines numbered in the whole input. After a
+/// failed part the input is not read on.
+pub(super) fn run_piped(
+    prog: &str,
+    args: &[String],
+    cmd: &RestoreCmd,
+    first: Vec<u8>,
+    mut pipe: Pipe,
+    out: &mut Output,
+) -> Ended {
+    let family = cmd.family;
+    let lines_of = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
+    let mut before = lines_of(&first);
+    let mut pending = match crate::serve::forward_restore(prog, args, RestoreInput::Text(first)) {
+        Ok(0) => None,
+        Ok(code) => return Ended::Served(code),
+        Err(input) => {
+            before = 0;
+            Some(input.into_bytes())
+        }
+    };
+    let mut conn = match Conn::open() {
+        Ok(c) => c,
+        Err(e) => {
+            out.err(&format!("{prog}: {e}\n"));
+            return Ended::Here(1);
+        }
+    };
+    loop {
+        let (part, end) = match pending.take() {
+            Some(p) => (p, false),
+            None => match pipe.next_part() {
+                Ok(p) => p,
+                Err(e) => {
+                    out.err(&format!(
+                        "{prog}: reading standard input: {}\n",
+                        strerror(&e)
+                    ));
+                    return Ended::Here(1);
+                }
+            },
+        };
+        let text = String::from_utf8_lossy(&part);
+        // A writer that closes its pipe right after a pause leaves nothing more.
+        if !text.trim().is_empty() {
+            match restore_part(&mut conn, family, &text, before, &cmd.opts) {
+                Ok(r) => {
+                    // What -v prints of this part, now.
+                    let mut now = Output::default();
+                    now.out(&verbose_text(family, &r.verbose));
+                    now.print();
+                }
+                Err(e) => {
+                    missing_module_warnings(family, &e, out);
+                    // The error quotes its line: numbered in the whole input.
+                    let whole = "\n".repeat(before) + &text;
+                    return Ended::Here(report_restore_error(prog, &whole, &e, out));
+                }
+            }
+        }
+        if end {
+            return Ended::Here(0);
+        }
+        before += lines_of(&part);
     }
 }
 
