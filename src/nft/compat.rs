@@ -73,3 +73,37 @@ pub fn xt_revision(
         Err(e) => Err(e.into()),
     }
 }
+
+/// Whether the kernel offers any revision of the x_tables extension `name` for `family`
+/// (its module loaded on demand): what iptables checks when it loads an extension, and
+/// warns `Extension NAME revision 0 not supported, missing kernel module?` when not.
+///
+/// ```no_run
+/// use iptnl::nft::compat::{xt_known, XtKind};
+/// use iptnl::nft::Family;
+/// let mut conn = iptnl::netlink::Conn::open()?;
+/// if !xt_known(&mut conn, Family::Ipv4, "ULOG", XtKind::Target)? {
+///     println!("this kernel has no ULOG target");
+/// }
+/// # Ok::<(), iptnl::nft::Error>(())
+/// ```
+pub fn xt_known(conn: &mut Conn, family: Family, name: &str, kind: XtKind) -> Result<bool, Error> {
+    let r = conn.request(
+        "asking the kernel for an x_tables extension",
+        nfnl_msg_type(NFNL_SUBSYS_NFT_COMPAT, NFNL_MSG_COMPAT_GET),
+        family.raw(),
+        |w| {
+            w.put_str(NFTA_COMPAT_NAME, name);
+            w.put_be32(NFTA_COMPAT_REV, 0);
+            w.put_be32(NFTA_COMPAT_TYPE, (kind == XtKind::Target) as u32);
+        },
+        |_| Ok(()),
+    );
+    match r {
+        Ok(()) => Ok(true),
+        // Known, without revision 0.
+        Err(e) if e.errno() == Some(libc::EPROTONOSUPPORT) => Ok(true),
+        Err(e) if e.errno() == Some(libc::ENOENT) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}

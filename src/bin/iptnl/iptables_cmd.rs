@@ -478,7 +478,11 @@ fn run(family: IpFamily, args: &[String], session: &Session, o: &mut Output) -> 
                 "`-f' is not supported in IPv6, use -m frag instead",
             ))
         }
-        Err(e) => return Err(usage_err(family, parse_msg(&e))),
+        Err(e) => {
+            let msg = parse_msg(&e);
+            o.err(&load_warning(family, args, &msg));
+            return Err(usage_err(family, msg));
+        }
     };
     // libxt_NFLOG warns when it parses --nflog-range (and ignores the value).
     if args.iter().any(|a| a == "--nflog-range")
@@ -770,6 +774,34 @@ pub(crate) fn missing_module_warning_on(
     }
 }
 
+/// The warning iptables prints when it loads an extension the kernel lacks (`ULOG`), before
+/// it reads the extension's options: for an option error `NAME: ...` of a target or match
+/// named on the line, when the kernel knows no revision of it (empty when it does, or when
+/// the kernel cannot be asked).
+fn load_warning(family: IpFamily, args: &[String], msg: &str) -> String {
+    let Some((name, _)) = msg.split_once(": ") else {
+        return String::new();
+    };
+    use iptnl::nft::compat::{xt_known, XtKind};
+    let kind = args.windows(2).find_map(|w| match (w[0].as_str(), &w[1]) {
+        ("-j" | "--jump", n) if n == name => Some(XtKind::Target),
+        ("-m" | "--match", n) if n == name => Some(XtKind::Match),
+        _ => None,
+    });
+    let Some(kind) = kind else {
+        return String::new();
+    };
+    let known = iptnl::netlink::Conn::open()
+        .map_err(iptnl::nft::Error::from)
+        .and_then(|mut conn| xt_known(&mut conn, family.nft(), name, kind));
+    match known {
+        Ok(false) => {
+            format!("Warning: Extension {name} revision 0 not supported, missing kernel module?\n")
+        }
+        _ => String::new(),
+    }
+}
+
 /// `-X` of a chain the kernel keeps (rules in it, or jumps to it).
 fn busy(family: IpFamily, chain: &str) -> Fail {
     Fail {
@@ -862,13 +894,12 @@ fn exec(family: IpFamily, ipt: &IpTables, cmd: &CommandLine, c: &Command) -> Res
                 })
         }
         Command::Replace { chain, rulenum } => {
-            let [r] = cmd.rules.as_slice() else {
-                return Err(usage_err(
-                    family,
-                    "Replacement rule does not specify a unique address",
-                ));
+            // Of an expanded `-s a,b`, the first source and the first destination, as
+            // iptables 1.8.10 on replaces (1.8.9 refused the line).
+            let Some(r) = cmd.rules.first() else {
+                return Err(usage_err(family, "-R needs a rule"));
             };
-            check_targets(family, ipt, t, &cmd.rules)?;
+            check_targets(family, ipt, t, std::slice::from_ref(r))?;
             ipt.replace(t, chain, *rulenum, r.clone())
                 .map(|_| Text::default())
                 .map_err(|e| match e {

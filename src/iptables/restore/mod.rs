@@ -623,11 +623,13 @@ fn command_op<'a>(
             chain: chain.as_str().into(),
             n: *n,
         },
+        // Of an expanded `-s a,b`, the first source and the first destination (iptables
+        // 1.8.10 on; 1.8.9 refused such a line).
         Command::Replace { chain, rulenum } => Op::Replace {
             table: t,
             chain: chain.as_str().into(),
             pos: *rulenum,
-            specs,
+            specs: rules.get(..1).unwrap_or(rules).into(),
         },
         Command::Flush { chain: Some(chain) } => Op::ClearChain {
             table: t,
