@@ -154,7 +154,6 @@ pub const RULES: &[&str] = &[
     "-A INPUT -j ACCEPT\n-A INPUT -j RETURN\n-I INPUT 2 -s 9.9.9.9 -j DROP\n-S INPUT",
     "-A INPUT -j ACCEPT\n-R INPUT 1 -j DROP\n-S INPUT",
     "-A INPUT -j ACCEPT\n-R INPUT 2 -j DROP",
-    "-A INPUT -j ACCEPT\n-R INPUT 1 -s 1.1.1.1,2.2.2.2 -j DROP",
     "-A INPUT -s 1.1.1.1,2.2.2.2 -j ACCEPT\n-S INPUT\n-C INPUT -s 1.1.1.1,2.2.2.2 -j ACCEPT\n-D INPUT -s 1.1.1.1,2.2.2.2 -j ACCEPT\n-S INPUT",
     "-A INPUT -j ACCEPT\n-I INPUT -s 1.1.1.1,2.2.2.2 -j DROP\n-I INPUT 2 -s 3.3.3.3,4.4.4.4 -j RETURN\n-S INPUT",
     "-D INPUT -j ACCEPT",
