@@ -560,14 +560,14 @@ fn tamper_and_repair(workload: Option<&str>) {
 }
 
 /// CPU time (user + system, in clock ticks) of the thread `tid` of this process, from
-/// /proc/self/task/TID/stat.
-fn cpu_ticks(tid: &str) -> u64 {
-    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).unwrap();
+/// /proc/self/task/TID/stat; `None` once that thread has ended.
+fn cpu_ticks(tid: &str) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/self/task/{tid}/stat")).ok()?;
     // Fields after the command name (which ends with the last `)`): utime is the 12th, stime
     // the 13th of them.
-    let rest = &stat[stat.rfind(')').unwrap() + 2..];
+    let rest = &stat[stat.rfind(')')? + 2..];
     let f: Vec<&str> = rest.split(' ').collect();
-    f[11].parse::<u64>().unwrap() + f[12].parse::<u64>().unwrap()
+    Some(f[11].parse::<u64>().ok()? + f[12].parse::<u64>().ok()?)
 }
 
 /// The threads of this process named `iptnl-guard`.
@@ -601,10 +601,12 @@ fn an_idle_guard_uses_no_cpu() {
         // The guard's own thread is measured: other tests of this file run beside it.
         let earlier = guard_threads();
         let guard = Guard::spawn(ipt.clone(), d, GuardOptions::default()).unwrap();
-        let mine: Vec<String> = guard_threads().difference(&earlier).cloned().collect();
         assert_eq!(guard.stats().repairs, 1);
         let other = IpTables::new(IpFamily::V4).unwrap();
         std::thread::sleep(Duration::from_millis(300));
+        // Looked for once the thread has surely named itself (a new thread sets its own
+        // name when it starts running).
+        let mine: Vec<String> = guard_threads().difference(&earlier).cloned().collect();
         let tid = match mine.as_slice() {
             [one] => one.clone(),
             _ => {
@@ -613,7 +615,12 @@ fn an_idle_guard_uses_no_cpu() {
                 return;
             }
         };
-        let before = cpu_ticks(&tid);
+        // A thread that ended was another test's guard, started at the same instant as ours
+        // and stopped since: which one is ours is unknown then.
+        let Some(before) = cpu_ticks(&tid) else {
+            eprintln!("skipped: the guard's thread cannot be told apart");
+            return;
+        };
         let syncs = guard.stats().syncs;
         // Someone else's commits elsewhere (the mangle table) do not wake a sync.
         for i in 0..5 {
@@ -626,7 +633,7 @@ fn an_idle_guard_uses_no_cpu() {
                 .unwrap();
         }
         std::thread::sleep(Duration::from_secs(2));
-        let used = cpu_ticks(&tid) - before;
+        let used = cpu_ticks(&tid).expect("the guard's thread runs until stopped") - before;
         let stats = guard.stop();
         eprintln!("CPU over 2 s: {used} ticks; {stats:?}");
         assert_eq!(stats.syncs, syncs, "{stats:?}");
