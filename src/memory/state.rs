@@ -1,0 +1,266 @@
+//! The objects an nf_tables namespace holds, as the kernel keeps them: tables in creation
+//! order, each with its chains in creation order and each chain's rules in list order, the
+//! per-table handle counter shared by chains and rules, the use counts, and the generation.
+//!
+//! Objects added or deleted by the batch being applied are marked ([`Life`]) until it is
+//! committed or aborted, as the kernel's generation masks do: later operations of the batch
+//! see the next generation, dumps only ever see committed state (they run between batches).
+
+use std::collections::HashMap;
+
+use super::exprs::{ExprId, Interner};
+
+/// Where an object stands in the batch being applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Life {
+    /// Committed (or not touched by the batch).
+    Live,
+    /// Added by the batch: visible to its later operations, not yet to dumps.
+    New,
+    /// Deleted by the batch: invisible to its later operations, still there until commit.
+    Gone,
+}
+
+/// Index of a table in [`Nft::tables`] (stable while the table exists).
+pub(crate) type TableId = usize;
+/// Index of a chain in its table's [`Table::chains`] (stable while the chain exists).
+pub(crate) type ChainId = usize;
+
+/// One rule: its handle, its expressions (interned, in order) and its user data.
+#[derive(Debug)]
+pub(crate) struct Rule {
+    pub handle: u64,
+    pub exprs: Box<[ExprId]>,
+    pub udata: Option<ExprId>,
+    /// The chains its jumps and gotos go to (fixed when it was added, as the kernel keeps a
+    /// pointer to the chain).
+    pub jumps: Box<[ChainId]>,
+    /// Identity within the namespace (a replaced rule and its replacement share a handle).
+    pub uid: u32,
+    /// The batch that added it ([`Nft::serial`] at the time).
+    pub batch: u32,
+    /// Deleted by the batch being applied.
+    pub gone: bool,
+}
+
+/// What a base chain adds to a chain.
+#[derive(Debug, Clone)]
+pub(crate) struct Base {
+    pub hooknum: u32,
+    pub priority: i32,
+    /// `filter`, `nat` or `route`.
+    pub chain_type: ChainType,
+    /// `NF_ACCEPT` or `NF_DROP`.
+    pub policy: u32,
+    /// Packets and bytes, when the chain has counters (set at creation or by an update).
+    pub stats: Option<(u64, u64)>,
+}
+
+/// The chain types the kernel registers for the ip and ip6 families.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ChainType {
+    Filter,
+    Nat,
+    Route,
+}
+
+impl ChainType {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChainType::Filter => "filter",
+            ChainType::Nat => "nat",
+            ChainType::Route => "route",
+        }
+    }
+
+    pub fn from_name(s: &[u8]) -> Option<ChainType> {
+        match s {
+            b"filter" => Some(ChainType::Filter),
+            b"nat" => Some(ChainType::Nat),
+            b"route" => Some(ChainType::Route),
+            _ => None,
+        }
+    }
+
+    /// The hooks a chain of this type may hang on (`hook_mask` of the kernel's chain types
+    /// for ip and ip6).
+    pub fn hook_mask(self) -> u32 {
+        use iptnl_sys::netfilter::*;
+        match self {
+            ChainType::Filter => {
+                (1 << NF_INET_PRE_ROUTING)
+                    | (1 << NF_INET_LOCAL_IN)
+                    | (1 << NF_INET_FORWARD)
+                    | (1 << NF_INET_LOCAL_OUT)
+                    | (1 << NF_INET_POST_ROUTING)
+            }
+            ChainType::Nat => {
+                (1 << NF_INET_PRE_ROUTING)
+                    | (1 << NF_INET_LOCAL_IN)
+                    | (1 << NF_INET_LOCAL_OUT)
+                    | (1 << NF_INET_POST_ROUTING)
+            }
+            ChainType::Route => 1 << NF_INET_LOCAL_OUT,
+        }
+    }
+}
+
+/// One chain.
+#[derive(Debug)]
+pub(crate) struct Chain {
+    pub name: String,
+    pub handle: u64,
+    /// `NFT_CHAIN_*` flags (`NFT_CHAIN_BASE` for base chains).
+    pub flags: u32,
+    /// Rules in the chain plus jumps and gotos to it (the kernel's `chain->use`).
+    pub use_count: u32,
+    pub base: Option<Base>,
+    pub udata: Option<Box<[u8]>>,
+    pub rules: Vec<Rule>,
+    pub life: Life,
+    /// Rules marked [`Rule::gone`] by the batch.
+    pub pending_gone: u32,
+    /// Chains holding jumps or gotos to this one, with how many (for walking the jump graph
+    /// upwards).
+    pub callers: HashMap<ChainId, u32>,
+    /// Changed by the batch being applied (listed in its touched chains).
+    pub touched: bool,
+}
+
+impl Chain {
+    pub fn is_base(&self) -> bool {
+        self.base.is_some()
+    }
+
+    /// Position of the rule with `handle` in [`rules`](Self::rules), gone or not (the
+    /// kernel's handle lookups walk the whole list too).
+    pub fn find(&self, handle: u64) -> Option<usize> {
+        self.rules.iter().position(|r| r.handle == handle)
+    }
+}
+
+/// One table.
+#[derive(Debug)]
+pub(crate) struct Table {
+    pub family: u8,
+    pub name: String,
+    pub flags: u32,
+    pub handle: u64,
+    /// The last handle given to a chain or rule of this table (never given back, not even
+    /// by an aborted batch).
+    pub hgen: u64,
+    /// Chains and other objects in the table (the kernel's `table->use`).
+    pub use_count: u32,
+    pub udata: Option<Box<[u8]>>,
+    /// Chain slots; a deleted chain leaves `None`.
+    pub chains: Vec<Option<Chain>>,
+    /// Chains in list order (ids of removed chains are dropped at commit).
+    pub order: Vec<ChainId>,
+    /// Chains by name (a chain renamed by the batch is still found by its old name until
+    /// commit, as in the kernel).
+    pub by_name: HashMap<String, ChainId>,
+    pub life: Life,
+}
+
+impl Table {
+    pub fn chain(&self, id: ChainId) -> &Chain {
+        self.chains[id].as_ref().expect("live chain id")
+    }
+
+    pub fn chain_mut(&mut self, id: ChainId) -> &mut Chain {
+        self.chains[id].as_mut().expect("live chain id")
+    }
+
+    /// The chain named `name` that the batch can see.
+    pub fn lookup(&self, name: &str) -> Option<ChainId> {
+        let id = *self.by_name.get(name)?;
+        (self.chain(id).life != Life::Gone).then_some(id)
+    }
+
+    /// The chain with `handle` that the batch can see.
+    pub fn lookup_handle(&self, handle: u64) -> Option<ChainId> {
+        self.order.iter().copied().find(|&id| {
+            self.chains[id]
+                .as_ref()
+                .is_some_and(|c| c.handle == handle && c.life != Life::Gone)
+        })
+    }
+
+    /// Chains in list order, committed or not.
+    pub fn chains_in_order(&self) -> impl Iterator<Item = (ChainId, &Chain)> {
+        self.order
+            .iter()
+            .filter_map(|&id| self.chains[id].as_ref().map(|c| (id, c)))
+    }
+
+    pub fn alloc_handle(&mut self) -> u64 {
+        self.hgen += 1;
+        self.hgen
+    }
+}
+
+/// A whole nf_tables namespace.
+#[derive(Debug)]
+pub(crate) struct Nft {
+    /// Table slots; a deleted table leaves `None`.
+    pub tables: Vec<Option<Table>>,
+    /// Tables in list order.
+    pub order: Vec<TableId>,
+    /// The generation (`base_seq`): 1 in a fresh namespace, moved by every commit that
+    /// changed something.
+    pub genid: u32,
+    /// The last table handle given (per namespace, never given back).
+    pub table_handles: u64,
+    pub exprs: Interner,
+    /// The batch being applied (rules it adds carry this number).
+    pub serial: u32,
+    /// The last rule identity given.
+    pub uids: u32,
+}
+
+impl Default for Nft {
+    fn default() -> Self {
+        Nft {
+            tables: Vec::new(),
+            order: Vec::new(),
+            genid: 1,
+            table_handles: 0,
+            exprs: Interner::default(),
+            serial: 1,
+            uids: 0,
+        }
+    }
+}
+
+impl Nft {
+    pub fn table(&self, id: TableId) -> &Table {
+        self.tables[id].as_ref().expect("live table id")
+    }
+
+    pub fn table_mut(&mut self, id: TableId) -> &mut Table {
+        self.tables[id].as_mut().expect("live table id")
+    }
+
+    /// The table `name` of `family` that the batch can see.
+    pub fn lookup(&self, family: u8, name: &[u8]) -> Option<TableId> {
+        self.order.iter().copied().find(|&id| {
+            self.tables[id].as_ref().is_some_and(|t| {
+                t.family == family && t.name.as_bytes() == name && t.life != Life::Gone
+            })
+        })
+    }
+
+    /// Tables in list order, committed or not.
+    pub fn tables_in_order(&self) -> impl Iterator<Item = (TableId, &Table)> {
+        self.order
+            .iter()
+            .filter_map(|&id| self.tables[id].as_ref().map(|t| (id, t)))
+    }
+
+    /// Committed tables of `family` (all families for 0), in list order.
+    pub fn live_tables(&self, family: u8) -> impl Iterator<Item = &Table> {
+        self.tables_in_order()
+            .map(|(_, t)| t)
+            .filter(move |t| t.life == Life::Live && (family == 0 || t.family == family))
+    }
+}
