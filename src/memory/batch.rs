@@ -78,22 +78,24 @@ pub(crate) fn apply(
         }
     }
 
-    let first = run(nft, ops, portid, Validate::Skip)?;
-    let (tx, failures) = first;
+    let (tx, failures) = run(nft, ops, portid, Validate::Skip)?;
     let mut w = MsgWriter::new();
     if failures.is_empty() {
         if tx.validate == Validate::Need && !valid(&tx) {
             // The kernel aborts, then applies the batch again validating after each rule.
             tx.abort();
+            nft.validate_each = true;
             let (tx2, failures2) = run(nft, ops, portid, Validate::Do)?;
             if failures2.is_empty() {
                 commit(tx2, ops, portid, events, who, &mut out);
+                committed(nft);
             } else {
                 tx2.abort();
                 refuse(&mut w, ops, &failures2, portid);
             }
         } else {
             commit(tx, ops, portid, events, who, &mut out);
+            committed(nft);
         }
     } else {
         tx.abort();
@@ -109,6 +111,14 @@ pub(crate) fn apply(
 }
 
 type Failures = Vec<(usize, i32, Option<u32>)>;
+
+/// After a commit, nothing is validated after each rule any more.
+fn committed(nft: &mut Nft) {
+    nft.validate_each = false;
+    for t in nft.tables.iter_mut().flatten() {
+        t.validate_each = false;
+    }
+}
 
 /// One pass over the batch's messages.
 fn run<'n>(

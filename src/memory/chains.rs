@@ -208,14 +208,31 @@ fn update_chain(
     if ch.flags ^ flags != 0 {
         return Err(Fail::errno(libc::EOPNOTSUPP));
     }
-    if m.get(NFTA_CHAIN_HOOK).is_some() {
+    if let Some(h) = m.get(NFTA_CHAIN_HOOK) {
         let Some(base) = ch.base.as_ref() else {
             return Err(m.fail_at(libc::EEXIST, attr));
         };
-        let hook = parse_hook(m)?;
-        if base.chain_type != hook.ty || base.hooknum != hook.num || base.priority != hook.priority
-        {
-            return Err(m.fail_at(libc::EEXIST, attr));
+        // An update may restate the hook, never change it.
+        let ha = h
+            .nested()
+            .table::<8>()
+            .map_err(|_| Fail::errno(libc::EINVAL))?;
+        if let Some(num) = ha.get(NFTA_HOOK_HOOKNUM).and_then(|a| a.be32().ok()) {
+            if num != base.hooknum {
+                return Err(Fail::errno(libc::EOPNOTSUPP));
+            }
+        }
+        if let Some(p) = ha.get(NFTA_HOOK_PRIORITY).and_then(|a| a.be32().ok()) {
+            if p as i32 != base.priority {
+                return Err(Fail::errno(libc::EOPNOTSUPP));
+            }
+        }
+        if let Some(ty) = m.name(NFTA_CHAIN_TYPE) {
+            match ChainType::from_name(ty) {
+                None => return Err(m.fail_at(libc::ENOENT, NFTA_CHAIN_TYPE)),
+                Some(ty) if ty != base.chain_type => return Err(m.fail_at(libc::EEXIST, attr)),
+                Some(_) => {}
+            }
         }
     }
     let mut rename = None;

@@ -1,6 +1,8 @@
-//! The jump graph of a table: the kernel's loop check when a jump is added (`ELOOP`), and
-//! its validation of what base chains reach (`EMLINK` past 16 nested jumps; x_tables
-//! extensions reached from a hook or chain type they are not allowed in, `EINVAL`).
+//! The jump graph of a table: the kernel's validation of what base chains reach (`EMLINK`
+//! past 16 nested chains, which is also how a loop that a base chain reaches is refused;
+//! x_tables extensions reached from a hook or chain type they are not allowed in,
+//! `EINVAL`). Loops no base chain reaches are allowed, as in the kernel (since 6.x it
+//! checks no loop when a jump is added).
 //!
 //! The kernel validates the whole table at each commit; this model checks only what the
 //! batch's new rules change (the paths through them), which gives the same answer when the
@@ -8,9 +10,9 @@
 
 use std::collections::HashMap;
 
-use super::exprs::Facts;
-use super::state::{ChainId, ChainType, Nft, Table, TableId};
-use super::xt::{self, XtExt};
+use super::exprs::{ExprId, Facts};
+use super::state::{Chain, ChainId, ChainType, Nft, Table, TableId};
+use super::xt;
 use crate::netlink::MsgWriter;
 use crate::nft::expr::Immediate;
 use crate::nft::{Expr, Verdict};
@@ -18,120 +20,37 @@ use crate::nft::{Expr, Verdict};
 /// The kernel's `NFT_JUMP_STACK_SIZE`: chains nested deeper are refused.
 const JUMP_STACK: u32 = 16;
 
-/// Whether `from` can be reached from `target` through the jumps and gotos of any rule of
-/// the table, deleted by the batch or not (the kernel's `nf_tables_check_loops` walks every
-/// rule in the lists): adding a jump from `from` to `target` would make a loop.
-pub(crate) fn loops(table: &Table, target: ChainId, from: ChainId) -> bool {
-    if target == from {
-        return true;
-    }
-    let mut seen = std::collections::HashSet::new();
-    let mut stack = vec![target];
-    seen.insert(target);
-    while let Some(x) = stack.pop() {
-        let Some(ch) = table.chains.get(x).and_then(Option::as_ref) else {
-            continue;
-        };
-        for r in &ch.rules {
-            for &j in r.jumps.iter() {
-                if j == from {
-                    return true;
-                }
-                if seen.insert(j) {
-                    stack.push(j);
-                }
+/// What the restricted x_tables extensions of a rule ask of a base chain: the hooks they
+/// allow, and whether one of them is for the nat table (the base chain must then be of
+/// type nat).
+fn expr_check(nft: &Nft, e: ExprId, v6: bool, hook: u32, ty: ChainType) -> Result<(), i32> {
+    if let Facts::Xt {
+        target, name, rev, ..
+    } = nft.exprs.facts(e)
+    {
+        if let Some(x) = xt::find(name, *target, *rev, v6) {
+            if x.hooks != 0 && x.hooks & (1 << hook) == 0 {
+                return Err(libc::EINVAL);
+            }
+            if x.table == Some("nat") && ty != ChainType::Nat {
+                return Err(libc::EINVAL);
             }
         }
     }
-    false
+    Ok(())
 }
 
-/// What a chain's subtree (the chain and every chain it reaches) asks of the base chains
-/// that reach it.
-#[derive(Debug, Clone)]
-struct Needs {
-    /// The longest run of jumps below the chain.
-    height: u32,
-    /// Hooks every restricted x_tables extension of the subtree allows.
-    hooks: u32,
-    /// An extension of the subtree is for the nat table: base chains must be of type nat.
-    nat: bool,
-    /// Extensions whose check reads the hook, with their infos.
-    special: Vec<(&'static XtExt, Box<[u8]>)>,
-}
-
-impl Needs {
-    fn none() -> Needs {
-        Needs {
-            height: 0,
-            hooks: u32::MAX,
-            nat: false,
-            special: Vec::new(),
-        }
-    }
-
-    fn add_expr(&mut self, facts: &Facts, v6: bool) {
-        if let Facts::Xt {
-            target,
-            name,
-            rev,
-            info,
-        } = facts
-        {
-            if let Some(e) = xt::find(name, *target, *rev, v6) {
-                if e.hooks != 0 {
-                    self.hooks &= e.hooks;
-                }
-                if e.table == Some("nat") {
-                    self.nat = true;
-                }
-                if e.hook_check.is_some() && self.special.len() < 64 {
-                    self.special.push((e, info.clone()));
-                }
-            }
-        }
-    }
-
-    fn merge(&mut self, other: &Needs) {
-        self.height = self.height.max(other.height.saturating_add(1));
-        self.hooks &= other.hooks;
-        self.nat |= other.nat;
-        for s in &other.special {
-            if self.special.len() < 64 {
-                self.special.push(s.clone());
-            }
-        }
-    }
-
-    /// The kernel's answer for a base chain hooked at `hook` of type `ty`, `depth` jumps
-    /// above the chain these needs are of.
-    fn check(&self, hook: u32, ty: ChainType, depth: u32) -> Result<(), i32> {
-        if depth.saturating_add(self.height) >= JUMP_STACK {
-            return Err(libc::EMLINK);
-        }
-        if self.hooks & (1 << hook) == 0 || (self.nat && ty != ChainType::Nat) {
-            return Err(libc::EINVAL);
-        }
-        for (e, info) in &self.special {
-            if let Some(f) = e.hook_check {
-                if !f(info, 1 << hook) {
-                    return Err(libc::EINVAL);
-                }
-            }
-        }
-        Ok(())
-    }
-}
-
-/// One validation pass over a table: what subtrees need and which base chains reach which
-/// chains, worked out once per chain.
+/// The kernel's validation of what one rule adds, in the state the table is in: for every
+/// base chain that reaches the rule's chain, the rule's restricted extensions must accept
+/// the base chain's hook and type, and the chains it jumps to are walked as the kernel
+/// walks them from that base chain (16 nested chains at most, so a loop that a base chain
+/// reaches ends in `EMLINK`; every extension met checked against the hook).
 pub(crate) struct Validator<'a> {
     table: &'a Table,
     nft: &'a Nft,
     v6: bool,
-    needs: HashMap<ChainId, Needs>,
-    /// For each chain, the base chains reaching it with the longest path from each.
-    reach: HashMap<ChainId, Vec<(ChainId, u32)>>,
+    /// Per base chain: the deepest level each chain was walked at.
+    walked: HashMap<(ChainId, ChainId), u32>,
 }
 
 impl<'a> Validator<'a> {
@@ -141,122 +60,166 @@ impl<'a> Validator<'a> {
             table,
             nft,
             v6: table.family == iptnl_sys::netfilter::NFPROTO_IPV6,
-            needs: HashMap::new(),
-            reach: HashMap::new(),
+            walked: HashMap::new(),
         }
     }
 
-    /// The needs of chain `c`'s subtree, over rules the batch keeps.
-    fn needs_of(&mut self, c: ChainId) -> Needs {
-        if let Some(n) = self.needs.get(&c) {
-            return n.clone();
-        }
-        // Post-order walk with an explicit stack (no recursion on deep graphs).
-        let mut stack: Vec<(ChainId, bool)> = vec![(c, false)];
-        while let Some((x, expanded)) = stack.pop() {
-            if self.needs.contains_key(&x) {
-                continue;
-            }
-            let Some(ch) = self.table.chains.get(x).and_then(Option::as_ref) else {
-                self.needs.insert(x, Needs::none());
-                continue;
-            };
-            if !expanded {
-                stack.push((x, true));
-                for r in ch.rules.iter().filter(|r| !r.gone) {
-                    for &j in r.jumps.iter() {
-                        if !self.needs.contains_key(&j) {
-                            stack.push((j, false));
-                        }
-                    }
-                }
-                continue;
-            }
-            let mut n = Needs::none();
-            for r in ch.rules.iter().filter(|r| !r.gone) {
-                for &e in r.exprs.iter() {
-                    n.add_expr(self.nft.exprs.facts(e), self.v6);
-                }
-                for &j in r.jumps.iter() {
-                    let child = self.needs.get(&j).cloned().unwrap_or_else(Needs::none);
-                    n.merge(&child);
-                }
-            }
-            n.height = n.height.min(4 * JUMP_STACK);
-            self.needs.insert(x, n);
-        }
-        self.needs.get(&c).cloned().unwrap_or_else(Needs::none)
+    fn chain(&self, c: ChainId) -> Option<&'a Chain> {
+        self.table.chains.get(c).and_then(Option::as_ref)
     }
 
-    /// The base chains that reach chain `c` through rules the batch keeps, each with the
-    /// longest path from it.
-    fn reach_of(&mut self, c: ChainId) -> Vec<(ChainId, u32)> {
-        if let Some(r) = self.reach.get(&c) {
-            return r.clone();
-        }
-        let mut stack: Vec<(ChainId, bool)> = vec![(c, false)];
-        while let Some((x, expanded)) = stack.pop() {
-            if self.reach.contains_key(&x) {
-                continue;
-            }
-            let Some(ch) = self.table.chains.get(x).and_then(Option::as_ref) else {
-                self.reach.insert(x, Vec::new());
-                continue;
-            };
-            if !expanded {
-                stack.push((x, true));
-                for &y in ch.callers.keys() {
-                    if !self.reach.contains_key(&y) {
-                        stack.push((y, false));
-                    }
-                }
-                continue;
-            }
-            let mut out: Vec<(ChainId, u32)> = Vec::new();
-            if ch.is_base() {
-                out.push((x, 0));
-            }
+    /// The base chains from which chain `c` is reached through rules the batch keeps, each
+    /// with the longest run of jumps from it to `c` (`None`: a loop on the way, as deep as
+    /// the kernel's walk goes).
+    fn reached_from(&self, c: ChainId) -> Vec<(ChainId, Option<u32>)> {
+        // The ancestors of `c`.
+        let mut anc = std::collections::HashSet::new();
+        let mut stack = vec![c];
+        anc.insert(c);
+        while let Some(x) = stack.pop() {
+            let Some(ch) = self.chain(x) else { continue };
             for &y in ch.callers.keys() {
-                for &(b, d) in self.reach.get(&y).map(Vec::as_slice).unwrap_or(&[]) {
-                    let d = (d + 1).min(4 * JUMP_STACK);
-                    match out.iter_mut().find(|(bb, _)| *bb == b) {
-                        Some(e) => e.1 = e.1.max(d),
-                        None => out.push((b, d)),
-                    }
+                if anc.insert(y) {
+                    stack.push(y);
                 }
             }
-            self.reach.insert(x, out);
         }
-        self.reach.get(&c).cloned().unwrap_or_default()
+        let mut bases: Vec<ChainId> = anc
+            .iter()
+            .copied()
+            .filter(|&x| self.chain(x).is_some_and(Chain::is_base))
+            .collect();
+        bases.sort_unstable();
+        // The longest path to `c` from each ancestor, over the ancestors only; a loop among
+        // them makes it unbounded.
+        let mut done: HashMap<ChainId, Option<u32>> = HashMap::new();
+        let mut out = Vec::new();
+        for b in bases {
+            out.push((b, self.longest(b, c, &anc, &mut done)));
+        }
+        out
     }
 
-    /// The kernel's validation of what rule `exprs`/`jumps` of chain `c` adds: every base
-    /// chain reaching `c` must accept its x_tables extensions and the subtrees it jumps to.
+    /// The longest run of jumps from `from` to `to` over the chains in `anc` (the ancestors
+    /// of `to`); `None` when a loop among them is on the way (unbounded).
+    fn longest(
+        &self,
+        from: ChainId,
+        to: ChainId,
+        anc: &std::collections::HashSet<ChainId>,
+        done: &mut HashMap<ChainId, Option<u32>>,
+    ) -> Option<u32> {
+        const CAP: u32 = 4 * JUMP_STACK;
+        fn combine(best: Option<u32>, d: Option<u32>) -> Option<u32> {
+            match (best, d) {
+                (Some(b), Some(d)) => Some(b.max((d + 1).min(CAP))),
+                _ => None,
+            }
+        }
+        if from == to {
+            return Some(0);
+        }
+        if let Some(d) = done.get(&from) {
+            return *d;
+        }
+        let kids_of = |x: ChainId| -> Vec<ChainId> {
+            self.chain(x)
+                .map(|ch| {
+                    ch.rules
+                        .iter()
+                        .filter(|r| !r.gone)
+                        .flat_map(|r| r.jumps.iter().copied())
+                        .filter(|j| anc.contains(j))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let mut gray = std::collections::HashSet::new();
+        gray.insert(from);
+        // (chain, its children, next child, best so far)
+        let mut stack: Vec<(ChainId, Vec<ChainId>, usize, Option<u32>)> =
+            vec![(from, kids_of(from), 0, Some(0))];
+        while let Some(top) = stack.last_mut() {
+            if top.2 < top.1.len() {
+                let k = top.1[top.2];
+                top.2 += 1;
+                if k == to {
+                    top.3 = combine(top.3, Some(0));
+                } else if gray.contains(&k) {
+                    top.3 = None;
+                } else if let Some(d) = done.get(&k) {
+                    top.3 = combine(top.3, *d);
+                } else {
+                    gray.insert(k);
+                    let kids = kids_of(k);
+                    stack.push((k, kids, 0, Some(0)));
+                }
+                continue;
+            }
+            let (x, _, _, best) = stack.pop().expect("non-empty");
+            gray.remove(&x);
+            done.insert(x, best);
+            if let Some(parent) = stack.last_mut() {
+                parent.3 = combine(parent.3, best);
+            }
+        }
+        done.get(&from).copied().flatten()
+    }
+
+    /// Walks chain `c` entered at `level` from base chain `b` (hooked at `hook`, of type
+    /// `ty`), as the kernel's `nft_chain_validate` does.
+    fn walk(
+        &mut self,
+        b: ChainId,
+        hook: u32,
+        ty: ChainType,
+        c: ChainId,
+        level: u32,
+    ) -> Result<(), i32> {
+        if level >= JUMP_STACK {
+            return Err(libc::EMLINK);
+        }
+        if self.walked.get(&(b, c)).is_some_and(|&l| l >= level) {
+            return Ok(());
+        }
+        let Some(ch) = self.chain(c) else {
+            return Ok(());
+        };
+        for r in ch.rules.iter().filter(|r| !r.gone) {
+            for &e in r.exprs.iter() {
+                expr_check(self.nft, e, self.v6, hook, ty)?;
+            }
+            for &j in r.jumps.iter() {
+                self.walk(b, hook, ty, j, level + 1)?;
+            }
+        }
+        self.walked.insert((b, c), level);
+        Ok(())
+    }
+
+    /// The kernel's validation of what rule `exprs`/`jumps` of chain `c` adds.
     pub fn check_rule(
         &mut self,
         c: ChainId,
-        exprs: &[super::exprs::ExprId],
+        exprs: &[ExprId],
         jumps: &[ChainId],
     ) -> Result<(), i32> {
-        let reach = self.reach_of(c);
-        if reach.is_empty() {
-            return Ok(());
-        }
-        let mut own = Needs::none();
-        for &e in exprs {
-            own.add_expr(self.nft.exprs.facts(e), self.v6);
-        }
-        let mut below = Vec::with_capacity(jumps.len());
-        for &j in jumps {
-            below.push(self.needs_of(j));
-        }
-        for &(b, depth) in &reach {
-            let Some(base) = self.table.chain(b).base.as_ref() else {
+        for (b, depth) in self.reached_from(c) {
+            let Some(depth) = depth else {
+                return Err(libc::EMLINK);
+            };
+            if depth >= JUMP_STACK {
+                return Err(libc::EMLINK);
+            }
+            let Some(base) = self.chain(b).and_then(|x| x.base.as_ref()) else {
                 continue;
             };
-            own.check(base.hooknum, base.chain_type, depth)?;
-            for n in &below {
-                n.check(base.hooknum, base.chain_type, depth + 1)?;
+            let (hook, ty) = (base.hooknum, base.chain_type);
+            for &e in exprs {
+                expr_check(self.nft, e, self.v6, hook, ty)?;
+            }
+            for &j in jumps {
+                self.walk(b, hook, ty, j, depth + 1)?;
             }
         }
         Ok(())
@@ -269,7 +232,7 @@ pub(crate) fn restricted(nft: &Nft, e: super::exprs::ExprId, v6: bool) -> bool {
         Facts::Xt {
             target, name, rev, ..
         } => xt::find(name, *target, *rev, v6)
-            .is_some_and(|x| x.hooks != 0 || x.table == Some("nat") || x.hook_check.is_some()),
+            .is_some_and(|x| x.hooks != 0 || x.table == Some("nat")),
         _ => false,
     }
 }

@@ -179,13 +179,26 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
     };
     let (exprs_v, jumps_v) = (rule.exprs.clone(), rule.jumps.clone());
     tx.insert_rule(t, c, at, rule, m.be32(NFTA_RULE_ID));
-    if needs_validation {
-        match tx.validate {
-            Validate::Skip => tx.validate = Validate::Need,
-            Validate::Need => {}
-            Validate::Do => {
-                let mut v = graph::Validator::new(tx.nft, t);
-                v.check_rule(c, &exprs_v, &jumps_v).map_err(Fail::errno)?;
+    let mode = if tx.nft.table(t).validate_each {
+        Validate::Do
+    } else {
+        tx.validate
+    };
+    match mode {
+        Validate::Skip if needs_validation => tx.validate = Validate::Need,
+        Validate::Skip | Validate::Need => {}
+        Validate::Do => {
+            // The kernel validates the whole table after each rule: once it is invalid,
+            // every later rule of the table is refused too.
+            if let Some(&(_, errno)) = tx.invalid.iter().find(|(tt, _)| *tt == t) {
+                return Err(Fail::errno(errno));
+            }
+            if needs_validation {
+                let r = graph::Validator::new(tx.nft, t).check_rule(c, &exprs_v, &jumps_v);
+                if let Err(errno) = r {
+                    tx.invalid.push((t, errno));
+                    return Err(Fail::errno(errno));
+                }
             }
         }
     }
@@ -213,15 +226,11 @@ fn check_exprs(
             Facts::Unsupported(why) => return Err(Fail::Unsupported(why.to_string())),
             Facts::BadVerdict => return Err(Fail::at(libc::EINVAL, at)),
             Facts::Jump { chain, .. } => {
-                let Some(target) = table.lookup(chain) else {
+                // A base chain is not a jump target: the kernel does not find it.
+                let target = table.lookup(chain).filter(|&x| !table.chain(x).is_base());
+                let Some(target) = target else {
                     return Err(Fail::at(libc::ENOENT, at));
                 };
-                if table.chain(target).is_base() {
-                    return Err(Fail::at(libc::EOPNOTSUPP, at));
-                }
-                if graph::loops(table, target, c) {
-                    return Err(Fail::at(libc::ELOOP, at));
-                }
                 jumps.push(target);
                 validate = true;
             }

@@ -160,6 +160,9 @@ pub(crate) struct Table {
     /// commit, as in the kernel).
     pub by_name: HashMap<String, ChainId>,
     pub life: Life,
+    /// Validated after each rule: a table created while [`Nft::validate_each`] holds
+    /// (cleared by the next commit).
+    pub validate_each: bool,
 }
 
 impl Table {
@@ -216,6 +219,10 @@ pub(crate) struct Nft {
     pub serial: u32,
     /// The last rule identity given.
     pub uids: u32,
+    /// Tables created from now on are validated after each rule (the kernel's
+    /// `NFT_VALIDATE_DO`, which new tables start in): set when a commit's validation
+    /// failed, cleared by the next commit.
+    pub validate_each: bool,
 }
 
 impl Default for Nft {
@@ -228,6 +235,7 @@ impl Default for Nft {
             exprs: Interner::default(),
             serial: 1,
             uids: 0,
+            validate_each: false,
         }
     }
 }

@@ -66,6 +66,7 @@ pub(crate) fn new_table(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
         order: Vec::new(),
         by_name: HashMap::new(),
         life: Life::New,
+        validate_each: tx.nft.validate_each,
     };
     tx.nft.tables.push(Some(table));
     let id = tx.nft.tables.len() - 1;

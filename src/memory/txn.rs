@@ -127,6 +127,10 @@ pub(crate) struct Txn<'n> {
     undo: Vec<Undo>,
     pub touched: Vec<(TableId, ChainId)>,
     pub validate: Validate,
+    /// While validating after each rule: the tables found invalid, with the errno (every
+    /// later rule of the table is refused with it too, as the kernel validates the whole
+    /// table again after each rule).
+    pub invalid: Vec<(TableId, i32)>,
     pub ctx: Ctx,
 }
 
@@ -138,6 +142,7 @@ impl<'n> Txn<'n> {
             undo: Vec::new(),
             touched: Vec::new(),
             validate,
+            invalid: Vec::new(),
             ctx: Ctx {
                 flags: 0,
                 seq: 0,

@@ -49,6 +49,11 @@ pub(crate) fn table(w: &mut MsgWriter, msg: u16, head: Head, t: &Table) {
     w.put_str(NFTA_TABLE_NAME, &t.name);
     w.put_be32(NFTA_TABLE_USE, t.use_count);
     w.put_be64(NFTA_TABLE_HANDLE, t.handle);
+    if msg == NFT_MSG_DELTABLE {
+        // A deleted table is reported without its flags and user data.
+        finish(w, m, head.portid);
+        return;
+    }
     w.put_be32(NFTA_TABLE_FLAGS, t.flags);
     if let Some(u) = &t.udata {
         w.put(NFTA_TABLE_USERDATA, u);
@@ -62,6 +67,11 @@ pub(crate) fn chain(w: &mut MsgWriter, msg: u16, head: Head, t: &Table, c: &Chai
     w.put_str(NFTA_CHAIN_TABLE, &t.name);
     w.put_str(NFTA_CHAIN_NAME, &c.name);
     w.put_be64(NFTA_CHAIN_HANDLE, c.handle);
+    if msg == NFT_MSG_DELCHAIN {
+        // A deleted chain is reported by table, name and handle only.
+        finish(w, m, head.portid);
+        return;
+    }
     if let Some(b) = &c.base {
         let n = w.nest(NFTA_CHAIN_HOOK);
         w.put_be32(NFTA_HOOK_HOOKNUM, b.hooknum);

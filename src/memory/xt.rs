@@ -64,9 +64,6 @@ pub(crate) struct XtExt {
     /// The protocol the rule must match, uninverted (0: any).
     pub proto: u16,
     pub check: Option<Check>,
-    /// Checked again at validation, with the hook of each base chain that reaches it (the
-    /// extension's `nft_validate_chain`, or a `checkentry` that reads the hook).
-    pub hook_check: Option<fn(&[u8], u32) -> bool>,
 }
 
 const fn al(n: usize) -> usize {
@@ -86,7 +83,6 @@ macro_rules! ext {
             hooks: 0,
             proto: 0,
             check: None,
-            hook_check: None,
         }
     };
 }
@@ -144,17 +140,15 @@ fn netmap_v6(_: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
 }
 
 fn reject_v4(c: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
-    const ECHOREPLY: u32 = 7; // IPT_ICMP_ECHOREPLY
-    const TCP_RESET: u32 = 8; // IPT_TCP_RESET
     let with = u32_at(b, 0);
-    einval(with == ECHOREPLY || (with == TCP_RESET && (c.proto != TCP || c.inv_proto)))
+    einval(with == IPT_ICMP_ECHOREPLY || (with == IPT_TCP_RESET && (c.proto != TCP || c.inv_proto)))
 }
 
 fn reject_v6(c: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
-    const ECHOREPLY: u32 = 6; // IP6T_ICMP6_ECHOREPLY
-    const TCP_RESET: u32 = 7; // IP6T_TCP_RESET
     let with = u32_at(b, 0);
-    einval(with == ECHOREPLY || (with == TCP_RESET && (c.proto != TCP || c.inv_proto)))
+    einval(
+        with == IP6T_ICMP6_ECHOREPLY || (with == IP6T_TCP_RESET && (c.proto != TCP || c.inv_proto)),
+    )
 }
 
 // xt_log_info: level u8, logflags u8, prefix[30].
@@ -201,12 +195,6 @@ fn addrtype_v1(c: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
         }
     }
     Ok(())
-}
-
-fn addrtype_hooks(b: &[u8], hook_mask: u32) -> bool {
-    let flags = u32_at(b, 4);
-    !(hook_mask & (PRE | IN) != 0 && flags & XT_ADDRTYPE_LIMIT_IFACE_OUT != 0
-        || hook_mask & (POST | OUT) != 0 && flags & XT_ADDRTYPE_LIMIT_IFACE_IN != 0)
 }
 
 // xt_physdev_info: physindev[16], in_mask[16], physoutdev[16], out_mask[16], invert u8,
@@ -350,7 +338,6 @@ pub(crate) static CATALOG: &[XtExt] = &[
     },
     XtExt {
         check: Some(addrtype_v1),
-        hook_check: Some(addrtype_hooks),
         ..ext!("addrtype", M, 1, ANY, size_of::<xt_addrtype_info_v1>())
     },
     XtExt {
@@ -360,7 +347,6 @@ pub(crate) static CATALOG: &[XtExt] = &[
     },
     XtExt {
         check: Some(physdev),
-        hook_check: Some(physdev_hooks),
         ..ext!("physdev", M, 0, ANY, size_of::<xt_physdev_info>())
     },
     XtExt {
@@ -406,7 +392,6 @@ pub(crate) static CATALOG: &[XtExt] = &[
     XtExt {
         proto: TCP,
         check: Some(tcpmss),
-        hook_check: Some(tcpmss_hooks),
         ..ext!("TCPMSS", T, 0, ANY, size_of::<xt_tcpmss_info>())
     },
     XtExt {
