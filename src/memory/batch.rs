@@ -78,14 +78,28 @@ pub(crate) fn apply(
         }
     }
 
-    let (tx, failures) = run(nft, ops, portid, Validate::Skip)?;
+    // What the model does not support leaves no trace, not even a used handle.
+    let counters = Counters::of(nft);
+    let (tx, failures) = match run(nft, ops, portid, Validate::Skip) {
+        Ok(x) => x,
+        Err(why) => {
+            counters.restore(nft);
+            return Err(why);
+        }
+    };
     let mut w = MsgWriter::new();
     if failures.is_empty() {
         if tx.validate == Validate::Need && !valid(&tx) {
             // The kernel aborts, then applies the batch again validating after each rule.
             tx.abort();
             nft.validate_each = true;
-            let (tx2, failures2) = run(nft, ops, portid, Validate::Do)?;
+            let (tx2, failures2) = match run(nft, ops, portid, Validate::Do) {
+                Ok(x) => x,
+                Err(why) => {
+                    counters.restore(nft);
+                    return Err(why);
+                }
+            };
             if failures2.is_empty() {
                 commit(tx2, ops, portid, events, who, &mut out);
                 committed(nft);
@@ -111,6 +125,33 @@ pub(crate) fn apply(
 }
 
 type Failures = Vec<(usize, i32, Option<u32>)>;
+
+/// The handle counters and validation state, as a batch found them.
+struct Counters {
+    table_handles: u64,
+    hgen: Vec<(usize, u64)>,
+    validate_each: bool,
+}
+
+impl Counters {
+    fn of(nft: &Nft) -> Counters {
+        Counters {
+            table_handles: nft.table_handles,
+            hgen: nft.tables_in_order().map(|(id, t)| (id, t.hgen)).collect(),
+            validate_each: nft.validate_each,
+        }
+    }
+
+    fn restore(self, nft: &mut Nft) {
+        nft.table_handles = self.table_handles;
+        nft.validate_each = self.validate_each;
+        for (id, h) in self.hgen {
+            if let Some(t) = nft.tables.get_mut(id).and_then(Option::as_mut) {
+                t.hgen = h;
+            }
+        }
+    }
+}
 
 /// After a commit, nothing is validated after each rule any more.
 fn committed(nft: &mut Nft) {

@@ -376,7 +376,10 @@ pub(crate) static CATALOG: &[XtExt] = &[
     ext!("MARK", T, 2, ANY, size_of::<xt_mark_tginfo2>()),
     ext!("CONNMARK", T, 1, ANY, size_of::<xt_connmark_tginfo1>()),
     ext!("CONNMARK", T, 2, ANY, size_of::<xt_connmark_tginfo2>()),
-    ext!("CLASSIFY", T, 0, ANY, size_of::<xt_classify_target_info>()),
+    XtExt {
+        hooks: OUT | FWD | POST,
+        ..ext!("CLASSIFY", T, 0, ANY, size_of::<xt_classify_target_info>())
+    },
     XtExt {
         table: Some("raw"),
         ..ext!("TRACE", T, 0, ANY, 0)
