@@ -899,6 +899,7 @@ impl Server {
 }
 
 const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS] [--reader-floor VERSION]\n\
+                           [--memory]\n\
 \n\
 Runs iptables and ip6tables commands, and iptables-restore and ip6tables-restore inputs,\n\
 for the processes started under those names (links to iptnl) in this network namespace:\n\
@@ -920,7 +921,10 @@ SIGUSR1: print a line of figures (requests, commits, operations per commit, late
                          the oldest iptables-nft that must read the rules written\n\
                          exactly (1.8.7, 1.8.9, 1.8.11, 1.8.13; default: IPTNL_READER_FLOOR,\n\
                          or 1.8.7 when the kernel has nft_compat, else 1.8.9); a command\n\
-                         given another floor runs by itself\n";
+                         given another floor runs by itself\n\
+  -m, --memory           serve an in-memory ruleset of the server's own instead of the\n\
+                         kernel's (empty at start, lost at exit): the commands get the\n\
+                         kernel's answers without root or a kernel, for testing scripts\n";
 
 /// The options of `iptnl serve`.
 #[derive(Debug, Default, PartialEq)]
@@ -928,6 +932,7 @@ struct Options {
     verbose: bool,
     stats: Option<Duration>,
     floor: Option<iptnl::ipt::ReaderFloor>,
+    memory: bool,
 }
 
 /// Reads the options, or says what is wrong.
@@ -941,6 +946,7 @@ fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
         };
         match name {
             "-v" | "--verbose" if attached.is_none() => o.verbose = true,
+            "-m" | "--memory" if attached.is_none() => o.memory = true,
             "-h" | "--help" if attached.is_none() => return Ok(None),
             "--reader-floor" => {
                 let v = match attached.or_else(|| it.next().cloned()) {
@@ -1025,7 +1031,11 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let session = Session::shared();
+    let session = if opts.memory {
+        Session::memory()
+    } else {
+        Session::shared()
+    };
     session.set_reader_floor(opts.floor);
     let server = Server {
         session,
@@ -1037,7 +1047,13 @@ pub fn main(args: &[String]) -> i32 {
         served: AtomicU64::new(0),
         declined: AtomicU64::new(0),
     };
-    println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
+    if opts.memory {
+        println!(
+            "iptnl serve: listening on @{SOCKET_NAME} in this network namespace (in-memory ruleset)"
+        );
+    } else {
+        println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
+    }
     let _ = io::stdout().flush();
     std::thread::scope(|scope| {
         let server = &server;
@@ -1230,8 +1246,10 @@ mod tests {
                 verbose: true,
                 stats: Some(Duration::from_millis(2500)),
                 floor: None,
+                memory: false,
             }))
         );
+        assert!(parse_options(&s(&["--memory"])).unwrap().unwrap().memory);
         assert_eq!(
             parse_options(&s(&["--reader-floor", "1.8.10"]))
                 .unwrap()
@@ -1251,6 +1269,7 @@ mod tests {
             &["-s", "nan"],
             &["-s", "1e9"],
             &["--verbose=1"],
+            &["--memory=1"],
             &["-x"],
             &["--reader-floor"],
             &["--reader-floor=1.4.21"],
