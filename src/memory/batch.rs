@@ -224,9 +224,10 @@ fn valid(tx: &Txn<'_>) -> bool {
                 continue;
             };
             for r in ch.rules.iter().filter(|r| r.batch == serial && !r.gone) {
-                let restricted = !r.jumps.is_empty()
-                    || r.exprs.iter().any(|&e| graph::restricted(tx.nft, e, v6));
-                if restricted && v.check_rule(c, &r.exprs, &r.jumps).is_err() {
+                let restricted =
+                    r.has_jumps() || r.exprs().iter().any(|&e| graph::restricted(tx.nft, e, v6));
+                let jumps: Vec<usize> = r.jumps().collect();
+                if restricted && v.check_rule(c, r.exprs(), &jumps).is_err() {
                     return false;
                 }
             }

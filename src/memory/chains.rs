@@ -2,14 +2,12 @@
 //! `nf_tables_newchain`, `nf_tables_addchain`, `nf_tables_updchain` and
 //! `nf_tables_delchain` apply them.
 
-use std::collections::HashMap;
-
 use iptnl_sys::netfilter::{NF_ACCEPT, NF_DROP, NF_IP_PRI_CONNTRACK};
 use iptnl_sys::netlink::{NLM_F_EXCL, NLM_F_NONREC, NLM_F_REPLACE};
 use iptnl_sys::nf_tables::*;
 
 use super::msg::{text, Msg};
-use super::state::{Base, Chain, ChainType, Life, TableId};
+use super::state::{Base, Callers, Chain, ChainType, Life, TableId};
 use super::tables::family_supported;
 use super::txn::{Fail, Step, Trans, Txn, CHAIN_FLAGS};
 
@@ -146,13 +144,13 @@ fn add_chain(tx: &mut Txn<'_>, m: &Msg<'_>, t: TableId, flags: u32, policy: Opti
     let base = if m.get(NFTA_CHAIN_HOOK).is_some() {
         let hook = parse_hook(m)?;
         let stats = parse_stats(m)?;
-        Some(Base {
+        Some(Box::new(Base {
             hooknum: hook.num,
             priority: hook.priority,
             chain_type: hook.ty,
             policy: NF_ACCEPT as u32,
             stats,
-        })
+        }))
     } else {
         if flags & NFT_CHAIN_BASE != 0 {
             return Err(Fail::errno(libc::EINVAL));
@@ -172,7 +170,7 @@ fn add_chain(tx: &mut Txn<'_>, m: &Msg<'_>, t: TableId, flags: u32, policy: Opti
     let handle = table.alloc_handle();
     let is_base = base.is_some();
     let chain = Chain {
-        name: name.clone(),
+        name,
         handle,
         flags,
         use_count: 0,
@@ -181,13 +179,13 @@ fn add_chain(tx: &mut Txn<'_>, m: &Msg<'_>, t: TableId, flags: u32, policy: Opti
         rules: Vec::new(),
         life: Life::New,
         pending_gone: 0,
-        callers: HashMap::new(),
+        callers: Callers::None,
         touched: false,
     };
     table.chains.push(Some(chain));
     let c = table.chains.len() - 1;
     table.order.push(c);
-    let shadowed = table.by_name.insert(name, c);
+    let shadowed = table.index_name(c);
     // The policy of a new base chain is applied at commit (a drop policy is deferred until
     // every rule of the batch is in place).
     let policy = if is_base { policy } else { None };

@@ -10,12 +10,8 @@
 
 use std::collections::HashMap;
 
-use super::exprs::{ExprId, Facts};
+use super::exprs::{jump_bytes, jump_target, ExprId, Facts};
 use super::state::{Chain, ChainId, ChainType, Nft, Table, TableId};
-use super::xt;
-use crate::netlink::MsgWriter;
-use crate::nft::expr::Immediate;
-use crate::nft::{Expr, Verdict};
 
 /// The kernel's `NFT_JUMP_STACK_SIZE`: chains nested deeper are refused.
 const JUMP_STACK: u32 = 16;
@@ -24,17 +20,12 @@ const JUMP_STACK: u32 = 16;
 /// allow, and whether one of them is for the nat table (the base chain must then be of
 /// type nat).
 fn expr_check(nft: &Nft, e: ExprId, v6: bool, hook: u32, ty: ChainType) -> Result<(), i32> {
-    if let Facts::Xt {
-        target, name, rev, ..
-    } = nft.exprs.facts(e)
-    {
-        if let Some(x) = xt::find(name, *target, *rev, v6) {
-            if x.hooks != 0 && x.hooks & (1 << hook) == 0 {
-                return Err(libc::EINVAL);
-            }
-            if x.table == Some("nat") && ty != ChainType::Nat {
-                return Err(libc::EINVAL);
-            }
+    if let Some(x) = nft.exprs.facts(e).xt(v6) {
+        if x.hooks != 0 && x.hooks & (1 << hook) == 0 {
+            return Err(libc::EINVAL);
+        }
+        if x.table == Some("nat") && ty != ChainType::Nat {
+            return Err(libc::EINVAL);
         }
     }
     Ok(())
@@ -68,102 +59,62 @@ impl<'a> Validator<'a> {
         self.table.chains.get(c).and_then(Option::as_ref)
     }
 
-    /// The base chains from which chain `c` is reached through rules the batch keeps, each
-    /// with the longest run of jumps from it to `c` (`None`: a loop on the way, as deep as
-    /// the kernel's walk goes).
-    fn reached_from(&self, c: ChainId) -> Vec<(ChainId, Option<u32>)> {
-        // The ancestors of `c`.
-        let mut anc = std::collections::HashSet::new();
-        let mut stack = vec![c];
-        anc.insert(c);
-        while let Some(x) = stack.pop() {
-            let Some(ch) = self.chain(x) else { continue };
-            for &y in ch.callers.keys() {
-                if anc.insert(y) {
-                    stack.push(y);
+    /// The base chains from which chain `c` is reached through rules the batch keeps, and
+    /// the longest run of jumps from one of them to `c`, counted up to past the kernel's
+    /// limit (a loop on the way counts as past it).
+    fn reached_from(&self, c: ChainId) -> (Vec<ChainId>, u32) {
+        // The ancestors of `c`, through the callers of each chain (no rule is walked).
+        let mut anc = vec![c];
+        let mut seen = std::collections::HashSet::new();
+        seen.insert(c);
+        let mut i = 0;
+        while i < anc.len() {
+            if let Some(ch) = self.chain(anc[i]) {
+                for y in ch.callers.keys() {
+                    if seen.insert(y) {
+                        anc.push(y);
+                    }
                 }
             }
+            i += 1;
         }
         let mut bases: Vec<ChainId> = anc
             .iter()
             .copied()
             .filter(|&x| self.chain(x).is_some_and(Chain::is_base))
             .collect();
+        if bases.is_empty() {
+            return (bases, 0);
+        }
         bases.sort_unstable();
-        // The longest path to `c` from each ancestor, over the ancestors only; a loop among
-        // them makes it unbounded.
-        let mut done: HashMap<ChainId, Option<u32>> = HashMap::new();
-        let mut out = Vec::new();
-        for b in bases {
-            out.push((b, self.longest(b, c, &anc, &mut done)));
-        }
-        out
-    }
-
-    /// The longest run of jumps from `from` to `to` over the chains in `anc` (the ancestors
-    /// of `to`); `None` when a loop among them is on the way (unbounded).
-    fn longest(
-        &self,
-        from: ChainId,
-        to: ChainId,
-        anc: &std::collections::HashSet<ChainId>,
-        done: &mut HashMap<ChainId, Option<u32>>,
-    ) -> Option<u32> {
-        const CAP: u32 = 4 * JUMP_STACK;
-        fn combine(best: Option<u32>, d: Option<u32>) -> Option<u32> {
-            match (best, d) {
-                (Some(b), Some(d)) => Some(b.max((d + 1).min(CAP))),
-                _ => None,
-            }
-        }
-        if from == to {
-            return Some(0);
-        }
-        if let Some(d) = done.get(&from) {
-            return *d;
-        }
-        let kids_of = |x: ChainId| -> Vec<ChainId> {
-            self.chain(x)
-                .map(|ch| {
-                    ch.rules
-                        .iter()
-                        .filter(|r| !r.gone)
-                        .flat_map(|r| r.jumps.iter().copied())
-                        .filter(|j| anc.contains(j))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
-        let mut gray = std::collections::HashSet::new();
-        gray.insert(from);
-        // (chain, its children, next child, best so far)
-        let mut stack: Vec<(ChainId, Vec<ChainId>, usize, Option<u32>)> =
-            vec![(from, kids_of(from), 0, Some(0))];
-        while let Some(top) = stack.last_mut() {
-            if top.2 < top.1.len() {
-                let k = top.1[top.2];
-                top.2 += 1;
-                if k == to {
-                    top.3 = combine(top.3, Some(0));
-                } else if gray.contains(&k) {
-                    top.3 = None;
-                } else if let Some(d) = done.get(&k) {
-                    top.3 = combine(top.3, *d);
-                } else {
-                    gray.insert(k);
-                    let kids = kids_of(k);
-                    stack.push((k, kids, 0, Some(0)));
+        // Longest paths from the base chains, relaxed over the ancestors' caller edges until
+        // they settle or pass the limit (a loop never settles).
+        const PAST: u32 = JUMP_STACK + 1;
+        let index: HashMap<ChainId, usize> = anc.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+        let mut depth: Vec<Option<u32>> = anc
+            .iter()
+            .map(|&x| self.chain(x).is_some_and(Chain::is_base).then_some(0))
+            .collect();
+        for _ in 0..=PAST {
+            let mut changed = false;
+            for (xi, &x) in anc.iter().enumerate() {
+                let Some(ch) = self.chain(x) else { continue };
+                for y in ch.callers.keys() {
+                    let Some(&yi) = index.get(&y) else { continue };
+                    if let Some(d) = depth[yi] {
+                        let nd = (d + 1).min(PAST);
+                        if depth[xi].is_none_or(|cur| nd > cur) {
+                            depth[xi] = Some(nd);
+                            changed = true;
+                        }
+                    }
                 }
-                continue;
             }
-            let (x, _, _, best) = stack.pop().expect("non-empty");
-            gray.remove(&x);
-            done.insert(x, best);
-            if let Some(parent) = stack.last_mut() {
-                parent.3 = combine(parent.3, best);
+            if !changed {
+                break;
             }
         }
-        done.get(&from).copied().flatten()
+        (bases, depth[0].unwrap_or(0))
     }
 
     /// Walks chain `c` entered at `level` from base chain `b` (hooked at `hook`, of type
@@ -186,10 +137,10 @@ impl<'a> Validator<'a> {
             return Ok(());
         };
         for r in ch.rules.iter().filter(|r| !r.gone) {
-            for &e in r.exprs.iter() {
+            for &e in r.exprs() {
                 expr_check(self.nft, e, self.v6, hook, ty)?;
             }
-            for &j in r.jumps.iter() {
+            for j in r.jumps() {
                 self.walk(b, hook, ty, j, level + 1)?;
             }
         }
@@ -204,13 +155,14 @@ impl<'a> Validator<'a> {
         exprs: &[ExprId],
         jumps: &[ChainId],
     ) -> Result<(), i32> {
-        for (b, depth) in self.reached_from(c) {
-            let Some(depth) = depth else {
-                return Err(libc::EMLINK);
-            };
-            if depth >= JUMP_STACK {
-                return Err(libc::EMLINK);
-            }
+        let (bases, depth) = self.reached_from(c);
+        if bases.is_empty() {
+            return Ok(());
+        }
+        if depth >= JUMP_STACK {
+            return Err(libc::EMLINK);
+        }
+        for b in bases {
             let Some(base) = self.chain(b).and_then(|x| x.base.as_ref()) else {
                 continue;
             };
@@ -227,49 +179,42 @@ impl<'a> Validator<'a> {
 }
 
 /// Whether an expression asks anything of the base chains that reach its rule.
-pub(crate) fn restricted(nft: &Nft, e: super::exprs::ExprId, v6: bool) -> bool {
-    match nft.exprs.facts(e) {
-        Facts::Xt {
-            target, name, rev, ..
-        } => xt::find(name, *target, *rev, v6)
-            .is_some_and(|x| x.hooks != 0 || x.table == Some("nat")),
-        _ => false,
-    }
+pub(crate) fn restricted(nft: &Nft, e: ExprId, v6: bool) -> bool {
+    nft.exprs
+        .facts(e)
+        .xt(v6)
+        .is_some_and(|x| x.hooks != 0 || x.table == Some("nat"))
 }
 
 /// Renames chain `c` of table `t` at commit: its name, the name index, and the jumps of
 /// the rules that go to it (the kernel dumps a jump with the current name of its chain).
 pub(crate) fn rename_chain(nft: &mut Nft, t: TableId, c: ChainId, new: &str) {
     let table = nft.table_mut(t);
-    let old = std::mem::replace(&mut table.chain_mut(c).name, new.to_owned());
-    if table.by_name.get(&old) == Some(&c) {
-        table.by_name.remove(&old);
-    }
-    table.by_name.insert(new.to_owned(), c);
-    let callers: Vec<ChainId> = table.chain(c).callers.keys().copied().collect();
+    let old = table.chain(c).name.clone();
+    table.unindex_name(&old, c);
+    table.chain_mut(c).name = new.to_owned();
+    table.index_name(c);
+    let callers: Vec<ChainId> = table.chain(c).callers.keys().collect();
     for y in callers {
         let n = nft.table(t).chain(y).rules.len();
         for i in 0..n {
-            if !nft.table(t).chain(y).rules[i].jumps.contains(&c) {
+            if !nft.table(t).chain(y).rules[i].jumps_to(c) {
                 continue;
             }
-            let m = nft.table(t).chain(y).rules[i].exprs.len();
+            let m = nft.table(t).chain(y).rules[i].exprs().len();
             for k in 0..m {
-                let id = nft.table(t).chain(y).rules[i].exprs[k];
-                let goto = match nft.exprs.facts(id) {
-                    Facts::Jump { chain, goto } if **chain == *old => *goto,
+                let id = nft.table(t).chain(y).rules[i].exprs()[k];
+                if nft.exprs.facts(id) != Facts::Jump {
+                    continue;
+                }
+                let bytes = nft.exprs.bytes(id);
+                let goto = match jump_target(&bytes) {
+                    Some((chain, goto)) if chain == old => goto,
                     _ => continue,
                 };
-                let v = if goto {
-                    Verdict::Goto(new.to_owned())
-                } else {
-                    Verdict::Jump(new.to_owned())
-                };
-                let mut w = MsgWriter::new();
-                Expr::Immediate(Immediate::verdict(v)).encode(&mut w);
-                let fresh = nft.exprs.intern(w.as_bytes(), false);
+                let fresh = nft.exprs.intern(&jump_bytes(new, goto), false);
                 nft.exprs.release(id);
-                nft.table_mut(t).chain_mut(y).rules[i].exprs[k] = fresh;
+                nft.table_mut(t).chain_mut(y).rules[i].exprs_mut()[k] = fresh;
             }
         }
     }

@@ -87,6 +87,25 @@ use std::sync::Arc;
 use crate::netlink::{Conn, Transport};
 use endpoint::{Endpoint, Shared};
 
+/// Where the heap of a [`Ruleset`] goes, in bytes (see [`Ruleset::footprint`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Footprint {
+    /// Rules held.
+    pub rules: usize,
+    /// The rule lists of the chains.
+    pub rule_lists: usize,
+    /// The expression ids of the rules.
+    pub rule_ids: usize,
+    /// Chains: their slots, names, callers and name index.
+    pub chains: usize,
+    /// The distinct expressions' bytes.
+    pub expression_arena: usize,
+    /// The distinct expressions' entries.
+    pub expression_entries: usize,
+    /// The index of the distinct expressions.
+    pub expression_index: usize,
+}
+
 /// An in-memory nf_tables ruleset: one network namespace's worth of tables, chains and
 /// rules. Cheap to clone (clones share the ruleset); every [`conn`](Self::conn) is a new
 /// endpoint on it, as a new socket in the same namespace would be.
@@ -149,6 +168,43 @@ impl Ruleset {
     /// ```
     pub fn genid(&self) -> u32 {
         self.shared.lock().nft.genid
+    }
+
+    /// Where the ruleset's heap goes, in bytes (an estimate from the capacities held).
+    ///
+    /// ```
+    /// let f = iptnl::memory::Ruleset::new().footprint();
+    /// assert_eq!(f.rules, 0);
+    /// ```
+    pub fn footprint(&self) -> Footprint {
+        let w = self.shared.lock();
+        let nft = &w.nft;
+        let (arena, entries, index) = nft.exprs.heap();
+        let mut f = Footprint {
+            expression_arena: arena,
+            expression_entries: entries,
+            expression_index: index,
+            ..Footprint::default()
+        };
+        for (_, t) in nft.tables_in_order() {
+            f.chains += t.chains.capacity() * std::mem::size_of::<Option<state::Chain>>()
+                + t.by_name.heap();
+            for (_, c) in t.chains_in_order() {
+                f.rules += c.rules.len();
+                f.rule_lists += c.rules.capacity() * std::mem::size_of::<state::Rule>();
+                f.rule_ids += c
+                    .rules
+                    .iter()
+                    .map(|r| (r.exprs().len() + r.jumps().count()) * 4)
+                    .sum::<usize>();
+                f.chains += c.name.capacity()
+                    + c.callers.heap()
+                    + c.base
+                        .as_ref()
+                        .map_or(0, |_| std::mem::size_of::<state::Base>());
+            }
+        }
+        f
     }
 
     /// How many distinct expressions the ruleset holds and their bytes (every rule refers to

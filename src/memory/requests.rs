@@ -122,7 +122,7 @@ impl Dump {
                     let chains: Vec<usize> = match want_chain {
                         Some(n) => std::str::from_utf8(n)
                             .ok()
-                            .and_then(|n| table.by_name.get(n).copied())
+                            .and_then(|n| table.named(n))
                             .into_iter()
                             .collect(),
                         None => table.order.clone(),
@@ -304,7 +304,7 @@ pub(crate) fn answer(
             };
             let chain = name(chain_attr)
                 .and_then(|n| String::from_utf8(n).ok())
-                .and_then(|n| table.by_name.get(&n).copied())
+                .and_then(|n| table.named(&n))
                 .and_then(|c| table.chains[c].as_ref());
             let Some(chain) = chain else {
                 let errno = if attr(chain_attr).is_none() {

@@ -9,7 +9,7 @@ use iptnl_sys::netfilter::NFPROTO_IPV6;
 use iptnl_sys::netlink::{NLM_F_APPEND, NLM_F_CREATE, NLM_F_EXCL, NLM_F_REPLACE};
 use iptnl_sys::nf_tables::*;
 
-use super::exprs::{ExprId, Facts};
+use super::exprs::{jump_target, xt_parts, ExprId, Facts};
 use super::graph;
 use super::msg::Msg;
 use super::state::{ChainId, Rule, TableId};
@@ -39,6 +39,20 @@ fn table_and_chain(tx: &Txn<'_>, m: &Msg<'_>) -> Result<(TableId, Option<ChainId
         None => None,
     };
     Ok((t, c))
+}
+
+/// `match` or `target`: the name of the expression in `bytes` (an `NFTA_LIST_ELEM`).
+fn bytes_name(bytes: &[u8]) -> String {
+    crate::netlink::Attrs::new(bytes)
+        .next()
+        .and_then(Result::ok)
+        .and_then(|e| {
+            e.nested()
+                .flatten()
+                .find(|a| a.kind() == NFTA_EXPR_NAME)
+                .and_then(|a| a.str().ok().map(str::to_owned))
+        })
+        .unwrap_or_default()
 }
 
 /// `NFTA_RULE_COMPAT`: the layer-4 protocol and its inversion, as x_tables checks see them.
@@ -101,7 +115,7 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
                             .chain(c)
                             .rules
                             .iter()
-                            .position(|r| r.uid == uid)
+                            .rposition(|r| r.uid == uid)
                     })
                     .flatten()
             });
@@ -134,14 +148,16 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
             let id = tx.nft.exprs.intern(bytes, false);
             exprs.push(id);
             elems.push(off);
-            if let Facts::Unsupported(why) = tx.nft.exprs.facts(id) {
-                let why = why.to_string();
+            if let Facts::Unsupported(_) = tx.nft.exprs.facts(id) {
+                let why = tx.nft.exprs.reason(id);
                 release(tx, &exprs);
                 return Err(Fail::Unsupported(why));
             }
         }
     }
-    let checked = check_exprs(tx, m, t, c, &exprs, &elems);
+    let mut scratch = std::mem::take(&mut tx.scratch);
+    let checked = check_exprs(tx, m, t, c, &exprs, &elems, &mut scratch);
+    tx.scratch = scratch;
     let (jumps, needs_validation) = match checked {
         Ok(x) => x,
         Err(f) => {
@@ -154,21 +170,22 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
         .filter(|a| !a.data().is_empty())
         .map(|a| tx.nft.exprs.intern(a.data(), true));
     tx.nft.uids = tx.nft.uids.wrapping_add(1);
-    let rule = Rule {
-        handle,
-        exprs: exprs.into_boxed_slice(),
-        udata,
-        jumps: jumps.into_boxed_slice(),
-        uid: tx.nft.uids,
-        batch: tx.nft.serial,
-        gone: false,
-    };
+    let rule = Rule::new(handle, &exprs, &jumps, udata, tx.nft.uids, tx.nft.serial);
     let at = if m.flags & NLM_F_REPLACE != 0 {
-        let Some(i) = old else {
-            return Err(Fail::errno(libc::EINVAL));
+        let replaced = match old {
+            Some(i) => tx.delete_rule(t, c, i).map(|()| i),
+            None => Err(Fail::errno(libc::EINVAL)),
         };
-        tx.delete_rule(t, c, i)?;
-        i
+        match replaced {
+            Ok(i) => i,
+            Err(f) => {
+                release(tx, &exprs);
+                if let Some(u) = udata {
+                    tx.nft.exprs.release(u);
+                }
+                return Err(f);
+            }
+        }
     } else if m.flags & NLM_F_APPEND != 0 {
         match old {
             Some(i) => i + 1,
@@ -177,7 +194,7 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
     } else {
         old.unwrap_or(0)
     };
-    let (exprs_v, jumps_v) = (rule.exprs.clone(), rule.jumps.clone());
+    let jumps_v = jumps;
     tx.insert_rule(t, c, at, rule, m.be32(NFTA_RULE_ID));
     let mode = if tx.nft.table(t).validate_each {
         Validate::Do
@@ -194,7 +211,7 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
                 return Err(Fail::errno(errno));
             }
             if needs_validation {
-                let r = graph::Validator::new(tx.nft, t).check_rule(c, &exprs_v, &jumps_v);
+                let r = graph::Validator::new(tx.nft, t).check_rule(c, &exprs, &jumps_v);
                 if let Err(errno) = r {
                     tx.invalid.push((t, errno));
                     return Err(Fail::errno(errno));
@@ -214,6 +231,7 @@ fn check_exprs(
     c: ChainId,
     exprs: &[ExprId],
     elems: &[u32],
+    scratch: &mut Vec<u8>,
 ) -> Result<(Vec<ChainId>, bool), Fail> {
     let table = tx.nft.table(t);
     let v6 = table.family == NFPROTO_IPV6;
@@ -223,27 +241,29 @@ fn check_exprs(
         let at = elems[i];
         match tx.nft.exprs.facts(e) {
             Facts::Plain => {}
-            Facts::Unsupported(why) => return Err(Fail::Unsupported(why.to_string())),
+            Facts::Unsupported(_) => return Err(Fail::Unsupported(tx.nft.exprs.reason(e))),
             Facts::BadVerdict => return Err(Fail::at(libc::EINVAL, at)),
-            Facts::Jump { chain, .. } => {
+            Facts::Jump => {
                 // A base chain is not a jump target: the kernel does not find it.
-                let target = table.lookup(chain).filter(|&x| !table.chain(x).is_base());
+                let target = jump_target(tx.nft.exprs.bytes_into(e, scratch))
+                    .and_then(|(chain, _)| table.lookup(chain))
+                    .filter(|&x| !table.chain(x).is_base());
                 let Some(target) = target else {
                     return Err(Fail::at(libc::ENOENT, at));
                 };
                 jumps.push(target);
                 validate = true;
             }
-            Facts::Xt {
-                target,
-                name,
-                rev,
-                info,
-            } => {
-                let Some(ext) = xt::find(name, *target, *rev, v6) else {
+            facts @ Facts::Xt { .. } => {
+                let bytes = tx.nft.exprs.bytes_into(e, scratch);
+                let Some((name, rev, info)) = xt_parts(bytes) else {
+                    return Err(Fail::at(libc::EINVAL, at));
+                };
+                let Some(ext) = facts.xt(v6) else {
+                    let target = bytes_name(bytes) == "target";
                     return Err(Fail::unsupported(format!(
                         "the x_tables {} {name} revision {rev} for {}",
-                        if *target { "target" } else { "match" },
+                        if target { "target" } else { "match" },
                         if v6 { "ip6" } else { "ip" }
                     )));
                 };
@@ -301,7 +321,7 @@ pub(crate) fn del_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
                 .chain(cc)
                 .rules
                 .iter()
-                .position(|r| r.uid == uid)
+                .rposition(|r| r.uid == uid)
                 .map(|i| (tt, cc, i))
         });
         let Some((tt, cc, i)) = found else {

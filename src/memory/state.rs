@@ -26,21 +26,76 @@ pub(crate) type TableId = usize;
 /// Index of a chain in its table's [`Table::chains`] (stable while the chain exists).
 pub(crate) type ChainId = usize;
 
-/// One rule: its handle, its expressions (interned, in order) and its user data.
+/// One rule: its handle, its expressions (interned, in order), the chains it jumps to and
+/// its user data. Kept small: a ruleset holds hundreds of thousands.
 #[derive(Debug)]
 pub(crate) struct Rule {
     pub handle: u64,
-    pub exprs: Box<[ExprId]>,
-    pub udata: Option<ExprId>,
-    /// The chains its jumps and gotos go to (fixed when it was added, as the kernel keeps a
-    /// pointer to the chain).
-    pub jumps: Box<[ChainId]>,
+    /// The expressions, then the chains its jumps and gotos go to (fixed when it was added,
+    /// as the kernel keeps a pointer to the chain).
+    ids: Box<[u32]>,
+    /// Interned user data, or [`NO_UDATA`].
+    udata: u32,
     /// Identity within the namespace (a replaced rule and its replacement share a handle).
     pub uid: u32,
     /// The batch that added it ([`Nft::serial`] at the time).
     pub batch: u32,
+    exprs: u16,
     /// Deleted by the batch being applied.
     pub gone: bool,
+}
+
+const NO_UDATA: u32 = u32::MAX;
+
+impl Rule {
+    pub fn new(
+        handle: u64,
+        exprs: &[ExprId],
+        jumps: &[ChainId],
+        udata: Option<ExprId>,
+        uid: u32,
+        batch: u32,
+    ) -> Rule {
+        let mut ids = Vec::with_capacity(exprs.len() + jumps.len());
+        ids.extend_from_slice(exprs);
+        ids.extend(jumps.iter().map(|&j| j as u32));
+        Rule {
+            handle,
+            ids: ids.into_boxed_slice(),
+            udata: udata.unwrap_or(NO_UDATA),
+            uid,
+            batch,
+            exprs: exprs.len() as u16,
+            gone: false,
+        }
+    }
+
+    pub fn exprs(&self) -> &[ExprId] {
+        &self.ids[..usize::from(self.exprs)]
+    }
+
+    pub fn exprs_mut(&mut self) -> &mut [ExprId] {
+        &mut self.ids[..usize::from(self.exprs)]
+    }
+
+    /// The chains it jumps to.
+    pub fn jumps(&self) -> impl Iterator<Item = ChainId> + '_ {
+        self.ids[usize::from(self.exprs)..]
+            .iter()
+            .map(|&j| j as ChainId)
+    }
+
+    pub fn jumps_to(&self, c: ChainId) -> bool {
+        self.jumps().any(|j| j == c)
+    }
+
+    pub fn has_jumps(&self) -> bool {
+        self.ids.len() > usize::from(self.exprs)
+    }
+
+    pub fn udata(&self) -> Option<ExprId> {
+        (self.udata != NO_UDATA).then_some(self.udata)
+    }
 }
 
 /// What a base chain adds to a chain.
@@ -114,7 +169,7 @@ pub(crate) struct Chain {
     pub flags: u32,
     /// Rules in the chain plus jumps and gotos to it (the kernel's `chain->use`).
     pub use_count: u32,
-    pub base: Option<Base>,
+    pub base: Option<Box<Base>>,
     pub udata: Option<Box<[u8]>>,
     pub rules: Vec<Rule>,
     pub life: Life,
@@ -122,9 +177,192 @@ pub(crate) struct Chain {
     pub pending_gone: u32,
     /// Chains holding jumps or gotos to this one, with how many (for walking the jump graph
     /// upwards).
-    pub callers: HashMap<ChainId, u32>,
+    pub callers: Callers,
     /// Changed by the batch being applied (listed in its touched chains).
     pub touched: bool,
+}
+
+/// The callers of a chain: none, one (the usual case) or many, with a count of jumps each.
+#[derive(Debug, Default)]
+pub(crate) enum Callers {
+    #[default]
+    None,
+    One(u32, u32),
+    Many(Box<HashMap<u32, u32>>),
+}
+
+impl Callers {
+    pub fn add(&mut self, c: ChainId) {
+        let c = c as u32;
+        match self {
+            Callers::None => *self = Callers::One(c, 1),
+            Callers::One(x, n) if *x == c => *n += 1,
+            Callers::One(x, n) => {
+                let mut m = HashMap::new();
+                m.insert(*x, *n);
+                m.insert(c, 1);
+                *self = Callers::Many(Box::new(m));
+            }
+            Callers::Many(m) => *m.entry(c).or_insert(0) += 1,
+        }
+    }
+
+    pub fn remove(&mut self, c: ChainId) {
+        let c = c as u32;
+        match self {
+            Callers::One(x, n) if *x == c => {
+                *n -= 1;
+                if *n == 0 {
+                    *self = Callers::None;
+                }
+            }
+            Callers::Many(m) => {
+                if let Some(n) = m.get_mut(&c) {
+                    *n -= 1;
+                    if *n == 0 {
+                        m.remove(&c);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The calling chains.
+    pub fn keys(&self) -> Box<dyn Iterator<Item = ChainId> + '_> {
+        match self {
+            Callers::None => Box::new(std::iter::empty()),
+            Callers::One(x, _) => Box::new(std::iter::once(*x as ChainId)),
+            Callers::Many(m) => Box::new(m.keys().map(|&k| k as ChainId)),
+        }
+    }
+
+    /// Heap bytes held.
+    pub fn heap(&self) -> usize {
+        match self {
+            Callers::Many(m) => m.capacity() * 9 + 48,
+            _ => 0,
+        }
+    }
+}
+
+/// Chains by name: ids in open addressing by the hash of the chain's name (the names are
+/// the chains' own, not copied).
+#[derive(Debug, Default)]
+pub(crate) struct NameIndex {
+    slots: Vec<u32>,
+    live: usize,
+    tombs: usize,
+}
+
+const SLOT_EMPTY: u32 = u32::MAX;
+const SLOT_TOMB: u32 = u32::MAX - 1;
+
+fn name_hash(name: &str) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name.as_bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h ^ (h >> 29)) as usize
+}
+
+impl NameIndex {
+    fn name<'c>(chains: &'c [Option<Chain>], id: u32) -> Option<&'c str> {
+        chains
+            .get(id as usize)
+            .and_then(Option::as_ref)
+            .map(|c| c.name.as_str())
+    }
+
+    /// The slot holding `name`, if any.
+    fn find(&self, chains: &[Option<Chain>], name: &str) -> Option<usize> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = name_hash(name) & mask;
+        loop {
+            match self.slots[i] {
+                SLOT_EMPTY => return None,
+                SLOT_TOMB => {}
+                id if Self::name(chains, id) == Some(name) => return Some(i),
+                _ => {}
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    pub fn get(&self, chains: &[Option<Chain>], name: &str) -> Option<ChainId> {
+        self.find(chains, name).map(|i| self.slots[i] as ChainId)
+    }
+
+    fn grow(&mut self, chains: &[Option<Chain>]) {
+        let cap = ((self.live + 1) * 2).next_power_of_two().max(16);
+        let old = std::mem::replace(&mut self.slots, vec![SLOT_EMPTY; cap]);
+        self.tombs = 0;
+        for id in old.into_iter().filter(|&s| s < SLOT_TOMB) {
+            if let Some(n) = Self::name(chains, id) {
+                let mut i = name_hash(n) & (cap - 1);
+                while self.slots[i] != SLOT_EMPTY {
+                    i = (i + 1) & (cap - 1);
+                }
+                self.slots[i] = id;
+            }
+        }
+    }
+
+    /// Indexes chain `c` under its name; returns the chain that name stood for.
+    pub fn insert(&mut self, chains: &[Option<Chain>], c: ChainId) -> Option<ChainId> {
+        let Some(name) = Self::name(chains, c as u32) else {
+            return None;
+        };
+        if let Some(i) = self.find(chains, name) {
+            let old = self.slots[i];
+            self.slots[i] = c as u32;
+            return Some(old as ChainId);
+        }
+        if (self.live + self.tombs + 1) * 4 > self.slots.len() * 3 {
+            self.grow(chains);
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = name_hash(name) & mask;
+        while self.slots[i] < SLOT_TOMB {
+            i = (i + 1) & mask;
+        }
+        if self.slots[i] == SLOT_TOMB {
+            self.tombs -= 1;
+        }
+        self.slots[i] = c as u32;
+        self.live += 1;
+        None
+    }
+
+    /// Forgets `name` if it stands for chain `c`.
+    pub fn remove(&mut self, chains: &[Option<Chain>], name: &str, c: ChainId) {
+        if let Some(i) = self.find(chains, name) {
+            if self.slots[i] == c as u32 {
+                self.slots[i] = SLOT_TOMB;
+                self.live -= 1;
+                self.tombs += 1;
+            }
+        }
+    }
+
+    /// Makes `name` stand for chain `c` (whose name it is).
+    pub fn replace(&mut self, chains: &[Option<Chain>], name: &str, c: ChainId) {
+        match self.find(chains, name) {
+            Some(i) => self.slots[i] = c as u32,
+            None => {
+                self.insert(chains, c);
+            }
+        }
+    }
+
+    /// Heap bytes held.
+    pub fn heap(&self) -> usize {
+        self.slots.capacity() * 4
+    }
 }
 
 impl Chain {
@@ -158,7 +396,7 @@ pub(crate) struct Table {
     pub order: Vec<ChainId>,
     /// Chains by name (a chain renamed by the batch is still found by its old name until
     /// commit, as in the kernel).
-    pub by_name: HashMap<String, ChainId>,
+    pub by_name: NameIndex,
     pub life: Life,
     /// Validated after each rule: a table created while [`Nft::validate_each`] holds
     /// (cleared by the next commit).
@@ -176,8 +414,28 @@ impl Table {
 
     /// The chain named `name` that the batch can see.
     pub fn lookup(&self, name: &str) -> Option<ChainId> {
-        let id = *self.by_name.get(name)?;
+        let id = self.by_name.get(&self.chains, name)?;
         (self.chain(id).life != Life::Gone).then_some(id)
+    }
+
+    /// The chain the name index gives for `name` (committed or not).
+    pub fn named(&self, name: &str) -> Option<ChainId> {
+        self.by_name.get(&self.chains, name)
+    }
+
+    /// Indexes chain `c` by its name; returns the chain of that name it hides.
+    pub fn index_name(&mut self, c: ChainId) -> Option<ChainId> {
+        self.by_name.insert(&self.chains, c)
+    }
+
+    /// Forgets `name` in the index if it stands for chain `c`.
+    pub fn unindex_name(&mut self, name: &str, c: ChainId) {
+        self.by_name.remove(&self.chains, name, c)
+    }
+
+    /// Makes `name` stand for chain `c` again (an aborted batch undoing a chain that hid it).
+    pub fn reindex_name(&mut self, name: &str, c: ChainId) {
+        self.by_name.replace(&self.chains, name, c)
     }
 
     /// The chain with `handle` that the batch can see.

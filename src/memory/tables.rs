@@ -1,8 +1,6 @@
 //! `NFT_MSG_NEWTABLE` and `NFT_MSG_DELTABLE` in a batch, as `nf_tables_newtable` and
 //! `nf_tables_deltable` apply them.
 
-use std::collections::HashMap;
-
 use iptnl_sys::netfilter::{NFPROTO_IPV4, NFPROTO_IPV6};
 use iptnl_sys::netlink::{NLM_F_EXCL, NLM_F_NONREC, NLM_F_REPLACE};
 use iptnl_sys::nf_tables::*;
@@ -64,7 +62,7 @@ pub(crate) fn new_table(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
         udata: m.get(NFTA_TABLE_USERDATA).map(|a| a.data().into()),
         chains: Vec::new(),
         order: Vec::new(),
-        by_name: HashMap::new(),
+        by_name: Default::default(),
         life: Life::New,
         validate_each: tx.nft.validate_each,
     };

@@ -82,8 +82,6 @@ pub(crate) enum Trans {
         t: TableId,
         c: ChainId,
         uid: u32,
-        /// `NFTA_RULE_ID`, for later operations of the batch to refer to the rule.
-        id: Option<u32>,
     },
     DelRule {
         t: TableId,
@@ -131,6 +129,10 @@ pub(crate) struct Txn<'n> {
     /// later rule of the table is refused with it too, as the kernel validates the whole
     /// table again after each rule).
     pub invalid: Vec<(TableId, i32)>,
+    /// Rules added with an `NFTA_RULE_ID`, by it.
+    ids: std::collections::HashMap<u32, (TableId, ChainId, u32)>,
+    /// A buffer for expressions' bytes.
+    pub scratch: Vec<u8>,
     pub ctx: Ctx,
 }
 
@@ -143,6 +145,8 @@ impl<'n> Txn<'n> {
             touched: Vec::new(),
             validate,
             invalid: Vec::new(),
+            ids: std::collections::HashMap::new(),
+            scratch: Vec::new(),
             ctx: Ctx {
                 flags: 0,
                 seq: 0,
@@ -207,7 +211,7 @@ impl<'n> Txn<'n> {
         for &j in jumps {
             let target = table.chain_mut(j);
             target.use_count += 1;
-            *target.callers.entry(c).or_insert(0) += 1;
+            target.callers.add(c);
         }
     }
 
@@ -219,25 +223,23 @@ impl<'n> Txn<'n> {
         for &j in jumps {
             let target = table.chain_mut(j);
             target.use_count = target.use_count.saturating_sub(1);
-            if let Some(n) = target.callers.get_mut(&c) {
-                *n -= 1;
-                if *n == 0 {
-                    target.callers.remove(&c);
-                }
-            }
+            target.callers.remove(c);
         }
     }
 
     /// Puts `rule` (added by this batch) at index `at` of chain `c`, and records it.
     pub fn insert_rule(&mut self, t: TableId, c: ChainId, at: usize, rule: Rule, id: Option<u32>) {
         let uid = rule.uid;
-        let jumps = rule.jumps.clone();
+        let jumps: Vec<ChainId> = rule.jumps().collect();
         self.touch(t, c);
         self.hold(t, c, &jumps);
         let ch = self.nft.table_mut(t).chain_mut(c);
         let at = at.min(ch.rules.len());
         ch.rules.insert(at, rule);
-        self.push(Trans::NewRule { t, c, uid, id });
+        if let Some(id) = id {
+            self.ids.entry(id).or_insert((t, c, uid));
+        }
+        self.push(Trans::NewRule { t, c, uid });
     }
 
     /// Deletes the rule at index `at` of chain `c`: `ENOENT` when it is deleted already
@@ -249,7 +251,7 @@ impl<'n> Txn<'n> {
             return Err(Fail::errno(libc::ENOENT));
         }
         r.gone = true;
-        let (uid, jumps) = (r.uid, r.jumps.clone());
+        let (uid, jumps): (u32, Vec<ChainId>) = (r.uid, r.jumps().collect());
         ch.pending_gone += 1;
         self.touch(t, c);
         self.unhold(t, c, &jumps);
@@ -270,15 +272,7 @@ impl<'n> Txn<'n> {
 
     /// The rule added earlier in this batch with `NFTA_RULE_ID` `id`.
     pub fn rule_by_id(&self, id: u32) -> Option<(TableId, ChainId, u32)> {
-        self.log.iter().find_map(|(tr, _)| match tr {
-            Trans::NewRule {
-                t,
-                c,
-                uid,
-                id: Some(x),
-            } if *x == id => Some((*t, *c, *uid)),
-            _ => None,
-        })
+        self.ids.get(&id).copied()
     }
 
     /// Undoes everything the batch did but use handles.
@@ -301,13 +295,13 @@ impl<'n> Txn<'n> {
             for mut r in rules {
                 if r.batch == serial {
                     if !r.gone {
-                        released.push(r.jumps.clone());
+                        released.push(r.jumps().collect::<Vec<_>>());
                     }
                     self.release_exprs(&r);
                 } else {
                     if r.gone {
                         r.gone = false;
-                        restored.push(r.jumps.clone());
+                        restored.push(r.jumps().collect::<Vec<_>>());
                     }
                     keep.push(r);
                 }
@@ -331,18 +325,12 @@ impl<'n> Txn<'n> {
                     let table = self.nft.table_mut(t);
                     table.use_count = table.use_count.saturating_sub(1);
                     table.order.retain(|&x| x != c);
-                    if let Some(ch) = table.chains[c].take() {
-                        match shadowed {
-                            Some(s) => {
-                                table.by_name.insert(ch.name, s);
-                            }
-                            None => {
-                                if table.by_name.get(&ch.name) == Some(&c) {
-                                    table.by_name.remove(&ch.name);
-                                }
-                            }
-                        }
+                    let name = table.chain(c).name.clone();
+                    match shadowed {
+                        Some(s) => table.reindex_name(&name, s),
+                        None => table.unindex_name(&name, c),
                     }
+                    table.chains[c] = None;
                 }
                 Undo::ChainGone { t, c } => {
                     let table = self.nft.table_mut(t);
@@ -355,10 +343,10 @@ impl<'n> Txn<'n> {
     }
 
     fn release_exprs(&mut self, r: &Rule) {
-        for &e in r.exprs.iter() {
+        for &e in r.exprs() {
             self.nft.exprs.release(e);
         }
-        if let Some(u) = r.udata {
+        if let Some(u) = r.udata() {
             self.nft.exprs.release(u);
         }
     }
@@ -408,7 +396,7 @@ impl<'n> Txn<'n> {
                     }
                 }
                 Trans::DelChain { .. } => {}
-                Trans::NewRule { t, c, uid, .. } => {
+                Trans::NewRule { t, c, uid } => {
                     if let Some(p) = positions.as_mut() {
                         pos = p.new_rule(self.nft, *t, *c, *uid);
                     }
@@ -430,11 +418,9 @@ impl<'n> Txn<'n> {
                 }
                 Trans::DelChain { t, c } => {
                     let table = self.nft.table_mut(*t);
-                    if let Some(ch) = table.chains[*c].take() {
-                        if table.by_name.get(&ch.name) == Some(c) {
-                            table.by_name.remove(&ch.name);
-                        }
-                    }
+                    let name = table.chain(*c).name.clone();
+                    table.unindex_name(&name, *c);
+                    table.chains[*c] = None;
                     table.order.retain(|x| x != c);
                 }
                 _ => {}
@@ -451,6 +437,12 @@ impl<'n> Txn<'n> {
             };
             ch.touched = false;
             if ch.pending_gone == 0 {
+                // Room left by growth beyond an eighth is given back (a ruleset loaded
+                // once would keep up to half its rule lists empty).
+                let len = ch.rules.len();
+                if ch.rules.capacity() > len + len / 8 {
+                    ch.rules.shrink_to(len + len / 8);
+                }
                 continue;
             }
             ch.pending_gone = 0;
@@ -459,6 +451,13 @@ impl<'n> Txn<'n> {
             self.nft.table_mut(t).chain_mut(c).rules = keep;
             for r in &gone {
                 self.release_exprs(r);
+            }
+        }
+        self.nft.exprs.trim();
+        for t in self.nft.tables.iter_mut().flatten() {
+            let n = t.chains.len();
+            if t.chains.capacity() > n + n / 8 + 16 {
+                t.chains.shrink_to(n + n / 8);
             }
         }
         if !log.is_empty() {
@@ -513,6 +512,19 @@ impl Positions {
     }
 
     fn new_rule(&mut self, nft: &Nft, t: TableId, c: ChainId, uid: u32) -> Pos {
+        let ch = nft.table(t).chain(c);
+        if ch.pending_gone == 0 {
+            // No rule leaves the chain in this commit: the list is the chain's, and a new
+            // rule is found from the end (appends) without an index of the whole chain.
+            let Some(i) = ch.rules.iter().rposition(|r| r.uid == uid) else {
+                return Pos::default();
+            };
+            let after = (i > 0 && i + 1 < ch.rules.len()).then(|| ch.rules[i - 1].handle);
+            return Pos {
+                idx: Some(i),
+                after,
+            };
+        }
         let l = self.linked(nft, t, c);
         let Some(&i) = l.by_uid.get(&uid) else {
             return Pos::default();

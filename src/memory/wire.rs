@@ -116,12 +116,12 @@ pub(crate) fn rule(
         w.put_be64(NFTA_RULE_POSITION, p);
     }
     let n = w.nest(NFTA_RULE_EXPRESSIONS);
-    for &e in r.exprs.iter() {
-        w.put_raw(exprs.bytes_of(e));
+    for &e in r.exprs() {
+        w.put_interned(|buf| exprs.write(e, buf));
     }
     w.end_nest(n);
-    if let Some(u) = r.udata {
-        w.put(NFTA_RULE_USERDATA, exprs.bytes_of(u));
+    if let Some(u) = r.udata() {
+        w.put(NFTA_RULE_USERDATA, &exprs.bytes(u));
     }
     finish(w, m, head.portid);
 }

@@ -550,13 +550,6 @@ pub(crate) static CATALOG: &[XtExt] = &[
     },
 ];
 
-/// The catalog entry of `name` revision `rev`, match or target, for the family.
-pub(crate) fn find(name: &str, target: bool, rev: u32, v6: bool) -> Option<&'static XtExt> {
-    CATALOG.iter().find(|e| {
-        e.name == name && e.target == target && e.rev == rev && e.v6.is_none_or(|f| f == v6)
-    })
-}
-
 /// Why an info this model cannot judge is refused as unsupported (the catalog entry is
 /// known, but the info asks for something whose kernel check depends on more than the
 /// info: a conntrack helper module, for one).
