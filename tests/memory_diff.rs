@@ -102,6 +102,7 @@ const SPECS: &[&str] = &[
     "-m iprange --src-range 10.0.0.1-10.0.0.9 -j DROP",
     "-j TRACE",
     "-j NFQUEUE --queue-num 3",
+    "-j CLASSIFY --set-class 1:1",
     "-j A",
     "-j B",
     "-j C",
@@ -923,4 +924,142 @@ fn memory_matches_the_kernel() {
             );
         }
     }
+}
+
+/// The index of `spec` in [`SPECS`].
+fn spec(text: &str) -> usize {
+    SPECS
+        .iter()
+        .position(|s| *s == text)
+        .unwrap_or_else(|| panic!("no spec {text:?}"))
+}
+
+fn regression(family: IpFamily, ops: &[Op]) {
+    if let Err(e) = compare(family, ops) {
+        panic!("{e}");
+    }
+}
+
+// Each divergence the property test found, as the sequence that showed it.
+
+/// The kernel checks `physdev`'s hooks when the rule is added, not for the base chains that
+/// reach it later.
+#[test]
+fn physdev_in_a_chain_reached_from_output() {
+    let physdev = spec("-m physdev --physdev-out eth0 -j ACCEPT");
+    regression(
+        IpFamily::V4,
+        &[Op::Sync {
+            table: 0,
+            rules: vec![physdev],
+            hook: 2,
+            first: false,
+        }],
+    );
+}
+
+/// `--reject-with tcp-reset` with `-p tcp` (and the other values of `REJECT`).
+#[test]
+fn reject_values() {
+    for s in [
+        "-p tcp -j REJECT --reject-with tcp-reset",
+        "-j REJECT --reject-with tcp-reset",
+        "-j REJECT",
+    ] {
+        regression(IpFamily::V4, &[Op::Append(0, 0, spec(s))]);
+        regression(IpFamily::V6, &[Op::Append(0, 0, spec(s))]);
+    }
+}
+
+/// A chain jumping to itself is allowed until a base chain reaches it; a base chain is no
+/// jump target.
+#[test]
+fn loops_and_jumps_to_base_chains() {
+    let to_b = spec("-j B");
+    regression(
+        IpFamily::V4,
+        &[
+            Op::NewChain(1, 5),
+            Op::Insert(1, 5, 1, to_b),
+            Op::Append(1, 0, to_b),
+            Op::Raw(vec![RawOp::AddRule(0, 4, to_b, RawPos::Append, false)]),
+        ],
+    );
+}
+
+/// Validation that failed makes the tables created afterwards validated rule by rule until
+/// the next commit, and a batch refused by validation uses its handles twice.
+#[test]
+fn validation_state_and_handles() {
+    regression(
+        IpFamily::V4,
+        &[
+            Op::Append(1, 0, spec("-m limit --limit 5/second -j ACCEPT")),
+            Op::Deep(0, 16),
+            Op::Deep(1, 16),
+            Op::NewChain(1, 4),
+        ],
+    );
+    regression(
+        IpFamily::V4,
+        &[
+            Op::Deep(0, 16),
+            Op::Other(Box::new(Op::Deep(0, 16))),
+            Op::Append(0, 6, spec("-j ACCEPT")),
+        ],
+    );
+}
+
+/// Deleted chains and tables are reported by name and handle only.
+#[test]
+fn deletion_events() {
+    regression(IpFamily::V4, &[Op::ClearChain(1, 4), Op::DeleteAllChains(1)]);
+    regression(
+        IpFamily::V4,
+        &[
+            Op::Deep(1, 13),
+            Op::Other(Box::new(Op::Restore {
+                table: 1,
+                lines: Vec::new(),
+                noflush: false,
+                counters: false,
+                commit: true,
+            })),
+        ],
+    );
+}
+
+/// An update may restate a base chain's hook, never change it; an unknown chain type is not
+/// found.
+#[test]
+fn base_chain_updates() {
+    regression(
+        IpFamily::V4,
+        &[
+            Op::Restore {
+                table: 1,
+                lines: vec!["-P {3} ACCEPT".into()],
+                noflush: false,
+                counters: false,
+                commit: true,
+            },
+            Op::Raw(vec![RawOp::AddBase(1, 4, -200, 3)]),
+            Op::Raw(vec![RawOp::AddBase(1, 4, 100, 1)]),
+            Op::Raw(vec![RawOp::AddBase(1, 4, 100, 0)]),
+        ],
+    );
+    regression(
+        IpFamily::V4,
+        &[Op::Append(0, 0, 0), Op::Raw(vec![RawOp::AddBase(0, 1, 0, 3)])],
+    );
+}
+
+/// `CLASSIFY` runs in OUTPUT, FORWARD and POSTROUTING only.
+#[test]
+fn classify_hooks() {
+    let classify = spec("-j CLASSIFY --set-class 1:1");
+    let ops: Vec<Op> = (0..4)
+        .flat_map(|t| (0..7).map(move |c| Op::Append(t, c, classify)))
+        .collect();
+    regression(IpFamily::V4, &ops);
 }
