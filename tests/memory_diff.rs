@@ -1013,7 +1013,10 @@ fn validation_state_and_handles() {
 /// Deleted chains and tables are reported by name and handle only.
 #[test]
 fn deletion_events() {
-    regression(IpFamily::V4, &[Op::ClearChain(1, 4), Op::DeleteAllChains(1)]);
+    regression(
+        IpFamily::V4,
+        &[Op::ClearChain(1, 4), Op::DeleteAllChains(1)],
+    );
     regression(
         IpFamily::V4,
         &[
@@ -1050,7 +1053,10 @@ fn base_chain_updates() {
     );
     regression(
         IpFamily::V4,
-        &[Op::Append(0, 0, 0), Op::Raw(vec![RawOp::AddBase(0, 1, 0, 3)])],
+        &[
+            Op::Append(0, 0, 0),
+            Op::Raw(vec![RawOp::AddBase(0, 1, 0, 3)]),
+        ],
     );
 }
 

@@ -263,7 +263,7 @@ pub(crate) fn answer(
     }
     match id {
         NFT_MSG_GETGEN => {
-            wire::gen(&mut w, head, (who.pid, &who.name));
+            wire::gen(&mut w, head, (who.pid, who.name));
             ack(&mut w, m, portid);
         }
         NFT_MSG_GETTABLE | NFT_MSG_GETCHAIN | NFT_MSG_GETRULE => {

@@ -188,6 +188,8 @@ pub(crate) enum Callers {
     #[default]
     None,
     One(u32, u32),
+    // Boxed so that a chain with one caller or none (nearly all) pays one word for it.
+    #[allow(clippy::box_collection)]
     Many(Box<HashMap<u32, u32>>),
 }
 
@@ -268,7 +270,7 @@ fn name_hash(name: &str) -> usize {
 }
 
 impl NameIndex {
-    fn name<'c>(chains: &'c [Option<Chain>], id: u32) -> Option<&'c str> {
+    fn name(chains: &[Option<Chain>], id: u32) -> Option<&str> {
         chains
             .get(id as usize)
             .and_then(Option::as_ref)
@@ -314,9 +316,7 @@ impl NameIndex {
 
     /// Indexes chain `c` under its name; returns the chain that name stood for.
     pub fn insert(&mut self, chains: &[Option<Chain>], c: ChainId) -> Option<ChainId> {
-        let Some(name) = Self::name(chains, c as u32) else {
-            return None;
-        };
+        let name = Self::name(chains, c as u32)?;
         if let Some(i) = self.find(chains, name) {
             let old = self.slots[i];
             self.slots[i] = c as u32;

@@ -117,6 +117,10 @@ pub(crate) enum Validate {
     Do,
 }
 
+/// What [`Txn::commit`] tells of each change: the state, the change, its context and its
+/// position among the chain's rules.
+pub(crate) type Report<'r> = &'r mut dyn FnMut(&Nft, &Trans, &Ctx, Pos);
+
 /// A batch being applied to `nft`.
 #[derive(Debug)]
 pub(crate) struct Txn<'n> {
@@ -360,7 +364,7 @@ impl<'n> Txn<'n> {
     /// Makes the batch the committed state; `report` is called with each change, in the
     /// order of the transaction list, while the objects are as the kernel shows them at
     /// that point. The generation moves when anything changed.
-    pub fn commit(mut self, mut report: Option<&mut dyn FnMut(&Nft, &Trans, &Ctx, Pos)>) {
+    pub fn commit(mut self, mut report: Option<Report<'_>>) {
         let log = std::mem::take(&mut self.log);
         let mut positions = report.as_ref().map(|_| Positions::default());
         for (tr, ctx) in &log {

@@ -98,6 +98,7 @@ pub(crate) fn chain(w: &mut MsgWriter, msg: u16, head: Head, t: &Table, c: &Chai
 
 /// `NFT_MSG_NEWRULE`/`DELRULE` for rule `r` of chain `c`, with `position` (the handle of the
 /// rule before it) when given.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn rule(
     w: &mut MsgWriter,
     msg: u16,
