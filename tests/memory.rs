@@ -337,3 +337,51 @@ fn what_is_not_modelled_says_so_and_changes_nothing() {
     let added = ipt.append("filter", "INPUT", "-j DROP").unwrap();
     assert_eq!(format!("{added:?}"), "Added { handles: [3] }");
 }
+
+/// Set in the environment of this binary's unprivileged run.
+const UNPRIVILEGED: &str = "IPTNL_MEMORY_TESTS_UNPRIVILEGED";
+
+/// These tests need no privileges, and this proves it: run as root (as CI runs them), this
+/// binary runs all of them again in a user namespace of its own (`unshare -r`), where the
+/// process keeps its files but has no capability over the network namespace it is in. There
+/// the kernel refuses its netlink requests as it refuses any unprivileged user (checked
+/// first), and every test must still pass.
+#[test]
+fn the_tests_pass_without_privileges() {
+    if std::env::var_os(UNPRIVILEGED).is_some() {
+        let refused = IpTables::new(IpFamily::V4).and_then(|h| h.list("filter", "INPUT"));
+        match refused {
+            Err(e) => assert!(e.is_permission(), "not refused for want of privileges: {e}"),
+            Ok(rules) => panic!("the kernel answered an unprivileged process: {rules:?}"),
+        }
+        return;
+    }
+    if iptnl::netlink::effective_uid() != 0 {
+        // Unprivileged already: the other tests show it.
+        return;
+    }
+    let exe = std::env::current_exe().unwrap();
+    let out = match std::process::Command::new("unshare")
+        .args(["--user", "--map-root-user"])
+        .arg(&exe)
+        .args(["--test-threads", "2"])
+        .env(UNPRIVILEGED, "1")
+        .output()
+    {
+        Ok(out) => out,
+        Err(e) => {
+            eprintln!("skipped: cannot run unshare: {e}");
+            return;
+        }
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if !stdout.contains("test result") && stderr.contains("unshare failed") {
+        eprintln!("skipped: no user namespace here: {stderr}");
+        return;
+    }
+    assert!(
+        out.status.success() && stdout.contains("test result: ok"),
+        "without privileges:\n{stdout}\n{stderr}"
+    );
+}

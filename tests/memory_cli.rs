@@ -15,8 +15,8 @@ use cli_seqs::*;
 
 const BIN: &str = env!("CARGO_BIN_EXE_iptnl");
 
-/// Runs `lines` with `bin` in a fresh namespace where `iptnl serve --memory` listens.
-fn run_on_memory(bin: &str, lines: &[Vec<String>]) -> Vec<Step> {
+/// Runs `f` in a fresh namespace where `iptnl serve --memory` listens.
+fn with_memory_server<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     common::in_netns(|| {
         let mut server = Command::new(BIN)
             .args(["serve", "--memory"])
@@ -30,17 +30,70 @@ fn run_on_memory(bin: &str, lines: &[Vec<String>]) -> Vec<Step> {
             .read_line(&mut first)
             .expect("server line");
         assert!(first.contains("in-memory ruleset"), "{first:?}");
-        let steps = lines
+        let out = f();
+        let _ = server.kill();
+        let _ = server.wait();
+        out
+    })
+}
+
+/// Runs `lines` with `bin` in a fresh namespace where `iptnl serve --memory` listens.
+fn run_on_memory(bin: &str, lines: &[Vec<String>]) -> Vec<Step> {
+    with_memory_server(|| {
+        lines
             .iter()
             .map(|args| {
                 let a: Vec<&str> = args.iter().map(String::as_str).collect();
                 step(&common::run_status(bin, &a, None))
             })
-            .collect();
-        let _ = server.kill();
-        let _ = server.wait();
-        steps
+            .collect()
     })
+}
+
+/// A command at a reader floor other than the server's is served on the in-memory ruleset
+/// all the same (a kernel server lets such a command run by itself, which here would write
+/// the kernel's ruleset).
+#[test]
+fn another_reader_floor_stays_in_memory() {
+    if !common::have("iptables-nft-save") {
+        eprintln!("iptables-nft-save is not installed: skipped");
+        return;
+    }
+    let tools = tools();
+    let ours = tools.path("iptables");
+    let (listed, kernel) = with_memory_server(|| {
+        for floor in ["1.8.7", "1.8.11"] {
+            let add = common::run_status(
+                &ours,
+                &[
+                    "--reader-floor",
+                    floor,
+                    "-A",
+                    "INPUT",
+                    "-p",
+                    "tcp",
+                    "--dport",
+                    "22",
+                    "-j",
+                    "ACCEPT",
+                ],
+                None,
+            );
+            assert!(add.status.success(), "{floor}: {add:?}");
+        }
+        let listed = common::run_status(&ours, &["-S", "INPUT"], None);
+        let kernel = common::run_status("iptables-nft-save", &[], None);
+        (listed, kernel)
+    });
+    assert_eq!(
+        String::from_utf8_lossy(&listed.stdout),
+        "-P INPUT ACCEPT\n-A INPUT -p tcp -m tcp --dport 22 -j ACCEPT\n\
+         -A INPUT -p tcp -m tcp --dport 22 -j ACCEPT\n"
+    );
+    assert!(
+        !String::from_utf8_lossy(&kernel.stdout).contains("--dport 22"),
+        "the kernel's ruleset was written: {kernel:?}"
+    );
 }
 
 fn check(v6: bool, seqs: &[&str]) {

@@ -329,6 +329,20 @@ impl Session {
         }
     }
 
+    /// Whether the handles work on an in-memory ruleset instead of the kernel's.
+    pub fn is_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// A private session on the same ruleset: the kernel's, or this session's in-memory one
+    /// (for a command that must run with handles of its own).
+    pub fn private_beside(&self) -> Session {
+        Session {
+            memory: self.memory.clone(),
+            ..Session::default()
+        }
+    }
+
     fn slot(&self, family: IpFamily) -> &Mutex<Option<Arc<IpTables>>> {
         match family {
             IpFamily::V4 => &self.v4,

@@ -508,6 +508,9 @@ fn splice_out(
 enum Job {
     /// `iptables` / `ip6tables`.
     Iptables(IpFamily),
+    /// `iptables` / `ip6tables` at a reader floor other than the server's, served on the
+    /// server's in-memory ruleset by handles of its own.
+    IptablesAlone(IpFamily),
     /// `iptables-restore` / `ip6tables-restore` (and their other names), with its input.
     Restore(IpFamily),
 }
@@ -736,6 +739,10 @@ impl Server {
                     .handle(f)
                     .map_err(|e| format!("no handle: {e}"))?
                     .reader_floor();
+                if floor != ours && self.session.is_memory() {
+                    // Declined, it would run on the kernel's ruleset instead of this one.
+                    return Ok(Job::IptablesAlone(f));
+                }
                 if floor != ours {
                     return Err(format!(
                         "the command's reader floor {floor} differs from the server's {ours}"
@@ -755,6 +762,9 @@ impl Server {
         let args = &req.args;
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job {
             Job::Iptables(family) => iptables_cmd::execute(family, args, &self.session),
+            Job::IptablesAlone(family) => {
+                iptables_cmd::execute(family, args, &self.session.private_beside())
+            }
             Job::Restore(family) => {
                 crate::tools::restore_served(&req.tool, family, args, input, &self.session)
             }
@@ -865,7 +875,7 @@ impl Server {
             Ok(job) => {
                 // A restore's input follows its request, up to the end of the client's writes.
                 let input = match job {
-                    Job::Iptables(_) => Ok(Vec::new()),
+                    Job::Iptables(_) | Job::IptablesAlone(_) => Ok(Vec::new()),
                     Job::Restore(_) => read_input(&mut r),
                 };
                 match input {
