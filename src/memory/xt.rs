@@ -156,6 +156,13 @@ fn log(_: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
     einval(byte(b, 0) >= 8 || !b.get(2..32).is_some_and(|p| p.contains(&0)))
 }
 
+// xt_nflog_info (what iptables-nft 1.8.7 writes for NFLOG): len u32, group u16,
+// threshold u16, flags u16, pad u16, prefix [64] (NUL-terminated).
+fn nflog(_: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
+    let last = size_of::<xt_nflog_info>() - 1;
+    einval(u16_at(b, 8) & !XT_NFLOG_MASK != 0 || byte(b, last) != 0)
+}
+
 fn tcp_or_udp(c: &CheckCtx<'_>, _: &[u8]) -> Result<(), i32> {
     einval(!((c.proto == TCP || c.proto == UDP) && !c.inv_proto))
 }
@@ -387,6 +394,10 @@ pub(crate) static CATALOG: &[XtExt] = &[
     XtExt {
         check: Some(log),
         ..ext!("LOG", T, 0, ANY, size_of::<xt_log_info>())
+    },
+    XtExt {
+        check: Some(nflog),
+        ..ext!("NFLOG", T, 0, ANY, size_of::<xt_nflog_info>())
     },
     XtExt {
         check: Some(nfqueue_v3),
