@@ -21,15 +21,18 @@ const MASQ: &str = "CNI-HOSTPORT-MASQ";
 const MARK: &str = "0x2000/0x2000";
 
 /// A port published by a container.
-struct PortMapping {
-    host_port: u16,
-    container_port: u16,
-    protocol: &'static str,
+pub struct PortMapping {
+    /// The port on the host.
+    pub host_port: u16,
+    /// The port in the container.
+    pub container_port: u16,
+    /// `tcp` or `udp`.
+    pub protocol: &'static str,
 }
 
 /// The per-container chain name: CNI-DN- and a hash of network name and container id
 /// (portmap uses the first characters of a SHA-512; any stable hash does for the demo).
-fn dn_chain(network: &str, container_id: &str) -> String {
+pub fn dn_chain(network: &str, container_id: &str) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in network.bytes().chain([0]).chain(container_id.bytes()) {
         h ^= u64::from(b);
@@ -47,7 +50,7 @@ fn ensure_chain(ipt: &IpTables, table: &str, chain: &str) -> Result<(), Error> {
 }
 
 /// The shared chains and the rules that lead into them, as portmap sets them up.
-fn setup_shared(ipt: &IpTables) -> Result<(), Error> {
+pub fn setup_shared(ipt: &IpTables) -> Result<(), Error> {
     for c in [DNAT, SETMARK, MASQ] {
         ensure_chain(ipt, "nat", c)?;
     }
@@ -65,7 +68,7 @@ fn setup_shared(ipt: &IpTables) -> Result<(), Error> {
 }
 
 /// CNI ADD: the container's chain and the jump to it, in one batch.
-fn add(
+pub fn add(
     ipt: &IpTables,
     network: &str,
     container_id: &str,
@@ -122,7 +125,7 @@ fn add(
 }
 
 /// CNI DEL: the jumps to the container's chain and the chain itself, in one batch.
-fn del(ipt: &IpTables, network: &str, container_id: &str) -> Result<(), Error> {
+pub fn del(ipt: &IpTables, network: &str, container_id: &str) -> Result<(), Error> {
     let chain = dn_chain(network, container_id);
     let mut tx = ipt.transaction();
     for rule in ipt.rules("nat", DNAT)? {

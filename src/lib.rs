@@ -8,6 +8,8 @@
 //! - [`netlink`]: socket, messages, attributes, batches, dumps, generation ids;
 //! - [`nft`]: the nftables object model (tables, chains, rules, expressions, sets);
 //! - [`ipt`]: the iptables rule model (parse, encode, decode, print, save), pure: no I/O;
+//! - [`memory`]: an in-memory nf_tables with the kernel's semantics, reached through the
+//!   same netlink bytes, for tests without root;
 //! - [`iptables`]: the agent layer: the [`IpTables`] handle, the one planner every command
 //!   goes through, restore, transactions, the cache.
 //!
@@ -21,6 +23,7 @@ pub use iptnl_sys as sys;
 
 pub mod ipt;
 pub mod iptables;
+pub mod memory;
 pub mod netlink;
 pub mod netns;
 pub mod nft;

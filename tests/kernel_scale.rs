@@ -259,7 +259,7 @@ fn five_thousand_echoed_handles_match_the_dump() {
 
 /// The socket's current `SO_SNDBUF`.
 fn send_buffer_size(conn: &Conn) -> usize {
-    conn.socket().send_buffer_size().unwrap()
+    conn.socket().unwrap().send_buffer_size().unwrap()
 }
 
 /// Batches whose size is right around the socket's send buffer size are sent whole: the

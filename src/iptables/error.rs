@@ -135,6 +135,10 @@ pub enum Error {
         /// Why it was refused.
         source: Box<Error>,
     },
+    /// The in-memory ruleset ([`crate::memory`]) was asked for something it does not model;
+    /// nothing was applied.
+    #[error("{0}")]
+    Unsupported(String),
 }
 
 impl Error {
@@ -318,6 +322,9 @@ pub(crate) fn from_nft(e: nft::Error, op: &str) -> Error {
         nft::Error::Encode { what, source } => Error::Invalid(format!("{what}: {source}")),
         nft::Error::Netlink(crate::netlink::Error::Permission { op }) => {
             Error::Permission { op: op.to_owned() }
+        }
+        nft::Error::Netlink(e @ crate::netlink::Error::Unsupported { .. }) => {
+            Error::Unsupported(e.to_string())
         }
         e => Error::Kernel {
             errno: e.errno().unwrap_or(0),

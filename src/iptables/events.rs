@@ -11,8 +11,6 @@
 //! the events and hands over the commits, in order; the cache applies them.
 
 use std::collections::VecDeque;
-use std::os::fd::AsRawFd;
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use iptnl_sys::netlink::NLM_F_APPEND;
@@ -22,7 +20,7 @@ use iptnl_sys::nf_tables::{
 };
 use iptnl_sys::nfnetlink::{nfnl_msg_id, nfnl_subsys_id, NFNLGRP_NFTABLES, NFNL_SUBSYS_NFTABLES};
 
-use crate::netlink::{Conn, Messages, Socket};
+use crate::netlink::{Conn, Messages, Transport};
 use crate::nft::{Chain, Rule, Table};
 
 /// One event, decoded.
@@ -39,7 +37,7 @@ pub(crate) enum Ev {
 /// A subscription to the ruleset events of one namespace.
 #[derive(Debug)]
 pub(crate) struct Events {
-    sock: Socket,
+    sock: Box<dyn Transport>,
     rx: Vec<u8>,
     queue: VecDeque<Ev>,
 }
@@ -47,11 +45,7 @@ pub(crate) struct Events {
 impl Events {
     /// Subscribes in the namespace of `conn`.
     pub(crate) fn open(conn: &Conn) -> Option<Events> {
-        let ns = conn.socket().netns().ok()?;
-        let path = format!("/proc/self/fd/{}", ns.as_raw_fd());
-        let mut sock = Socket::open_in_netns(Path::new(&path)).ok()?;
-        sock.ensure_rcvbuf(8 << 20);
-        sock.join_group(NFNLGRP_NFTABLES).ok()?;
+        let sock = conn.subscribe(NFNLGRP_NFTABLES, 8 << 20).ok()?;
         Some(Events {
             sock,
             rx: Vec::new(),

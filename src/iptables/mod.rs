@@ -197,6 +197,25 @@ impl IpTables {
         Ok(IpTables::from_conn(family, conn))
     }
 
+    /// A handle on an in-memory ruleset of its own ([`crate::memory`]): the kernel's
+    /// semantics without root, a network namespace or a kernel. Every call works as on the
+    /// kernel, with the same results and errors; what the in-memory ruleset does not model
+    /// is refused with [`Error::Unsupported`]. To share one ruleset between handles (both
+    /// families, or two writers racing), build them with
+    /// [`from_conn`](Self::from_conn)`(family, ruleset.conn())`.
+    ///
+    /// ```
+    /// use iptnl::iptables::IpTables;
+    /// let ipt = IpTables::in_memory(iptnl::ipt::IpFamily::V4);
+    /// ipt.append("nat", "POSTROUTING", "-s 10.244.0.0/16 ! -d 10.244.0.0/16 -j MASQUERADE")?;
+    /// let err = ipt.append("filter", "INPUT", "-j MASQUERADE").unwrap_err();
+    /// assert_eq!(err.errno(), Some(libc::EINVAL)); // only valid in the nat table
+    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ```
+    pub fn in_memory(family: IpFamily) -> IpTables {
+        IpTables::from_conn(family, crate::memory::Ruleset::new().conn())
+    }
+
     /// A handle on an open connection.
     ///
     /// ```no_run

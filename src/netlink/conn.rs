@@ -14,6 +14,7 @@ use super::batch::{Batch, OpIndex};
 use super::error::{DecodeError, Error, MsgFailure};
 use super::message::{Message, Messages};
 use super::socket::Socket;
+use super::transport::Transport;
 use super::writer::MsgWriter;
 
 /// How a read that must be consistent with one generation is retried while other writers
@@ -151,7 +152,8 @@ impl KernelTime {
     }
 }
 
-/// A connection to the kernel's nf_tables subsystem.
+/// A connection to the kernel's nf_tables subsystem (or to another [`Transport`] that
+/// answers the same messages, such as an in-memory ruleset).
 ///
 /// It owns one socket, a receive buffer and a sequence counter. It is `Send` but not meant to
 /// be shared between threads while in use: give each thread its own, or guard it.
@@ -164,7 +166,7 @@ impl KernelTime {
 /// ```
 #[derive(Debug)]
 pub struct Conn {
-    sock: Socket,
+    sock: Box<dyn Transport>,
     rx: Vec<u8>,
     seq: u32,
     time: KernelTime,
@@ -189,6 +191,16 @@ impl Conn {
 
     /// Wraps an open socket.
     pub fn from_socket(sock: Socket) -> Conn {
+        Self::from_transport(Box::new(sock))
+    }
+
+    /// A connection through `transport` instead of a kernel socket (see [`Transport`]).
+    ///
+    /// ```
+    /// let conn = iptnl::netlink::Conn::from_transport(iptnl::memory::Ruleset::new().transport());
+    /// assert!(conn.socket().is_none());
+    /// ```
+    pub fn from_transport(sock: Box<dyn Transport>) -> Conn {
         // Start from a value unlikely to match stale replies of another connection.
         let seq = (std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
@@ -251,7 +263,7 @@ impl Conn {
     }
 
     /// `sendmsg` of `buf`, timed.
-    fn send(sock: &Socket, time: &mut KernelTime, buf: &[u8]) -> Result<(), Error> {
+    fn send(sock: &mut dyn Transport, time: &mut KernelTime, buf: &[u8]) -> Result<(), Error> {
         let t = Instant::now();
         let r = sock.send(buf);
         time.sendmsg += t.elapsed();
@@ -267,11 +279,43 @@ impl Conn {
         r
     }
 
-    /// The underlying socket. Requests sent on it directly are not the connection's: it
-    /// does not read their replies (replies with other sequence numbers are skipped by every
-    /// exchange).
-    pub fn socket(&self) -> &Socket {
-        &self.sock
+    /// The underlying socket (`None` when the connection talks to another [`Transport`]).
+    /// Requests sent on it directly are not the connection's: it does not read their replies
+    /// (replies with other sequence numbers are skipped by every exchange).
+    pub fn socket(&self) -> Option<&Socket> {
+        self.sock.as_socket()
+    }
+
+    /// A second connection to the same nf_tables: for a socket, a new socket in the same
+    /// network namespace (whatever the calling thread's).
+    ///
+    /// ```
+    /// let conn = iptnl::netlink::Conn::from_transport(iptnl::memory::Ruleset::new().transport());
+    /// let mut other = conn.open_another()?;
+    /// assert_eq!(other.genid()?, 1);
+    /// # Ok::<(), iptnl::netlink::Error>(())
+    /// ```
+    pub fn open_another(&self) -> Result<Conn, Error> {
+        Ok(Conn::from_transport(self.sock.open_another()?))
+    }
+
+    /// A new endpoint on the same nf_tables that has joined multicast `group`
+    /// (`NFNLGRP_NFTABLES`: the ruleset events of every later commit), its receive buffer
+    /// raised to `rcvbuf` bytes where allowed.
+    ///
+    /// ```
+    /// use iptnl_sys::nfnetlink::NFNLGRP_NFTABLES;
+    /// let conn = iptnl::netlink::Conn::from_transport(iptnl::memory::Ruleset::new().transport());
+    /// let mut events = conn.subscribe(NFNLGRP_NFTABLES, 1 << 20)?;
+    /// let mut buf = Vec::new();
+    /// assert!(!events.recv(&mut buf, false)?); // nothing committed yet
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn subscribe(&self, group: u32, rcvbuf: usize) -> Result<Box<dyn Transport>, Error> {
+        let mut t = self.sock.open_another()?;
+        t.ensure_rcvbuf(rcvbuf);
+        t.join_group(group)?;
+        Ok(t)
     }
 
     fn next_seq(&mut self, count: u32) -> u32 {
@@ -315,7 +359,7 @@ impl Conn {
                     // Echoed objects and errors must fit in the receive buffer too.
                     self.sock
                         .ensure_rcvbuf(batch.echo_count().saturating_mul(4096).max(256 * 1024));
-                    Self::send(&self.sock, &mut self.time, bytes)
+                    Self::send(&mut *self.sock, &mut self.time, bytes)
                 }
                 Err(e) => Err(e),
             }
@@ -423,7 +467,7 @@ impl Conn {
         let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_ACK, seq, family, 0);
         attrs(&mut w);
         w.finish(m)?;
-        Self::send(&self.sock, &mut self.time, w.as_bytes())?;
+        Self::send(&mut *self.sock, &mut self.time, w.as_bytes())?;
         loop {
             self.recv(true).map_err(|e| Error::io(op, e))?;
             for m in Messages::new(&self.rx) {
@@ -502,7 +546,7 @@ impl Conn {
         let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_DUMP, seq, family, 0);
         attrs(&mut w);
         w.finish(m)?;
-        Self::send(&self.sock, &mut self.time, w.as_bytes())?;
+        Self::send(&mut *self.sock, &mut self.time, w.as_bytes())?;
         let mut status = DumpStatus {
             interrupted: false,
             genid_low: None,

@@ -196,6 +196,14 @@ pub enum Error {
         /// How many times it was tried.
         tries: u32,
     },
+    /// An nf_tables other than the kernel's (the in-memory ruleset of [`crate::memory`]) was
+    /// asked for something it does not model; nothing was applied. It says so instead of
+    /// guessing what the kernel would have done.
+    #[error("the in-memory ruleset does not model {what}; nothing was applied")]
+    Unsupported {
+        /// What it was asked for.
+        what: String,
+    },
     /// Messages were lost because the receive buffer overflowed; the outcome of the batch is
     /// unknown to this socket.
     #[error("{op}: replies were lost (receive buffer overflow); the outcome is unknown")]

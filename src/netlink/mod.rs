@@ -7,7 +7,9 @@
 //! - [`Batch`] frames nf_tables messages for one atomic commit;
 //! - [`Conn`] sends batches in one `sendmsg`, maps errors back to operations, runs dumps and
 //!   reads the generation id;
-//! - [`Socket`] is the system-call layer, the only `unsafe` code of the crate.
+//! - [`Socket`] is the system-call layer, the only `unsafe` code of the crate;
+//! - [`Transport`] is what a [`Conn`] talks through: a [`Socket`], or another nf_tables that
+//!   answers the same bytes (the in-memory ruleset of [`crate::memory`]).
 
 mod attr;
 mod batch;
@@ -16,6 +18,7 @@ mod error;
 mod message;
 mod prefault;
 mod socket;
+mod transport;
 mod writer;
 
 pub use attr::{Attr, AttrTable, Attrs};
@@ -30,4 +33,5 @@ pub use socket::{
     wait_signal, PeerCredentials,
 };
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
+pub use transport::Transport;
 pub use writer::{MsgStart, MsgWriter, Nest, NFNL_HDRLEN, NLA_MAX_LEN};

@@ -116,6 +116,17 @@ impl MsgWriter {
         self.buf
     }
 
+    /// Appends bytes that are whole attributes or messages already.
+    pub(crate) fn put_raw(&mut self, bytes: &[u8]) {
+        self.buf.extend_from_slice(bytes);
+    }
+
+    /// Appends what `f` writes: whole attributes already (an in-memory ruleset's stored
+    /// expressions, unfolded straight into the message).
+    pub(crate) fn put_interned(&mut self, f: impl FnOnce(&mut Vec<u8>)) {
+        f(&mut self.buf);
+    }
+
     /// Appends `n` zero bytes (room to be overwritten later).
     pub(crate) fn put_raw_zeroes(&mut self, n: usize) {
         self.buf.resize(self.buf.len() + n, 0);

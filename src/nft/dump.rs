@@ -306,9 +306,7 @@ pub fn dump_rules_by_chain(
 /// A second connection in the network namespace of `conn`'s socket (`SIOCGSKNS`), if the
 /// kernel tells it.
 pub(crate) fn conn_in_same_netns(conn: &Conn) -> Option<Conn> {
-    let ns = conn.socket().netns().ok()?;
-    let path = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&ns));
-    Conn::open_in_netns(path).ok()
+    conn.open_another().ok()
 }
 
 /// Dumps and renders `chains` one by one; `false` when a dump saw another generation than

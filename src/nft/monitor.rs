@@ -12,7 +12,7 @@ use iptnl_sys::nfnetlink::{
 use super::error::Error;
 use super::trace::Trace;
 use super::{Chain, Rule, Table};
-use crate::netlink::{self, Messages, Socket};
+use crate::netlink::{self, Conn, Messages, Socket, Transport};
 
 /// One ruleset event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +70,7 @@ pub enum Event {
 /// ```
 #[derive(Debug)]
 pub struct Monitor {
-    sock: Socket,
+    sock: Box<dyn Transport>,
     rx: Vec<u8>,
     queue: std::collections::VecDeque<Event>,
 }
@@ -109,7 +109,25 @@ impl Monitor {
             sock.join_group(NFNLGRP_NFTRACE)?;
         }
         Ok(Monitor {
-            sock,
+            sock: Box::new(sock),
+            rx: Vec::new(),
+            queue: Default::default(),
+        })
+    }
+
+    /// Subscribes to the ruleset events of the nf_tables `conn` talks to: its network
+    /// namespace (whatever the calling thread's), or the in-memory ruleset it is a
+    /// connection to.
+    ///
+    /// ```
+    /// let ruleset = iptnl::memory::Ruleset::new();
+    /// let mut m = iptnl::nft::monitor::Monitor::beside(&ruleset.conn())?;
+    /// assert!(m.try_next()?.is_none());
+    /// # Ok::<(), iptnl::nft::Error>(())
+    /// ```
+    pub fn beside(conn: &Conn) -> Result<Monitor, Error> {
+        Ok(Monitor {
+            sock: conn.subscribe(NFNLGRP_NFTABLES, 4 << 20)?,
             rx: Vec::new(),
             queue: Default::default(),
         })
@@ -119,7 +137,7 @@ impl Monitor {
         sock.ensure_rcvbuf(4 << 20);
         sock.join_group(NFNLGRP_NFTABLES)?;
         Ok(Monitor {
-            sock,
+            sock: Box::new(sock),
             rx: Vec::new(),
             queue: Default::default(),
         })

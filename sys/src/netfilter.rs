@@ -19,6 +19,9 @@ pub const NF_QUEUE: i32 = 3;
 pub const NF_REPEAT: i32 = 4;
 /// Verdict: deprecated stop.
 pub const NF_STOP: i32 = 5;
+/// The bits of a verdict code that hold the verdict (the rest carry a queue number or an
+/// errno).
+pub const NF_VERDICT_MASK: i32 = 0x0000_00ff;
 
 /// Family: unspecified.
 pub const NFPROTO_UNSPEC: u8 = 0;
@@ -56,6 +59,8 @@ pub const NF_NETDEV_EGRESS: u32 = 1;
 
 /// Priority of the raw table.
 pub const NF_IP_PRI_RAW: i32 = -300;
+/// Priority of connection tracking (a nat chain must hook after it).
+pub const NF_IP_PRI_CONNTRACK: i32 = -200;
 /// Priority of the mangle table.
 pub const NF_IP_PRI_MANGLE: i32 = -150;
 /// Priority of destination NAT.

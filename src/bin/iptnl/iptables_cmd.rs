@@ -89,6 +89,9 @@ pub struct Session {
     shared: bool,
     /// The reader floor of the handles (the kernel's default when `None`).
     floor: Mutex<Option<iptnl::ipt::ReaderFloor>>,
+    /// The in-memory ruleset the handles work on instead of the kernel (`iptnl serve
+    /// --memory`).
+    memory: Option<iptnl::memory::Ruleset>,
 }
 
 impl Session {
@@ -96,6 +99,29 @@ impl Session {
     pub fn shared() -> Session {
         Session {
             shared: true,
+            ..Session::default()
+        }
+    }
+
+    /// A shared session on an in-memory ruleset of its own, kept for the server's life.
+    pub fn memory() -> Session {
+        Session {
+            shared: true,
+            memory: Some(iptnl::memory::Ruleset::new()),
+            ..Session::default()
+        }
+    }
+
+    /// Whether the handles work on an in-memory ruleset instead of the kernel's.
+    pub fn is_memory(&self) -> bool {
+        self.memory.is_some()
+    }
+
+    /// A private session on the same ruleset: the kernel's, or this session's in-memory one
+    /// (for a command that must run with handles of its own).
+    pub fn private_beside(&self) -> Session {
+        Session {
+            memory: self.memory.clone(),
             ..Session::default()
         }
     }
@@ -118,7 +144,10 @@ impl Session {
         if let Some(h) = &*slot {
             return Ok(h.clone());
         }
-        let h = Arc::new(IpTables::new(family)?);
+        let h = Arc::new(match &self.memory {
+            Some(r) => IpTables::from_conn(family, r.conn()),
+            None => IpTables::new(family)?,
+        });
         if let Some(f) = *self.floor.lock().unwrap_or_else(|p| p.into_inner()) {
             h.set_reader_floor(f);
         }

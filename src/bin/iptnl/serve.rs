@@ -508,6 +508,9 @@ fn splice_out(
 enum Job {
     /// `iptables` / `ip6tables`.
     Iptables(IpFamily),
+    /// `iptables` / `ip6tables` at a reader floor other than the server's, served on the
+    /// server's in-memory ruleset by handles of its own.
+    IptablesAlone(IpFamily),
     /// `iptables-restore` / `ip6tables-restore` (and their other names), with its input.
     Restore(IpFamily),
 }
@@ -736,6 +739,10 @@ impl Server {
                     .handle(f)
                     .map_err(|e| format!("no handle: {e}"))?
                     .reader_floor();
+                if floor != ours && self.session.is_memory() {
+                    // Declined, it would run on the kernel's ruleset instead of this one.
+                    return Ok(Job::IptablesAlone(f));
+                }
                 if floor != ours {
                     return Err(format!(
                         "the command's reader floor {floor} differs from the server's {ours}"
@@ -755,6 +762,9 @@ impl Server {
         let args = &req.args;
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match job {
             Job::Iptables(family) => iptables_cmd::execute(family, args, &self.session),
+            Job::IptablesAlone(family) => {
+                iptables_cmd::execute(family, args, &self.session.private_beside())
+            }
             Job::Restore(family) => {
                 crate::tools::restore_served(&req.tool, family, args, input, &self.session)
             }
@@ -865,7 +875,7 @@ impl Server {
             Ok(job) => {
                 // A restore's input follows its request, up to the end of the client's writes.
                 let input = match job {
-                    Job::Iptables(_) => Ok(Vec::new()),
+                    Job::Iptables(_) | Job::IptablesAlone(_) => Ok(Vec::new()),
                     Job::Restore(_) => read_input(&mut r),
                 };
                 match input {
@@ -899,6 +909,7 @@ impl Server {
 }
 
 const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS] [--reader-floor VERSION]\n\
+                           [--memory]\n\
 \n\
 Runs iptables and ip6tables commands, and iptables-restore and ip6tables-restore inputs,\n\
 for the processes started under those names (links to iptnl) in this network namespace:\n\
@@ -920,7 +931,10 @@ SIGUSR1: print a line of figures (requests, commits, operations per commit, late
                          the oldest iptables-nft that must read the rules written\n\
                          exactly (1.8.7, 1.8.9, 1.8.11, 1.8.13; default: IPTNL_READER_FLOOR,\n\
                          or 1.8.7 when the kernel has nft_compat, else 1.8.9); a command\n\
-                         given another floor runs by itself\n";
+                         given another floor runs by itself\n\
+  -m, --memory           serve an in-memory ruleset of the server's own instead of the\n\
+                         kernel's (empty at start, lost at exit): the commands get the\n\
+                         kernel's answers without root or a kernel, for testing scripts\n";
 
 /// The options of `iptnl serve`.
 #[derive(Debug, Default, PartialEq)]
@@ -928,6 +942,7 @@ struct Options {
     verbose: bool,
     stats: Option<Duration>,
     floor: Option<iptnl::ipt::ReaderFloor>,
+    memory: bool,
 }
 
 /// Reads the options, or says what is wrong.
@@ -941,6 +956,7 @@ fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
         };
         match name {
             "-v" | "--verbose" if attached.is_none() => o.verbose = true,
+            "-m" | "--memory" if attached.is_none() => o.memory = true,
             "-h" | "--help" if attached.is_none() => return Ok(None),
             "--reader-floor" => {
                 let v = match attached.or_else(|| it.next().cloned()) {
@@ -1025,7 +1041,11 @@ pub fn main(args: &[String]) -> i32 {
             return 1;
         }
     };
-    let session = Session::shared();
+    let session = if opts.memory {
+        Session::memory()
+    } else {
+        Session::shared()
+    };
     session.set_reader_floor(opts.floor);
     let server = Server {
         session,
@@ -1037,7 +1057,13 @@ pub fn main(args: &[String]) -> i32 {
         served: AtomicU64::new(0),
         declined: AtomicU64::new(0),
     };
-    println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
+    if opts.memory {
+        println!(
+            "iptnl serve: listening on @{SOCKET_NAME} in this network namespace (in-memory ruleset)"
+        );
+    } else {
+        println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
+    }
     let _ = io::stdout().flush();
     std::thread::scope(|scope| {
         let server = &server;
@@ -1230,8 +1256,10 @@ mod tests {
                 verbose: true,
                 stats: Some(Duration::from_millis(2500)),
                 floor: None,
+                memory: false,
             }))
         );
+        assert!(parse_options(&s(&["--memory"])).unwrap().unwrap().memory);
         assert_eq!(
             parse_options(&s(&["--reader-floor", "1.8.10"]))
                 .unwrap()
@@ -1251,6 +1279,7 @@ mod tests {
             &["-s", "nan"],
             &["-s", "1e9"],
             &["--verbose=1"],
+            &["--memory=1"],
             &["-x"],
             &["--reader-floor"],
             &["--reader-floor=1.4.21"],

@@ -255,11 +255,7 @@ fn start(
 }
 
 fn open_monitor(ipt: &IpTables) -> Result<Monitor, Error> {
-    use std::os::fd::AsRawFd;
-    let ns = ipt
-        .with_conn(|c| c.socket().netns())
-        .map_err(|e| Error::Invalid(format!("cannot find the handle's network namespace: {e}")))?;
-    Monitor::open_in_netns(format!("/proc/self/fd/{}", ns.as_raw_fd()))
+    ipt.with_conn(|c| Monitor::beside(c))
         .map_err(|e| from_nft(e, "subscribing to ruleset events"))
 }
 

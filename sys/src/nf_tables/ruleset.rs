@@ -134,6 +134,10 @@ pub const NFTA_HOOK_DEVS: u16 = 4;
 pub const NFT_TABLE_F_DORMANT: u32 = 1;
 /// `NFT_TABLE_F_OWNER` from `nft_table_flags`.
 pub const NFT_TABLE_F_OWNER: u32 = 2;
+/// `NFT_TABLE_F_PERSIST` from `nft_table_flags`: an owned table outlives its owner.
+pub const NFT_TABLE_F_PERSIST: u32 = 4;
+/// `NFT_TABLE_F_MASK`: every table flag.
+pub const NFT_TABLE_F_MASK: u32 = NFT_TABLE_F_DORMANT | NFT_TABLE_F_OWNER | NFT_TABLE_F_PERSIST;
 
 // enum nft_table_attributes
 /// `NFTA_TABLE_UNSPEC` from `nft_table_attributes`.
