@@ -1,0 +1,21 @@
+//! Entry points for the fuzz targets (`fuzz/` at the root of the repository), and for the
+//! regression tests of what they found: the few internal steps that read input others wrote
+//! and that the public API reaches only through a kernel. Not part of the API: nothing here
+//! is stable, and nothing here should be used by anything but tests.
+//!
+//! ```
+//! use iptnl::fuzzing::{MemRuleset, plan_restore};
+//! use iptnl::ipt::IpFamily;
+//! use iptnl::iptables::restore::RestoreOptions;
+//! let ruleset = MemRuleset::new(IpFamily::V4, 7);
+//! let input = "*filter\n:INPUT DROP [0:0]\n-A INPUT -j ACCEPT\nCOMMIT\n";
+//! let (batch, report) = plan_restore(&ruleset, input, &RestoreOptions::default()).unwrap();
+//! assert_eq!(report.rules_added, 1);
+//! assert!(!batch.is_empty());
+//! ```
+
+mod events;
+mod memview;
+
+pub use events::FollowedCache;
+pub use memview::{plan_restore, MemRuleset};
