@@ -7,13 +7,11 @@ use std::sync::Arc;
 use iptnl_sys::nf_tables::NFT_MSG_NEWRULE;
 use iptnl_sys::nfnetlink::{nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
-use crate::ipt::{canonical_of_rule_with, IpFamily, NoSets, ReaderFloor, SetIndex};
+use crate::ipt::{canonical_of_rule_with, IpFamily, ReaderFloor, SetIndex};
 use crate::iptables::cache::{ChainRules, Key};
-use crate::iptables::plan::{RulesetView, TableClear};
-use crate::iptables::restore::{
-    plan_view, Head, RestoreError, RestoreOptions, RestoreReport, Source,
-};
 use crate::iptables::Error;
+use crate::iptables::plan::{RulesetView, TableClear};
+use crate::iptables::restore::{plan_view, Head, RestoreError, RestoreOptions, RestoreReport, Source};
 use crate::netlink::{DecodeError, DumpStatus, Message, Messages, MsgWriter};
 use crate::nft::{BoundSet, Chain, Expr, Rule};
 
@@ -68,11 +66,7 @@ impl MemRuleset {
     /// Appends `rule` to its chain, as the kernel dumps it (a handle of its own, no
     /// placement or compat attributes); its handle, or `None` when the chain does not exist.
     pub fn add_rule(&mut self, mut rule: Rule) -> Option<u64> {
-        let rules = self
-            .tables
-            .get_mut(&rule.table)?
-            .rules
-            .get_mut(&rule.chain)?;
+        let rules = self.tables.get_mut(&rule.table)?.rules.get_mut(&rule.chain)?;
         let h = self.next_handle;
         self.next_handle += 1;
         rule.handle = Some(h);
@@ -90,13 +84,14 @@ impl MemRuleset {
     }
 }
 
-/// Parses and plans `input` as a restore would against `ruleset` (without `--verbose`,
-/// whose output reads the kernel), and returns the batch it would commit, as netlink bytes,
+/// Parses and plans `input` as a restore would against `ruleset`, with the ipsets of `sets`
+/// (without `--verbose`, whose output reads the kernel), and returns the batch it would commit, as netlink bytes,
 /// with its report: each operation of the batch as its netlink message, in order.
 pub fn plan_restore(
     ruleset: &MemRuleset,
     input: &str,
     opts: &RestoreOptions,
+    sets: &dyn SetIndex,
 ) -> Result<(Vec<Vec<u8>>, RestoreReport), RestoreError> {
     let family = ruleset.family;
     let existing: Vec<(String, Option<u32>)> = ruleset
@@ -111,14 +106,15 @@ pub fn plan_restore(
         verbose: false,
         ..opts.clone()
     };
-    let mut view = MemView { ruleset };
+    let mut view = MemView { ruleset, sets };
     let head = Head::quiet(
         &existing,
         (!opts.noflush).then_some(ruleset.genid),
-        &NoSets,
+        sets,
         opts.floor.unwrap_or(ReaderFloor::UNPINNED),
     );
-    let (batch, _, report) = plan_view(&mut view, family, Source::Text(input), &opts, head, None)?;
+    let (batch, _, report) =
+        plan_view(&mut view, family, Source::Text(input), &opts, head, None)?;
     let ops = (0..batch.len())
         .filter_map(|i| batch.as_netlink().op_bytes(i).map(<[u8]>::to_vec))
         .collect();
@@ -128,6 +124,7 @@ pub fn plan_restore(
 /// The planner's view of a [`MemRuleset`].
 struct MemView<'a> {
     ruleset: &'a MemRuleset,
+    sets: &'a dyn SetIndex,
 }
 
 impl RulesetView for MemView<'_> {
@@ -178,8 +175,7 @@ impl RulesetView for MemView<'_> {
         for r in rules {
             let m = w.begin(ty, 0, 0, family.nft().raw(), self.ruleset.genid as u16);
             r.encode(&mut w, r.handle, r.position, None, None);
-            w.finish(m)
-                .map_err(|e| Error::Invalid(format!("a rule too big to dump: {e}")))?;
+            w.finish(m).map_err(|e| Error::Invalid(format!("a rule too big to dump: {e}")))?;
         }
         for m in Messages::new(w.as_bytes()) {
             let m = m.map_err(|e| Error::Invalid(e.to_string()))?;
@@ -219,7 +215,7 @@ impl RulesetView for MemView<'_> {
     }
 
     fn sets(&self) -> &dyn SetIndex {
-        &NoSets
+        self.sets
     }
 
     fn find_canonical(
@@ -232,7 +228,7 @@ impl RulesetView for MemView<'_> {
         rules
             .iter()
             .filter(|r| {
-                canonical_of_rule_with(r, family, &NoSets).is_some_and(|c| c.as_slice() == want)
+                canonical_of_rule_with(r, family, self.sets).is_some_and(|c| c.as_slice() == want)
             })
             .filter_map(|r| r.handle)
             .collect()

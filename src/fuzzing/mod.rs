@@ -5,11 +5,11 @@
 //!
 //! ```
 //! use iptnl::fuzzing::{MemRuleset, plan_restore};
-//! use iptnl::ipt::IpFamily;
+//! use iptnl::ipt::{IpFamily, NoSets};
 //! use iptnl::iptables::restore::RestoreOptions;
 //! let ruleset = MemRuleset::new(IpFamily::V4, 7);
 //! let input = "*filter\n:INPUT DROP [0:0]\n-A INPUT -j ACCEPT\nCOMMIT\n";
-//! let (batch, report) = plan_restore(&ruleset, input, &RestoreOptions::default()).unwrap();
+//! let (batch, report) = plan_restore(&ruleset, input, &RestoreOptions::default(), &NoSets).unwrap();
 //! assert_eq!(report.rules_added, 1);
 //! assert!(!batch.is_empty());
 //! ```

@@ -1,0 +1,209 @@
+//! What the fuzz targets share: the ipsets they know, and the round-trip oracles.
+//!
+//! Each oracle panics when a property of the rule model does not hold, which libFuzzer
+//! reports as a crash with the input that broke it.
+
+use iptnl::fuzzing::{plan_restore, MemRuleset};
+use iptnl::ipt::decode::decode_rule_or_raw_with;
+use iptnl::ipt::raw::RawRule;
+use iptnl::ipt::savefile::TableFormat;
+use iptnl::ipt::{encode_rule_with, parse_rule_str_with, IpFamily, RuleSpec, RuleTarget, SetIndex};
+use iptnl::iptables::restore::RestoreOptions;
+use iptnl::netlink::{Attrs, Messages, MsgWriter};
+use iptnl::nft::expr::Counter;
+use iptnl::nft::{Chain, Expr, Rule};
+use iptnl::sys::nf_tables::NFT_MSG_NEWRULE;
+use iptnl::sys::nfnetlink::nfnl_msg_id;
+
+/// Two ipsets, one of each family, so that `-m set` and `SET` rules parse and decode.
+pub struct Sets;
+
+impl SetIndex for Sets {
+    fn index(&self, name: &str, family: IpFamily) -> Result<u16, String> {
+        match (name, family) {
+            ("web", IpFamily::V4) => Ok(3),
+            ("web6", IpFamily::V6) => Ok(4),
+            ("web", IpFamily::V6) | ("web6", IpFamily::V4) => Err(format!(
+                "The protocol family of set {name} is not applicable."
+            )),
+            _ => Err(format!("Set {name} doesn't exist.")),
+        }
+    }
+
+    fn name(&self, index: u16) -> Option<String> {
+        match index {
+            3 => Some("web".into()),
+            4 => Some("web6".into()),
+            _ => None,
+        }
+    }
+}
+
+/// The family of a flag bit.
+pub fn family(v6: bool) -> IpFamily {
+    if v6 {
+        IpFamily::V6
+    } else {
+        IpFamily::V4
+    }
+}
+
+/// Whether the save form of `spec` can be read back at all: a chain name with a quote or a
+/// backslash (`-j 'a"b'`, which iptables accepts too) and an interface name with a blank, a
+/// quote or a backslash are printed bare, as iptables-save prints them, and no restore reads
+/// such a line back (the save format's limit, not the parser's).
+pub fn save_form_readable(spec: &RuleSpec) -> bool {
+    let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if c.contains(['"', '\'', '\\']));
+    let iface = [&spec.in_iface, &spec.out_iface]
+        .into_iter()
+        .flatten()
+        .any(|i| i.name.contains([' ', '\t', '\n', '\r', '"', '\'', '\\']));
+    !jump && !iface
+}
+
+/// Expressions as compared for sameness: the kernel's input form of each, counters' values
+/// aside.
+pub fn comparable(exprs: &[Expr]) -> Vec<Expr> {
+    exprs
+        .iter()
+        .map(|e| match e {
+            Expr::Counter(_) => Expr::Counter(Counter::default()),
+            e => e.input_form().unwrap_or_else(|| e.clone()),
+        })
+        .collect()
+}
+
+/// A parsed rule that prints parses back to the same rule, and encodes; what it encodes to
+/// decodes to the same line.
+pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
+    let line = spec.to_save_args();
+    let encoded = encode_rule_with(spec, family, "filter", "FUZZ", &Sets);
+    if save_form_readable(spec) {
+        let again = parse_rule_str_with(family, &line, &Sets)
+            .unwrap_or_else(|e| panic!("{line:?} does not parse back: {e}"));
+        assert_eq!(again.len(), 1, "{line:?} parses back as {} rules", again.len());
+        assert_eq!(again[0].to_save_args(), line, "{line:?} prints back otherwise");
+        let twice = encode_rule_with(&again[0], family, "filter", "FUZZ", &Sets);
+        match (&encoded, &twice) {
+            (Ok(a), Ok(b)) => assert_eq!(
+                comparable(&a.exprs),
+                comparable(&b.exprs),
+                "{line:?} encodes otherwise once printed and parsed back"
+            ),
+            (Err(_), Err(_)) => {}
+            (a, b) => panic!("{line:?}: encodes {:?}, parsed back {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
+    if let Ok(rule) = encoded {
+        check_decoded(&rule, family, None);
+        let back = decode_rule_or_raw_with(&rule, family, &Sets);
+        assert!(back.raw.is_none(), "{line:?}: iptnl's own encoding is shown raw");
+        assert_eq!(back.to_save_args(), line, "its encoding decodes to another line");
+    }
+}
+
+/// The rule decoder's properties, for a rule read from the kernel (`exprs_attr`: the bytes of
+/// its `NFTA_RULE_EXPRESSIONS` nest, when it was read from bytes):
+/// - every expression decoded as a typed one encodes back to its own bytes (the decoder
+///   drops nothing);
+/// - a rule shown as an iptables rule encodes back to its own expressions;
+/// - a rule shown raw carries all of it (its hex reads back to the same expressions);
+/// - a save of the rule, restored, writes the same expressions and user data.
+pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
+    let spec = decode_rule_or_raw_with(rule, family, &Sets);
+    let line = spec.to_save_line(&rule.chain, true);
+    let _ = iptnl::ipt::ext::list_options(&spec, false);
+    let _ = iptnl::ipt::ext::list_options(&spec, true);
+    let _ = spec.target_column();
+    if let Some(bytes) = exprs_attr {
+        let elems: Vec<&[u8]> = Attrs::new(bytes).map_while(Result::ok).map(|a| a.data()).collect();
+        assert_eq!(elems.len(), rule.exprs.len(), "expressions lost in decoding");
+        for (e, orig) in rule.exprs.iter().zip(&elems) {
+            if matches!(e, Expr::Raw(_)) {
+                continue;
+            }
+            let mut w = MsgWriter::new();
+            e.encode(&mut w);
+            let again = Attrs::new(w.as_bytes()).next().unwrap().unwrap();
+            if spec.raw.is_none() || spec.view.is_some() {
+                assert_eq!(
+                    again.data(),
+                    *orig,
+                    "expression `{e}' decoded from other bytes than it encodes to, and the rule is shown as {line:?}"
+                );
+            }
+        }
+    }
+    match &spec.raw {
+        None => {
+            let again = encode_rule_with(&spec, family, &rule.table, &rule.chain, &Sets)
+                .unwrap_or_else(|e| panic!("{line:?} shown but cannot be encoded: {e}"));
+            assert_eq!(
+                comparable(&again.exprs),
+                comparable(&rule.exprs),
+                "{line:?} encodes to other expressions than the rule's"
+            );
+            assert!(rule.userdata.is_none(), "{line:?} shown without its user data");
+        }
+        Some(raw) => {
+            let back = RawRule::from_hex(&raw.to_hex())
+                .unwrap_or_else(|e| panic!("the raw form of a rule does not read back: {e}"));
+            assert_eq!(comparable(&back.exprs), comparable(&rule.exprs), "raw form lost expressions");
+            assert_eq!(back.userdata, rule.userdata, "raw form lost user data");
+        }
+    }
+    check_saved(rule, family);
+}
+
+/// A save of the table holding `rule` (in a user chain), restored into an empty ruleset,
+/// writes the rule's own expressions and user data.
+pub fn check_saved(rule: &Rule, family: IpFamily) {
+    let chain = "FUZZ";
+    let mut r = rule.clone();
+    r.table = "filter".into();
+    r.chain = chain.into();
+    let fmt = TableFormat {
+        family,
+        counters: true,
+        date: "DATE",
+        sets: &Sets,
+    };
+    let chains = [Chain::user(family.nft(), "filter", chain)];
+    let text = fmt.table("filter", &chains, std::slice::from_ref(&r));
+    let ruleset = MemRuleset::new(family, 1);
+    let opts = RestoreOptions {
+        counters: true,
+        ..RestoreOptions::default()
+    };
+    let ops = match plan_restore_with_sets(&ruleset, &text, &opts) {
+        Ok(ops) => ops,
+        Err(e) => panic!("a save does not restore: {e}\n{text}"),
+    };
+    let mut written = Vec::new();
+    for op in &ops {
+        for m in Messages::new(op) {
+            let m = m.expect("a batch message");
+            if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                written.push(Rule::decode(&m).expect("a batch rule decodes"));
+            }
+        }
+    }
+    assert_eq!(written.len(), 1, "a save of one rule restores {} rules\n{text}", written.len());
+    let w = &written[0];
+    assert_eq!(
+        comparable(&w.exprs),
+        comparable(&r.exprs),
+        "a save restores other expressions\n{text}"
+    );
+    assert_eq!(w.userdata, r.userdata, "a save restores other user data\n{text}");
+}
+
+fn plan_restore_with_sets(
+    ruleset: &MemRuleset,
+    text: &str,
+    opts: &RestoreOptions,
+) -> Result<Vec<Vec<u8>>, String> {
+    plan_restore(ruleset, text, opts, &Sets)
+        .map(|(ops, _)| ops)
+        .map_err(|e| e.to_string())
+}
