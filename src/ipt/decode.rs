@@ -42,23 +42,43 @@ fn foreign(rule: &Rule, reason: String) -> Foreign {
 }
 
 /// An x_tables match or target decoded by the extension that owns it, when one does.
+/// What [`decode_xt`] reads a blob in.
+struct XtCtx<'a> {
+    rule: &'a Rule,
+    family: IpFamily,
+    sets: &'a dyn SetIndex,
+    /// Only decode a blob whose printed options read back to it (see [`super::readback`]).
+    strict: bool,
+}
+
+/// When `cx.strict`, only when its printed options read back to the same blob.
 fn decode_xt(
     kind: ExtKind,
     name: &str,
     rev: u32,
     info: &[u8],
-    family: IpFamily,
     spec: &RuleSpec,
-    sets: &dyn SetIndex,
+    cx: &XtCtx<'_>,
 ) -> Option<Box<dyn super::ext::Extension>> {
     let ctx = DecodeCtx {
-        family,
+        family: cx.family,
         proto: spec.proto,
-        sets,
+        sets: cx.sets,
     };
-    find_xt(kind, name, family)
+    let ext = find_xt(kind, name, cx.family)
         .and_then(|d| d.decode_xt)
-        .and_then(|f| f(rev, info, &ctx))
+        .and_then(|f| f(rev, info, &ctx))?;
+    if !cx.strict {
+        return Some(ext);
+    }
+    let rb = super::readback::Context {
+        family: cx.family,
+        proto: spec.proto,
+        table: &cx.rule.table,
+        chain: &cx.rule.chain,
+        sets: cx.sets,
+    };
+    super::readback::reads_back(kind, ext.as_ref(), name, rev, info, &rb).then_some(ext)
 }
 
 fn not_understood(what: &str, name: &str, rev: u32) -> String {
@@ -245,7 +265,10 @@ fn exact_in(
     sets: &dyn SetIndex,
     layouts: &[ReaderFloor],
 ) -> Result<RuleSpec, Foreign> {
-    let spec = decode_rule_with(rule, family, sets)?;
+    // Each x_tables blob must also read back from its printed options: a rule whose form
+    // would restore as another rule, or not at all, is carried whole (and shown in that
+    // form, see `viewed_raw_spec`).
+    let spec = decode_inner(rule, family, sets, true)?;
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
     }
@@ -400,6 +423,21 @@ pub fn decode_rule_with(
     family: IpFamily,
     sets: &dyn SetIndex,
 ) -> Result<RuleSpec, Foreign> {
+    decode_inner(rule, family, sets, false)
+}
+
+fn decode_inner(
+    rule: &Rule,
+    family: IpFamily,
+    sets: &dyn SetIndex,
+    strict: bool,
+) -> Result<RuleSpec, Foreign> {
+    let xcx = XtCtx {
+        rule,
+        family,
+        sets,
+        strict,
+    };
     let exprs = &rule.exprs;
     let mut spec = RuleSpec {
         family,
@@ -540,22 +578,14 @@ pub fn decode_rule_with(
                 }
             }
             Expr::Match(m) => {
-                let x = decode_xt(ExtKind::Match, &m.name, m.rev, &m.info, family, &spec, sets)
+                let x = decode_xt(ExtKind::Match, &m.name, m.rev, &m.info, &spec, &xcx)
                     .ok_or_else(|| foreign(rule, not_understood("match", &m.name, m.rev)))?;
                 spec.matches.push(x);
                 i += 1;
                 continue;
             }
             Expr::Target(t) => {
-                let x = decode_xt(
-                    ExtKind::Target,
-                    &t.name,
-                    t.rev,
-                    &t.info,
-                    family,
-                    &spec,
-                    sets,
-                )
+                let x = decode_xt(ExtKind::Target, &t.name, t.rev, &t.info, &spec, &xcx)
                 .ok_or_else(|| foreign(rule, not_understood("target", &t.name, t.rev)))?;
                 spec.target = Some(RuleTarget::Ext(x));
                 i += 1;

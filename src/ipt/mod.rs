@@ -25,6 +25,7 @@ pub mod parse;
 pub mod proto;
 pub mod raw;
 pub mod readers;
+mod readback;
 pub(crate) mod restore_input;
 pub mod save;
 pub mod savefile;

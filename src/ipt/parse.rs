@@ -302,6 +302,17 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn parse(&mut self, args: &[&str]) -> Result<(), ParseError> {
+        // A command line's words are C strings: each ends at its first NUL byte, as in
+        // iptables (a chain name, comment or prefix with a NUL in it would otherwise be cut
+        // there by the kernel or by a later restore, and be another rule than the one asked
+        // for).
+        let cut: Vec<&str>;
+        let args = if args.iter().any(|a| a.contains('\0')) {
+            cut = args.iter().map(|a| a.split('\0').next().unwrap_or("")).collect();
+            &cut[..]
+        } else {
+            args
+        };
         let mut shown = std::mem::take(&mut self.shown);
         let r = self.parse_with(args, &mut shown);
         self.shown = shown;
