@@ -8,7 +8,10 @@
 
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::ext::SetIndex;
-use iptnl::ipt::{encode_rule_with, parse_rule_str_with, IpFamily, RuleSpec, RuleTarget};
+use iptnl::ipt::{
+    encode_rule_with, parse_rule_str_with, parse_rule_with, split_restore_args, IpFamily, RuleSpec,
+    RuleTarget,
+};
 use iptnl::nft::expr::Counter;
 use iptnl::nft::{Expr, Rule};
 
@@ -59,7 +62,12 @@ fn violation(rule: &Rule, family: IpFamily) -> Option<String> {
         return None;
     }
     let line = spec.to_save_args();
-    let again = match parse_rule_str_with(family, &line, &Sets) {
+    // Read back as a restore reads a save line.
+    let words = match split_restore_args(&line) {
+        Ok(w) => w,
+        Err(e) => return Some(format!("{line:?} does not split back: {e}")),
+    };
+    let again = match parse_rule_with(family, &words, &Sets) {
         Ok(mut v) if v.len() == 1 => v.pop().unwrap(),
         Ok(v) => return Some(format!("{line:?} parses back as {} rules", v.len())),
         Err(e) => return Some(format!("{line:?} does not parse back: {e}")),

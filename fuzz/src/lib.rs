@@ -7,7 +7,9 @@ use iptnl::fuzzing::{plan_restore, MemRuleset};
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::raw::RawRule;
 use iptnl::ipt::savefile::TableFormat;
-use iptnl::ipt::{encode_rule_with, parse_rule_str_with, IpFamily, RuleSpec, RuleTarget, SetIndex};
+use iptnl::ipt::{
+    encode_rule_with, parse_rule_with, split_restore_args, IpFamily, RuleSpec, RuleTarget, SetIndex,
+};
 use iptnl::iptables::restore::RestoreOptions;
 use iptnl::netlink::{Attrs, Messages, MsgWriter};
 use iptnl::nft::expr::Counter;
@@ -79,7 +81,10 @@ pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
     let line = spec.to_save_args();
     let encoded = encode_rule_with(spec, family, "filter", "FUZZ", &Sets);
     if save_form_readable(spec) {
-        let again = parse_rule_str_with(family, &line, &Sets)
+        // Read back as a restore reads a save line.
+        let words = split_restore_args(&line)
+            .unwrap_or_else(|e| panic!("{line:?} does not split back: {e}"));
+        let again = parse_rule_with(family, &words, &Sets)
             .unwrap_or_else(|e| panic!("{line:?} does not parse back: {e}"));
         assert_eq!(again.len(), 1, "{line:?} parses back as {} rules", again.len());
         assert_eq!(again[0].to_save_args(), line, "{line:?} prints back otherwise");
