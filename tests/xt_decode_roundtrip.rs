@@ -47,11 +47,12 @@ fn comparable(exprs: &[Expr]) -> Vec<Expr> {
 }
 
 fn readable(spec: &RuleSpec) -> bool {
-    let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if c.contains(['"', '\'', '\\']));
+    let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c.is_control() || c == '"');
+    let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if bad(c));
     let iface = [&spec.in_iface, &spec.out_iface]
         .into_iter()
         .flatten()
-        .any(|i| i.name.contains([' ', '\t', '\n', '\r', '"', '\'', '\\']));
+        .any(|i| bad(&i.name));
     !jump && !iface
 }
 

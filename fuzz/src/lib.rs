@@ -50,16 +50,18 @@ pub fn family(v6: bool) -> IpFamily {
     }
 }
 
-/// Whether the save form of `spec` can be read back at all: a chain name with a quote or a
-/// backslash (`-j 'a"b'`, which iptables accepts too) and an interface name with a blank, a
-/// quote or a backslash are printed bare, as iptables-save prints them, and no restore reads
-/// such a line back (the save format's limit, not the parser's).
+/// Whether the save form of `spec` can be read back at all: a chain or interface name with a
+/// blank, a double quote or a control character (`-j 'a"b'`, `-o 'a b'`, which iptables
+/// accepts too) is printed bare, as iptables-save prints it, and no restore reads such a
+/// line back (the save format's limit, not the parser's). The decoder carries such a rule
+/// whole instead.
 pub fn save_form_readable(spec: &RuleSpec) -> bool {
-    let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if c.contains(['"', '\'', '\\']));
+    let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c.is_control() || c == '"');
+    let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if bad(c));
     let iface = [&spec.in_iface, &spec.out_iface]
         .into_iter()
         .flatten()
-        .any(|i| i.name.contains([' ', '\t', '\n', '\r', '"', '\'', '\\']));
+        .any(|i| bad(&i.name));
     !jump && !iface
 }
 
@@ -102,8 +104,10 @@ pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
     if let Ok(rule) = encoded {
         check_decoded(&rule, family, None);
         let back = decode_rule_or_raw_with(&rule, family, &Sets);
-        assert!(back.raw.is_none(), "{line:?}: iptnl's own encoding is shown raw");
-        assert_eq!(back.to_save_args(), line, "its encoding decodes to another line");
+        if save_form_readable(spec) {
+            assert!(back.raw.is_none(), "{line:?}: iptnl's own encoding is shown raw");
+            assert_eq!(back.to_save_args(), line, "its encoding decodes to another line");
+        }
     }
 }
 

@@ -272,6 +272,27 @@ fn exact_in(
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
     }
+    // So must the names printed bare: an interface or chain name a save line cannot carry
+    // (a blank, a double quote, a control character: `nft` writes any) would restore as
+    // another rule.
+    let names = [&spec.in_iface, &spec.out_iface]
+        .into_iter()
+        .flatten()
+        .map(|i| i.name.as_str())
+        .chain(match &spec.target {
+            Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) => Some(c.as_str()),
+            _ => None,
+        });
+    for n in names {
+        if n.chars().any(|c| {
+            c.is_whitespace() || c.is_control() || c == '"'
+        }) {
+            return Err(foreign(
+                rule,
+                format!("the name {n:?} cannot be written in a save line"),
+            ));
+        }
+    }
     let (mut error, mut encoded) = (None, false);
     let mut again = Vec::with_capacity(rule.exprs.len());
     for &floor in layouts {

@@ -1,0 +1,171 @@
+//! Whatever a save shows, a restore writes back byte for byte: rules shown in their iptables
+//! form, rules carried whole (`-m nft --nft-rule`, of any size), and rules shown in
+//! iptables' form with their bytes on a note line (even when that form would not parse).
+//! Planned in memory (`iptnl::fuzzing`): no kernel needed.
+
+use iptnl::fuzzing::{plan_restore, MemRuleset};
+use iptnl::ipt::decode::decode_rule_or_raw_with;
+use iptnl::ipt::ext::NoSets;
+use iptnl::ipt::savefile::TableFormat;
+use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
+use iptnl::iptables::restore::RestoreOptions;
+use iptnl::netlink::Messages;
+use iptnl::nft::expr::meta::MetaKey;
+use iptnl::nft::expr::{Cmp, Counter, Immediate, Match, Meta, Target};
+use iptnl::nft::{Chain, Expr, Family, Rule, Verdict};
+use iptnl::sys::nf_tables::NFT_MSG_NEWRULE;
+use iptnl::sys::nfnetlink::nfnl_msg_id;
+
+fn comparable(exprs: &[Expr]) -> Vec<Expr> {
+    exprs
+        .iter()
+        .map(|e| match e {
+            Expr::Counter(_) => Expr::Counter(Counter::default()),
+            e => e.input_form().unwrap_or_else(|| e.clone()),
+        })
+        .collect()
+}
+
+/// Saves `rule` in a user chain of filter, restores the save into an empty ruleset, and
+/// returns the save and the rules the restore writes.
+fn save_and_restore(rule: &Rule, family: IpFamily) -> (String, Vec<Rule>) {
+    let mut r = rule.clone();
+    r.table = "filter".into();
+    r.chain = "X".into();
+    let fmt = TableFormat {
+        family,
+        counters: true,
+        date: "DATE",
+        sets: &NoSets,
+    };
+    let text = fmt.table("filter", &[Chain::user(family.nft(), "filter", "X")], &[r]);
+    let opts = RestoreOptions {
+        counters: true,
+        ..RestoreOptions::default()
+    };
+    let (ops, _) = plan_restore(&MemRuleset::new(family, 1), &text, &opts, &NoSets)
+        .unwrap_or_else(|e| panic!("the save does not restore: {e}\n{text}"));
+    let mut written = Vec::new();
+    for op in &ops {
+        for m in Messages::new(op) {
+            let m = m.unwrap();
+            if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                written.push(Rule::decode(&m).unwrap());
+            }
+        }
+    }
+    (text, written)
+}
+
+fn assert_restores(rule: &Rule, family: IpFamily) {
+    let (text, written) = save_and_restore(rule, family);
+    assert_eq!(written.len(), 1, "{text}");
+    assert_eq!(comparable(&written[0].exprs), comparable(&rule.exprs), "{text}");
+    assert_eq!(written[0].userdata, rule.userdata, "{text}");
+}
+
+/// A rule `nft` wrote (`meta l4proto`, no counter) with an x_tables target.
+fn native(proto: u8, target: Target) -> Rule {
+    let mut r = Rule::new(Family::Ipv4, "filter", "X");
+    r.exprs = vec![
+        Meta::load_reg1(MetaKey::L4proto).into(),
+        Cmp::eq(false, &[proto]).into(),
+        target.into(),
+    ];
+    r
+}
+
+#[test]
+fn a_rule_shown_in_a_form_that_does_not_parse_restores_from_its_note() {
+    // CHECKSUM without --checksum-fill: iptables shows `-j CHECKSUM`, which no parser
+    // takes; the save's note line carries the rule.
+    let r = native(
+        50,
+        Target {
+            name: "CHECKSUM".into(),
+            rev: 0,
+            info: vec![0; 8],
+        },
+    );
+    let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
+    assert!(shown.raw.is_some());
+    assert_eq!(shown.to_save_args(), "-p esp -j CHECKSUM");
+    assert_restores(&r, IpFamily::V4);
+}
+
+#[test]
+fn x_tables_blobs_whose_form_reads_back_otherwise_are_carried_whole() {
+    // CONNMARK --restore-mark with an nfmask: its printed words say another rule.
+    let spec = &parse_rule(IpFamily::V4, &["-j", "CONNMARK", "--restore-mark", "--nfmask", "0xf"]).unwrap()[0];
+    let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
+    r.compat = None;
+    for e in &mut r.exprs {
+        if let Expr::Target(t) = e {
+            t.info[12] = 0xff; // a mode byte the options do not say
+        }
+    }
+    let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
+    assert!(shown.raw.is_some(), "{}", shown.to_save_args());
+    assert_restores(&r, IpFamily::V4);
+}
+
+#[test]
+fn a_rule_carried_whole_restores_whatever_its_size() {
+    // A match blob of 3 KiB: its hex is one word of over 6,000 bytes.
+    let mut r = Rule::new(Family::Ipv4, "filter", "X");
+    r.exprs = vec![
+        Match {
+            name: "fuzz".into(),
+            rev: 0,
+            info: (0..3072u32).map(|i| i as u8).collect(),
+        }
+        .into(),
+        Counter::default().into(),
+        Immediate::verdict(Verdict::Accept).into(),
+    ];
+    let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
+    assert!(shown.to_save_args().len() > 6000);
+    assert_restores(&r, IpFamily::V4);
+}
+
+#[test]
+fn names_a_save_line_cannot_carry_are_carried_whole() {
+    for (family, args) in [
+        (IpFamily::V4, &["-o", "a\"b", "-j", "ACCEPT"][..]),
+        (IpFamily::V6, &["-i", "a b", "-j", "DROP"]),
+        (IpFamily::V4, &["-i", "x\u{1}", "-j", "ACCEPT"]),
+        (IpFamily::V4, &["-j", "a\"b"]),
+    ] {
+        let spec = &parse_rule(family, args).unwrap()[0];
+        let mut r = encode_rule(spec, family, "filter", "X").unwrap();
+        r.compat = None;
+        let shown = decode_rule_or_raw_with(&r, family, &NoSets);
+        assert!(shown.raw.is_some(), "{args:?} shown as {}", shown.to_save_args());
+        assert_restores(&r, family);
+    }
+    // `nft` names chains as it likes.
+    let mut r = Rule::new(Family::Ipv4, "filter", "X");
+    r.exprs = vec![
+        Counter::default().into(),
+        Immediate::verdict(Verdict::Goto("c d".into())).into(),
+    ];
+    assert!(decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets).raw.is_some());
+    assert_restores(&r, IpFamily::V4);
+}
+
+#[test]
+fn words_end_at_their_first_nul_byte_as_in_iptables() {
+    for (args, want) in [
+        (&["-g", "z\0\0"][..], "-g z"),
+        (&["-j", "KUBE\0X"], "-j KUBE"),
+        (&["-m", "comment", "--comment", "a\0b", "-j", "ACCEPT"], "-m comment --comment a -j ACCEPT"),
+        (&["-o", "eth0\0x"], "-o eth0"),
+        (&["-j", "LOG", "--log-prefix", "p\0q"], "-j LOG --log-prefix p"),
+    ] {
+        let spec = &parse_rule(IpFamily::V4, args).unwrap()[0];
+        assert_eq!(spec.to_save_args(), want, "{args:?}");
+        let r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
+        assert_restores(&r, IpFamily::V4);
+    }
+    assert!(parse_rule(IpFamily::V4, &["-j", "\0"]).is_err());
+}
