@@ -15,26 +15,25 @@ use iptnl::ipt::{
 use iptnl::nft::expr::Counter;
 use iptnl::nft::{Expr, Rule};
 
-/// Two ipsets, so that `-m set` and `SET` decode.
-struct Sets;
+/// Every ipset name exists, with an index of its own, so that `-m set` and `SET` decode.
+struct Sets(std::sync::Mutex<Vec<String>>);
 
 impl SetIndex for Sets {
-    fn index(&self, name: &str, family: IpFamily) -> Result<u16, String> {
-        match (name, family) {
-            ("web", IpFamily::V4) => Ok(3),
-            ("web6", IpFamily::V6) => Ok(4),
-            _ => Err(format!("Set {name} doesn't exist.")),
-        }
+    fn index(&self, name: &str, _family: IpFamily) -> Result<u16, String> {
+        let mut v = self.0.lock().unwrap();
+        let i = v.iter().position(|n| n == name).unwrap_or_else(|| {
+            v.push(name.to_owned());
+            v.len() - 1
+        });
+        Ok(i as u16)
     }
 
     fn name(&self, index: u16) -> Option<String> {
-        match index {
-            3 => Some("web".into()),
-            4 => Some("web6".into()),
-            _ => None,
-        }
+        self.0.lock().unwrap().get(usize::from(index)).cloned()
     }
 }
+
+static SETS: Sets = Sets(std::sync::Mutex::new(Vec::new()));
 
 fn comparable(exprs: &[Expr]) -> Vec<Expr> {
     exprs
@@ -58,7 +57,7 @@ fn readable(spec: &RuleSpec) -> bool {
 
 /// `None` when the rule holds, else what is wrong.
 fn violation(rule: &Rule, family: IpFamily) -> Option<String> {
-    let spec = decode_rule_or_raw_with(rule, family, &Sets);
+    let spec = decode_rule_or_raw_with(rule, family, &SETS);
     if spec.raw.is_some() || !readable(&spec) {
         return None;
     }
@@ -68,12 +67,12 @@ fn violation(rule: &Rule, family: IpFamily) -> Option<String> {
         Ok(w) => w,
         Err(e) => return Some(format!("{line:?} does not split back: {e}")),
     };
-    let again = match parse_rule_with(family, &words, &Sets) {
+    let again = match parse_rule_with(family, &words, &SETS) {
         Ok(mut v) if v.len() == 1 => v.pop().unwrap(),
         Ok(v) => return Some(format!("{line:?} parses back as {} rules", v.len())),
         Err(e) => return Some(format!("{line:?} does not parse back: {e}")),
     };
-    match encode_rule_with(&again, family, &rule.table, &rule.chain, &Sets) {
+    match encode_rule_with(&again, family, &rule.table, &rule.chain, &SETS) {
         Ok(r) if comparable(&r.exprs) == comparable(&rule.exprs) => None,
         Ok(_) => Some(format!("{line:?} is read back as another rule")),
         Err(e) => Some(format!("{line:?} does not encode once read back: {e}")),
@@ -112,10 +111,10 @@ fn every_decoded_blob_prints_a_rule_that_reads_back_the_same() {
     let mut failures = Vec::new();
     let mut checked = 0usize;
     for (fam, table, chain, text) in corpus() {
-        let Ok(specs) = parse_rule_str_with(fam, &text, &Sets) else {
+        let Ok(specs) = parse_rule_str_with(fam, &text, &SETS) else {
             continue;
         };
-        let Ok(rule) = encode_rule_with(&specs[0], fam, &table, &chain, &Sets) else {
+        let Ok(rule) = encode_rule_with(&specs[0], fam, &table, &chain, &SETS) else {
             continue;
         };
         for (i, e) in rule.exprs.iter().enumerate() {

@@ -16,32 +16,15 @@
 //! say (IPv6 when set).
 #![no_main]
 
-use iptnl::ipt::ext::{all, ExtKind};
+use iptnl::ipt::ext::ExtKind;
 use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
 use iptnl::netlink::{Messages, MsgWriter};
 use iptnl::nft::expr::{Immediate, Match, Target};
 use iptnl::nft::{Chain, Family, Rule, Set, SetElems, Table, Verdict};
 use iptnl::sys::nf_tables::*;
 use iptnl::sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
-use iptnl_fuzz::{check_decoded, family};
+use iptnl_fuzz::{check_decoded, family, xt_names, PROTOS};
 use libfuzzer_sys::fuzz_target;
-
-const PROTOS: &[&str] = &[
-    "", "-p tcp", "-p udp", "-p icmp", "-p ipv6-icmp", "-p sctp", "-p dccp", "-p esp", "-p ah",
-    "! -p tcp", "-p udplite", "-p gre", "-p all",
-];
-
-/// The (kind, kernel name) of every x_tables extension iptnl decodes.
-fn xt_names() -> Vec<(ExtKind, &'static str)> {
-    let mut v: Vec<(ExtKind, &'static str)> = all()
-        .iter()
-        .filter(|d| d.decode_xt.is_some())
-        .flat_map(|d| d.xt_names.iter().map(move |n| (d.kind, *n)))
-        .collect();
-    v.sort_by_key(|(k, n)| (matches!(k, ExtKind::Target), *n));
-    v.dedup();
-    v
-}
 
 fn xt_rule(fam: IpFamily, data: &[u8]) -> Option<Vec<u8>> {
     let [proto, ext, rev, info @ ..] = data else {

@@ -41,6 +41,26 @@ impl SetIndex for Sets {
     }
 }
 
+/// The protocol matches the structured x_tables rules of `rule_decode` start with.
+pub const PROTOS: &[&str] = &[
+    "", "-p tcp", "-p udp", "-p icmp", "-p ipv6-icmp", "-p sctp", "-p dccp", "-p esp", "-p ah",
+    "! -p tcp", "-p udplite", "-p gre", "-p all",
+];
+
+/// The (kind, kernel name) of every x_tables extension iptnl decodes, in a fixed order (the
+/// extension byte of `rule_decode`'s structured rules indexes it).
+pub fn xt_names() -> Vec<(iptnl::ipt::ext::ExtKind, &'static str)> {
+    use iptnl::ipt::ext::{all, ExtKind};
+    let mut v: Vec<(ExtKind, &'static str)> = all()
+        .iter()
+        .filter(|d| d.decode_xt.is_some())
+        .flat_map(|d| d.xt_names.iter().map(move |n| (d.kind, *n)))
+        .collect();
+    v.sort_by_key(|(k, n)| (matches!(k, ExtKind::Target), *n));
+    v.dedup();
+    v
+}
+
 /// The family of a flag bit.
 pub fn family(v6: bool) -> IpFamily {
     if v6 {
