@@ -169,3 +169,16 @@ fn words_end_at_their_first_nul_byte_as_in_iptables() {
     }
     assert!(parse_rule(IpFamily::V4, &["-j", "\0"]).is_err());
 }
+
+#[test]
+fn what_iptables_does_not_print_is_carried_whole() {
+    // `-i +` encodes a meta load that iptables-nft-save leaves out.
+    for args in [&["-i", "+", "-j", "ACCEPT"][..], &["-p", "tcp", "-o", "+"]] {
+        let spec = &parse_rule(IpFamily::V4, args).unwrap()[0];
+        let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
+        r.compat = None;
+        let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
+        assert!(shown.raw.is_some(), "{args:?} shown as {}", shown.to_save_args());
+        assert_restores(&r, IpFamily::V4);
+    }
+}

@@ -78,10 +78,11 @@ pub fn family(v6: bool) -> IpFamily {
 pub fn save_form_readable(spec: &RuleSpec) -> bool {
     let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c.is_control() || c == '"');
     let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if bad(c));
+    // `-i +` is not printed at all (iptables-nft-save leaves it out).
     let iface = [&spec.in_iface, &spec.out_iface]
         .into_iter()
         .flatten()
-        .any(|i| bad(&i.name));
+        .any(|i| bad(&i.name) || (!i.inv && i.name == "+"));
     !jump && !iface
 }
 

@@ -283,6 +283,15 @@ fn exact_in(
             Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) => Some(c.as_str()),
             _ => None,
         });
+    // And what iptables does not print at all: `-i +` (every interface) is a meta load
+    // with no comparison, which a save leaves out.
+    if [&spec.in_iface, &spec.out_iface]
+        .into_iter()
+        .flatten()
+        .any(|i| !i.inv && i.name == "+")
+    {
+        return Err(foreign(rule, "`-i +' and `-o +' are not saved".into()));
+    }
     for n in names {
         if n.chars().any(|c| {
             c.is_whitespace() || c.is_control() || c == '"'
