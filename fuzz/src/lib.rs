@@ -98,11 +98,14 @@ pub fn comparable(exprs: &[Expr]) -> Vec<Expr> {
         .collect()
 }
 
-/// A parsed rule that prints parses back to the same rule, and encodes; what it encodes to
-/// decodes to the same line.
+/// A parsed rule that prints parses back to a rule that prints the same line; when that
+/// rule encodes otherwise (iptables' own form of a few rules does not say all they encode,
+/// like the twelve bytes of 0xff after an IPv4 `recent` mask), the decoder must carry the
+/// rule whole. What a rule encodes to passes the decoder's checks.
 pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
     let line = spec.to_save_args();
     let encoded = encode_rule_with(spec, family, "filter", "FUZZ", &Sets);
+    let mut reads_back = true;
     if save_form_readable(spec) {
         // Read back as a restore reads a save line.
         let words = split_restore_args(&line)
@@ -113,22 +116,21 @@ pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
         assert_eq!(again[0].to_save_args(), line, "{line:?} prints back otherwise");
         let twice = encode_rule_with(&again[0], family, "filter", "FUZZ", &Sets);
         match (&encoded, &twice) {
-            (Ok(a), Ok(b)) => assert_eq!(
-                comparable(&a.exprs),
-                comparable(&b.exprs),
-                "{line:?} encodes otherwise once printed and parsed back"
-            ),
+            (Ok(a), Ok(b)) => reads_back = comparable(&a.exprs) == comparable(&b.exprs),
             (Err(_), Err(_)) => {}
             (a, b) => panic!("{line:?}: encodes {:?}, parsed back {:?}", a.is_ok(), b.is_ok()),
         }
+    } else {
+        reads_back = false;
     }
     if let Ok(rule) = encoded {
-        check_decoded(&rule, family, None);
         let back = decode_rule_or_raw_with(&rule, family, &Sets);
-        if save_form_readable(spec) {
-            assert!(back.raw.is_none(), "{line:?}: iptnl's own encoding is shown raw");
+        if !reads_back {
+            assert!(back.raw.is_some(), "{line:?} reads back as another rule, and is shown so");
+        } else if back.raw.is_none() {
             assert_eq!(back.to_save_args(), line, "its encoding decodes to another line");
         }
+        check_decoded(&rule, family, None);
     }
 }
 

@@ -261,7 +261,7 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         // form of it would not read back as that rule, or at all).
         let whole = native.as_ref().and_then(|raw| {
             let (chain, tail) = rest.trim_end().strip_prefix("-A ")?.split_once(' ')?;
-            (native_view(raw, family, sel.sets)? == tail).then_some(chain)
+            (native_view(raw, family, sel.sets)?.trim_end() == tail).then_some(chain)
         });
         let mut cl = match whole {
             Some(chain) => parse_command_with(family, &["-A", chain], sel.sets),
