@@ -98,37 +98,34 @@ pub fn comparable(exprs: &[Expr]) -> Vec<Expr> {
         .collect()
 }
 
-/// A parsed rule that prints parses back to a rule that prints the same line; when that
-/// rule encodes otherwise (iptables' own form of a few rules does not say all they encode,
-/// like the twelve bytes of 0xff after an IPv4 `recent` mask), the decoder must carry the
-/// rule whole. What a rule encodes to passes the decoder's checks.
+/// A parsed rule that prints parses back to a rule that prints the same line and encodes the
+/// same; when it does not (iptables' own form of a few rules does not say all they encode,
+/// like the twelve bytes of 0xff after an IPv4 `recent` mask, or cannot be read back, like
+/// an empty `--physdev-in`), the decoder must carry the rule whole. What a rule encodes to
+/// passes the decoder's checks.
 pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
     let line = spec.to_save_args();
     let encoded = encode_rule_with(spec, family, "filter", "FUZZ", &Sets);
-    let mut reads_back = true;
-    if save_form_readable(spec) {
-        // Read back as a restore reads a save line.
-        let words = split_restore_args(&line)
-            .unwrap_or_else(|e| panic!("{line:?} does not split back: {e}"));
-        let again = parse_rule_with(family, &words, &Sets)
-            .unwrap_or_else(|e| panic!("{line:?} does not parse back: {e}"));
-        assert_eq!(again.len(), 1, "{line:?} parses back as {} rules", again.len());
-        assert_eq!(again[0].to_save_args(), line, "{line:?} prints back otherwise");
-        let twice = encode_rule_with(&again[0], family, "filter", "FUZZ", &Sets);
-        match (&encoded, &twice) {
-            (Ok(a), Ok(b)) => reads_back = comparable(&a.exprs) == comparable(&b.exprs),
-            (Err(_), Err(_)) => {}
-            (a, b) => panic!("{line:?}: encodes {:?}, parsed back {:?}", a.is_ok(), b.is_ok()),
-        }
-    } else {
-        reads_back = false;
-    }
+    // Read back as a restore reads a save line.
+    let again = split_restore_args(&line)
+        .ok()
+        .and_then(|w| parse_rule_with(family, &w, &Sets).ok())
+        .filter(|v| v.len() == 1 && v[0].to_save_args() == line);
+    let reads_back = save_form_readable(spec)
+        && again.is_some_and(|again| {
+            let twice = encode_rule_with(&again[0], family, "filter", "FUZZ", &Sets);
+            match (&encoded, &twice) {
+                (Ok(a), Ok(b)) => comparable(&a.exprs) == comparable(&b.exprs),
+                (Err(_), Err(_)) => true,
+                _ => false,
+            }
+        });
     if let Ok(rule) = encoded {
         let back = decode_rule_or_raw_with(&rule, family, &Sets);
+        // (A rule that reads back may still be shown in other words: `-s 0.0.0.0/0` encodes
+        // to nothing, and shows as nothing.)
         if !reads_back {
             assert!(back.raw.is_some(), "{line:?} reads back as another rule, and is shown so");
-        } else if back.raw.is_none() {
-            assert_eq!(back.to_save_args(), line, "its encoding decodes to another line");
         }
         check_decoded(&rule, family, None);
     }
