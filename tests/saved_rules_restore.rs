@@ -133,7 +133,7 @@ fn names_a_save_line_cannot_carry_are_carried_whole() {
     for (family, args) in [
         (IpFamily::V4, &["-o", "a\"b", "-j", "ACCEPT"][..]),
         (IpFamily::V6, &["-i", "a b", "-j", "DROP"]),
-        (IpFamily::V4, &["-i", "x\u{1}", "-j", "ACCEPT"]),
+        (IpFamily::V4, &["-i", "x\u{3000}", "-j", "ACCEPT"]),
         (IpFamily::V4, &["-j", "a\"b"]),
     ] {
         let spec = &parse_rule(family, args).unwrap()[0];
@@ -181,4 +181,12 @@ fn what_iptables_does_not_print_is_carried_whole() {
         assert!(shown.raw.is_some(), "{args:?} shown as {}", shown.to_save_args());
         assert_restores(&r, IpFamily::V4);
     }
+}
+
+#[test]
+fn a_rule_without_expressions_restores() {
+    let r = Rule::new(Family::Ipv4, "filter", "X");
+    let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
+    assert!(shown.raw.is_some());
+    assert_restores(&r, IpFamily::V4);
 }

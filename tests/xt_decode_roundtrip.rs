@@ -46,7 +46,7 @@ fn comparable(exprs: &[Expr]) -> Vec<Expr> {
 }
 
 fn readable(spec: &RuleSpec) -> bool {
-    let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c.is_control() || c == '"');
+    let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c == '"');
     let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if bad(c));
     let iface = [&spec.in_iface, &spec.out_iface]
         .into_iter()

@@ -71,12 +71,12 @@ pub fn family(v6: bool) -> IpFamily {
 }
 
 /// Whether the save form of `spec` can be read back at all: a chain or interface name with a
-/// blank, a double quote or a control character (`-j 'a"b'`, `-o 'a b'`, which iptables
+/// blank, a line break or a double quote (`-j 'a"b'`, `-o 'a b'`, which iptables
 /// accepts too) is printed bare, as iptables-save prints it, and no restore reads such a
 /// line back (the save format's limit, not the parser's). The decoder carries such a rule
 /// whole instead.
 pub fn save_form_readable(spec: &RuleSpec) -> bool {
-    let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c.is_control() || c == '"');
+    let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c == '"');
     let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if bad(c));
     // `-i +` is not printed at all (iptables-nft-save leaves it out).
     let iface = [&spec.in_iface, &spec.out_iface]

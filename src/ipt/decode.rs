@@ -273,8 +273,8 @@ fn exact_in(
         return Err(foreign(rule, "the rule carries user data".into()));
     }
     // So must the names printed bare: an interface or chain name a save line cannot carry
-    // (a blank, a double quote, a control character: `nft` writes any) would restore as
-    // another rule.
+    // (a blank or a line break, which end the word or the line, or a double quote, which
+    // starts a quoted word: `nft` writes any) would restore as another rule.
     let names = [&spec.in_iface, &spec.out_iface]
         .into_iter()
         .flatten()
@@ -294,7 +294,7 @@ fn exact_in(
     }
     for n in names {
         if n.chars().any(|c| {
-            c.is_whitespace() || c.is_control() || c == '"'
+            c.is_whitespace() || c == '"'
         }) {
             return Err(foreign(
                 rule,

@@ -91,14 +91,13 @@ impl Extension for Comment {
 }
 
 /// Only a comment that a save line carries and reads back: text (UTF-8) ending in a NUL,
-/// nothing after it, and no control character (a line break would end the save line, and
-/// the others do not read back as they were). The generic check
+/// nothing after it, and no line break (which would end the save line). The generic check
 /// of what is decoded (`ipt::readback`) trusts this decoder, since comments are the one
 /// blob almost every rule of a big ruleset has, each its own.
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let v = XtView::of::<xt_comment_info>(info)?;
     let text = v.str(0, XT_MAX_COMMENT_LEN)?;
-    if text.chars().any(char::is_control) {
+    if text.contains(['\n', '\r']) {
         return None;
     }
     let c = Comment::new(&text);
