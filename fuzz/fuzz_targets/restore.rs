@@ -51,6 +51,7 @@ fn ruleset(fam: IpFamily) -> MemRuleset {
 }
 
 fuzz_target!(|data: &[u8]| {
+    iptnl::fuzzing::no_host_lookups();
     let Some((&flags, rest)) = data.split_first() else {
         return;
     };

@@ -128,6 +128,7 @@ fn read_messages(buf: &[u8], default: IpFamily) {
 }
 
 fuzz_target!(|data: &[u8]| {
+    iptnl::fuzzing::no_host_lookups();
     let Some((&flags, rest)) = data.split_first() else {
         return;
     };

@@ -19,3 +19,17 @@ mod memview;
 
 pub use events::FollowedCache;
 pub use memview::{plan_restore, MemRuleset};
+
+/// Makes every host name of a rule unknown, as if the resolver found none, instead of
+/// asking the system's resolver (which may wait on the network: a fuzz input must take
+/// milliseconds). Numeric addresses are read as before.
+///
+/// ```
+/// use iptnl::ipt::{parse_rule, IpFamily};
+/// iptnl::fuzzing::no_host_lookups();
+/// assert!(parse_rule(IpFamily::V4, &["-s", "example.invalid"]).is_err());
+/// assert!(parse_rule(IpFamily::V4, &["-s", "10.0.0.1"]).is_ok());
+/// ```
+pub fn no_host_lookups() {
+    crate::ipt::addr::HOST_LOOKUPS.store(false, std::sync::atomic::Ordering::Relaxed);
+}
