@@ -190,3 +190,15 @@ fn a_rule_without_expressions_restores() {
     assert!(shown.raw.is_some());
     assert_restores(&r, IpFamily::V4);
 }
+
+#[test]
+fn a_form_with_a_line_break_is_not_shown() {
+    // `recent --name` takes any text; carried whole because a line break in it reads back
+    // otherwise, the rule cannot be shown in its form either: the save line would break.
+    let spec = &parse_rule(IpFamily::V4, &["-m", "recent", "--rcheck", "--name", "a\nb"]).unwrap()[0];
+    let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
+    r.compat = None;
+    let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
+    assert!(shown.raw.is_some() && shown.view.is_none(), "{}", shown.to_save_args());
+    assert_restores(&r, IpFamily::V4);
+}

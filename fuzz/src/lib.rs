@@ -238,11 +238,11 @@ fn plan_restore_with_sets(
         .map_err(|e| e.to_string())
 }
 
-/// Whether `orig` holds the attributes `canon` does, flags of attribute types aside
-/// (`NLA_F_NESTED`, `NLA_F_NET_BYTEORDER`: the kernel dumps none on nf_tables expressions,
-/// and the reader ignores them).
+/// Whether `orig` holds the attributes `canon` does, flags of attribute types and alignment
+/// padding aside (the kernel dumps neither flags on nf_tables expressions nor anything but
+/// zeroes in padding, and the reader ignores both).
 fn same_attrs(canon: &[u8], orig: &[u8]) -> bool {
-    fn headers(b: &[u8], base: usize, out: &mut Vec<usize>) {
+    fn headers(b: &[u8], base: usize, out: &mut Vec<(usize, usize)>) {
         let mut at = 0;
         let mut found = Vec::new();
         while at + 4 <= b.len() {
@@ -257,7 +257,7 @@ fn same_attrs(canon: &[u8], orig: &[u8]) -> bool {
             return;
         }
         for (a, len) in found {
-            out.push(base + a);
+            out.push((base + a, len));
             headers(&b[a + 4..a + len], base + a + 4, out);
         }
     }
@@ -267,9 +267,14 @@ fn same_attrs(canon: &[u8], orig: &[u8]) -> bool {
     let mut h = Vec::new();
     headers(canon, 0, &mut h);
     let (mut c, mut o) = (canon.to_vec(), orig.to_vec());
-    for at in h {
+    for (at, len) in h {
         c[at + 3] &= 0x3f;
         o[at + 3] &= 0x3f;
+        // The alignment padding after an attribute holds nothing.
+        for p in at + len..((at + len + 3) & !3).min(c.len()) {
+            c[p] = 0;
+            o[p] = 0;
+        }
     }
     c == o
 }

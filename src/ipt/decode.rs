@@ -418,7 +418,12 @@ pub fn decode_rule_or_raw_with(rule: &Rule, family: IpFamily, sets: &dyn SetInde
 /// ```
 pub fn viewed_raw_spec(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> RuleSpec {
     let mut spec = raw_spec(rule, family);
-    spec.view = decode_rule_with(rule, family, sets).ok().map(Box::new);
+    // A form that would break its save line (a name or prefix with a line break in it) is
+    // not shown: the save could not be read back.
+    spec.view = decode_rule_with(rule, family, sets)
+        .ok()
+        .filter(|v| !v.to_save_args().contains(['\n', '\r']))
+        .map(Box::new);
     spec
 }
 
