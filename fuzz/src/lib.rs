@@ -238,43 +238,42 @@ fn plan_restore_with_sets(
         .map_err(|e| e.to_string())
 }
 
-/// Whether `orig` holds the attributes `canon` does, flags of attribute types and alignment
-/// padding aside (the kernel dumps neither flags on nf_tables expressions nor anything but
-/// zeroes in padding, and the reader ignores both).
+/// Whether `orig` holds the attributes `canon` does: the same attribute types, nested the
+/// same way, in the same order. Values are compared by the other checks (the rule's
+/// expressions as decoded are what its shown form encodes to, and what its save restores);
+/// this one finds an attribute the decoder drops, or one it makes up. Flags of attribute
+/// types, alignment padding and bytes after a string's NUL are aside: the kernel dumps none
+/// of them, and the reader ignores them.
 fn same_attrs(canon: &[u8], orig: &[u8]) -> bool {
-    fn headers(b: &[u8], base: usize, out: &mut Vec<(usize, usize)>) {
+    /// (depth, type) of each attribute, in order, descending into every payload that is a
+    /// whole sequence of attributes.
+    fn tree(b: &[u8], depth: usize, out: &mut Vec<(usize, u16)>) -> bool {
         let mut at = 0;
         let mut found = Vec::new();
-        while at + 4 <= b.len() {
+        while at < b.len() {
+            if at + 4 > b.len() {
+                return false;
+            }
             let len = usize::from(u16::from_ne_bytes([b[at], b[at + 1]]));
             if len < 4 || at + len > b.len() {
-                return;
+                return false;
             }
             found.push((at, len));
             at += (len + 3) & !3;
         }
-        if at != b.len() && at.min(b.len()) != b.len() {
-            return;
-        }
         for (a, len) in found {
-            out.push((base + a, len));
-            headers(&b[a + 4..a + len], base + a + 4, out);
+            out.push((depth, u16::from_ne_bytes([b[a + 2], b[a + 3]]) & 0x3fff));
+            if depth < 8 {
+                let mut inner = Vec::new();
+                if len > 4 && tree(&b[a + 4..a + len], depth + 1, &mut inner) {
+                    out.extend(inner);
+                }
+            }
         }
+        true
     }
-    if canon.len() != orig.len() {
-        return false;
-    }
-    let mut h = Vec::new();
-    headers(canon, 0, &mut h);
-    let (mut c, mut o) = (canon.to_vec(), orig.to_vec());
-    for (at, len) in h {
-        c[at + 3] &= 0x3f;
-        o[at + 3] &= 0x3f;
-        // The alignment padding after an attribute holds nothing.
-        for p in at + len..((at + len + 3) & !3).min(c.len()) {
-            c[p] = 0;
-            o[p] = 0;
-        }
-    }
+    let (mut c, mut o) = (Vec::new(), Vec::new());
+    tree(canon, 0, &mut c);
+    tree(orig, 0, &mut o);
     c == o
 }
