@@ -60,7 +60,11 @@ fn save_and_restore(rule: &Rule, family: IpFamily) -> (String, Vec<Rule>) {
 fn assert_restores(rule: &Rule, family: IpFamily) {
     let (text, written) = save_and_restore(rule, family);
     assert_eq!(written.len(), 1, "{text}");
-    assert_eq!(comparable(&written[0].exprs), comparable(&rule.exprs), "{text}");
+    assert_eq!(
+        comparable(&written[0].exprs),
+        comparable(&rule.exprs),
+        "{text}"
+    );
     assert_eq!(written[0].userdata, rule.userdata, "{text}");
 }
 
@@ -96,7 +100,11 @@ fn a_rule_shown_in_a_form_that_does_not_parse_restores_from_its_note() {
 #[test]
 fn x_tables_blobs_whose_form_reads_back_otherwise_are_carried_whole() {
     // CONNMARK --restore-mark with an nfmask: its printed words say another rule.
-    let spec = &parse_rule(IpFamily::V4, &["-j", "CONNMARK", "--restore-mark", "--nfmask", "0xf"]).unwrap()[0];
+    let spec = &parse_rule(
+        IpFamily::V4,
+        &["-j", "CONNMARK", "--restore-mark", "--nfmask", "0xf"],
+    )
+    .unwrap()[0];
     let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
     r.compat = None;
     for e in &mut r.exprs {
@@ -140,7 +148,11 @@ fn names_a_save_line_cannot_carry_are_carried_whole() {
         let mut r = encode_rule(spec, family, "filter", "X").unwrap();
         r.compat = None;
         let shown = decode_rule_or_raw_with(&r, family, &NoSets);
-        assert!(shown.raw.is_some(), "{args:?} shown as {}", shown.to_save_args());
+        assert!(
+            shown.raw.is_some(),
+            "{args:?} shown as {}",
+            shown.to_save_args()
+        );
         assert_restores(&r, family);
     }
     // `nft` names chains as it likes.
@@ -149,7 +161,9 @@ fn names_a_save_line_cannot_carry_are_carried_whole() {
         Counter::default().into(),
         Immediate::verdict(Verdict::Goto("c d".into())).into(),
     ];
-    assert!(decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets).raw.is_some());
+    assert!(decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets)
+        .raw
+        .is_some());
     assert_restores(&r, IpFamily::V4);
 }
 
@@ -158,9 +172,15 @@ fn words_end_at_their_first_nul_byte_as_in_iptables() {
     for (args, want) in [
         (&["-g", "z\0\0"][..], "-g z"),
         (&["-j", "KUBE\0X"], "-j KUBE"),
-        (&["-m", "comment", "--comment", "a\0b", "-j", "ACCEPT"], "-m comment --comment a -j ACCEPT"),
+        (
+            &["-m", "comment", "--comment", "a\0b", "-j", "ACCEPT"],
+            "-m comment --comment a -j ACCEPT",
+        ),
         (&["-o", "eth0\0x"], "-o eth0"),
-        (&["-j", "LOG", "--log-prefix", "p\0q"], "-j LOG --log-prefix p"),
+        (
+            &["-j", "LOG", "--log-prefix", "p\0q"],
+            "-j LOG --log-prefix p",
+        ),
     ] {
         let spec = &parse_rule(IpFamily::V4, args).unwrap()[0];
         assert_eq!(spec.to_save_args(), want, "{args:?}");
@@ -178,7 +198,11 @@ fn what_iptables_does_not_print_is_carried_whole() {
         let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
         r.compat = None;
         let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
-        assert!(shown.raw.is_some(), "{args:?} shown as {}", shown.to_save_args());
+        assert!(
+            shown.raw.is_some(),
+            "{args:?} shown as {}",
+            shown.to_save_args()
+        );
         assert_restores(&r, IpFamily::V4);
     }
 }
@@ -195,10 +219,18 @@ fn a_rule_without_expressions_restores() {
 fn a_form_with_a_line_break_is_not_shown() {
     // `recent --name` takes any text; carried whole because a line break in it reads back
     // otherwise, the rule cannot be shown in its form either: the save line would break.
-    let spec = &parse_rule(IpFamily::V4, &["-m", "recent", "--rcheck", "--name", "a\nb"]).unwrap()[0];
+    let spec = &parse_rule(
+        IpFamily::V4,
+        &["-m", "recent", "--rcheck", "--name", "a\nb"],
+    )
+    .unwrap()[0];
     let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
     r.compat = None;
     let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
-    assert!(shown.raw.is_some() && shown.view.is_none(), "{}", shown.to_save_args());
+    assert!(
+        shown.raw.is_some() && shown.view.is_none(),
+        "{}",
+        shown.to_save_args()
+    );
     assert_restores(&r, IpFamily::V4);
 }

@@ -81,7 +81,10 @@ fn violation(rule: &Rule, family: IpFamily) -> Option<String> {
 
 fn corpus() -> Vec<(IpFamily, String, String, String)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-    let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let mut out = Vec::new();
     for f in files {
@@ -158,6 +161,11 @@ fn every_decoded_blob_prints_a_rule_that_reads_back_the_same() {
     assert!(
         failures.is_empty(),
         "{n} blobs of {checked} read back otherwise, e.g.:\n{}",
-        failures.iter().take(5000).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(5000)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -60,7 +60,8 @@ fn rules(root: &Path, t_dir: Option<&Path>) -> Vec<(IpFamily, String)> {
             }
             let line = line.trim_start_matches('!').trim();
             let mut w = line.splitn(4, ' ');
-            let (Some(fams), Some(_), Some(_), Some(spec)) = (w.next(), w.next(), w.next(), w.next())
+            let (Some(fams), Some(_), Some(_), Some(spec)) =
+                (w.next(), w.next(), w.next(), w.next())
             else {
                 continue;
             };
@@ -72,7 +73,10 @@ fn rules(root: &Path, t_dir: Option<&Path>) -> Vec<(IpFamily, String)> {
         }
     }
     if let Some(t) = t_dir {
-        let mut files: Vec<_> = std::fs::read_dir(t).unwrap().map(|e| e.unwrap().path()).collect();
+        let mut files: Vec<_> = std::fs::read_dir(t)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         files.sort();
         for f in files {
             let name = f.file_name().unwrap().to_string_lossy().into_owned();
@@ -101,7 +105,13 @@ fn rules(root: &Path, t_dir: Option<&Path>) -> Vec<(IpFamily, String)> {
 
 fn newrule(rule: &Rule, handle: u64) -> Vec<u8> {
     let mut w = MsgWriter::new();
-    let m = w.begin(nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_NEWRULE), 0, 0, rule.family.raw(), 0);
+    let m = w.begin(
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, NFT_MSG_NEWRULE),
+        0,
+        0,
+        rule.family.raw(),
+        0,
+    );
     let mut r = rule.clone();
     r.compat = None;
     r.encode(&mut w, Some(handle), None, None, None);
@@ -114,7 +124,10 @@ fn main() {
     let dir = PathBuf::from(args.get(1).expect("usage: make_seeds DIR [T_DIR]"));
     let t_dir = args.get(2).map(PathBuf::from);
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let mut out = Out { dir, seen: HashSet::new() };
+    let mut out = Out {
+        dir,
+        seen: HashSet::new(),
+    };
     let names = xt_names();
 
     // The rule parser, and the decoder fed with what the rules encode to.
@@ -122,12 +135,22 @@ fn main() {
         let f = fam_bit(fam);
         out.put("rule_parse", [&[f][..], text.as_bytes()].concat());
         if let Ok(words) = split_args(&text) {
-            out.put("rule_parse", [&[f | 2][..], words.join("\0").as_bytes()].concat());
-            out.put("rule_parse", [&[f | 4][..], b"-A INPUT ", text.as_bytes()].concat());
+            out.put(
+                "rule_parse",
+                [&[f | 2][..], words.join("\0").as_bytes()].concat(),
+            );
+            out.put(
+                "rule_parse",
+                [&[f | 4][..], b"-A INPUT ", text.as_bytes()].concat(),
+            );
         }
-        let Ok(specs) = parse_rule_str_with(fam, &text, &Sets) else { continue };
+        let Ok(specs) = parse_rule_str_with(fam, &text, &Sets) else {
+            continue;
+        };
         for table in ["filter", "nat", "mangle", "raw"] {
-            let Ok(rule) = encode_rule_with(&specs[0], fam, table, "INPUT", &Sets) else { continue };
+            let Ok(rule) = encode_rule_with(&specs[0], fam, table, "INPUT", &Sets) else {
+                continue;
+            };
             out.put("rule_decode", [&[f << 1][..], &newrule(&rule, 9)].concat());
             for e in &rule.exprs {
                 let (kind, name, rev, info) = match e {
@@ -135,7 +158,9 @@ fn main() {
                     Expr::Target(t) => (ExtKind::Target, &*t.name, t.rev, &t.info),
                     _ => continue,
                 };
-                let Some(ext) = names.iter().position(|&(k, n)| k == kind && n == name) else { continue };
+                let Some(ext) = names.iter().position(|&(k, n)| k == kind && n == name) else {
+                    continue;
+                };
                 let proto = match specs[0].proto {
                     None => 0,
                     Some(p) => PROTOS
@@ -165,7 +190,11 @@ fn main() {
         .collect();
     files.sort();
     for f in files {
-        let fam = if f.to_string_lossy().contains('6') { IpFamily::V6 } else { IpFamily::V4 };
+        let fam = if f.to_string_lossy().contains('6') {
+            IpFamily::V6
+        } else {
+            IpFamily::V4
+        };
         inputs.push((fam, std::fs::read_to_string(&f).unwrap()));
     }
     for v6 in [false, true] {
@@ -177,7 +206,10 @@ fn main() {
     }
     for (fam, text) in &inputs {
         for flags in [0u8, 2] {
-            out.put("restore", [&[fam_bit(*fam) | flags][..], text.as_bytes()].concat());
+            out.put(
+                "restore",
+                [&[fam_bit(*fam) | flags][..], text.as_bytes()].concat(),
+            );
         }
     }
 
@@ -187,12 +219,20 @@ fn main() {
         let mut conn = Conn::open().ok()?;
         for (fam, text) in &inputs {
             let _ = restore(&mut conn, *fam, text, &RestoreOptions::default());
-            let Ok((chains, _)) = iptnl::nft::list_chains(&mut conn, Some(fam.nft()), None) else { continue };
+            let Ok((chains, _)) = iptnl::nft::list_chains(&mut conn, Some(fam.nft()), None) else {
+                continue;
+            };
             for c in chains {
-                let _ = iptnl::nft::dump::each_rule_of_chain(&mut conn, fam.nft(), &c.table, &c.name, |m| {
-                    msgs.push((*fam, m.bytes().to_vec()));
-                    Ok(())
-                });
+                let _ = iptnl::nft::dump::each_rule_of_chain(
+                    &mut conn,
+                    fam.nft(),
+                    &c.table,
+                    &c.name,
+                    |m| {
+                        msgs.push((*fam, m.bytes().to_vec()));
+                        Ok(())
+                    },
+                );
             }
         }
         Some(msgs)
@@ -231,12 +271,28 @@ fn main() {
     };
     for words in [
         &["iptables", "-t", "nat", "-S"][..],
-        &["ip6tables", "-A", "INPUT", "-p", "tcp", "--dport", "22", "-j", "ACCEPT"],
+        &[
+            "ip6tables",
+            "-A",
+            "INPUT",
+            "-p",
+            "tcp",
+            "--dport",
+            "22",
+            "-j",
+            "ACCEPT",
+        ],
         &["iptables-restore", "--noflush"],
         &["iptables"],
     ] {
-        out.put("serve_request", [&[0u8][..], &req(env!("CARGO_PKG_VERSION"), words)].concat());
+        out.put(
+            "serve_request",
+            [&[0u8][..], &req(env!("CARGO_PKG_VERSION"), words)].concat(),
+        );
     }
     out.put("serve_request", [&[1u8][..], b"IPTNL-SERVE/1\0"].concat());
-    out.put("serve_request", [&[1u8][..], b"IPTNL-SERVE/1\x01\x03\0\0\0why"].concat());
+    out.put(
+        "serve_request",
+        [&[1u8][..], b"IPTNL-SERVE/1\x01\x03\0\0\0why"].concat(),
+    );
 }

@@ -61,11 +61,30 @@ struct Model {
 }
 
 enum Trans {
-    NewRule { table: &'static str, chain_handle: u64, handle: u64, append: bool },
-    DelRule { table: &'static str, chain_handle: u64, handle: u64 },
-    NewChain { table: &'static str, handle: u64, name: String },
-    DelChain { table: &'static str, handle: u64, name: String },
-    DelTable { table: &'static str },
+    NewRule {
+        table: &'static str,
+        chain_handle: u64,
+        handle: u64,
+        append: bool,
+    },
+    DelRule {
+        table: &'static str,
+        chain_handle: u64,
+        handle: u64,
+    },
+    NewChain {
+        table: &'static str,
+        handle: u64,
+        name: String,
+    },
+    DelChain {
+        table: &'static str,
+        handle: u64,
+        name: String,
+    },
+    DelTable {
+        table: &'static str,
+    },
 }
 
 fn exprs(tmpl: usize, table: &str, chain: &str) -> Vec<Expr> {
@@ -80,15 +99,29 @@ fn rule_of(m: &MChain, r: &MRule) -> Rule {
     rule
 }
 
-fn put_msg(w: &mut MsgWriter, ty: u16, flags: u16, family: Family, body: impl FnOnce(&mut MsgWriter)) {
-    let m = w.begin(nfnl_msg_type(NFNL_SUBSYS_NFTABLES, ty), flags, 0, family.raw(), 0);
+fn put_msg(
+    w: &mut MsgWriter,
+    ty: u16,
+    flags: u16,
+    family: Family,
+    body: impl FnOnce(&mut MsgWriter),
+) {
+    let m = w.begin(
+        nfnl_msg_type(NFNL_SUBSYS_NFTABLES, ty),
+        flags,
+        0,
+        family.raw(),
+        0,
+    );
     body(w);
     w.finish(m).unwrap();
 }
 
 impl Model {
     fn chain(&self, table: &str, handle: u64) -> Option<usize> {
-        self.chains.iter().position(|c| c.table == table && c.handle == handle)
+        self.chains
+            .iter()
+            .position(|c| c.table == table && c.handle == handle)
     }
 
     /// Sends the events of one commit, as the kernel's commit loop does: in the order of
@@ -96,8 +129,15 @@ impl Model {
     fn commit(&mut self, trans: Vec<Trans>, gen: u32, w: &mut MsgWriter) {
         for t in trans {
             match t {
-                Trans::NewRule { table, chain_handle, handle, append } => {
-                    let Some(ci) = self.chain(table, chain_handle) else { continue };
+                Trans::NewRule {
+                    table,
+                    chain_handle,
+                    handle,
+                    append,
+                } => {
+                    let Some(ci) = self.chain(table, chain_handle) else {
+                        continue;
+                    };
                     let c = &self.chains[ci];
                     let at = c.rules.iter().position(|r| r.handle == handle).unwrap();
                     let pos = (at > 0 && at + 1 < c.rules.len()).then(|| c.rules[at - 1].handle);
@@ -108,8 +148,14 @@ impl Model {
                         rule.encode(w, rule.handle, rule.position, None, None)
                     });
                 }
-                Trans::DelRule { table, chain_handle, handle } => {
-                    let Some(ci) = self.chain(table, chain_handle) else { continue };
+                Trans::DelRule {
+                    table,
+                    chain_handle,
+                    handle,
+                } => {
+                    let Some(ci) = self.chain(table, chain_handle) else {
+                        continue;
+                    };
                     let c = &mut self.chains[ci];
                     let at = c.rules.iter().position(|r| r.handle == handle).unwrap();
                     let r = c.rules.remove(at);
@@ -118,12 +164,20 @@ impl Model {
                         rule.encode(w, rule.handle, None, None, None)
                     });
                 }
-                Trans::NewChain { table, handle, name } => {
+                Trans::NewChain {
+                    table,
+                    handle,
+                    name,
+                } => {
                     let mut c = Chain::user(FAM.nft(), table, name);
                     c.handle = Some(handle);
                     put_msg(w, NFT_MSG_NEWCHAIN, 0, FAM.nft(), |w| c.encode(w));
                 }
-                Trans::DelChain { table, handle, name } => {
+                Trans::DelChain {
+                    table,
+                    handle,
+                    name,
+                } => {
                     let mut c = Chain::user(FAM.nft(), table, name);
                     c.handle = Some(handle);
                     put_msg(w, NFT_MSG_DELCHAIN, 0, FAM.nft(), |w| c.encode(w));
@@ -135,7 +189,9 @@ impl Model {
                 }
             }
         }
-        put_msg(w, NFT_MSG_NEWGEN, 0, Family::Ipv4, |w| w.put_be32(NFTA_GEN_ID, gen));
+        put_msg(w, NFT_MSG_NEWGEN, 0, Family::Ipv4, |w| {
+            w.put_be32(NFTA_GEN_ID, gen)
+        });
     }
 
     /// The chains of a table as the model holds them now (no commit in progress).
@@ -149,13 +205,31 @@ impl Model {
 }
 
 fn initial() -> Model {
-    let mut m = Model { chains: Vec::new(), next: 1 };
-    for (table, name, n) in [("filter", "INPUT", 3), ("filter", "A", 2), ("filter", "B", 0), ("nat", "C", 2)] {
+    let mut m = Model {
+        chains: Vec::new(),
+        next: 1,
+    };
+    for (table, name, n) in [
+        ("filter", "INPUT", 3),
+        ("filter", "A", 2),
+        ("filter", "B", 0),
+        ("nat", "C", 2),
+    ] {
         let handle = m.next;
         m.next += 1;
-        let mut c = MChain { table, name: name.into(), handle, rules: Vec::new(), gone: false };
+        let mut c = MChain {
+            table,
+            name: name.into(),
+            handle,
+            rules: Vec::new(),
+            gone: false,
+        };
         for i in 0..n {
-            c.rules.push(MRule { handle: m.next, tmpl: (i * 3) % TEMPLATES.len(), dying: false });
+            c.rules.push(MRule {
+                handle: m.next,
+                tmpl: (i * 3) % TEMPLATES.len(),
+                dying: false,
+            });
             m.next += 1;
         }
         m.chains.push(c);
@@ -204,7 +278,11 @@ fn op(m: &mut Model, b: &[u8], trans: &mut Vec<Trans>) {
             let ci = ci.unwrap();
             let handle = m.next;
             m.next += 1;
-            let rule = MRule { handle, tmpl: usize::from(x) % TEMPLATES.len(), dying: false };
+            let rule = MRule {
+                handle,
+                tmpl: usize::from(x) % TEMPLATES.len(),
+                dying: false,
+            };
             let c = &mut m.chains[ci];
             let visible: Vec<usize> = (0..c.rules.len()).filter(|&i| !c.rules[i].dying).collect();
             let (at, append) = match code % 9 {
@@ -214,26 +292,45 @@ fn op(m: &mut Model, b: &[u8], trans: &mut Vec<Trans>) {
                     let Some(&i) = visible.get(usize::from(x) % visible.len().max(1)) else {
                         return;
                     };
-                    if k == 2 { (i, false) } else { (i + 1, true) }
+                    if k == 2 {
+                        (i, false)
+                    } else {
+                        (i + 1, true)
+                    }
                 }
             };
             c.rules.insert(at, rule);
-            trans.push(Trans::NewRule { table: c.table, chain_handle: c.handle, handle, append });
+            trans.push(Trans::NewRule {
+                table: c.table,
+                chain_handle: c.handle,
+                handle,
+                append,
+            });
         }
         // Delete a rule.
         4 => {
             let c = &mut m.chains[ci.unwrap()];
             let visible: Vec<usize> = (0..c.rules.len()).filter(|&i| !c.rules[i].dying).collect();
-            let Some(&i) = visible.get(usize::from(x) % visible.len().max(1)) else { return };
+            let Some(&i) = visible.get(usize::from(x) % visible.len().max(1)) else {
+                return;
+            };
             c.rules[i].dying = true;
-            trans.push(Trans::DelRule { table: c.table, chain_handle: c.handle, handle: c.rules[i].handle });
+            trans.push(Trans::DelRule {
+                table: c.table,
+                chain_handle: c.handle,
+                handle: c.rules[i].handle,
+            });
         }
         // Flush a chain.
         5 => {
             let c = &mut m.chains[ci.unwrap()];
             for r in c.rules.iter_mut().filter(|r| !r.dying) {
                 r.dying = true;
-                trans.push(Trans::DelRule { table: c.table, chain_handle: c.handle, handle: r.handle });
+                trans.push(Trans::DelRule {
+                    table: c.table,
+                    chain_handle: c.handle,
+                    handle: r.handle,
+                });
             }
         }
         // Rename a chain.
@@ -248,7 +345,11 @@ fn op(m: &mut Model, b: &[u8], trans: &mut Vec<Trans>) {
                 return;
             }
             m.chains[ci].name = name.into();
-            trans.push(Trans::NewChain { table, handle: m.chains[ci].handle, name: name.into() });
+            trans.push(Trans::NewChain {
+                table,
+                handle: m.chains[ci].handle,
+                name: name.into(),
+            });
         }
         // Add a chain.
         7 => {
@@ -259,8 +360,18 @@ fn op(m: &mut Model, b: &[u8], trans: &mut Vec<Trans>) {
             }
             let handle = m.next;
             m.next += 1;
-            m.chains.push(MChain { table, name: name.into(), handle, rules: Vec::new(), gone: false });
-            trans.push(Trans::NewChain { table, handle, name: name.into() });
+            m.chains.push(MChain {
+                table,
+                name: name.into(),
+                handle,
+                rules: Vec::new(),
+                gone: false,
+            });
+            trans.push(Trans::NewChain {
+                table,
+                handle,
+                name: name.into(),
+            });
         }
         // Delete an empty chain, or a whole table.
         _ => {
@@ -271,19 +382,31 @@ fn op(m: &mut Model, b: &[u8], trans: &mut Vec<Trans>) {
                     return;
                 }
                 c.gone = true;
-                trans.push(Trans::DelChain { table: c.table, handle: c.handle, name: c.name.clone() });
+                trans.push(Trans::DelChain {
+                    table: c.table,
+                    handle: c.handle,
+                    name: c.name.clone(),
+                });
             } else {
                 // As the kernel flushes a table: every rule, then every chain, then the table.
                 let table = TABLES[usize::from(a) % TABLES.len()];
                 for c in m.chains.iter_mut().filter(|c| c.table == table && !c.gone) {
                     for r in c.rules.iter_mut().filter(|r| !r.dying) {
                         r.dying = true;
-                        trans.push(Trans::DelRule { table, chain_handle: c.handle, handle: r.handle });
+                        trans.push(Trans::DelRule {
+                            table,
+                            chain_handle: c.handle,
+                            handle: r.handle,
+                        });
                     }
                 }
                 for c in m.chains.iter_mut().filter(|c| c.table == table && !c.gone) {
                     c.gone = true;
-                    trans.push(Trans::DelChain { table, handle: c.handle, name: c.name.clone() });
+                    trans.push(Trans::DelChain {
+                        table,
+                        handle: c.handle,
+                        name: c.name.clone(),
+                    });
                 }
                 trans.push(Trans::DelTable { table });
             }
@@ -317,13 +440,22 @@ fn model_run(data: &[u8]) {
         }
     }
     let followed = cache.follow(w.as_bytes(), gen);
-    assert_eq!(followed, !dropped, "a lost commit not noticed, or commits not replayed");
+    assert_eq!(
+        followed, !dropped,
+        "a lost commit not noticed, or commits not replayed"
+    );
     if !followed {
-        assert!(cache.cached_chains().is_empty(), "a cache that could not follow keeps chains");
+        assert!(
+            cache.cached_chains().is_empty(),
+            "a cache that could not follow keeps chains"
+        );
         return;
     }
     for (table, chain) in cache.cached_chains() {
-        let model = m.chains.iter().find(|c| c.table == table && c.name == chain);
+        let model = m
+            .chains
+            .iter()
+            .find(|c| c.table == table && c.name == chain);
         match (cache.chain(&table, &chain).unwrap(), model) {
             (None, None) => {}
             (None, Some(_)) => panic!("{table} {chain} cached as missing, but it exists"),
@@ -336,13 +468,20 @@ fn model_run(data: &[u8]) {
                     .iter()
                     .map(|r| (Some(r.handle), rule_of(c, r).exprs))
                     .collect();
-                assert!(got == want, "{table} {chain}: cached {got:?}\nkernel {want:?}");
+                assert!(
+                    got == want,
+                    "{table} {chain}: cached {got:?}\nkernel {want:?}"
+                );
                 for (t, text) in TEMPLATES.iter().enumerate() {
                     let spec = &parse_rule_str(FAM, text).unwrap()[0];
                     let canon = canonical_exprs(spec, &table, &chain).unwrap();
                     let found = cache.find(&table, &chain, &canon).unwrap();
-                    let mut want: Vec<u64> =
-                        c.rules.iter().filter(|r| r.tmpl == t).map(|r| r.handle).collect();
+                    let mut want: Vec<u64> = c
+                        .rules
+                        .iter()
+                        .filter(|r| r.tmpl == t)
+                        .map(|r| r.handle)
+                        .collect();
                     want.sort_unstable();
                     assert_eq!(found, want, "{table} {chain}: lookup of {text:?}");
                 }
@@ -350,8 +489,10 @@ fn model_run(data: &[u8]) {
         }
     }
     if let Some(list) = cache.table("filter") {
-        let got: Vec<(String, u64)> =
-            list.iter().map(|c| (c.name.clone(), c.handle.unwrap_or(0))).collect();
+        let got: Vec<(String, u64)> = list
+            .iter()
+            .map(|c| (c.name.clone(), c.handle.unwrap_or(0)))
+            .collect();
         assert_eq!(got, m.table("filter"), "the chain list of filter");
     }
 }
@@ -366,7 +507,9 @@ fuzz_target!(|data: &[u8]| {
     } else {
         let m = initial();
         let mut cache = seed(&m);
-        let to = rest.get(..4).map_or(G0, |b| u32::from_le_bytes(b.try_into().unwrap()));
+        let to = rest
+            .get(..4)
+            .map_or(G0, |b| u32::from_le_bytes(b.try_into().unwrap()));
         if cache.follow(rest, to) {
             for (t, c) in cache.cached_chains() {
                 let _ = cache.chain(&t, &c);

@@ -32,15 +32,36 @@ fn ruleset(fam: IpFamily) -> MemRuleset {
         }
         m.add_chain(Chain::user(fam.nft(), table, user));
     }
-    let addr = if fam == IpFamily::V4 { "10.0.0.1" } else { "fd00::1" };
+    let addr = if fam == IpFamily::V4 {
+        "10.0.0.1"
+    } else {
+        "fd00::1"
+    };
     let rules = [
         ("filter", "INPUT", "-j KUBE-SERVICES".to_owned()),
         ("filter", "INPUT", "-p tcp --dport 22 -j ACCEPT".to_owned()),
-        ("filter", "KUBE-SERVICES", format!("-d {addr} -p tcp -m comment --comment \"svc a\" -m tcp --dport 80 -j REJECT")),
-        ("filter", "KUBE-SERVICES", "-m conntrack --ctstate INVALID -j DROP".to_owned()),
-        ("filter", "KUBE-SERVICES", "-m set --match-set web src -j RETURN".replace("web", if fam == IpFamily::V4 { "web" } else { "web6" })),
+        (
+            "filter",
+            "KUBE-SERVICES",
+            format!("-d {addr} -p tcp -m comment --comment \"svc a\" -m tcp --dport 80 -j REJECT"),
+        ),
+        (
+            "filter",
+            "KUBE-SERVICES",
+            "-m conntrack --ctstate INVALID -j DROP".to_owned(),
+        ),
+        (
+            "filter",
+            "KUBE-SERVICES",
+            "-m set --match-set web src -j RETURN"
+                .replace("web", if fam == IpFamily::V4 { "web" } else { "web6" }),
+        ),
         ("nat", "POSTROUTING", "-j KUBE-POSTROUTING".to_owned()),
-        ("nat", "KUBE-POSTROUTING", "-m mark --mark 0x4000/0x4000 -j MASQUERADE".to_owned()),
+        (
+            "nat",
+            "KUBE-POSTROUTING",
+            "-m mark --mark 0x4000/0x4000 -j MASQUERADE".to_owned(),
+        ),
     ];
     for (table, chain, text) in rules {
         let spec = &parse_rule_str_with(fam, &text, &Sets).expect("a seed rule parses")[0];

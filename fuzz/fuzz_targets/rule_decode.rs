@@ -39,7 +39,10 @@ fn xt_rule(fam: IpFamily, data: &[u8]) -> Option<Vec<u8>> {
     }
     let spec = parse_rule(fam, &args).ok()?.pop()?;
     let mut rule = encode_rule(&spec, fam, "filter", "INPUT").ok()?;
-    let at = rule.exprs.len().saturating_sub(usize::from(kind == ExtKind::Match));
+    let at = rule
+        .exprs
+        .len()
+        .saturating_sub(usize::from(kind == ExtKind::Match));
     let e = match kind {
         ExtKind::Match => Match {
             name: name.into(),
@@ -95,7 +98,11 @@ fn read_messages(buf: &[u8], default: IpFamily) {
             }
             NFT_MSG_NEWCHAIN | NFT_MSG_DELCHAIN => {
                 if let Ok(c) = Chain::decode(&m) {
-                    let fam = if c.family == Family::Ipv6 { IpFamily::V6 } else { default };
+                    let fam = if c.family == Family::Ipv6 {
+                        IpFamily::V6
+                    } else {
+                        default
+                    };
                     let _ = iptnl::ipt::savefile::format_table(
                         fam,
                         &c.table,

@@ -29,6 +29,10 @@ fuzz_target!(|data: &[u8]| {
         let used = rest.len() - r.len();
         let mut again = Vec::new();
         wire::write_head(&mut again, head.as_deref()).expect("a head read writes back");
-        assert_eq!(again, &rest[..used], "a reply head writes back to other bytes");
+        assert_eq!(
+            again,
+            &rest[..used],
+            "a reply head writes back to other bytes"
+        );
     }
 });

@@ -43,8 +43,19 @@ impl SetIndex for Sets {
 
 /// The protocol matches the structured x_tables rules of `rule_decode` start with.
 pub const PROTOS: &[&str] = &[
-    "", "-p tcp", "-p udp", "-p icmp", "-p ipv6-icmp", "-p sctp", "-p dccp", "-p esp", "-p ah",
-    "! -p tcp", "-p udplite", "-p gre", "-p all",
+    "",
+    "-p tcp",
+    "-p udp",
+    "-p icmp",
+    "-p ipv6-icmp",
+    "-p sctp",
+    "-p dccp",
+    "-p esp",
+    "-p ah",
+    "! -p tcp",
+    "-p udplite",
+    "-p gre",
+    "-p all",
 ];
 
 /// The (kind, kernel name) of every x_tables extension iptnl decodes, in a fixed order (the
@@ -125,7 +136,10 @@ pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
         // (A rule that reads back may still be shown in other words: `-s 0.0.0.0/0` encodes
         // to nothing, and shows as nothing.)
         if !reads_back {
-            assert!(back.raw.is_some(), "{line:?} reads back as another rule, and is shown so");
+            assert!(
+                back.raw.is_some(),
+                "{line:?} reads back as another rule, and is shown so"
+            );
         }
         check_decoded(&rule, family, None);
     }
@@ -145,8 +159,15 @@ pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
     let _ = iptnl::ipt::ext::list_options(&spec, true);
     let _ = spec.target_column();
     if let Some(bytes) = exprs_attr {
-        let elems: Vec<&[u8]> = Attrs::new(bytes).map_while(Result::ok).map(|a| a.data()).collect();
-        assert_eq!(elems.len(), rule.exprs.len(), "expressions lost in decoding");
+        let elems: Vec<&[u8]> = Attrs::new(bytes)
+            .map_while(Result::ok)
+            .map(|a| a.data())
+            .collect();
+        assert_eq!(
+            elems.len(),
+            rule.exprs.len(),
+            "expressions lost in decoding"
+        );
         for (e, orig) in rule.exprs.iter().zip(&elems) {
             if matches!(e, Expr::Raw(_)) {
                 continue;
@@ -173,12 +194,19 @@ pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
                 comparable(&rule.exprs),
                 "{line:?} encodes to other expressions than the rule's"
             );
-            assert!(rule.userdata.is_none(), "{line:?} shown without its user data");
+            assert!(
+                rule.userdata.is_none(),
+                "{line:?} shown without its user data"
+            );
         }
         Some(raw) => {
             let back = RawRule::from_hex(&raw.to_hex())
                 .unwrap_or_else(|e| panic!("the raw form of a rule does not read back: {e}"));
-            assert_eq!(comparable(&back.exprs), comparable(&rule.exprs), "raw form lost expressions");
+            assert_eq!(
+                comparable(&back.exprs),
+                comparable(&rule.exprs),
+                "raw form lost expressions"
+            );
             assert_eq!(back.userdata, rule.userdata, "raw form lost user data");
         }
     }
@@ -218,14 +246,22 @@ pub fn check_saved(rule: &Rule, family: IpFamily) {
             }
         }
     }
-    assert_eq!(written.len(), 1, "a save of one rule restores {} rules\n{text}", written.len());
+    assert_eq!(
+        written.len(),
+        1,
+        "a save of one rule restores {} rules\n{text}",
+        written.len()
+    );
     let w = &written[0];
     assert_eq!(
         comparable(&w.exprs),
         comparable(&r.exprs),
         "a save restores other expressions\n{text}"
     );
-    assert_eq!(w.userdata, r.userdata, "a save restores other user data\n{text}");
+    assert_eq!(
+        w.userdata, r.userdata,
+        "a save restores other user data\n{text}"
+    );
 }
 
 fn plan_restore_with_sets(

@@ -9,9 +9,11 @@ use iptnl_sys::nfnetlink::{nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
 use crate::ipt::{canonical_of_rule_with, IpFamily, ReaderFloor, SetIndex};
 use crate::iptables::cache::{ChainRules, Key};
-use crate::iptables::Error;
 use crate::iptables::plan::{RulesetView, TableClear};
-use crate::iptables::restore::{plan_view, Head, RestoreError, RestoreOptions, RestoreReport, Source};
+use crate::iptables::restore::{
+    plan_view, Head, RestoreError, RestoreOptions, RestoreReport, Source,
+};
+use crate::iptables::Error;
 use crate::netlink::{DecodeError, DumpStatus, Message, Messages, MsgWriter};
 use crate::nft::{BoundSet, Chain, Expr, Rule};
 
@@ -66,7 +68,11 @@ impl MemRuleset {
     /// Appends `rule` to its chain, as the kernel dumps it (a handle of its own, no
     /// placement or compat attributes); its handle, or `None` when the chain does not exist.
     pub fn add_rule(&mut self, mut rule: Rule) -> Option<u64> {
-        let rules = self.tables.get_mut(&rule.table)?.rules.get_mut(&rule.chain)?;
+        let rules = self
+            .tables
+            .get_mut(&rule.table)?
+            .rules
+            .get_mut(&rule.chain)?;
         let h = self.next_handle;
         self.next_handle += 1;
         rule.handle = Some(h);
@@ -175,7 +181,8 @@ impl RulesetView for MemView<'_> {
         for r in rules {
             let m = w.begin(ty, 0, 0, family.nft().raw(), self.ruleset.genid as u16);
             r.encode(&mut w, r.handle, r.position, None, None);
-            w.finish(m).map_err(|e| Error::Invalid(format!("a rule too big to dump: {e}")))?;
+            w.finish(m)
+                .map_err(|e| Error::Invalid(format!("a rule too big to dump: {e}")))?;
         }
         for m in Messages::new(w.as_bytes()) {
             let m = m.map_err(|e| Error::Invalid(e.to_string()))?;

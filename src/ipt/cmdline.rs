@@ -278,7 +278,10 @@ pub fn check_chain_name(name: &str, family: IpFamily) -> Result<(), ParseError> 
     }
     // iptables' parse_chain refuses any C isspace() character; a NUL byte ends its C string
     // (the kernel's too), so it can be no part of a name.
-    if name.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b || b == 0) {
+    if name
+        .bytes()
+        .any(|b| b.is_ascii_whitespace() || b == 0x0b || b == 0)
+    {
         return Err(ParseError::Invalid(format!("Invalid chain name `{name}'")));
     }
     Ok(())

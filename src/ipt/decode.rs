@@ -293,9 +293,7 @@ fn exact_in(
         return Err(foreign(rule, "`-i +' and `-o +' are not saved".into()));
     }
     for n in names {
-        if n.chars().any(|c| {
-            c.is_whitespace() || c == '"'
-        }) {
+        if n.chars().any(|c| c.is_whitespace() || c == '"') {
             return Err(foreign(
                 rule,
                 format!("the name {n:?} cannot be written in a save line"),
@@ -621,7 +619,7 @@ fn decode_inner(
             }
             Expr::Target(t) => {
                 let x = decode_xt(ExtKind::Target, &t.name, t.rev, &t.info, &spec, &xcx)
-                .ok_or_else(|| foreign(rule, not_understood("target", &t.name, t.rev)))?;
+                    .ok_or_else(|| foreign(rule, not_understood("target", &t.name, t.rev)))?;
                 spec.target = Some(RuleTarget::Ext(x));
                 i += 1;
                 continue;

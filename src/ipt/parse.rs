@@ -308,7 +308,10 @@ impl<'a> Parser<'a> {
         // for).
         let cut: Vec<&str>;
         let args = if args.iter().any(|a| a.contains('\0')) {
-            cut = args.iter().map(|a| a.split('\0').next().unwrap_or("")).collect();
+            cut = args
+                .iter()
+                .map(|a| a.split('\0').next().unwrap_or(""))
+                .collect();
             &cut[..]
         } else {
             args

@@ -13,8 +13,8 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 
-use super::ext::{EncodeCtx, ExtKind, Extension, SetIndex};
 use super::args::split_restore_cow;
+use super::ext::{EncodeCtx, ExtKind, Extension, SetIndex};
 use super::parse::parse_rule_with;
 use super::spec::{ProtoMatch, RuleTarget};
 use super::{IpFamily, ReaderFloor};
