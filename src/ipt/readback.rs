@@ -23,8 +23,11 @@ use crate::nft::Expr;
 /// Answers remembered per thread, forgotten all at once past this many.
 const MEMO_CAP: usize = 1 << 16;
 
+/// The answers by key (the blob and its context), and the key being built.
+type Memo = (HashMap<Vec<u8>, bool>, Vec<u8>);
+
 thread_local! {
-    static MEMO: RefCell<(HashMap<Vec<u8>, bool>, Vec<u8>)> = RefCell::new((HashMap::new(), Vec::new()));
+    static MEMO: RefCell<Memo> = RefCell::new((HashMap::new(), Vec::new()));
 }
 
 /// What the blob is read in: the rule's family, its `-p` and where it is.
