@@ -241,7 +241,7 @@ fn seed(m: &Model) -> FollowedCache {
     let mut cache = FollowedCache::new(FAM, G0);
     for c in &m.chains {
         let rules = c.rules.iter().map(|r| rule_of(c, r)).collect();
-        cache.put_chain(c.table, &c.name, Some(c.handle), rules);
+        cache.put_chain(c.table, &c.name, rules);
     }
     cache.put_missing("filter", "D");
     let list = m
