@@ -234,3 +234,30 @@ fn a_form_with_a_line_break_is_not_shown() {
     );
     assert_restores(&r, IpFamily::V4);
 }
+
+#[test]
+fn line_breaks_read_from_the_kernel_stay_inside_their_lines() {
+    // An expression name with a line break (the kernel takes any), in the note before a
+    // rule carried whole.
+    let mut r = Rule::new(Family::Ipv4, "filter", "X");
+    r.exprs = vec![
+        Expr::Raw(iptnl::nft::expr::RawExpr {
+            name: "coun\nter".into(),
+            data: None,
+        }),
+        Immediate::verdict(Verdict::Accept).into(),
+    ];
+    assert_restores(&r, IpFamily::V4);
+    // A value printed last on its line with a carriage return, which a restore drops.
+    let spec = &parse_rule(
+        IpFamily::V6,
+        &["-j", "SECMARK", "--selctx", "system_u:x\r\r"],
+    )
+    .unwrap()[0];
+    let mut r = encode_rule(spec, IpFamily::V6, "filter", "X").unwrap();
+    r.compat = None;
+    assert!(decode_rule_or_raw_with(&r, IpFamily::V6, &NoSets)
+        .raw
+        .is_some());
+    assert_restores(&r, IpFamily::V6);
+}

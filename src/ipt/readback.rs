@@ -102,6 +102,10 @@ fn check(
     });
     line.push_str(ext.save_name());
     ext.save(cx.family, &mut line);
+    // A line break ends the save line, and a restore drops a `\r` at its end.
+    if line.contains(['\n', '\r']) {
+        return false;
+    }
     // Read back as a restore reads a save line.
     let Ok(words) = split_restore_cow(&line) else {
         return false;
