@@ -3,6 +3,7 @@
 //! iptables' form with their bytes on a note line (even when that form would not parse).
 //! Planned in memory (`iptnl::fuzzing`): no kernel needed.
 
+use iptnl::fuzzing::comparable;
 use iptnl::fuzzing::{plan_restore, MemRuleset};
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::ext::NoSets;
@@ -15,16 +16,6 @@ use iptnl::nft::expr::{Cmp, Counter, Immediate, Match, Meta, Target};
 use iptnl::nft::{Chain, Expr, Family, Rule, Verdict};
 use iptnl::sys::nf_tables::NFT_MSG_NEWRULE;
 use iptnl::sys::nfnetlink::nfnl_msg_id;
-
-fn comparable(exprs: &[Expr]) -> Vec<Expr> {
-    exprs
-        .iter()
-        .map(|e| match e {
-            Expr::Counter(_) => Expr::Counter(Counter::default()),
-            e => e.input_form().unwrap_or_else(|| e.clone()),
-        })
-        .collect()
-}
 
 /// Saves `rule` in a user chain of filter, restores the save into an empty ruleset, and
 /// returns the save and the rules the restore writes.

@@ -6,13 +6,13 @@
 //! whole. Without this a save of such a rule would not restore, or would restore another
 //! rule. No kernel needed: the blobs are what the rule model encodes, as iptables-nft does.
 
+use iptnl::fuzzing::comparable;
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::ext::SetIndex;
 use iptnl::ipt::{
     encode_rule_with, parse_rule_str_with, parse_rule_with, split_restore_args, IpFamily, RuleSpec,
     RuleTarget,
 };
-use iptnl::nft::expr::Counter;
 use iptnl::nft::{Expr, Rule};
 
 /// Every ipset name exists, with an index of its own, so that `-m set` and `SET` decode.
@@ -34,16 +34,6 @@ impl SetIndex for Sets {
 }
 
 static SETS: Sets = Sets(std::sync::Mutex::new(Vec::new()));
-
-fn comparable(exprs: &[Expr]) -> Vec<Expr> {
-    exprs
-        .iter()
-        .map(|e| match e {
-            Expr::Counter(_) => Expr::Counter(Counter::default()),
-            e => e.input_form().unwrap_or_else(|| e.clone()),
-        })
-        .collect()
-}
 
 fn readable(spec: &RuleSpec) -> bool {
     let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c == '"');

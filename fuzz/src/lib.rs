@@ -3,6 +3,7 @@
 //! Each oracle panics when a property of the rule model does not hold, which libFuzzer
 //! reports as a crash with the input that broke it.
 
+pub use iptnl::fuzzing::comparable;
 use iptnl::fuzzing::{plan_restore, MemRuleset};
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::raw::RawRule;
@@ -12,7 +13,6 @@ use iptnl::ipt::{
 };
 use iptnl::iptables::restore::RestoreOptions;
 use iptnl::netlink::{Attrs, Messages, MsgWriter};
-use iptnl::nft::expr::Counter;
 use iptnl::nft::{Chain, Expr, Rule};
 use iptnl::sys::nf_tables::NFT_MSG_NEWRULE;
 use iptnl::sys::nfnetlink::nfnl_msg_id;
@@ -95,18 +95,6 @@ pub fn save_form_readable(spec: &RuleSpec) -> bool {
         .flatten()
         .any(|i| bad(&i.name) || (!i.inv && i.name == "+"));
     !jump && !iface
-}
-
-/// Expressions as compared for sameness: the kernel's input form of each, counters' values
-/// aside.
-pub fn comparable(exprs: &[Expr]) -> Vec<Expr> {
-    exprs
-        .iter()
-        .map(|e| match e {
-            Expr::Counter(_) => Expr::Counter(Counter::default()),
-            e => e.input_form().unwrap_or_else(|| e.clone()),
-        })
-        .collect()
 }
 
 /// A parsed rule that prints parses back to a rule that prints the same line and encodes the

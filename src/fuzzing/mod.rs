@@ -33,3 +33,25 @@ pub use memview::{plan_restore, MemRuleset};
 pub fn no_host_lookups() {
     crate::ipt::addr::HOST_LOOKUPS.store(false, std::sync::atomic::Ordering::Relaxed);
 }
+
+/// Expressions as the round-trip checks compare them: each in the form the kernel takes on
+/// input, counters' values aside (a rule read back is the same rule whatever it counted).
+///
+/// ```
+/// use iptnl::fuzzing::comparable;
+/// use iptnl::nft::expr::Counter;
+/// let a = [Counter { packets: 3, bytes: 9 }.into()];
+/// let b = [Counter::default().into()];
+/// assert_eq!(comparable(&a), comparable(&b));
+/// ```
+pub fn comparable(exprs: &[crate::nft::Expr]) -> Vec<crate::nft::Expr> {
+    use crate::nft::expr::Counter;
+    use crate::nft::Expr;
+    exprs
+        .iter()
+        .map(|e| match e {
+            Expr::Counter(_) => Expr::Counter(Counter::default()),
+            e => e.input_form().unwrap_or_else(|| e.clone()),
+        })
+        .collect()
+}
