@@ -32,7 +32,8 @@ struct MemTable {
 /// use iptnl::nft::{Chain, Family, Rule};
 /// let mut m = MemRuleset::new(IpFamily::V4, 1);
 /// m.add_chain(Chain::user(Family::Ipv4, "filter", "X"));
-/// assert_eq!(m.add_rule(Rule::new(Family::Ipv4, "filter", "X")), Some(1));
+/// // Handles are the kernel's: one counter for the table's chains and rules.
+/// assert_eq!(m.add_rule(Rule::new(Family::Ipv4, "filter", "X")), Some(2));
 /// assert_eq!(m.add_rule(Rule::new(Family::Ipv4, "filter", "Y")), None);
 /// ```
 #[derive(Debug, Clone)]

@@ -40,8 +40,9 @@ pub fn no_host_lookups() {
 /// ```
 /// use iptnl::fuzzing::comparable;
 /// use iptnl::nft::expr::Counter;
-/// let a = [Counter { packets: 3, bytes: 9 }.into()];
-/// let b = [Counter::default().into()];
+/// use iptnl::nft::Expr;
+/// let a: Vec<Expr> = vec![Counter { packets: 3, bytes: 9 }.into()];
+/// let b: Vec<Expr> = vec![Counter::default().into()];
 /// assert_eq!(comparable(&a), comparable(&b));
 /// ```
 pub fn comparable(exprs: &[crate::nft::Expr]) -> Vec<crate::nft::Expr> {
