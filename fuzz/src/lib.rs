@@ -5,11 +5,12 @@
 
 pub use iptnl::fuzzing::comparable;
 use iptnl::fuzzing::{plan_restore, MemRuleset};
-use iptnl::ipt::decode::decode_rule_or_raw_with;
+use iptnl::ipt::decode::{decode_rule_exact_at, decode_rule_or_raw_with};
 use iptnl::ipt::raw::RawRule;
 use iptnl::ipt::savefile::TableFormat;
 use iptnl::ipt::{
-    encode_rule_with, parse_rule_with, split_restore_args, IpFamily, RuleSpec, RuleTarget, SetIndex,
+    encode_rule_for, parse_rule_with, split_restore_args, IpFamily, ReaderFloor, RuleSpec,
+    RuleTarget, SetIndex,
 };
 use iptnl::iptables::restore::RestoreOptions;
 use iptnl::netlink::{Attrs, Messages, MsgWriter};
@@ -89,47 +90,53 @@ pub fn family(v6: bool) -> IpFamily {
 pub fn save_form_readable(spec: &RuleSpec) -> bool {
     let bad = |s: &str| s.chars().any(|c| c.is_whitespace() || c == '"');
     let jump = matches!(&spec.target, Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if bad(c));
-    // `-i +` is not printed at all (iptables-nft-save leaves it out).
+    // (`-i +` is printed as nothing, and is written as nothing: it tests nothing.)
     let iface = [&spec.in_iface, &spec.out_iface]
         .into_iter()
         .flatten()
-        .any(|i| bad(&i.name) || (!i.inv && i.name == "+"));
+        .any(|i| bad(&i.name));
     !jump && !iface
 }
 
 /// A parsed rule that prints parses back to a rule that prints the same line and encodes the
-/// same; when it does not (iptables' own form of a few rules does not say all they encode,
-/// like the twelve bytes of 0xff after an IPv4 `recent` mask, or cannot be read back, like
-/// an empty `--physdev-in`), the decoder must carry the rule whole. What a rule encodes to
-/// passes the decoder's checks.
+/// same, at every reader floor; when it does not (iptables' own form of a few rules does not
+/// say all they encode, like the twelve bytes of 0xff after an IPv4 `recent` mask, or cannot
+/// be read back, like an empty `--physdev-in`), the decoder must carry the rule whole. What
+/// a rule encodes to at each floor passes the decoder's checks.
 pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
     let line = spec.to_save_args();
-    let encoded = encode_rule_with(spec, family, "filter", "FUZZ", &Sets);
     // Read back as a restore reads a save line.
     let again = split_restore_args(&line)
         .ok()
         .and_then(|w| parse_rule_with(family, &w, &Sets).ok())
         .filter(|v| v.len() == 1 && v[0].to_save_args() == line);
-    let reads_back = save_form_readable(spec)
-        && again.is_some_and(|again| {
-            let twice = encode_rule_with(&again[0], family, "filter", "FUZZ", &Sets);
-            match (&encoded, &twice) {
-                (Ok(a), Ok(b)) => comparable(&a.exprs) == comparable(&b.exprs),
-                (Err(_), Err(_)) => true,
-                _ => false,
+    for floor in ReaderFloor::LAYOUTS {
+        let encoded = encode_rule_for(spec, family, "filter", "FUZZ", &Sets, floor);
+        let reads_back = save_form_readable(spec)
+            && again.as_ref().is_some_and(|again| {
+                let twice = encode_rule_for(&again[0], family, "filter", "FUZZ", &Sets, floor);
+                match (&encoded, &twice) {
+                    (Ok(a), Ok(b)) => comparable(&a.exprs) == comparable(&b.exprs),
+                    (Err(_), Err(_)) => true,
+                    _ => false,
+                }
+            });
+        if let Ok(rule) = encoded {
+            let back = decode_rule_or_raw_with(&rule, family, &Sets);
+            // (A rule that reads back may still be shown in other words: `-s 0.0.0.0/0`
+            // encodes to nothing, and shows as nothing.)
+            if !reads_back {
+                assert!(
+                    back.raw.is_some(),
+                    "{line:?} reads back as another rule at {floor}, and is shown so"
+                );
             }
-        });
-    if let Ok(rule) = encoded {
-        let back = decode_rule_or_raw_with(&rule, family, &Sets);
-        // (A rule that reads back may still be shown in other words: `-s 0.0.0.0/0` encodes
-        // to nothing, and shows as nothing.)
-        if !reads_back {
             assert!(
-                back.raw.is_some(),
-                "{line:?} reads back as another rule, and is shown so"
+                back.raw.is_some() || decode_rule_exact_at(&rule, family, &Sets, floor).is_ok(),
+                "{line:?} written at {floor} is not read as laid out at {floor}"
             );
+            check_decoded(&rule, family, None);
         }
-        check_decoded(&rule, family, None);
     }
 }
 
@@ -137,7 +144,9 @@ pub fn check_parsed(spec: &RuleSpec, family: IpFamily) {
 /// its `NFTA_RULE_EXPRESSIONS` nest, when it was read from bytes):
 /// - every expression decoded as a typed one encodes back to its own bytes (the decoder
 ///   drops nothing);
-/// - a rule shown as an iptables rule encodes back to its own expressions;
+/// - a rule shown as an iptables rule encodes back to its own expressions at one of the
+///   reader floors' layouts, and at each floor whose layout it is read in;
+/// - what each iptables-nft release would read of it can be told (`check-readers`);
 /// - a rule shown raw carries all of it (its hex reads back to the same expressions);
 /// - a save of the rule, restored, writes the same expressions and user data.
 pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
@@ -175,13 +184,23 @@ pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
     }
     match &spec.raw {
         None => {
-            let again = encode_rule_with(&spec, family, &rule.table, &rule.chain, &Sets)
-                .unwrap_or_else(|e| panic!("{line:?} shown but cannot be encoded: {e}"));
-            assert_eq!(
-                comparable(&again.exprs),
-                comparable(&rule.exprs),
-                "{line:?} encodes to other expressions than the rule's"
+            let at = |floor| {
+                let again = encode_rule_for(&spec, family, &rule.table, &rule.chain, &Sets, floor)
+                    .unwrap_or_else(|e| panic!("{line:?} shown but cannot be encoded: {e}"));
+                comparable(&again.exprs) == comparable(&rule.exprs)
+            };
+            assert!(
+                ReaderFloor::LAYOUTS.into_iter().any(at),
+                "{line:?} encodes to other expressions than the rule's at every floor"
             );
+            for floor in ReaderFloor::LAYOUTS {
+                if decode_rule_exact_at(rule, family, &Sets, floor).is_ok() {
+                    assert!(
+                        at(floor),
+                        "{line:?} read as laid out at {floor} encodes otherwise there"
+                    );
+                }
+            }
             assert!(
                 rule.userdata.is_none(),
                 "{line:?} shown without its user data"
@@ -198,12 +217,18 @@ pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
             assert_eq!(back.userdata, rule.userdata, "raw form lost user data");
         }
     }
-    check_saved(rule, family);
+    let held = spec.to_save_line(&rule.chain, false);
+    let _ =
+        iptnl::ipt::readers::misreads(rule, family, &rule.chain, &held, ReaderFloor::V1_8_7, &Sets);
+    for floor in ReaderFloor::LAYOUTS {
+        check_saved(rule, family, floor);
+    }
 }
 
-/// A save of the table holding `rule` (in a user chain), restored into an empty ruleset,
-/// writes the rule's own expressions and user data.
-pub fn check_saved(rule: &Rule, family: IpFamily) {
+/// A save for the reader floor `floor` of the table holding `rule` (in a user chain),
+/// restored at that floor into an empty ruleset, writes the rule's own expressions and user
+/// data.
+pub fn check_saved(rule: &Rule, family: IpFamily, floor: ReaderFloor) {
     let chain = "FUZZ";
     let mut r = rule.clone();
     r.table = "filter".into();
@@ -213,17 +238,19 @@ pub fn check_saved(rule: &Rule, family: IpFamily) {
         counters: true,
         date: "DATE",
         sets: &Sets,
+        floor,
     };
     let chains = [Chain::user(family.nft(), "filter", chain)];
     let text = fmt.table("filter", &chains, std::slice::from_ref(&r));
     let ruleset = MemRuleset::new(family, 1);
     let opts = RestoreOptions {
         counters: true,
+        floor: Some(floor),
         ..RestoreOptions::default()
     };
     let ops = match plan_restore_with_sets(&ruleset, &text, &opts) {
         Ok(ops) => ops,
-        Err(e) => panic!("a save does not restore: {e}\n{text}"),
+        Err(e) => panic!("a save for {floor} does not restore: {e}\n{text}"),
     };
     let mut written = Vec::new();
     for op in &ops {
@@ -244,7 +271,7 @@ pub fn check_saved(rule: &Rule, family: IpFamily) {
     assert_eq!(
         comparable(&w.exprs),
         comparable(&r.exprs),
-        "a save restores other expressions\n{text}"
+        "a save for {floor} restores other expressions\n{text}"
     );
     assert_eq!(
         w.userdata, r.userdata,

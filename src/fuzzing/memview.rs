@@ -120,8 +120,7 @@ pub fn plan_restore(
         sets,
         opts.floor.unwrap_or(ReaderFloor::UNPINNED),
     );
-    let (batch, _, report) =
-        plan_view(&mut view, family, Source::Text(input), &opts, head, None)?;
+    let (batch, _, report) = plan_view(&mut view, family, Source::Text(input), &opts, head, None)?;
     let ops = (0..batch.len())
         .filter_map(|i| batch.as_netlink().op_bytes(i).map(<[u8]>::to_vec))
         .collect();
