@@ -8,7 +8,7 @@ use iptnl::fuzzing::{plan_restore, MemRuleset};
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::ext::NoSets;
 use iptnl::ipt::savefile::TableFormat;
-use iptnl::ipt::{encode_rule, parse_rule, IpFamily};
+use iptnl::ipt::{encode_rule, parse_rule, IpFamily, ReaderFloor};
 use iptnl::iptables::restore::RestoreOptions;
 use iptnl::netlink::Messages;
 use iptnl::nft::expr::meta::MetaKey;
@@ -17,9 +17,10 @@ use iptnl::nft::{Chain, Expr, Family, Rule, Verdict};
 use iptnl::sys::nf_tables::NFT_MSG_NEWRULE;
 use iptnl::sys::nfnetlink::nfnl_msg_id;
 
-/// Saves `rule` in a user chain of filter, restores the save into an empty ruleset, and
-/// returns the save and the rules the restore writes.
-fn save_and_restore(rule: &Rule, family: IpFamily) -> (String, Vec<Rule>) {
+/// Saves `rule` in a user chain of filter for the reader floor `floor`, restores the save
+/// at that floor into an empty ruleset, and returns the save and the rules the restore
+/// writes.
+fn save_and_restore(rule: &Rule, family: IpFamily, floor: ReaderFloor) -> (String, Vec<Rule>) {
     let mut r = rule.clone();
     r.table = "filter".into();
     r.chain = "X".into();
@@ -28,10 +29,12 @@ fn save_and_restore(rule: &Rule, family: IpFamily) -> (String, Vec<Rule>) {
         counters: true,
         date: "DATE",
         sets: &NoSets,
+        floor,
     };
     let text = fmt.table("filter", &[Chain::user(family.nft(), "filter", "X")], &[r]);
     let opts = RestoreOptions {
         counters: true,
+        floor: Some(floor),
         ..RestoreOptions::default()
     };
     let (ops, _) = plan_restore(&MemRuleset::new(family, 1), &text, &opts, &NoSets)
@@ -48,15 +51,18 @@ fn save_and_restore(rule: &Rule, family: IpFamily) -> (String, Vec<Rule>) {
     (text, written)
 }
 
+/// Saved and restored at every reader floor, `rule` is written back as it was.
 fn assert_restores(rule: &Rule, family: IpFamily) {
-    let (text, written) = save_and_restore(rule, family);
-    assert_eq!(written.len(), 1, "{text}");
-    assert_eq!(
-        comparable(&written[0].exprs),
-        comparable(&rule.exprs),
-        "{text}"
-    );
-    assert_eq!(written[0].userdata, rule.userdata, "{text}");
+    for floor in ReaderFloor::ALL {
+        let (text, written) = save_and_restore(rule, family, floor);
+        assert_eq!(written.len(), 1, "{floor}: {text}");
+        assert_eq!(
+            comparable(&written[0].exprs),
+            comparable(&rule.exprs),
+            "{floor}: {text}"
+        );
+        assert_eq!(written[0].userdata, rule.userdata, "{floor}: {text}");
+    }
 }
 
 /// A rule `nft` wrote (`meta l4proto`, no counter) with an x_tables target.
@@ -183,18 +189,84 @@ fn words_end_at_their_first_nul_byte_as_in_iptables() {
 
 #[test]
 fn what_iptables_does_not_print_is_carried_whole() {
-    // `-i +` encodes a meta load that iptables-nft-save leaves out.
-    for args in [&["-i", "+", "-j", "ACCEPT"][..], &["-p", "tcp", "-o", "+"]] {
-        let spec = &parse_rule(IpFamily::V4, args).unwrap()[0];
-        let mut r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
-        r.compat = None;
+    // `-i +` tests nothing and is written as nothing; iptables-nft 1.8.9 wrote it as a lone
+    // meta load, which iptables-nft-save leaves out.
+    for key in [MetaKey::Iifname, MetaKey::Oifname] {
+        let mut r = Rule::new(Family::Ipv4, "filter", "X");
+        r.exprs = vec![
+            Meta::load_reg1(key).into(),
+            Counter::default().into(),
+            Immediate::verdict(Verdict::Accept).into(),
+        ];
         let shown = decode_rule_or_raw_with(&r, IpFamily::V4, &NoSets);
-        assert!(
-            shown.raw.is_some(),
-            "{args:?} shown as {}",
-            shown.to_save_args()
-        );
+        assert!(shown.raw.is_some(), "shown as {}", shown.to_save_args());
         assert_restores(&r, IpFamily::V4);
+    }
+    let spec = &parse_rule(IpFamily::V4, &["-i", "+", "-j", "ACCEPT"]).unwrap()[0];
+    let r = encode_rule(spec, IpFamily::V4, "filter", "X").unwrap();
+    assert!(!r.exprs.iter().any(|e| matches!(e, Expr::Meta(_))));
+    assert_restores(&r, IpFamily::V4);
+}
+
+/// A shown rule's form, read back as a restore reads it, encodes to the rule's expressions
+/// (at the floor it is read in); otherwise it is carried whole.
+fn assert_shown_reads_back(r: &Rule, family: IpFamily) {
+    let shown = decode_rule_or_raw_with(r, family, &NoSets);
+    if shown.raw.is_none() {
+        let line = shown.to_save_args();
+        let again = iptnl::ipt::parse_rule_str(family, &line)
+            .unwrap_or_else(|e| panic!("{line:?} is shown but does not parse: {e}"));
+        let encoded = ReaderFloor::LAYOUTS.iter().any(|&f| {
+            iptnl::ipt::encode_rule_for(&again[0], family, &r.table, &r.chain, &NoSets, f)
+                .is_ok_and(|e| comparable(&e.exprs) == comparable(&r.exprs))
+        });
+        assert!(encoded, "{line:?} reads back as another rule");
+    }
+    assert_restores(r, family);
+}
+
+#[test]
+fn names_iptables_refuses_or_reads_otherwise_are_carried_whole() {
+    // Interface names of every length around IFNAMSIZ, as an exact name or a prefix, in
+    // either sense: iptables takes none of 16 bytes or more (with its `+`), nor an empty one.
+    for len in 0..=17 {
+        for (nul, inv) in [(true, false), (false, false), (true, true), (false, true)] {
+            let mut data = vec![b'e'; len];
+            if nul {
+                data.push(0);
+            }
+            if data.is_empty() {
+                continue;
+            }
+            let mut r = Rule::new(Family::Ipv4, "filter", "X");
+            r.exprs = vec![
+                Meta::load_reg1(MetaKey::Oifname).into(),
+                Cmp::eq(inv, &data).into(),
+                Counter::default().into(),
+                Immediate::verdict(Verdict::Accept).into(),
+            ];
+            assert_shown_reads_back(&r, IpFamily::V4);
+        }
+    }
+    // Chain names `nft` may give: verdicts', target extensions', too long for `-j`.
+    let long = |n: usize| "c".repeat(n);
+    for name in [
+        "ACCEPT".to_owned(),
+        "DROP".to_owned(),
+        "RETURN".to_owned(),
+        "QUEUE".to_owned(),
+        "LOG".to_owned(),
+        "MASQUERADE".to_owned(),
+        "REJECT".to_owned(),
+        long(28),
+        long(29),
+        long(255),
+    ] {
+        for v in [Verdict::Jump(name.clone()), Verdict::Goto(name.clone())] {
+            let mut r = Rule::new(Family::Ipv6, "filter", "X");
+            r.exprs = vec![Counter::default().into(), Immediate::verdict(v).into()];
+            assert_shown_reads_back(&r, IpFamily::V6);
+        }
     }
 }
 

@@ -292,6 +292,33 @@ fn exact_in(
     {
         return Err(foreign(rule, "`-i +' and `-o +' are not saved".into()));
     }
+    // And names iptables' parser refuses or reads as something else: an interface name of
+    // 16 bytes or more with its `+`, or none; a chain name over 28 bytes (the kernel takes
+    // 255), or one that `-j` reads as a verdict or a target extension (`nft` may name a
+    // chain `ACCEPT` or `LOG`).
+    for i in [&spec.in_iface, &spec.out_iface].into_iter().flatten() {
+        if !super::parse::iface_name_ok(&i.name) {
+            return Err(foreign(
+                rule,
+                format!("iptables takes no interface name {:?}", i.name),
+            ));
+        }
+    }
+    match &spec.target {
+        Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if !super::parse::target_name_ok(c) => {
+            return Err(foreign(rule, format!("iptables takes no chain name {c:?}")));
+        }
+        Some(RuleTarget::Jump(c))
+            if matches!(c.as_str(), "ACCEPT" | "DROP" | "RETURN" | "QUEUE")
+                || super::ext::find(ExtKind::Target, c, family).is_some() =>
+        {
+            return Err(foreign(
+                rule,
+                format!("`-j {c}' is not a jump to the chain {c:?}"),
+            ));
+        }
+        _ => {}
+    }
     for n in names {
         if n.chars().any(|c| c.is_whitespace() || c == '"') {
             return Err(foreign(
