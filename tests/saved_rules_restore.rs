@@ -371,3 +371,27 @@ fn tcp_flags_iptables_cannot_name_are_carried_whole() {
         .is_some());
     assert_restores(&r, IpFamily::V4);
 }
+
+#[test]
+fn a_rule_written_at_any_floor_survives_a_save_at_any_floor() {
+    // The extensions whose encoding depends on the reader floor, each written as each
+    // writer's layout writes it, saved for every floor and restored at it.
+    for (family, text) in [
+        (IpFamily::V4, "-p tcp -m tcp --dport 22 -j ACCEPT"),
+        (IpFamily::V4, "-p tcp --tcp-flags SYN,ACK SYN -j DROP"),
+        (IpFamily::V6, "-p udp --sport 53 -j ACCEPT"),
+        (IpFamily::V4, "-m mark --mark 0x4000/0x4000 -j MASQUERADE"),
+        (IpFamily::V4, "-j NFLOG --nflog-group 3 --nflog-prefix p"),
+        (IpFamily::V6, "-j SECMARK --selctx system_u:object_r:x_t:s0"),
+        (IpFamily::V4, "-s 10.0.0.0/8 -p tcp -j ACCEPT"),
+        (IpFamily::V4, "-i + -o eth0 -j ACCEPT"),
+    ] {
+        let spec = &iptnl::ipt::parse_rule_str(family, text).unwrap()[0];
+        for floor in ReaderFloor::ALL {
+            let r =
+                iptnl::ipt::encode_rule_for(spec, family, "filter", "X", &NoSets, floor).unwrap();
+            assert_shown_form_reads_back(&r, family);
+            assert_restores(&r, family);
+        }
+    }
+}
