@@ -31,7 +31,18 @@ fn save_and_restore(rule: &Rule, family: IpFamily, floor: ReaderFloor) -> (Strin
         sets: &NoSets,
         floor,
     };
-    let text = fmt.table("filter", &[Chain::user(family.nft(), "filter", "X")], &[r]);
+    // The chains the rule jumps to exist (a restore refuses a jump to a missing chain).
+    let mut chains = vec![Chain::user(family.nft(), "filter", "X")];
+    for e in &r.exprs {
+        if let Expr::Immediate(i) = e {
+            if let iptnl::nft::Data::Verdict(Verdict::Jump(c) | Verdict::Goto(c)) = &i.data {
+                if c != "X" {
+                    chains.push(Chain::user(family.nft(), "filter", c.clone()));
+                }
+            }
+        }
+    }
+    let text = fmt.table("filter", &chains, &[r]);
     let opts = RestoreOptions {
         counters: true,
         floor: Some(floor),
@@ -270,7 +281,8 @@ fn names_iptables_refuses_or_reads_otherwise_are_carried_whole() {
         for v in [Verdict::Jump(name.clone()), Verdict::Goto(name.clone())] {
             let mut r = Rule::new(Family::Ipv6, "filter", "X");
             r.exprs = vec![Counter::default().into(), Immediate::verdict(v).into()];
-            assert_shown_reads_back(&r, IpFamily::V6);
+            // (Its save does not restore: a restore declares no chain of such a name.)
+            assert_shown_form_reads_back(&r, IpFamily::V6);
         }
     }
 }

@@ -240,7 +240,24 @@ pub fn check_saved(rule: &Rule, family: IpFamily, floor: ReaderFloor) {
         sets: &Sets,
         floor,
     };
-    let chains = [Chain::user(family.nft(), "filter", chain)];
+    // The chains the rule jumps to exist (a restore refuses a jump to a missing chain); a
+    // chain no restore can declare (a name `nft` gave) leaves the save untested here.
+    let mut chains = vec![Chain::user(family.nft(), "filter", chain)];
+    for e in &r.exprs {
+        if let Expr::Immediate(i) = e {
+            if let iptnl::nft::Data::Verdict(
+                iptnl::nft::Verdict::Jump(c) | iptnl::nft::Verdict::Goto(c),
+            ) = &i.data
+            {
+                if iptnl::ipt::command::check_chain_name(c, family).is_err() {
+                    return;
+                }
+                if c != chain {
+                    chains.push(Chain::user(family.nft(), "filter", c.clone()));
+                }
+            }
+        }
+    }
     let text = fmt.table("filter", &chains, std::slice::from_ref(&r));
     let ruleset = MemRuleset::new(family, 1);
     let opts = RestoreOptions {
