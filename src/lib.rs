@@ -21,6 +21,8 @@ pub use iptables::sync;
 pub use iptables::IpTables;
 pub use iptnl_sys as sys;
 
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod ipt;
 pub mod iptables;
 pub mod memory;

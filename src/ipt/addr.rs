@@ -221,6 +221,12 @@ fn numeric_v4(host: &str) -> Option<Ipv4Addr> {
     Some(Ipv4Addr::from(octets))
 }
 
+/// Whether host names are looked up through the system's resolver (see
+/// `crate::fuzzing::no_host_lookups`: a lookup may wait on the network, which a fuzz target
+/// must not).
+pub(crate) static HOST_LOOKUPS: std::sync::atomic::AtomicBool =
+    std::sync::atomic::AtomicBool::new(true);
+
 fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
     if host.is_empty() {
         return None;
@@ -249,6 +255,9 @@ fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
         .bytes()
         .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_')
     {
+        return None;
+    }
+    if !HOST_LOOKUPS.load(std::sync::atomic::Ordering::Relaxed) {
         return None;
     }
     let found: Vec<IpAddr> = (host, 0u16)

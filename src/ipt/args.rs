@@ -179,7 +179,8 @@ const RESTORE_WORD_MAX: usize = 1023;
 /// quote, and inside them a backslash takes the next character literally; a single quote
 /// and a backslash outside double quotes are ordinary characters. A closing quote ends the
 /// word (`"a b"c` is two words), `""` is an empty word, and a quote left open at the end of
-/// the line closes there. A word longer than 1,023 bytes is refused ("Parameter too long!").
+/// the line closes there. A word longer than 1,023 bytes is refused ("Parameter too long!"),
+/// but the value of `--nft-rule` (a rule carried whole, which has no such limit).
 ///
 /// ```
 /// use iptnl::ipt::split_restore_args;
@@ -251,8 +252,11 @@ pub(crate) fn split_restore_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError
     }
 }
 
+/// Adds a word, refusing one over [`RESTORE_WORD_MAX`] bytes, but the value of
+/// `--nft-rule`: a rule carried whole (see [`super::raw`]) is written by a save as one word
+/// of whatever length its content takes, and must restore.
 fn push_restore_word<'a>(out: &mut Vec<Cow<'a, str>>, w: Cow<'a, str>) -> Result<(), ParseError> {
-    if w.len() > RESTORE_WORD_MAX {
+    if w.len() > RESTORE_WORD_MAX && out.last().is_none_or(|p| p != super::raw::RAW_OPTION) {
         return Err(ParseError::ParameterTooLong);
     }
     out.push(w);

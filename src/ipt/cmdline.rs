@@ -276,8 +276,12 @@ pub fn check_chain_name(name: &str, family: IpFamily) -> Result<(), ParseError> 
             "chain name may not clash with target name".into(),
         ));
     }
-    // iptables' parse_chain refuses any C isspace() character.
-    if name.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
+    // iptables' parse_chain refuses any C isspace() character; a NUL byte ends its C string
+    // (the kernel's too), so it can be no part of a name.
+    if name
+        .bytes()
+        .any(|b| b.is_ascii_whitespace() || b == 0x0b || b == 0)
+    {
         return Err(ParseError::Invalid(format!("Invalid chain name `{name}'")));
     }
     Ok(())

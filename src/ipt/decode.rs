@@ -42,23 +42,43 @@ fn foreign(rule: &Rule, reason: String) -> Foreign {
 }
 
 /// An x_tables match or target decoded by the extension that owns it, when one does.
+/// What [`decode_xt`] reads a blob in.
+struct XtCtx<'a> {
+    rule: &'a Rule,
+    family: IpFamily,
+    sets: &'a dyn SetIndex,
+    /// Only decode a blob whose printed options read back to it (see [`super::readback`]).
+    strict: bool,
+}
+
+/// When `cx.strict`, only when its printed options read back to the same blob.
 fn decode_xt(
     kind: ExtKind,
     name: &str,
     rev: u32,
     info: &[u8],
-    family: IpFamily,
     spec: &RuleSpec,
-    sets: &dyn SetIndex,
+    cx: &XtCtx<'_>,
 ) -> Option<Box<dyn super::ext::Extension>> {
     let ctx = DecodeCtx {
-        family,
+        family: cx.family,
         proto: spec.proto,
-        sets,
+        sets: cx.sets,
     };
-    find_xt(kind, name, family)
+    let ext = find_xt(kind, name, cx.family)
         .and_then(|d| d.decode_xt)
-        .and_then(|f| f(rev, info, &ctx))
+        .and_then(|f| f(rev, info, &ctx))?;
+    if !cx.strict {
+        return Some(ext);
+    }
+    let rb = super::readback::Context {
+        family: cx.family,
+        proto: spec.proto,
+        table: &cx.rule.table,
+        chain: &cx.rule.chain,
+        sets: cx.sets,
+    };
+    super::readback::reads_back(kind, ext.as_ref(), name, rev, info, &rb).then_some(ext)
 }
 
 fn not_understood(what: &str, name: &str, rev: u32) -> String {
@@ -245,9 +265,67 @@ fn exact_in(
     sets: &dyn SetIndex,
     layouts: &[ReaderFloor],
 ) -> Result<RuleSpec, Foreign> {
-    let spec = decode_rule_with(rule, family, sets)?;
+    // Each x_tables blob must also read back from its printed options: a rule whose form
+    // would restore as another rule, or not at all, is carried whole (and shown in that
+    // form, see `viewed_raw_spec`).
+    let spec = decode_inner(rule, family, sets, true)?;
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
+    }
+    // So must the names printed bare: an interface or chain name a save line cannot carry
+    // (a blank or a line break, which end the word or the line, or a double quote, which
+    // starts a quoted word: `nft` writes any) would restore as another rule.
+    let names = [&spec.in_iface, &spec.out_iface]
+        .into_iter()
+        .flatten()
+        .map(|i| i.name.as_str())
+        .chain(match &spec.target {
+            Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) => Some(c.as_str()),
+            _ => None,
+        });
+    // And what iptables does not print at all: `-i +` (every interface) is a meta load
+    // with no comparison, which a save leaves out.
+    if [&spec.in_iface, &spec.out_iface]
+        .into_iter()
+        .flatten()
+        .any(|i| !i.inv && i.name == "+")
+    {
+        return Err(foreign(rule, "`-i +' and `-o +' are not saved".into()));
+    }
+    // And names iptables' parser refuses or reads as something else: an interface name of
+    // 16 bytes or more with its `+`, or none; a chain name over 28 bytes (the kernel takes
+    // 255), or one that `-j` reads as a verdict or a target extension (`nft` may name a
+    // chain `ACCEPT` or `LOG`).
+    for i in [&spec.in_iface, &spec.out_iface].into_iter().flatten() {
+        if !super::parse::iface_name_ok(&i.name) {
+            return Err(foreign(
+                rule,
+                format!("iptables takes no interface name {:?}", i.name),
+            ));
+        }
+    }
+    match &spec.target {
+        Some(RuleTarget::Jump(c) | RuleTarget::Goto(c)) if !super::parse::target_name_ok(c) => {
+            return Err(foreign(rule, format!("iptables takes no chain name {c:?}")));
+        }
+        Some(RuleTarget::Jump(c))
+            if matches!(c.as_str(), "ACCEPT" | "DROP" | "RETURN" | "QUEUE")
+                || super::ext::find(ExtKind::Target, c, family).is_some() =>
+        {
+            return Err(foreign(
+                rule,
+                format!("`-j {c}' is not a jump to the chain {c:?}"),
+            ));
+        }
+        _ => {}
+    }
+    for n in names {
+        if n.chars().any(|c| c.is_whitespace() || c == '"') {
+            return Err(foreign(
+                rule,
+                format!("the name {n:?} cannot be written in a save line"),
+            ));
+        }
     }
     let (mut error, mut encoded) = (None, false);
     let mut again = Vec::with_capacity(rule.exprs.len());
@@ -365,7 +443,12 @@ pub fn decode_rule_or_raw_with(rule: &Rule, family: IpFamily, sets: &dyn SetInde
 /// ```
 pub fn viewed_raw_spec(rule: &Rule, family: IpFamily, sets: &dyn SetIndex) -> RuleSpec {
     let mut spec = raw_spec(rule, family);
-    spec.view = decode_rule_with(rule, family, sets).ok().map(Box::new);
+    // A form that would break its save line (a name or prefix with a line break in it) is
+    // not shown: the save could not be read back.
+    spec.view = decode_rule_with(rule, family, sets)
+        .ok()
+        .filter(|v| !v.to_save_args().contains(['\n', '\r']))
+        .map(Box::new);
     spec
 }
 
@@ -400,6 +483,21 @@ pub fn decode_rule_with(
     family: IpFamily,
     sets: &dyn SetIndex,
 ) -> Result<RuleSpec, Foreign> {
+    decode_inner(rule, family, sets, false)
+}
+
+fn decode_inner(
+    rule: &Rule,
+    family: IpFamily,
+    sets: &dyn SetIndex,
+    strict: bool,
+) -> Result<RuleSpec, Foreign> {
+    let xcx = XtCtx {
+        rule,
+        family,
+        sets,
+        strict,
+    };
     let exprs = &rule.exprs;
     let mut spec = RuleSpec {
         family,
@@ -540,23 +638,15 @@ pub fn decode_rule_with(
                 }
             }
             Expr::Match(m) => {
-                let x = decode_xt(ExtKind::Match, &m.name, m.rev, &m.info, family, &spec, sets)
+                let x = decode_xt(ExtKind::Match, &m.name, m.rev, &m.info, &spec, &xcx)
                     .ok_or_else(|| foreign(rule, not_understood("match", &m.name, m.rev)))?;
                 spec.matches.push(x);
                 i += 1;
                 continue;
             }
             Expr::Target(t) => {
-                let x = decode_xt(
-                    ExtKind::Target,
-                    &t.name,
-                    t.rev,
-                    &t.info,
-                    family,
-                    &spec,
-                    sets,
-                )
-                .ok_or_else(|| foreign(rule, not_understood("target", &t.name, t.rev)))?;
+                let x = decode_xt(ExtKind::Target, &t.name, t.rev, &t.info, &spec, &xcx)
+                    .ok_or_else(|| foreign(rule, not_understood("target", &t.name, t.rev)))?;
                 spec.target = Some(RuleTarget::Ext(x));
                 i += 1;
                 continue;

@@ -24,6 +24,7 @@ pub mod floor;
 pub mod parse;
 pub mod proto;
 pub mod raw;
+mod readback;
 pub mod readers;
 pub(crate) mod restore_input;
 pub mod save;

@@ -302,6 +302,20 @@ impl<'a> Parser<'a> {
     }
 
     pub(crate) fn parse(&mut self, args: &[&str]) -> Result<(), ParseError> {
+        // A command line's words are C strings: each ends at its first NUL byte, as in
+        // iptables (a chain name, comment or prefix with a NUL in it would otherwise be cut
+        // there by the kernel or by a later restore, and be another rule than the one asked
+        // for).
+        let cut: Vec<&str>;
+        let args = if args.iter().any(|a| a.contains('\0')) {
+            cut = args
+                .iter()
+                .map(|a| a.split('\0').next().unwrap_or(""))
+                .collect();
+            &cut[..]
+        } else {
+            args
+        };
         let mut shown = std::mem::take(&mut self.shown);
         let r = self.parse_with(args, &mut shown);
         self.shown = shown;
@@ -582,7 +596,7 @@ impl<'a> Parser<'a> {
                         "Empty interface is likely to be undesired".into(),
                     ));
                 }
-                if v.len() >= 16 {
+                if !iface_name_ok(v) {
                     return Err(ParseError::bad(
                         shown,
                         format!("interface name `{v}' must be shorter than 16 characters"),
@@ -643,8 +657,7 @@ impl<'a> Parser<'a> {
                         format!("Invalid target name `{v}' (28 chars max)"),
                     ));
                 }
-                // iptables' parse_target refuses any C isspace() character.
-                if v.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b) {
+                if !target_name_ok(v) {
                     return Err(ParseError::bad(shown, format!("Invalid target name `{v}'")));
                 }
                 if c == 'g' {
@@ -807,6 +820,22 @@ impl<'a> Parser<'a> {
 /// [`scan_llu_prefix`](super::ext::libxt::scan_llu_prefix)). `None` when no digit follows.
 fn scan_llu(s: &str) -> Option<u64> {
     super::ext::libxt::scan_llu_prefix(s.as_bytes()).map(|(v, _)| v)
+}
+
+/// Whether iptables takes `name` as the interface of `-i` or `-o` (xtables_parse_interface):
+/// not empty, and shorter than IFNAMSIZ with its `+`. A decoder shows no other name in a
+/// rule's iptables form (a restore would refuse it).
+pub(crate) fn iface_name_ok(name: &str) -> bool {
+    !name.is_empty() && name.len() < 16
+}
+
+/// Whether iptables takes `name` as the value of `-j` or `-g` (parse_target): 1 to 28
+/// bytes, none of them a C `isspace()` character. A decoder shows no other chain name as a
+/// rule's jump.
+pub(crate) fn target_name_ok(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() < 29
+        && !name.bytes().any(|b| b.is_ascii_whitespace() || b == 0x0b)
 }
 
 #[cfg(test)]

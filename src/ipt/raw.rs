@@ -90,11 +90,13 @@ impl RawRule {
             )
         };
         let bytes = unhex(hex).ok_or_else(|| bad("not pairs of hexadecimal digits"))?;
+        // A rule may have no expression at all (the kernel takes one, and `nft` writes one):
+        // its content is then an empty expression list, but never nothing.
+        if bytes.is_empty() {
+            return Err(bad("no content"));
+        }
         let mut r = Rule::new(crate::nft::Family::Ipv4, "", "");
         r.set_content(&bytes).map_err(|e| bad(&e.to_string()))?;
-        if r.exprs.is_empty() {
-            return Err(bad("no expressions"));
-        }
         Ok(RawRule::of(&r))
     }
 

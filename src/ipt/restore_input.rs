@@ -256,9 +256,18 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         if args.first().is_some_and(|a| other.contains(&a.as_ref())) {
             return Ok(());
         }
-        let mut cl =
-            parse_command_with(family, &args, sel.sets)
-            .map_err(|e| input_err(line, e.iptables_words()))?;
+        // A rule a save carried whole, on a note line before its iptables form: the line is
+        // still that form, word for word, so it is the rule as it was (even when iptables'
+        // form of it would not read back as that rule, or at all).
+        let whole = native.as_ref().and_then(|raw| {
+            let (chain, tail) = rest.trim_end().strip_prefix("-A ")?.split_once(' ')?;
+            (native_view(raw, family, sel.sets)?.trim_end() == tail).then_some(chain)
+        });
+        let mut cl = match whole {
+            Some(chain) => parse_command_with(family, &["-A", chain], sel.sets),
+            None => parse_command_with(family, &args, sel.sets),
+        }
+        .map_err(|e| input_err(line, e.iptables_words()))?;
         if cl.table_given {
             return fail(line, table_option_refused(family));
         }
@@ -279,7 +288,13 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             return fail(line, NAT_DROP);
         }
         let mut rules = cl.rules;
-        if let (Some(raw), [rule]) = (native, rules.as_mut_slice()) {
+        if let (Some(raw), Some(_)) = (&native, whole) {
+            rules = vec![RuleSpec {
+                family,
+                raw: Some(Box::new(raw.clone())),
+                ..RuleSpec::default()
+            }];
+        } else if let (Some(raw), [rule]) = (native, rules.as_mut_slice()) {
             // The line is still the saved rule's iptables form: the rule as it was.
             if native_view(&raw, family, sel.sets).is_some_and(|v| *v == rule.to_save_args()) {
                 *rule = RuleSpec {

@@ -102,6 +102,17 @@ pub fn ctime(t: std::time::SystemTime) -> String {
     )
 }
 
+/// `text` on one line: names and expressions read from the kernel may hold line breaks
+/// (`nft` takes any bytes), which would end a comment line of the save and start a line a
+/// restore reads.
+fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains(['\n', '\r']) {
+        text.replace(['\n', '\r'], " ").into()
+    } else {
+        text.into()
+    }
+}
+
 /// Formats one table from its chains and rules (as read from the kernel). A rule that names
 /// an ipset is saved whole here (see [`NoSets`]): [`TableFormat`] resolves set indexes.
 ///
@@ -269,7 +280,7 @@ impl TableFormat<'_> {
         let _ = writeln!(
             out,
             "# Chain {} is a base chain iptables cannot express (hook {}, priority {}, type {}, policy {}); iptables-restore keeps it and its rules as they are:",
-            chain.name,
+            one_line(&chain.name),
             hook_name(hook.map_or(u32::MAX, |h| h.num)),
             hook.map_or(0, |h| h.priority),
             hook.map_or("?", |h| h.chain_type.name()),
@@ -309,8 +320,8 @@ impl TableFormat<'_> {
                             let _ = writeln!(
                                 out,
                                 "{RAW_NOTE} ({}), carried whole: {}",
-                                f.reason,
-                                x.describe()
+                                one_line(&f.reason),
+                                one_line(&x.describe())
                             );
                         }
                         _ => {}

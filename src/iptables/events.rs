@@ -68,46 +68,8 @@ impl Events {
                 }
                 Err(_) => return false,
             }
-            for m in Messages::new(&self.rx) {
-                let Ok(m) = m else {
-                    ok = false;
-                    break;
-                };
-                if nfnl_subsys_id(m.msg_type()) != NFNL_SUBSYS_NFTABLES {
-                    continue;
-                }
-                let ev = match nfnl_msg_id(m.msg_type()) {
-                    NFT_MSG_NEWRULE => Rule::decode(&m).map(|rule| Ev::NewRule {
-                        rule,
-                        append: m.flags() & NLM_F_APPEND != 0,
-                    }),
-                    NFT_MSG_DELRULE => Rule::decode(&m).map(Ev::DelRule),
-                    NFT_MSG_NEWCHAIN => Chain::decode(&m).map(Ev::NewChain),
-                    NFT_MSG_DELCHAIN => Chain::decode(&m).map(Ev::DelChain),
-                    NFT_MSG_DELTABLE => Table::decode(&m).map(Ev::DelTable),
-                    NFT_MSG_NEWGEN => {
-                        let mut genid = None;
-                        if let Ok(nf) = m.nfgen() {
-                            for a in nf.attrs().flatten() {
-                                if a.kind() == NFTA_GEN_ID {
-                                    genid = a.be32().ok();
-                                }
-                            }
-                        }
-                        match genid {
-                            Some(g) => Ok(Ev::Gen(g)),
-                            None => {
-                                ok = false;
-                                continue;
-                            }
-                        }
-                    }
-                    _ => continue,
-                };
-                match ev {
-                    Ok(ev) => self.queue.push_back(ev),
-                    Err(_) => ok = false,
-                }
+            if !decode_into(&self.rx, &mut self.queue) {
+                ok = false;
             }
         }
     }
@@ -134,25 +96,9 @@ impl Events {
                 self.queue.clear();
                 return None;
             }
-            while cur != to {
-                let Some(end) = self.queue.iter().position(|e| matches!(e, Ev::Gen(_))) else {
-                    break;
-                };
-                let batch: Vec<Ev> = self.queue.drain(..=end).collect();
-                let Some(&Ev::Gen(x)) = batch.last() else {
-                    break;
-                };
-                if (x.wrapping_sub(cur) as i32) <= 0 {
-                    // Already in the cache (read after it, or our own commit).
-                    out.known.push(batch);
-                    continue;
-                }
-                if x != cur.wrapping_add(1) {
-                    self.queue.clear();
-                    return None;
-                }
-                out.new.push(batch);
-                cur = x;
+            if !take_commits(&mut self.queue, &mut cur, to, &mut out) {
+                self.queue.clear();
+                return None;
             }
             if cur == to {
                 return Some(out);
@@ -180,4 +126,81 @@ pub(crate) struct Commits {
     pub(crate) new: Vec<Vec<Ev>>,
     /// Whether the last one was still being applied when its generation was read.
     pub(crate) waited: bool,
+}
+
+/// Decodes the messages of `buf` (what one receive brought) onto `queue`; `false` when one
+/// could not be read (the events are then as good as lost).
+pub(crate) fn decode_into(buf: &[u8], queue: &mut VecDeque<Ev>) -> bool {
+    let mut ok = true;
+    for m in Messages::new(buf) {
+        let Ok(m) = m else {
+            return false;
+        };
+        if nfnl_subsys_id(m.msg_type()) != NFNL_SUBSYS_NFTABLES {
+            continue;
+        }
+        let ev = match nfnl_msg_id(m.msg_type()) {
+            NFT_MSG_NEWRULE => Rule::decode(&m).map(|rule| Ev::NewRule {
+                rule,
+                append: m.flags() & NLM_F_APPEND != 0,
+            }),
+            NFT_MSG_DELRULE => Rule::decode(&m).map(Ev::DelRule),
+            NFT_MSG_NEWCHAIN => Chain::decode(&m).map(Ev::NewChain),
+            NFT_MSG_DELCHAIN => Chain::decode(&m).map(Ev::DelChain),
+            NFT_MSG_DELTABLE => Table::decode(&m).map(Ev::DelTable),
+            NFT_MSG_NEWGEN => {
+                let mut genid = None;
+                if let Ok(nf) = m.nfgen() {
+                    for a in nf.attrs().flatten() {
+                        if a.kind() == NFTA_GEN_ID {
+                            genid = a.be32().ok();
+                        }
+                    }
+                }
+                match genid {
+                    Some(g) => Ok(Ev::Gen(g)),
+                    None => {
+                        ok = false;
+                        continue;
+                    }
+                }
+            }
+            _ => continue,
+        };
+        match ev {
+            Ok(ev) => queue.push_back(ev),
+            Err(_) => ok = false,
+        }
+    }
+    ok
+}
+
+/// Takes the whole commits of `queue` that bring generation `cur` towards `to` into `out`
+/// (see [`Events::commits`]), moving `cur`; `false` when a generation is missing.
+pub(crate) fn take_commits(
+    queue: &mut VecDeque<Ev>,
+    cur: &mut u32,
+    to: u32,
+    out: &mut Commits,
+) -> bool {
+    while *cur != to {
+        let Some(end) = queue.iter().position(|e| matches!(e, Ev::Gen(_))) else {
+            break;
+        };
+        let batch: Vec<Ev> = queue.drain(..=end).collect();
+        let Some(&Ev::Gen(x)) = batch.last() else {
+            break;
+        };
+        if (x.wrapping_sub(*cur) as i32) <= 0 {
+            // Already in the cache (read after it, or our own commit).
+            out.known.push(batch);
+            continue;
+        }
+        if x != cur.wrapping_add(1) {
+            return false;
+        }
+        out.new.push(batch);
+        *cur = x;
+    }
+    true
 }

@@ -26,16 +26,16 @@
 //! # Ok::<(), iptnl::iptables::Error>(())
 //! ```
 
-mod cache;
+pub(crate) mod cache;
 mod error;
-mod events;
+pub(crate) mod events;
 mod floor;
 mod format;
 mod group;
 pub mod ipset;
 mod listing;
 pub mod monitor;
-mod plan;
+pub(crate) mod plan;
 mod read;
 mod readers;
 pub mod restore;

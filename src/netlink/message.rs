@@ -113,7 +113,8 @@ impl<'a> Message<'a> {
             }
         }
         Ok(ErrorMessage {
-            errno: -errno,
+            // The kernel sends a negative errno; any other value is read without overflow.
+            errno: errno.saturating_neg(),
             orig_type,
             orig_seq,
             ext_msg,

@@ -90,7 +90,18 @@ impl Extension for Comment {
     crate::ext_boilerplate!();
 }
 
+/// Only a comment that a save line carries and reads back: text (UTF-8) ending in a NUL,
+/// nothing after it, and no line break (which would end the save line). The generic check
+/// of what is decoded (`ipt::readback`) trusts this decoder, since comments are the one
+/// blob almost every rule of a big ruleset has, each its own.
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let v = XtView::of::<xt_comment_info>(info)?;
-    Some(Box::new(Comment::new(&v.str(0, XT_MAX_COMMENT_LEN)?)))
+    let text = v.str(0, XT_MAX_COMMENT_LEN)?;
+    if text.contains(['\n', '\r']) {
+        return None;
+    }
+    let c = Comment::new(&text);
+    let mut b = XtBuf::of::<xt_comment_info>();
+    b.put_str(0, XT_MAX_COMMENT_LEN, &c.text);
+    (b.into_vec() == info).then(|| Box::new(c) as _)
 }

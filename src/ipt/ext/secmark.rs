@@ -38,7 +38,8 @@ pub static DESC: ExtDesc = ExtDesc {
 /// `-j SECMARK --selctx CONTEXT`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Secmark {
-    /// Revision: 1, or 0 for a rule an older iptables wrote.
+    /// The revision read from the kernel: 1, or 0 for a rule iptables 1.8.7 wrote. It is
+    /// written at the reader floor's revision (0 at 1.8.7, 1 after).
     pub rev: u32,
     /// The context's bytes (at most 255).
     pub secctx: Vec<u8>,
@@ -79,12 +80,10 @@ impl Extension for Secmark {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        // iptables 1.8.7 knows revision 0 only.
-        let rev = if ctx.floor.native_matches() {
-            self.rev
-        } else {
-            0
-        };
+        // iptables 1.8.7 knows revision 0 only; 1.8.8 and later write revision 1, whatever
+        // revision a rule read from the kernel had (the printed form does not say it, so
+        // the revision a rule is written at is the floor's, as a restore of it writes it).
+        let rev = if ctx.floor.native_matches() { 1 } else { 0 };
         let mut b = if rev == 0 {
             XtBuf::of::<xt_secmark_target_info>()
         } else {

@@ -228,9 +228,14 @@ impl SetRef {
         if index == IPSET_INVALID_ID {
             return Some(SetRef::default());
         }
+        // The kernel takes no more than IPSET_DIM_MAX dimensions (each a bit of `flags`).
+        let dim = v.u8(off + offset_of!(xt_set_info, dim))?;
+        if dim > IPSET_DIM_MAX {
+            return None;
+        }
         Some(SetRef {
             name: sets.name(index)?,
-            dim: v.u8(off + offset_of!(xt_set_info, dim))?,
+            dim,
             flags: v.u8(off + offset_of!(xt_set_info, flags))?,
         })
     }

@@ -296,7 +296,13 @@ fn decode_flags(exprs: &[Expr]) -> Option<(u8, u8, bool)> {
     {
         return None;
     }
-    Some((mask.as_bytes()[0], c.data.as_bytes()[0], c.op == CmpOp::Neq))
+    let (mask, cmp) = (mask.as_bytes()[0], c.data.as_bytes()[0]);
+    // `--tcp-flags` names the six flags of iptables only: CWR and ECE (or any bit `nft`
+    // tests) could not be printed, and the rule would be shown and saved broader.
+    if (mask | cmp) & !0x3f != 0 {
+        return None;
+    }
+    Some((mask, cmp, c.op == CmpOp::Neq))
 }
 
 fn decode_native(cur: &mut ExprCursor<'_>, ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 mod replay;
 
 use super::error::{from_nft, Error};
-use super::events::Events;
+use super::events::{Commits, Events};
 use super::ipset::KernelSets;
 use super::listing::{Block, TableText};
 use super::plan::ChainEdit;
@@ -460,6 +460,25 @@ impl Memo {
 /// afterwards is valid at `g` (advanced by the queued events when following them, else
 /// forgotten when the generation moved). `None` when it must be asked again: the queued
 /// events were dropped.
+impl Cache {
+    /// Applies the commits [`Events::commits`] found, which bring the cache to generation `g`.
+    pub(crate) fn advance(&mut self, family: IpFamily, c: &Commits, g: u32) {
+        for batch in &c.known {
+            self.own_commit(family, batch);
+        }
+        for batch in &c.new {
+            let r = self.replay(family, batch);
+            let s = &mut self.stats;
+            s.commits += 1;
+            s.chains_edited += r.edited as u64;
+            s.chains_forgotten += r.forgotten as u64;
+            s.renames += r.renames as u64;
+        }
+        self.stats.waited += u64::from(c.waited);
+        self.genid = Some(g);
+    }
+}
+
 pub(crate) fn sync(
     conn: &mut Conn,
     cache: &mut Cache,
@@ -483,19 +502,7 @@ pub(crate) fn sync(
         };
         let advanced = match commits {
             Some(Some(c)) => {
-                for batch in &c.known {
-                    cache.own_commit(family, batch);
-                }
-                for batch in &c.new {
-                    let r = cache.replay(family, batch);
-                    let s = &mut cache.stats;
-                    s.commits += 1;
-                    s.chains_edited += r.edited as u64;
-                    s.chains_forgotten += r.forgotten as u64;
-                    s.renames += r.renames as u64;
-                }
-                cache.stats.waited += u64::from(c.waited);
-                cache.genid = Some(g);
+                cache.advance(family, &c, g);
                 true
             }
             Some(None) => {

@@ -32,7 +32,7 @@ use state::{ChainSet, FastSet, TableMap};
 pub(crate) use beside::Beside;
 pub(crate) use commit::{jitter, map_refusal, refused_chain, resolve, run_once, Failed};
 pub(crate) use rewrite::Rewrites;
-pub(crate) use view::{KernelView, RulesetView};
+pub(crate) use view::{KernelView, RulesetView, TableClear};
 
 /// How long an operation is planned again after concurrent changes before it gives up with
 /// [`Error::Conflict`], unless set with [`IpTables::set_conflict_timeout`](super::IpTables::set_conflict_timeout).

@@ -46,7 +46,8 @@ use crate::ipt::tables::find_table;
 use crate::ipt::{IpFamily, ReaderFloor, RuleSpec};
 use crate::netlink::{Conn, Prefault};
 use crate::nft::{self, list_tables, Batch, Policy};
-use input::{InputFile, Source};
+use input::InputFile;
+pub(crate) use input::Source;
 use pipeline::{parallel, parse_beside, PIPELINE_MIN_BYTES};
 
 /// Options of a restore (the iptables-restore flags).
@@ -144,7 +145,7 @@ fn plan_once(
     family: IpFamily,
     input: Source<'_>,
     opts: &RestoreOptions,
-    mut beside: Option<&mut Beside<'_, '_>>,
+    beside: Option<&mut Beside<'_, '_>>,
 ) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
     super::sysdb::use_system_databases();
     // Refilled chains are compared with the kernel's (`plan::rewrite`); with `--counters`,
@@ -159,21 +160,14 @@ fn plan_once(
         // depends on what it reads of them, not on the list.
         (names, (!opts.noflush).then_some(g))
     };
-    let capacity = input.len() * 3 + 4096;
-    let sel = Selection {
-        table: opts.table.as_deref(),
-        counters: opts.counters,
-        sets: &KernelSets,
-    };
     let floor = match opts.floor {
         Some(f) => f,
         None => crate::iptables::kernel_reader_floor(conn, family),
     };
-    let mode = Mode {
-        ask_kernel: false,
-        echo: false,
-        counters: opts.counters,
-        floor,
+    let said = if opts.verbose {
+        Some(Said::read(&mut *conn, family, input, opts)?)
+    } else {
+        None
     };
     // The chains a command reads are read once per attempt.
     let mut cache = Cache::default();
@@ -181,18 +175,80 @@ fn plan_once(
         conn: &mut *conn,
         cache: &mut cache,
     };
+    let head = Head {
+        existing: &existing,
+        tables_gen,
+        said,
+        sets: &KernelSets,
+        floor,
+    };
+    plan_view(&mut view, family, input, opts, head, beside)
+}
+
+/// What a plan of a restore knows before its first line: the family's tables (name and use
+/// count), the generation they were listed at (without `--noflush`), what `--verbose` says
+/// of the ruleset, the ipsets rules may name, and the reader floor rules are written at.
+pub(crate) struct Head<'a> {
+    pub(crate) existing: &'a [(String, Option<u32>)],
+    pub(crate) tables_gen: Option<u32>,
+    said: Option<Said>,
+    pub(crate) sets: &'a dyn crate::ipt::SetIndex,
+    pub(crate) floor: ReaderFloor,
+}
+
+impl<'a> Head<'a> {
+    /// A head without `--verbose` output.
+    pub(crate) fn quiet(
+        existing: &'a [(String, Option<u32>)],
+        tables_gen: Option<u32>,
+        sets: &'a dyn crate::ipt::SetIndex,
+        floor: ReaderFloor,
+    ) -> Head<'a> {
+        Head {
+            existing,
+            tables_gen,
+            said: None,
+            sets,
+            floor,
+        }
+    }
+}
+
+/// Plans one attempt of a restore against the ruleset `view` shows (see [`plan_once`]).
+pub(crate) fn plan_view<V: RulesetView + ?Sized>(
+    view: &mut V,
+    family: IpFamily,
+    input: Source<'_>,
+    opts: &RestoreOptions,
+    head: Head<'_>,
+    mut beside: Option<&mut Beside<'_, '_>>,
+) -> Result<(Batch, Vec<u32>, RestoreReport), RestoreError> {
+    let Head {
+        existing,
+        tables_gen,
+        said,
+        sets,
+        floor,
+    } = head;
+    let capacity = input.len() * 3 + 4096;
+    let sel = Selection {
+        table: opts.table.as_deref(),
+        counters: opts.counters,
+        sets,
+    };
+    let mode = Mode {
+        ask_kernel: false,
+        echo: false,
+        counters: opts.counters,
+        floor,
+    };
     // Appends are not recorded until a command that reads positions shows up; if one comes
     // after appends, the input is planned a second time, recording from the start (a cheap
     // textual scan for such commands used to come first, and cost more than this on big
     // inputs, which rarely have them).
     let mut track = false;
-    let said = if opts.verbose {
-        Some(Said::read(&mut *view.conn, family, input, opts)?)
-    } else {
-        None
-    };
     loop {
-        let mut p = Planner::new(&mut view, family, mode, capacity);
+        let mut p = Planner::new(&mut *view, family, mode, capacity);
         p.genid = tables_gen;
         p.track_entries = track;
         p.rewrites = Some(Box::default());
@@ -205,14 +261,14 @@ fn plan_once(
             p.batch.publish_to(&ahead);
             parse_beside(family, input, sel, &ahead, |events| {
                 for ev in events {
-                    block.event(&mut p, ev, &existing, opts)?;
+                    block.event(&mut p, ev, existing, opts)?;
                 }
                 p.batch.publish_to(&ahead);
                 Ok(())
             })
         } else {
             parse_stream(family, &input, sel, |ev| {
-                block.event(&mut p, &ev, &existing, opts)
+                block.event(&mut p, &ev, existing, opts)
             })
         };
         if p.restart && !track {

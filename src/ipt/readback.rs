@@ -1,0 +1,156 @@
+//! Whether an x_tables match or target decoded from a blob says all of that blob: its
+//! printed options, read back by the parser and encoded, must give the very same blob.
+//!
+//! A decoder reads the fields of a kernel struct; a blob written by anything but iptables
+//! (`nft`, a program of its own with CAP_NET_ADMIN in the namespace) may hold values the
+//! options cannot say: a mode bit the print ignores, a mandatory option left out, a string
+//! that is not text. Shown as an iptables rule, such a rule would be saved as a line that
+//! does not restore, or restores another rule, and compared by spec with rules it is not. A
+//! blob that does not read back is not decoded: its rule is shown and saved whole (see
+//! [`super::raw`]). The answer depends on the blob and its context only, so it is
+//! remembered: a big ruleset repeats its blobs (a comment per service, a mark per chain).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+use super::args::split_restore_cow;
+use super::ext::{EncodeCtx, ExtKind, Extension, SetIndex};
+use super::parse::parse_rule_with;
+use super::spec::{ProtoMatch, RuleTarget};
+use super::{IpFamily, ReaderFloor};
+use crate::nft::Expr;
+
+/// Answers remembered per thread, forgotten all at once past this many.
+const MEMO_CAP: usize = 1 << 16;
+
+/// The answers by key (the blob and its context), and the key being built.
+type Memo = (HashMap<Vec<u8>, bool>, Vec<u8>);
+
+thread_local! {
+    static MEMO: RefCell<Memo> = RefCell::new((HashMap::new(), Vec::new()));
+}
+
+/// What the blob is read in: the rule's family, its `-p` and where it is.
+pub(crate) struct Context<'a> {
+    pub(crate) family: IpFamily,
+    pub(crate) proto: Option<ProtoMatch>,
+    pub(crate) table: &'a str,
+    pub(crate) chain: &'a str,
+    pub(crate) sets: &'a dyn SetIndex,
+}
+
+/// Whether `ext`, decoded from the x_tables blob `info` of revision `rev` of `name`, prints
+/// options that read back to that blob (see the module's documentation).
+pub(crate) fn reads_back(
+    kind: ExtKind,
+    ext: &dyn Extension,
+    name: &str,
+    rev: u32,
+    info: &[u8],
+    cx: &Context<'_>,
+) -> bool {
+    // Decoders that refuse by themselves every blob that would not read back (proven, as
+    // every decoder is, by tests/xt_decode_roundtrip.rs).
+    if matches!((kind, name), (ExtKind::Match, "comment")) {
+        return true;
+    }
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        let (memo, key) = &mut *m;
+        key.clear();
+        key.push(matches!(kind, ExtKind::Target) as u8);
+        key.push(matches!(cx.family, IpFamily::V6) as u8);
+        match cx.proto {
+            Some(p) => key.extend([1, p.num, p.inv as u8]),
+            None => key.extend([0, 0, 0]),
+        }
+        key.extend(rev.to_ne_bytes());
+        key.extend((name.len() as u32).to_ne_bytes());
+        key.extend(name.as_bytes());
+        key.extend((cx.table.len() as u32).to_ne_bytes());
+        key.extend(cx.table.as_bytes());
+        key.extend(info);
+        if let Some(&ok) = memo.get(key.as_slice()) {
+            return ok;
+        }
+        let ok = check(kind, ext, name, rev, info, cx);
+        if memo.len() >= MEMO_CAP {
+            memo.clear();
+        }
+        memo.insert(key.clone(), ok);
+        ok
+    })
+}
+
+fn check(
+    kind: ExtKind,
+    ext: &dyn Extension,
+    name: &str,
+    rev: u32,
+    info: &[u8],
+    cx: &Context<'_>,
+) -> bool {
+    let mut line = String::with_capacity(64 + info.len());
+    if let Some(p) = cx.proto {
+        line.push_str(if p.inv { "! -p " } else { "-p " });
+        line.push_str(&p.num.to_string());
+        line.push(' ');
+    }
+    line.push_str(match kind {
+        ExtKind::Match => "-m ",
+        ExtKind::Target => "-j ",
+    });
+    line.push_str(ext.save_name());
+    ext.save(cx.family, &mut line);
+    // A line break ends the save line, and a restore drops a `\r` at its end.
+    if line.contains(['\n', '\r']) {
+        return false;
+    }
+    // Read back as a restore reads a save line.
+    let Ok(words) = split_restore_cow(&line) else {
+        return false;
+    };
+    let Ok(mut specs) = parse_rule_with(cx.family, &words, cx.sets) else {
+        return false;
+    };
+    let (Some(spec), true) = (specs.pop(), specs.is_empty()) else {
+        return false;
+    };
+    let again: Option<&dyn Extension> = match kind {
+        ExtKind::Match => match spec.matches.as_slice() {
+            [m] => Some(m.as_ref()),
+            _ => None,
+        },
+        ExtKind::Target => match &spec.target {
+            Some(RuleTarget::Ext(t)) if spec.matches.is_empty() => Some(t.as_ref()),
+            _ => None,
+        },
+    };
+    let Some(again) = again else {
+        return false;
+    };
+    // The blob reads back when the writer of any layout writes it so: 1.8.7 writes the
+    // x_tables forms of `tcp`, `udp`, `mark`, `NFLOG` and `SECMARK` that later ones do not.
+    let mut out = Vec::new();
+    ReaderFloor::LAYOUTS.iter().any(|&floor| {
+        let ecx = EncodeCtx {
+            family: cx.family,
+            proto: cx.proto,
+            table: cx.table,
+            chain: cx.chain,
+            sets: cx.sets,
+            floor,
+        };
+        out.clear();
+        again.encode(&ecx, &mut out).is_ok()
+            && out.iter().any(|e| match (kind, e) {
+                (ExtKind::Match, Expr::Match(m)) => {
+                    m.name == name && m.rev == rev && m.info == info
+                }
+                (ExtKind::Target, Expr::Target(t)) => {
+                    t.name == name && t.rev == rev && t.info == info
+                }
+                _ => false,
+            })
+    })
+}
