@@ -17,8 +17,9 @@
 //! extension, command or backend goes.
 #![deny(missing_docs)]
 
+pub use ipt::IpFamily;
 pub use iptables::sync;
-pub use iptables::IpTables;
+pub use iptables::{Error, IpTables, Transaction};
 pub use iptnl_sys as sys;
 
 #[doc(hidden)]

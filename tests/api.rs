@@ -577,6 +577,26 @@ fn transaction_is_one_batch() {
         tx.append("nat", "DN", &["--bogus"]);
         assert!(matches!(tx.commit(), Err(Error::InvalidSpec(_))));
         assert_eq!(common::nft_list(), before);
+        // The builder chains from the handle to the commit, in one expression; a refused
+        // operation is named by its place and its rule.
+        let e = ipt
+            .transaction()
+            .append("nat", "DN", "-j RETURN")
+            .delete("nat", "DN", "-s 9.9.9.9 -j RETURN")
+            .commit()
+            .unwrap_err();
+        assert!(
+            matches!(&e, Error::InTransaction { index: 2, operation, .. } if operation.contains("-D DN -s 9.9.9.9/32 -j RETURN")),
+            "{e:?}"
+        );
+        assert_eq!(common::nft_list(), before);
+        let r = iptnl::IpTables::transaction(&ipt)
+            .append("nat", "DN", "-j RETURN")
+            .delete("nat", "DN", "-j RETURN")
+            .commit()
+            .unwrap();
+        assert_eq!(r.len(), 2);
+        assert_eq!(common::nft_list(), before);
         // Handles from the echo are the kernel's.
         let r = ipt.append("filter", "INPUT", "-j ACCEPT").unwrap();
         let h = r.handle().unwrap();

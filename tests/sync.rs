@@ -278,9 +278,27 @@ fn declarations_are_checked_when_made() {
     assert!(e.contains("not owned"), "{e}");
     let e = d
         .chain("nat", CHAIN, &["-p tcp --dport 99999"])
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("99999"), "{e}");
+        .unwrap_err();
+    assert!(
+        matches!(e.root(), iptnl::Error::InvalidSpec(_)),
+        "a rule that does not parse is InvalidSpec: {e:?}"
+    );
+    let e = e.to_string();
+    assert!(e.contains("99999") && e.contains(CHAIN), "{e}");
+    let e = d
+        .hook(
+            "nat",
+            "PREROUTING",
+            Position::First,
+            "-j NOSUCHTARGET --bogus",
+        )
+        .unwrap_err();
+    assert!(matches!(e.root(), iptnl::Error::InvalidSpec(_)), "{e:?}");
+    assert!(
+        e.to_string()
+            .contains("nat PREROUTING: `-j NOSUCHTARGET --bogus'"),
+        "{e}"
+    );
     let e = d
         .hook("nat", "TEST-X", Position::First, "-j ACCEPT")
         .unwrap_err()

@@ -139,6 +139,20 @@ pub enum Error {
     /// nothing was applied.
     #[error("{0}")]
     Unsupported(String),
+    /// A rule declared for an owned chain or as a hook ([`sync`](crate::sync)) was refused;
+    /// nothing was declared. [`root`](Error::root) is why (a rule that does not parse is
+    /// [`InvalidSpec`](Error::InvalidSpec)).
+    #[error("{table} {chain}: `{rule}': {source}")]
+    InDeclaration {
+        /// The table.
+        table: String,
+        /// The chain the rule was declared in.
+        chain: String,
+        /// The rule as given.
+        rule: String,
+        /// Why it was refused.
+        source: Box<Error>,
+    },
 }
 
 impl Error {
@@ -157,7 +171,9 @@ impl Error {
     /// ```
     pub fn root(&self) -> &Error {
         match self {
-            Error::InTransaction { source, .. } => source.root(),
+            Error::InTransaction { source, .. } | Error::InDeclaration { source, .. } => {
+                source.root()
+            }
             e => e,
         }
     }
@@ -171,7 +187,9 @@ impl Error {
     /// ```
     pub fn into_root(self) -> Error {
         match self {
-            Error::InTransaction { source, .. } => source.into_root(),
+            Error::InTransaction { source, .. } | Error::InDeclaration { source, .. } => {
+                source.into_root()
+            }
             e => e,
         }
     }

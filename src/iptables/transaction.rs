@@ -12,6 +12,20 @@ use crate::nft::Policy;
 /// Builder methods record the operation (a spec that does not parse is reported by
 /// `commit`); results come back in the order the operations were added.
 ///
+/// The builder methods chain, so a transaction fits in one expression:
+///
+/// ```no_run
+/// use iptnl::{IpFamily, IpTables};
+/// let ipt = IpTables::new(IpFamily::V4)?;
+/// ipt.transaction()
+///     .append("filter", "INPUT", "-p tcp --dport 22 -j ACCEPT")
+///     .delete("filter", "INPUT", "-p tcp --dport 23 -j ACCEPT")
+///     .commit()?;
+/// # Ok::<(), iptnl::Error>(())
+/// ```
+///
+/// or be filled step by step:
+///
 /// ```no_run
 /// use iptnl::iptables::{IpTables, OpResult};
 /// let ipt = IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -369,7 +383,9 @@ impl<'a> Transaction<'a> {
     }
 
     /// Commits every operation as one batch; one result per operation, in order. On any
-    /// error nothing was applied.
+    /// error nothing was applied. The transaction is empty afterwards (and may be filled
+    /// and committed again); taking `&mut self` lets a chain of builder calls end in
+    /// `.commit()`.
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
@@ -378,13 +394,14 @@ impl<'a> Transaction<'a> {
     /// let results = tx.commit()?;
     /// # Ok::<(), iptnl::iptables::Error>(())
     /// ```
-    pub fn commit(self) -> Result<Vec<OpResult>, Error> {
-        if let Some(e) = self.error {
+    pub fn commit(&mut self) -> Result<Vec<OpResult>, Error> {
+        let ops = std::mem::take(&mut self.ops);
+        if let Some(e) = self.error.take() {
             return Err(e);
         }
-        if self.ops.is_empty() {
+        if ops.is_empty() {
             return Ok(Vec::new());
         }
-        self.ipt.run(&self.ops)
+        self.ipt.run(&ops)
     }
 }

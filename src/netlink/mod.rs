@@ -28,9 +28,9 @@ pub use error::{strerror, wmem_max_needed, DecodeError, EncodeError, Error, MsgF
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
 pub use socket::{
-    block_signals, connect_abstract, effective_uid, input_ready, interface_name, ip_set_sockopt,
-    memfd, peer_credentials, recv_with_fds, seal_contents, send_with_fd, splice, splice_at,
-    wait_signal, PeerCredentials,
+    block_signals, connect_abstract, effective_uid, inherited_unix_listener, input_ready,
+    interface_name, ip_set_sockopt, memfd, peer_credentials, recv_with_fds, seal_contents,
+    send_with_fd, set_accept_timeout, splice, splice_at, wait_signal, PeerCredentials,
 };
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use transport::Transport;

@@ -13,6 +13,9 @@ use iptnl_sys::netlink::{
 
 use super::error::Error;
 
+mod activation;
+pub use activation::{inherited_unix_listener, set_accept_timeout};
+
 /// Size of the buffer each `recv` reads into. Netlink dump messages are at most 32 KiB; a
 /// larger buffer lets one call return several of them.
 pub const RECV_BUF_SIZE: usize = 256 * 1024;

@@ -396,10 +396,17 @@ pub struct Server {
 impl Server {
     /// Starts the server `bin` (the iptnl binary) and waits until it listens.
     pub fn start(bin: &str) -> Server {
+        let mut cmd = Command::new(bin);
+        cmd.args(["serve", "--verbose"]).stdin(Stdio::null());
+        Server::start_command(cmd)
+    }
+
+    /// Starts a server with `cmd` (its standard input as the caller set it up) and waits
+    /// until it listens.
+    pub fn start_command(mut cmd: Command) -> Server {
         use std::io::BufRead;
-        let mut child = Command::new(bin)
-            .args(["serve", "--verbose"])
-            .stdin(Stdio::null())
+        let bin = format!("{:?}", cmd.get_program());
+        let mut child = cmd
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()

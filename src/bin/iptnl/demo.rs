@@ -761,6 +761,10 @@ fn print_report(
         "each loader ran in its own fresh network namespace; single operations (median of {ROUNDS}) on nat {OP_CHAIN} ({} rules) after the load\n",
         g(st.kube_services_nat_rules)
     );
+    let _ = writeln!(
+        out,
+        "load and save: a process each (iptnl's too); append, check and delete: a process each for the other tools, an in-process library call for iptnl (its own netlink socket each; a served or direct `iptables` process adds the process's start)\n"
+    );
     let err_cell = |e: &str| {
         let first = e.lines().next().unwrap_or("").to_owned();
         let short: String = first.chars().take(22).collect();
@@ -892,7 +896,7 @@ fn print_report(
     } else {
         writeln!(
             out,
-            "\niptnl loaded {} rules {}",
+            "\niptnl loaded {} rules {} (the load row only; the other rows are in the table)",
             g(st.rules),
             parts.join(", and ")
         )

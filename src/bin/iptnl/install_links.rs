@@ -102,8 +102,16 @@ fn same_file(entry: &Path, exe: &fs::Metadata) -> bool {
 }
 
 /// Creates the link `dir/name -> exe`, replacing what is there atomically when `replace`.
+/// A binary in `dir` itself is linked by its file name, so that the directory keeps working
+/// wherever it is mounted (a host path seen from a container).
 fn make_link(exe: &Path, dir: &Path, name: &str, replace: bool) -> io::Result<()> {
     let dest = dir.join(name);
+    let canon = |p: &Path| fs::canonicalize(p).ok();
+    let local = match (exe.parent().and_then(canon), canon(dir), exe.file_name()) {
+        (Some(a), Some(b), Some(f)) if a == b => Some(PathBuf::from(f)),
+        _ => None,
+    };
+    let exe = local.as_deref().unwrap_or(exe);
     if !replace {
         return std::os::unix::fs::symlink(exe, &dest);
     }

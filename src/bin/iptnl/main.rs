@@ -12,6 +12,7 @@ mod check_readers;
 mod demo;
 mod floor_opt;
 mod getopt;
+mod install;
 mod install_links;
 mod iptables_cmd;
 mod monitor;
@@ -41,6 +42,8 @@ enum Tool {
     DemoLoad,
     /// `check-readers`: the rules another iptables release would misread.
     CheckReaders,
+    /// `install PREFIX`: the binary, its links and the server's units.
+    Install,
 }
 
 /// The tool a name (program name or first argument) stands for.
@@ -56,6 +59,7 @@ fn lookup(name: &str) -> Option<Tool> {
         return match name {
             "demo" => Some(Tool::Demo),
             "install-links" => Some(Tool::InstallLinks),
+            "install" => Some(Tool::Install),
             "serve" => Some(Tool::Serve),
             "check-readers" => Some(Tool::CheckReaders),
             "xtables-monitor" | "monitor" => Some(Tool::Monitor),
@@ -100,6 +104,9 @@ fn usage() -> String {
          \x20                                       export PATH=DIR:$PATH; with --alternatives\n\
          \x20                                       also register them for /usr/sbin/iptables\n\
          \x20                                       (see `iptnl install-links --help')\n\
+         \x20 install [--remove] PREFIX             place this binary, the names above and the\n\
+         \x20                                       server's systemd units under PREFIX, or\n\
+         \x20                                       take them away (see `iptnl install -h')\n\
          \x20 serve [--verbose]                     run the iptables commands of this network\n\
          \x20                                       namespace for the processes called by\n\
          \x20                                       those names (see `iptnl serve --help')\n\
@@ -137,6 +144,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
             Err(e) => iptables_cmd::usage_fail(f, &e),
         },
         Tool::Serve => serve::main(args),
+        Tool::Install => install::main(args),
         Tool::Demo => demo::main(args),
         Tool::InstallLinks => install_links::main(args),
         Tool::DemoLoad => demo::load_main(args),

@@ -83,6 +83,8 @@ use wire::{bad, get_u32, get_u8, read_head, read_request, write_head, write_requ
 
 mod wire;
 
+mod activation;
+
 /// The abstract socket name (shown as `@iptnl`), one per network namespace.
 pub const SOCKET_NAME: &str = "iptnl";
 
@@ -788,8 +790,8 @@ impl Server {
     }
 }
 
-const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS] [--reader-floor VERSION]\n\
-                           [--memory]\n\
+const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS] [--idle-exit SECONDS]\n\
+\x20                  [--reader-floor VERSION] [--memory]\n\
 \n\
 Runs iptables and ip6tables commands, and iptables-restore and ip6tables-restore inputs,\n\
 for the processes started under those names (links to iptnl) in this network namespace:\n\
@@ -802,11 +804,18 @@ Without a server, the commands run by themselves as before; IPTNL_DIRECT=1 makes
 so even when one listens. Only root and the server's own user are served, and the commands\n\
 trust only a server that runs as root or as their own user.\n\
 \n\
+Started by a service manager with a listening socket on @iptnl (LISTEN_FDS, LISTEN_PID:\n\
+systemd's socket activation), the server accepts on that socket instead of binding one.\n\
+\n\
 SIGTERM or SIGINT: stop accepting, finish the commands started, exit 0.\n\
 SIGUSR1: print a line of figures (requests, commits, operations per commit, latencies).\n\
 \n\
   -v, --verbose          log every command served, with its exit code and time, on stderr\n\
   -s, --stats SECONDS    print the line of figures every SECONDS seconds on stderr\n\
+      --idle-exit SECONDS\n\
+                         exit 0 once no command has come for SECONDS and none runs\n\
+                         (with socket activation: the service manager starts the\n\
+                         server again for the next command)\n\
       --reader-floor VERSION\n\
                          the oldest iptables-nft that must read the rules written\n\
                          exactly (1.8.7, 1.8.9, 1.8.11, 1.8.13; default: IPTNL_READER_FLOOR,\n\
@@ -821,6 +830,7 @@ SIGUSR1: print a line of figures (requests, commits, operations per commit, late
 struct Options {
     verbose: bool,
     stats: Option<Duration>,
+    idle_exit: Option<Duration>,
     floor: Option<iptnl::ipt::ReaderFloor>,
     memory: bool,
 }
@@ -848,14 +858,19 @@ fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
                         .map_err(|e: iptnl::ipt::floor::FloorError| e.to_string())?,
                 );
             }
-            "-s" | "--stats" => {
+            "-s" | "--stats" | "--idle-exit" => {
                 let v = match attached.or_else(|| it.next().cloned()) {
                     Some(v) => v,
                     None => return Err(format!("option `{name}' requires a number of seconds")),
                 };
                 match v.parse::<f64>() {
                     Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
-                        o.stats = Some(Duration::from_secs_f64(secs))
+                        let d = Some(Duration::from_secs_f64(secs));
+                        if name == "--idle-exit" {
+                            o.idle_exit = d
+                        } else {
+                            o.stats = d
+                        }
                     }
                     _ => {
                         return Err(format!(
@@ -903,7 +918,19 @@ pub fn main(args: &[String]) -> i32 {
         log!("iptnl serve: cannot block signals: {e}");
         return 1;
     }
-    let listener = match address().and_then(|a| UnixListener::bind_addr(&a)) {
+    let inherited = match activation::take_inherited(SOCKET_NAME) {
+        Ok(l) => l,
+        Err(why) => {
+            log!("iptnl serve: {why}");
+            return 1;
+        }
+    };
+    let activated = inherited.is_some();
+    let bound = match inherited {
+        Some(l) => Ok(l),
+        None => address().and_then(|a| UnixListener::bind_addr(&a)),
+    };
+    let listener = match bound {
         Ok(l) => l,
         Err(e) if e.kind() == io::ErrorKind::AddrInUse => {
             log!(
@@ -937,29 +964,50 @@ pub fn main(args: &[String]) -> i32 {
         served: AtomicU64::new(0),
         declined: AtomicU64::new(0),
     };
-    if opts.memory {
-        println!(
-            "iptnl serve: listening on @{SOCKET_NAME} in this network namespace (in-memory ruleset)"
-        );
-    } else {
-        println!("iptnl serve: listening on @{SOCKET_NAME} in this network namespace");
+    if let Some(idle) = opts.idle_exit {
+        if let Err(e) = iptnl::netlink::set_accept_timeout(&listener, Some(idle)) {
+            log!("iptnl serve: cannot time the wait for commands: {e}");
+            return 1;
+        }
     }
+    let how = if activated {
+        " (the socket passed by the service manager)"
+    } else {
+        ""
+    };
+    let what = if opts.memory {
+        " (in-memory ruleset)"
+    } else {
+        ""
+    };
+    println!("iptnl serve: listening on @{SOCKET_NAME}{how} in this network namespace{what}");
     let _ = io::stdout().flush();
     std::thread::scope(|scope| {
         let server = &server;
         scope.spawn(move || signal_loop(server, opts.stats));
-        accept_loop(scope, server, listener);
+        let idle = accept_loop(scope, server, listener, opts.idle_exit);
         // No more connections: wait for the commands started to finish.
         let mut n = lock(&server.active);
         while *n > 0 {
             n = server.idle.wait(n).unwrap_or_else(|p| p.into_inner());
         }
+        drop(n);
+        if idle {
+            // Nothing runs, and the signal thread waits for a signal that will not come.
+            stopped(server, &opts);
+            std::process::exit(0);
+        }
     });
+    stopped(&server, &opts);
+    0
+}
+
+/// The server's last lines.
+fn stopped(server: &Server, opts: &Options) {
     if opts.stats.is_some() || opts.verbose {
         log!("{}", server.stats_line());
     }
     log!("iptnl serve: stopped");
-    0
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -1018,13 +1066,15 @@ impl Drop for Active<'_> {
     }
 }
 
-/// Accepts connections until a stop is asked for, serving each on a thread of its own.
-/// Returns once the listening socket is closed (the name is free again).
+/// Accepts connections until a stop is asked for, or none came for `idle_exit` (then returns
+/// true), serving each on a thread of its own. Returns once the listening socket is closed
+/// (the name is free again, or the service manager's copy alone listens).
 fn accept_loop<'s>(
     scope: &'s std::thread::Scope<'s, '_>,
     server: &'s Server,
     listener: UnixListener,
-) {
+    idle_exit: Option<Duration>,
+) -> bool {
     loop {
         {
             let mut n = lock(&server.active);
@@ -1034,6 +1084,15 @@ fn accept_loop<'s>(
         }
         let stream = match listener.accept() {
             Ok((stream, _)) => stream,
+            // The accept timeout ran out: no connection for that long.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock && idle_exit.is_some() => {
+                if server.stopping.load(Ordering::SeqCst) || *lock(&server.active) == 0 {
+                    let secs = idle_exit.map_or(0.0, |d| d.as_secs_f64());
+                    log!("iptnl serve: no command for {secs} s: exiting");
+                    return true;
+                }
+                continue;
+            }
             Err(e) => {
                 // Out of descriptors and the like: the client runs its command itself.
                 log!("iptnl serve: accept: {e}");
@@ -1043,7 +1102,7 @@ fn accept_loop<'s>(
         };
         if server.stopping.load(Ordering::SeqCst) {
             // Closed before "running": its client runs the command itself.
-            return;
+            return false;
         }
         let active = Active::enter(server);
         let spawned = std::thread::Builder::new()
@@ -1136,11 +1195,19 @@ mod tests {
             Ok(Some(Options {
                 verbose: true,
                 stats: Some(Duration::from_millis(2500)),
+                idle_exit: None,
                 floor: None,
                 memory: false,
             }))
         );
         assert!(parse_options(&s(&["--memory"])).unwrap().unwrap().memory);
+        assert_eq!(
+            parse_options(&s(&["--idle-exit", "30"]))
+                .unwrap()
+                .unwrap()
+                .idle_exit,
+            Some(Duration::from_secs(30))
+        );
         assert_eq!(
             parse_options(&s(&["--reader-floor", "1.8.10"]))
                 .unwrap()
@@ -1155,6 +1222,8 @@ mod tests {
         assert_eq!(parse_options(&s(&["-h"])), Ok(None));
         for bad in [
             &["--stats"][..],
+            &["--idle-exit"],
+            &["--idle-exit", "0"],
             &["-s", "0"],
             &["-s", "-1"],
             &["-s", "nan"],

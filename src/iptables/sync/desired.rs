@@ -253,7 +253,7 @@ impl Desired {
         let mut specs = Vec::with_capacity(rules.len());
         for r in rules {
             let parsed = parse_rule_str_with(self.family, r.as_ref(), &KernelSets)
-                .map_err(|e| Error::Invalid(format!("{table} {name}: `{}': {e}", r.as_ref())))?;
+                .map_err(|e| declared(table, name, r.as_ref(), e))?;
             specs.extend(parsed);
         }
         self.chain_specs(table, name, specs)
@@ -307,7 +307,7 @@ impl Desired {
             )));
         }
         let mut specs = parse_rule_str_with(self.family, rule, &KernelSets)
-            .map_err(|e| Error::Invalid(format!("{table} {chain}: `{rule}': {e}")))?;
+            .map_err(|e| declared(table, chain, rule, e))?;
         if specs.len() != 1 {
             return Err(Error::Invalid(format!(
                 "{table} {chain}: `{rule}': a hook is one rule (it expands to {})",
@@ -344,4 +344,14 @@ fn fnv1a(b: &[u8]) -> u64 {
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
     h
+}
+
+/// A declared rule that does not parse: [`Error::InvalidSpec`], with where it was declared.
+fn declared(table: &str, chain: &str, rule: &str, e: crate::ipt::ParseError) -> Error {
+    Error::InDeclaration {
+        table: table.to_owned(),
+        chain: chain.to_owned(),
+        rule: rule.to_owned(),
+        source: Box::new(Error::InvalidSpec(e)),
+    }
 }
