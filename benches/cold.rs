@@ -24,10 +24,10 @@
 
 mod common;
 
-use common::{median, ms};
+use common::{iptnl_bin, median, ms, split, Server};
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -76,36 +76,6 @@ fn cmd(label: &'static str, args: &str) -> Cmd {
     }
 }
 
-/// Splits a rule spec into words as a shell does for double quotes.
-fn split(s: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut quoted = false;
-    let mut any = false;
-    for c in s.chars() {
-        match c {
-            '"' => {
-                quoted = !quoted;
-                any = true;
-            }
-            c if c.is_whitespace() && !quoted => {
-                if any {
-                    out.push(std::mem::take(&mut cur));
-                    any = false;
-                }
-            }
-            c => {
-                cur.push(c);
-                any = true;
-            }
-        }
-    }
-    if any {
-        out.push(cur);
-    }
-    out
-}
-
 /// The commands, in the order of a round (each write is undone later in the round).
 fn commands(first_svc_rule: &str) -> Vec<Cmd> {
     let rule = "-d 10.255.0.1/32 -p tcp -m tcp --dport 80 -j KUBE-MARK-MASQ";
@@ -150,26 +120,6 @@ fn commands(first_svc_rule: &str) -> Vec<Cmd> {
         whole: true,
     });
     v
-}
-
-/// The iptnl binary: `IPTNL_BIN`, or the release build next to this bench (built when
-/// missing).
-fn iptnl_bin() -> PathBuf {
-    if let Some(b) = std::env::var_os("IPTNL_BIN") {
-        return PathBuf::from(b);
-    }
-    let exe = std::env::current_exe().expect("bench path");
-    let p = exe.parent().unwrap().parent().unwrap().join("iptnl");
-    if !p.exists() {
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let st = Command::new(cargo)
-            .args(["build", "--release", "--bin", "iptnl"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .status()
-            .expect("cargo");
-        assert!(st.success(), "cargo build --release --bin iptnl failed");
-    }
-    p
 }
 
 /// Runs `c` with `tool` (in the calling thread's namespace), returns its wall time.
@@ -218,38 +168,6 @@ fn run(bin: &Path, tool: Tool, c: &Cmd) -> Duration {
         String::from_utf8_lossy(&out.stderr)
     );
     d
-}
-
-/// An `iptnl serve` in the calling thread's namespace, stopped when dropped.
-struct Server(std::process::Child);
-
-impl Server {
-    fn start(bin: &Path) -> Server {
-        use std::io::BufRead;
-        let mut child = Command::new(bin)
-            .arg("serve")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("iptnl serve");
-        let mut first = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        assert!(first.contains("listening"), "iptnl serve: {first:?}");
-        Server(child)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        // SIGTERM, so that it stops as a service manager stops it.
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.0.id().to_string()])
-            .status();
-        let _ = self.0.wait();
-    }
 }
 
 fn main() {

@@ -473,3 +473,96 @@ fn first_and_later_table_listings_agree() {
         );
     });
 }
+
+/// `iptables-nft -S CHAIN` of the filter table.
+fn oracle_chain(chain: &str) -> Vec<String> {
+    run("iptables-nft", &["-t", "filter", "-S", chain])
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A chain of more rules than the cache keeps decoded: listed, looked up by spec and written
+/// through a handle that follows events, with other writers' changes (rules added, deleted,
+/// inserted; the chain it jumps to renamed) in between. It is served from its kept lines and
+/// canonical index, read again when it changed, and every answer is iptables-nft's.
+#[test]
+fn a_chain_too_big_to_keep_decoded_is_served_exactly() {
+    in_netns(|| {
+        let mut input = String::from("*filter\n:BIG - [0:0]\n:T - [0:0]\n");
+        for i in 0..6000 {
+            input.push_str(&format!(
+                "-A BIG -s 10.{}.{}.0/24 -p tcp -m tcp --dport {} -j T\n",
+                i / 256,
+                i % 256,
+                1000 + i % 50
+            ));
+        }
+        input.push_str("-A T -j ACCEPT\nCOMMIT\n");
+        assert!(run_status("iptables-nft-restore", &[], Some(&input))
+            .status
+            .success());
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.set_follow_events(true);
+        let fresh = || IpTables::new(IpFamily::V4).unwrap();
+        let rule = |i: u32| {
+            format!(
+                "-s 10.{}.{}.0/24 -p tcp -m tcp --dport {} -j T",
+                i / 256,
+                i % 256,
+                1000 + i % 50
+            )
+        };
+        let same = |what: &str| {
+            assert_eq!(
+                ipt.list_table_text("filter").unwrap(),
+                fresh().list_table_text("filter").unwrap(),
+                "{what}: -S"
+            );
+            assert_eq!(
+                ipt.list("filter", "BIG").unwrap(),
+                oracle_chain("BIG"),
+                "{what}"
+            );
+            for i in [0, 1, 2999, 5999, 7000] {
+                let args = rule(i);
+                let v: Vec<&str> = args.split(' ').collect();
+                let want = run_status("iptables-nft", &[&["-C", "BIG"][..], &v].concat(), None)
+                    .status
+                    .success();
+                // Twice: the first lookup compares, the second builds the index.
+                for _ in 0..2 {
+                    let got = ipt.exists("filter", "BIG", args.as_str()).unwrap();
+                    assert_eq!(got, want, "{what}: -C BIG {args}");
+                }
+            }
+        };
+        same("as loaded");
+        // Other writers.
+        run("iptables-nft", &["-D", "BIG", "1"]);
+        run(
+            "iptables-nft",
+            &["-I", "BIG", "2", "-s", "10.99.0.0/16", "-j", "T"],
+        );
+        let add = format!("-A BIG {}", rule(7000));
+        run("iptables-nft", &add.split(' ').collect::<Vec<_>>());
+        same("after others' writes");
+        // Its own writes.
+        ipt.delete("filter", "BIG", rule(2999)).unwrap();
+        ipt.append("filter", "BIG", rule(0)).unwrap();
+        same("after its own writes");
+        // The chain BIG jumps to is renamed by another writer: every line names the new one.
+        run("iptables-nft", &["-E", "T", "T2"]);
+        assert!(ipt.list("filter", "BIG").unwrap()[1].ends_with("-j T2"));
+        assert_eq!(ipt.list("filter", "BIG").unwrap(), oracle_chain("BIG"));
+        assert_eq!(
+            ipt.list_table_text("filter").unwrap(),
+            fresh().list_table_text("filter").unwrap()
+        );
+        assert!(!ipt.exists("filter", "BIG", rule(5)).unwrap());
+        assert!(ipt
+            .exists("filter", "BIG", rule(5).replace("-j T", "-j T2"))
+            .unwrap());
+        assert_eq!(ipt.follow_stats().lost, 0);
+    });
+}

@@ -12,7 +12,8 @@
 #![allow(dead_code)]
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
 /// The median of `v` (sorted in place; zero when empty).
@@ -88,4 +89,91 @@ pub fn record(bench: &str, size: usize, series: &str, metric: &str, value: f64) 
     if let Err(e) = r {
         eprintln!("cannot write {}: {e}", path.display());
     }
+}
+
+/// The iptnl binary: `IPTNL_BIN`, or the release build next to this bench (built when
+/// missing).
+pub fn iptnl_bin() -> PathBuf {
+    if let Some(b) = std::env::var_os("IPTNL_BIN") {
+        return PathBuf::from(b);
+    }
+    let exe = std::env::current_exe().expect("bench path");
+    let p = exe.parent().unwrap().parent().unwrap().join("iptnl");
+    if !p.exists() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let st = Command::new(cargo)
+            .args(["build", "--release", "--bin", "iptnl"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status()
+            .expect("cargo");
+        assert!(st.success(), "cargo build --release --bin iptnl failed");
+    }
+    p
+}
+
+/// An `iptnl serve` in the calling thread's namespace, stopped when dropped.
+pub struct Server(std::process::Child);
+
+impl Server {
+    pub fn start(bin: &Path) -> Server {
+        use std::io::BufRead;
+        let mut child = Command::new(bin)
+            .arg("serve")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("iptnl serve");
+        let mut first = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut first)
+            .unwrap();
+        assert!(first.contains("listening"), "iptnl serve: {first:?}");
+        Server(child)
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.0.id()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // SIGTERM, so that it stops as a service manager stops it.
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.0.id().to_string()])
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
+/// Splits a rule spec into words as a shell does for double quotes.
+pub fn split(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut quoted = false;
+    let mut any = false;
+    for c in s.chars() {
+        match c {
+            '"' => {
+                quoted = !quoted;
+                any = true;
+            }
+            c if c.is_whitespace() && !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut cur));
+                    any = false;
+                }
+            }
+            c => {
+                cur.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(cur);
+    }
+    out
 }

@@ -16,7 +16,7 @@ const RAW_RULE: &[u8] = b" -m nft --nft-rule ";
 /// A block of listing lines as one text, each line ended by a newline.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub(crate) struct Block {
-    text: String,
+    text: Box<str>,
     lines: usize,
     raw: bool,
 }
@@ -24,14 +24,34 @@ pub(crate) struct Block {
 impl Block {
     /// The block of `lines` (each without its newline).
     pub(crate) fn new(lines: impl IntoIterator<Item = String>) -> Block {
-        let mut b = Block::default();
-        for l in lines {
-            b.text.push_str(&l);
-            b.text.push('\n');
-            b.lines += 1;
+        let lines: Vec<String> = lines.into_iter().collect();
+        // Sized exactly: a cache holds tens of thousands of blocks for as long as it lives.
+        let mut text = String::with_capacity(lines.iter().map(|l| l.len() + 1).sum());
+        for l in &lines {
+            text.push_str(l);
+            text.push('\n');
         }
-        b.raw = memchr::memmem::find(b.text.as_bytes(), RAW_RULE).is_some();
-        b
+        Block {
+            raw: memchr::memmem::find(text.as_bytes(), RAW_RULE).is_some(),
+            text: text.into_boxed_str(),
+            lines: lines.len(),
+        }
+    }
+
+    /// Its lines, without their newlines.
+    pub(crate) fn text_lines(&self) -> impl Iterator<Item = &str> + '_ {
+        self.text.lines()
+    }
+
+    /// Whether a line may name chain `name` (as a word: after a space, before a space or the
+    /// line's end), or holds a rule carried as bytes, which may name any chain.
+    pub(crate) fn mentions(&self, name: &str) -> bool {
+        let text = self.text.as_bytes();
+        self.raw
+            || memchr::memmem::find_iter(text, name.as_bytes()).any(|at| {
+                let end = at + name.len();
+                at > 0 && text[at - 1] == b' ' && matches!(text.get(end), Some(b' ' | b'\n') | None)
+            })
     }
 
     /// The block of `text`: whole lines, each ended by a newline.
@@ -39,7 +59,7 @@ impl Block {
         Block {
             lines: memchr::memchr_iter(b'\n', text.as_bytes()).count(),
             raw: memchr::memmem::find(text.as_bytes(), RAW_RULE).is_some(),
-            text,
+            text: text.into_boxed_str(),
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use super::cache::{self, read_chain, FollowStats};
+use super::cache::{self, read_chain, ChainsOf, FollowStats};
 use super::error::from_nft;
 use super::ipset::KernelSets;
 use super::listing::{Block, TableText};
@@ -56,7 +56,10 @@ pub struct Stat {
 /// The chains of `table` in the order iptables lists them: every built-in chain of an
 /// iptables table (created yet or not), then the user chains sorted by name. A table that is
 /// not an iptables table and does not exist is [`Error::NotFound`].
-fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>, Error> {
+fn chain_names<'a, C: ChainsOf + ?Sized>(
+    table: &str,
+    chains: &'a C,
+) -> Result<Vec<&'a str>, Error> {
     Ok(chain_order(table, chains)?
         .into_iter()
         .map(|(name, _)| name)
@@ -65,12 +68,12 @@ fn chain_names<'a>(table: &str, chains: &'a [nft::Chain]) -> Result<Vec<&'a str>
 
 /// The chains of a listing in iptables' order (see [`chain_names`]), each with its index in
 /// `chains` (`None`: a built-in chain the table does not have yet).
-fn chain_order<'a>(
+fn chain_order<'a, C: ChainsOf + ?Sized>(
     table: &str,
-    chains: &'a [nft::Chain],
+    chains: &'a C,
 ) -> Result<Vec<(&'a str, Option<usize>)>, Error> {
     let spec = find_table(table);
-    if spec.is_none() && chains.is_empty() {
+    if spec.is_none() && chains.count() == 0 {
         return Err(Error::NotFound {
             what: What::Table,
             table: table.into(),
@@ -82,15 +85,18 @@ fn chain_order<'a>(
         .map(|t| {
             t.chains
                 .iter()
-                .map(|b| (b.name, chains.iter().position(|c| c.name == b.name)))
+                .map(|b| {
+                    let at = (0..chains.count()).find(|&i| chains.name_of(i) == b.name);
+                    (b.name, at)
+                })
                 .collect()
         })
         .unwrap_or_default();
-    let mut user: Vec<usize> = (0..chains.len())
-        .filter(|&i| chains[i].hook.is_none())
+    let mut user: Vec<usize> = (0..chains.count())
+        .filter(|&i| !chains.is_base(i))
         .collect();
-    user.sort_unstable_by(|&a, &b| chains[a].name.cmp(&chains[b].name));
-    order.extend(user.into_iter().map(|i| (chains[i].name.as_str(), Some(i))));
+    user.sort_unstable_by(|&a, &b| chains.name_of(a).cmp(chains.name_of(b)));
+    order.extend(user.into_iter().map(|i| (chains.name_of(i), Some(i))));
     Ok(order)
 }
 
@@ -109,9 +115,9 @@ fn table_listing(
 }
 
 /// The chain lines of a listing of `table` and its chain order (see [`chain_order`]).
-fn listing_head(
+fn listing_head<C: ChainsOf + ?Sized>(
     table: &str,
-    chains: &[nft::Chain],
+    chains: &C,
     counters: bool,
 ) -> Result<(Block, Vec<Option<usize>>), Error> {
     let order = chain_order(table, chains)?;
@@ -180,15 +186,15 @@ fn list_table_streamed(
 
 /// The chain lines of a listing (`-P` with the policy of each built-in chain, `-N` of each
 /// user chain) of the chains of `order` (see [`chain_order`]), in that order.
-fn chain_lines(
+fn chain_lines<C: ChainsOf + ?Sized>(
     table: &str,
     order: &[(&str, Option<usize>)],
-    chains: &[nft::Chain],
+    chains: &C,
     counters: bool,
 ) -> Block {
     Block::new(order.iter().map(|&(name, i)| {
-        let ch = builtin(table, name).map(|_| i.and_then(|i| chains.get(i)));
-        format::chain_line(name, ch.is_some(), ch.flatten(), counters)
+        let ch = builtin(table, name).map(|_| i.and_then(|i| chains.whole(i)));
+        format::chain_line(name, ch.is_some(), ch.flatten().as_deref(), counters)
     }))
 }
 
@@ -224,14 +230,25 @@ impl IpTables {
     /// ```
     pub fn exists(&self, table: &str, chain: &str, spec: impl RuleArgs) -> Result<bool, Error> {
         let specs = self.specs(&spec)?;
+        let canonical = |s| {
+            crate::ipt::canonical_exprs_with(s, table, chain, &KernelSets)
+                .map_err(|e| Error::Invalid(e.0))
+        };
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
+        let k = (table.to_owned(), chain.to_owned());
+        // A chain whose canonical index is kept is answered from it (its rules may not be
+        // kept decoded); a handle that keeps none reads nothing more than before.
+        if cache.has_index(&k) && cache::sync(conn, cache, self.family)?.is_some() {
+            let wants: Result<Vec<_>, _> = specs.iter().map(canonical).collect();
+            if let Some(found) = wants.ok().and_then(|w| cache.indexed_holds_all(&k, &w)) {
+                return Ok(found);
+            }
+        }
         let (rules, _) = read_chain(conn, cache, self.family, table, chain)?;
         let Some(rules) = rules else { return Ok(false) };
-        let k = (table.to_owned(), chain.to_owned());
         for s in &specs {
-            let want = crate::ipt::canonical_exprs_with(s, table, chain, &KernelSets)
-                .map_err(|e| Error::Invalid(e.0))?;
+            let want = canonical(s)?;
             if cache
                 .find_canonical(&k, self.family, &rules, &want)
                 .is_empty()
@@ -302,6 +319,11 @@ impl IpTables {
     }
 
     fn list_impl(&self, table: &str, chain: &str, counters: bool) -> Result<Vec<String>, Error> {
+        if !counters {
+            if let Some(lines) = self.kept_lines(table, chain)? {
+                return Ok(lines);
+            }
+        }
         let (ch, rules) = self.read_listing(table, chain, counters, Decode::Exact)?;
         let is_builtin = builtin(table, chain).is_some();
         let mut out = vec![format::chain_line(chain, is_builtin, ch.as_ref(), counters)];
@@ -309,6 +331,33 @@ impl IpTables {
             out.push(format::rule_line(r, chain, counters));
         }
         Ok(out)
+    }
+
+    /// The chain as `iptables -S CHAIN` prints it from the lines the cache keeps of it (a
+    /// listing of its table made them), when it keeps them at the current generation: no
+    /// rule is read or decoded.
+    fn kept_lines(&self, table: &str, chain: &str) -> Result<Option<Vec<String>>, Error> {
+        let mut g = self.lock();
+        let Inner { conn, cache } = &mut *g;
+        // (A handle that keeps no lines of the table reads nothing more than before.)
+        if !cache.lines.holds_table(table) || cache::sync(conn, cache, self.family)?.is_none() {
+            return Ok(None);
+        }
+        let Some(block) = cache.lines.get(table, chain).cloned() else {
+            return Ok(None);
+        };
+        let is_builtin = builtin(table, chain).is_some();
+        let ch = if is_builtin {
+            get_chain(conn, self.family.nft(), table, chain)
+                .map_err(|e| from_nft(e, "reading a chain"))?
+        } else {
+            None
+        };
+        drop(g);
+        let mut out = Vec::with_capacity(block.lines() + 1);
+        out.push(format::chain_line(chain, is_builtin, ch.as_ref(), false));
+        out.extend(block.text_lines().map(str::to_owned));
+        Ok(Some(out))
     }
 
     /// The chain as `iptables -S CHAIN` prints it: `-P CHAIN POLICY` (built-in) or
@@ -459,20 +508,14 @@ impl IpTables {
         if !cache.follow && cache.listed.first(table.to_owned()) {
             return list_table_streamed(conn, family, table);
         }
-        let t = cache::read_table(conn, cache, family, table)?;
+        let volatile = cache.volatile_rendered;
+        let t = cache::read_lines(conn, cache, family, table, &render)?;
         // Only listings without counters come here: their chain lines depend on the chain
         // list alone.
         let (head, order) = cache.listing_head(table, &t.chains, || {
-            listing_head(table, &t.chains, counters).map(|(h, o)| (Arc::new(h), o))
+            listing_head(table, &*t.chains, counters).map(|(h, o)| (Arc::new(h), o))
         })?;
-        let mut k: cache::Key = (table.to_owned(), String::new());
-        let volatile = cache.volatile_rendered;
-        let text = listing_of(head, &order, |i| {
-            let (rules, name) = (t.rules.get(i)?, t.chains.get(i)?.name.as_str());
-            k.1.clear();
-            k.1.push_str(name);
-            Some(cache.rendered(&k, rules, |r| render(name, r)))
-        });
+        let text = listing_of(head, &order, |i| t.blocks.get(i).cloned());
         if cache.volatile_rendered == volatile {
             cache.keep_listing(table, t.genid, text.clone());
         }
@@ -509,7 +552,7 @@ impl IpTables {
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
         let chains = cache::table_chains(conn, cache, self.family, table)?;
-        Ok(chain_names(table, &chains)?
+        Ok(chain_names(table, &*chains)?
             .into_iter()
             .map(str::to_owned)
             .collect())
@@ -529,10 +572,10 @@ impl IpTables {
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
         let chains = cache::table_chains(conn, cache, self.family, table)?;
-        let mut out: Vec<nft::Chain> = chains
-            .iter()
+        let mut out: Vec<nft::Chain> = (0..chains.len())
+            .filter(|&i| chains.is_base(i))
+            .map(|i| chains.chain(i))
             .filter(|c| crate::ipt::tables::is_foreign_base_chain(table, c))
-            .cloned()
             .collect();
         out.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(out)

@@ -184,6 +184,23 @@ impl Batch {
         self.op_bytes(i).and_then(|b| b.get(NFNL_HDRLEN..))
     }
 
+    /// The batch exactly as [`Conn::commit`](super::Conn::commit) would send it, sealed
+    /// with sequence numbers from `seq_base` (see [`seal`](Self::seal)): to keep a batch
+    /// aside and have the kernel commit it later, alone (a replay of these bytes in one
+    /// `sendmsg` costs the kernel what the commit costs).
+    ///
+    /// ```
+    /// let mut b = iptnl::netlink::Batch::new();
+    /// let bytes = b.to_wire(1);
+    /// assert_eq!(bytes.len(), b.wire_len()); // BEGIN and END only
+    /// ```
+    pub fn to_wire(&mut self, seq_base: u32) -> Vec<u8> {
+        let start = self.seal(seq_base);
+        let bytes = self.sealed_bytes(start).to_vec();
+        self.unseal();
+        bytes
+    }
+
     /// Finalises the wire form with sequence numbers `seq_base` (BEGIN), `seq_base + 1 + i`
     /// (operation i) and `seq_base + 1 + len` (END), and returns where it starts in the buffer.
     /// [`unseal`](Self::unseal) must be called after sending.

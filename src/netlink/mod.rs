@@ -27,6 +27,7 @@ pub use conn::{Committed, Conn, DumpRetry, DumpStatus, KernelTime};
 pub use error::{strerror, wmem_max_needed, DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
+pub(crate) use socket::release_free_memory;
 pub use socket::{
     block_signals, connect_abstract, effective_uid, inherited_unix_listener, input_ready,
     interface_name, ip_set_sockopt, memfd, peer_credentials, recv_with_fds, seal_contents,

@@ -743,6 +743,18 @@ pub fn memfd(name: &str) -> io::Result<std::fs::File> {
     Ok(std::fs::File::from(unsafe { OwnedFd::from_raw_fd(fd) }))
 }
 
+/// Gives the free memory the allocator holds back to the system where it can (glibc's
+/// `malloc_trim`, which returns the free pages of every arena; nothing elsewhere): a
+/// long-lived process that has just freed a big transient read does not keep it resident.
+pub(crate) fn release_free_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim takes no pointer and only walks the allocator's own free lists,
+    // under the allocator's locks.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
 /// Seals a [`memfd`] so that its contents and size never change again, whoever holds it
 /// (`F_SEAL_WRITE`, `F_SEAL_SHRINK`, `F_SEAL_GROW`, then `F_SEAL_SEAL`).
 ///

@@ -132,6 +132,17 @@ impl Batch {
         &self.inner
     }
 
+    /// The batch exactly as [`commit`](Self::commit) would send it (see
+    /// [`netlink::Batch::to_wire`]).
+    ///
+    /// ```
+    /// let mut b = iptnl::nft::Batch::new();
+    /// assert_eq!(b.to_wire(1).len(), b.wire_len());
+    /// ```
+    pub fn to_wire(&mut self, seq_base: u32) -> Vec<u8> {
+        self.inner.to_wire(seq_base)
+    }
+
     /// Tells `ahead` where this batch is written, so that another thread can fault its next
     /// pages in (see [`netlink::Prefault`]).
     pub fn publish_to(&mut self, ahead: &netlink::Prefault) {

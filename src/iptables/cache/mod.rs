@@ -5,11 +5,23 @@
 //! carried the cached generation moves it by exactly one, and the chains it touched are
 //! updated from the plan, so a sequence of read-dependent operations by one handle on one
 //! chain dumps that chain once.
+//!
+//! What is kept is sized to what is served: a table listed whole is kept as each chain's
+//! listing lines ([`Lines`]) and a compact chain list ([`ChainList`]), not as decoded rules;
+//! decoded rules are kept for the chains commands read last, about [`DECODED_RULES`] rules
+//! at most; lookups by spec go through indexes keyed by 128-bit hashes of canonical forms.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
+mod chains;
+mod lines;
 mod replay;
+
+pub(crate) use chains::{ChainList, ChainsOf};
+
+use lines::hash128;
+pub(crate) use lines::{read_lines, Lines};
 
 use super::error::{from_nft, Error};
 use super::events::{Commits, Events};
@@ -23,13 +35,17 @@ use crate::nft::{Chain, Expr, Rule};
 /// A (table, chain) pair.
 pub(crate) type Key = (String, String);
 
-/// Above this many cached rules, the cache starts over.
-const MAX_RULES: usize = 1 << 20;
+/// At most about this many decoded rules are kept (the chains read last; what a listing
+/// reads is kept as lines, see [`Lines`]). A decoded rule takes about 1.5 KB, a listing
+/// line a tenth of that: a server holding a 200k-rule table keeps its lines and the rules
+/// of the few chains its commands read.
+const DECODED_RULES: usize = 1 << 12;
 
-/// Canonical forms of a chain's rules and the handles of the rules that have each.
+/// The canonical forms of a chain's rules (by their [`hash128`]) and the handles of the
+/// rules that have each.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CanonIndex {
-    map: HashMap<Vec<Expr>, Vec<u64>>,
+    map: HashMap<u128, Vec<u64>>,
     /// Whether the chain holds rules whose form depends on the names of interfaces (see
     /// [`reads_interfaces`]): those are left out of `map` and compared afresh each time.
     volatile: bool,
@@ -49,9 +65,6 @@ pub(crate) fn reads_interfaces(rule: &Rule) -> bool {
 
 /// The rules of one chain as read (`None`: the chain does not exist).
 pub(crate) type ChainRules = Option<Arc<Vec<Rule>>>;
-
-/// A chain's rules as lines, with the rules they were rendered from.
-type Rendered = (Arc<Vec<Rule>>, Arc<Block>);
 
 /// Keys seen once already, for work done one way the first time (a one-shot command keeps
 /// nothing) and another way after (a long-lived handle builds what serves the next time). At
@@ -89,10 +102,14 @@ pub(crate) struct Cache {
     pub(crate) memo: Memo,
     /// Rules read chain by chain since the cached rules were last counted.
     pub(crate) read_since_count: usize,
+    /// A chain too big to keep decoded was read: what it took is given back to the system
+    /// at the next read (see [`sync`]), once the operation that read it has dropped it.
+    release: bool,
     pub(crate) chains: HashMap<Key, ChainRules>,
-    /// The canonical forms of the rules of cached chains, built by the second lookup of a chain by spec
-    /// (see [`Cache::canonical_index`]), each with the rules it was built from.
-    canon: HashMap<Key, (Arc<Vec<Rule>>, Arc<CanonIndex>)>,
+    /// The canonical forms of the rules of chains, built by the second lookup of a chain by
+    /// spec (see [`Cache::canonical_index`]): kept when the chain's decoded rules are not,
+    /// valid (as [`Cache::lines`] are) until the chain changes.
+    canon: HashMap<Key, Arc<CanonIndex>>,
     /// Chains looked up by spec once already (see [`Cache::find_canonical`]).
     scanned: SeenOnce<Key, { 1 << 16 }>,
     /// Tables listed whole once already: their first listing is read chain by chain and
@@ -101,12 +118,10 @@ pub(crate) struct Cache {
     pub(crate) listed: SeenOnce<String, 1024>,
     /// The chains of tables read whole (see [`read_table`]); with the rules of each in
     /// `chains`, a listing of the table needs no dump.
-    pub(crate) tables: HashMap<String, Arc<Vec<Chain>>>,
-    /// Cached chains' rules as `iptables -S` lines, each with the rules they were rendered
-    /// from (see [`Cache::rendered`]).
-    rendered: HashMap<Key, Rendered>,
-    /// How many lines `rendered` holds.
-    rendered_lines: usize,
+    pub(crate) tables: HashMap<String, Arc<ChainList>>,
+    /// Cached chains' rules as `iptables -S` lines (see [`Cache::rendered`]), kept when
+    /// their rules are not: valid until the chain changes.
+    pub(crate) lines: Lines,
     /// Chains rendered and not kept because their lines depend on interface names (see
     /// [`reads_interfaces`]), counted so that a listing that holds one is not kept either.
     pub(crate) volatile_rendered: u64,
@@ -162,8 +177,7 @@ impl Cache {
         self.canon.clear();
         self.scanned.clear();
         self.tables.clear();
-        self.rendered.clear();
-        self.rendered_lines = 0;
+        self.lines.clear();
         self.listings.clear();
     }
 
@@ -196,11 +210,11 @@ impl Cache {
         for e in edits {
             match e {
                 ChainEdit::Add(name) => {
-                    if !list.iter().any(|c| &c.name == name) {
+                    if !list.contains(name) {
                         list.push(Chain::user(family.nft(), table, name));
                     }
                 }
-                ChainEdit::Del(name) => list.retain(|c| &c.name != name),
+                ChainEdit::Del(name) => list.remove(name),
             }
         }
     }
@@ -213,9 +227,81 @@ impl Cache {
     }
 
     fn forget_rendered(&mut self, k: &Key) {
-        if let Some((_, lines)) = self.rendered.remove(k) {
-            self.rendered_lines -= lines.lines();
+        self.lines.remove(&k.0, &k.1);
+    }
+
+    /// Forgets every chain of the tables `tables` (changed as a whole).
+    pub(crate) fn forget_tables<'a>(&mut self, tables: impl IntoIterator<Item = &'a String>) {
+        for t in tables {
+            let gone: Vec<Key> = self.chains.keys().filter(|k| &k.0 == t).cloned().collect();
+            for k in &gone {
+                self.forget(k);
+            }
+            self.lines.remove_table(t);
+            self.forget_indexes_of(t);
         }
+    }
+
+    /// Whether anything of a chain of `table` is cached (its rules or its lines).
+    pub(crate) fn holds_table(&self, table: &str) -> bool {
+        self.lines.holds_table(table) || self.chains.keys().any(|k| k.0 == table)
+    }
+
+    /// Keeps the decoded rules of at most about [`DECODED_RULES`] rules: past that, those
+    /// of every chain but `k` (just read, `read` rules) are dropped, and a chain of more rules
+    /// than that is not kept decoded at all (their lines and indexes stay). Counting is a
+    /// pass over the cached chains, done once per a quarter of the budget of rules read (a
+    /// table of 68k chains read one by one).
+    fn trim_decoded(&mut self, k: &Key, read: usize) {
+        if read > DECODED_RULES {
+            self.chains.remove(k);
+            self.release = true;
+            return;
+        }
+        self.read_since_count += read;
+        if self.read_since_count <= DECODED_RULES / 4 {
+            return;
+        }
+        self.read_since_count = 0;
+        if self.rules() <= DECODED_RULES {
+            return;
+        }
+        self.chains.retain(|x, v| v.is_none() || x == k);
+    }
+
+    /// Gives free memory back to the system if a chain too big to keep decoded was read (and
+    /// is dropped by now).
+    pub(crate) fn release_if_asked(&mut self) {
+        if std::mem::take(&mut self.release) {
+            crate::netlink::release_free_memory();
+        }
+    }
+
+    /// Forgets the canonical index of chain `k` (changed).
+    pub(crate) fn forget_index(&mut self, k: &Key) {
+        self.canon.remove(k);
+    }
+
+    /// Forgets the canonical indexes of the chains of `table` (a chain renamed: a jump's
+    /// canonical form names its target).
+    pub(crate) fn forget_indexes_of(&mut self, table: &str) {
+        self.canon.retain(|k, _| k.0 != table);
+    }
+
+    /// Whether chain `k` holds a rule of each canonical form of `wants`, from its canonical
+    /// index alone (`None`: no index, or the chain's rules must be compared afresh).
+    pub(crate) fn indexed_holds_all(&self, k: &Key, wants: &[Vec<Expr>]) -> Option<bool> {
+        let idx = self.canon.get(k).filter(|i| !i.volatile)?;
+        Some(
+            wants
+                .iter()
+                .all(|w| idx.map.contains_key(&hash128(w.as_slice()))),
+        )
+    }
+
+    /// Whether a canonical index of chain `k` is kept.
+    pub(crate) fn has_index(&self, k: &Key) -> bool {
+        self.canon.contains_key(k)
     }
 
     /// The chain lines of a listing of `table` and, for each chain in the listing's order,
@@ -225,7 +311,7 @@ impl Cache {
     pub(crate) fn listing_head<E>(
         &mut self,
         table: &str,
-        chains: &Arc<Vec<Chain>>,
+        chains: &Arc<ChainList>,
         make: impl FnOnce() -> Result<(Arc<Block>, Vec<Option<usize>>), E>,
     ) -> Result<(Arc<Block>, ChainOrder), E> {
         if let Some(h) = self.heads.get(table) {
@@ -246,52 +332,46 @@ impl Cache {
         Ok((lines, order))
     }
 
-    /// The `iptables -S` lines of `rules`, the cached rules of chain `k`, rendered with
-    /// `render` once per cached version of the chain: a table listed again after a change
-    /// renders only the chains that changed. Lines beyond a budget are not kept.
+    /// The `iptables -S` lines of `rules`, the cached rules of chain `k` at the cache's
+    /// generation, rendered with `render` once per version of the chain (every change to the
+    /// chain forgets them): a table listed again after a change renders only the chains that
+    /// changed. Lines beyond a budget are not kept.
     pub(crate) fn rendered(
         &mut self,
         k: &Key,
         rules: &Arc<Vec<Rule>>,
         render: impl FnOnce(&[Rule]) -> Vec<String>,
     ) -> Arc<Block> {
-        /// At most this many lines are kept.
-        const MAX_LINES: usize = 1 << 18;
-        if let Some((from, lines)) = self.rendered.get(k) {
-            if Arc::ptr_eq(from, rules) {
-                return lines.clone();
-            }
+        if let Some(lines) = self.lines.get(&k.0, &k.1) {
+            return lines.clone();
         }
-        self.forget_rendered(k);
         let lines = Arc::new(Block::new(render(rules)));
         if rules.iter().any(reads_interfaces) {
             // Rendered afresh each time, and so is a listing that holds it.
             self.volatile_rendered += 1;
             return lines;
         }
-        if self.rendered_lines + lines.lines() <= MAX_LINES {
-            self.rendered_lines += lines.lines();
-            self.rendered
-                .insert(k.clone(), (rules.clone(), lines.clone()));
-        }
+        self.lines.insert(&k.0, &k.1, lines.clone());
         lines
     }
 
     /// Takes the rules of an existing cached chain out of the cache, with its canonical index
     /// when it has one (see [`Cache::put_chain`]).
     pub(crate) fn take_chain(&mut self, k: &Key) -> Option<(Arc<Vec<Rule>>, Option<CanonIndex>)> {
-        // The rendered lines hold the rules too: dropped, so the rules can be unshared.
+        let (rules, index) = self.take_chain_parts(k);
+        Some((rules?, index))
+    }
+
+    /// Takes what the cache holds of chain `k` out of it, before the chain changes: its
+    /// decoded rules and its canonical index, each when kept (both as of the cache's
+    /// generation); its lines are forgotten.
+    pub(crate) fn take_chain_parts(
+        &mut self,
+        k: &Key,
+    ) -> (Option<Arc<Vec<Rule>>>, Option<CanonIndex>) {
         self.forget_rendered(k);
-        let rules = self.chains.remove(k)??;
-        let index = self
-            .canon
-            .remove(k)
-            .filter(|(from, _)| Arc::ptr_eq(from, &rules))
-            .map(|(from, idx)| {
-                drop(from);
-                Arc::unwrap_or_clone(idx)
-            });
-        Some((rules, index))
+        let index = self.canon.remove(k).map(Arc::unwrap_or_clone);
+        (self.chains.remove(k).flatten(), index)
     }
 
     /// Puts back a chain taken with [`Cache::take_chain`] after rules were `removed` and the
@@ -305,6 +385,9 @@ impl Cache {
         removed: &[Rule],
         added: &HashSet<u64>,
     ) {
+        // What was kept of the chain's old version goes.
+        self.forget_rendered(k);
+        self.canon.remove(k);
         let rules = Arc::new(rules);
         if let Some(mut idx) = index {
             for r in removed {
@@ -333,9 +416,11 @@ impl Cache {
                     }
                 }
             }
-            self.canon.insert(k.clone(), (rules.clone(), Arc::new(idx)));
+            self.canon.insert(k.clone(), Arc::new(idx));
         }
+        let n = rules.len();
         self.chains.insert(k.clone(), Some(rules));
+        self.trim_decoded(k, n);
     }
 
     /// The handles of the rules of `rules` (the cached rules of chain `k`) whose canonical
@@ -352,10 +437,9 @@ impl Cache {
         rules: &Arc<Vec<Rule>>,
         want: &[Expr],
     ) -> Vec<u64> {
-        let indexed = matches!(self.canon.get(k), Some((from, _)) if Arc::ptr_eq(from, rules));
-        if indexed || !self.scanned.first(k.clone()) {
+        if self.canon.contains_key(k) || !self.scanned.first(k.clone()) {
             let idx = self.canonical_index(k, family, rules);
-            let mut found = idx.map.get(want).cloned().unwrap_or_default();
+            let mut found = idx.map.get(&hash128(want)).cloned().unwrap_or_default();
             if idx.volatile {
                 found.extend(
                     rules
@@ -386,10 +470,8 @@ impl Cache {
         family: IpFamily,
         rules: &Arc<Vec<Rule>>,
     ) -> Arc<CanonIndex> {
-        if let Some((from, idx)) = self.canon.get(k) {
-            if Arc::ptr_eq(from, rules) {
-                return idx.clone();
-            }
+        if let Some(idx) = self.canon.get(k) {
+            return idx.clone();
         }
         if self.canon.len() >= 1024 {
             self.canon.clear();
@@ -403,7 +485,7 @@ impl Cache {
             }
         }
         let idx = Arc::new(idx);
-        self.canon.insert(k.clone(), (rules.clone(), idx.clone()));
+        self.canon.insert(k.clone(), idx.clone());
         idx
     }
 
@@ -415,43 +497,41 @@ impl Cache {
     }
 }
 
-/// Canonical forms of rules by their expressions (see [`crate::ipt::compare`]), per chain:
-/// they depend only on what a rule is, so they outlive generations.
+/// Canonical forms of rules by their expressions (see [`crate::ipt::compare`]), per chain,
+/// both by their [`hash128`]: they depend only on what a rule is, so they outlive
+/// generations.
 #[derive(Debug, Default)]
 pub(crate) struct Memo {
-    map: HashMap<Key, HashMap<Vec<Expr>, Option<Vec<Expr>>>>,
+    map: HashMap<Key, HashMap<u128, Option<u128>>>,
     len: usize,
 }
 
 /// Above this many memoized rules, the memo starts over.
-const MAX_MEMO: usize = 1 << 18;
+const MAX_MEMO: usize = 1 << 16;
 
 impl Memo {
-    /// The canonical form of `rule` (of chain `k`), `None` for a foreign rule.
-    pub(crate) fn canonical(
-        &mut self,
-        k: &Key,
-        family: IpFamily,
-        rule: &Rule,
-    ) -> Option<Vec<Expr>> {
+    /// The [`hash128`] of the canonical form of `rule` (of chain `k`), `None` for a foreign
+    /// rule.
+    pub(crate) fn canonical(&mut self, k: &Key, family: IpFamily, rule: &Rule) -> Option<u128> {
+        let of = |rule: &Rule| {
+            canonical_of_rule_with(rule, family, &KernelSets).map(|c| hash128(c.as_slice()))
+        };
         if rule.userdata.is_some() || reads_interfaces(rule) {
             // The memo is keyed by expressions; user data can make two such rules differ, and
             // interface names change under the same expressions.
-            return canonical_of_rule_with(rule, family, &KernelSets);
+            return of(rule);
         }
-        if let Some(c) = self.map.get(k).and_then(|m| m.get(rule.exprs.as_slice())) {
-            return c.clone();
+        let key = hash128(rule.exprs.as_slice());
+        if let Some(c) = self.map.get(k).and_then(|m| m.get(&key)) {
+            return *c;
         }
-        let c = canonical_of_rule_with(rule, family, &KernelSets);
+        let c = of(rule);
         if self.len >= MAX_MEMO {
             self.map.clear();
             self.len = 0;
         }
         self.len += 1;
-        self.map
-            .entry(k.clone())
-            .or_default()
-            .insert(rule.exprs.clone(), c.clone());
+        self.map.entry(k.clone()).or_default().insert(key, c);
         c
     }
 }
@@ -491,6 +571,7 @@ pub(crate) fn sync(
         cache.follow = cache.events.is_some();
         cache.clear();
     }
+    cache.release_if_asked();
     let g = conn
         .genid()
         .map_err(|e| from_nft(e.into(), "reading the ruleset generation"))?;
@@ -534,7 +615,7 @@ pub(crate) fn table_chains(
     cache: &mut Cache,
     family: IpFamily,
     table: &str,
-) -> Result<Arc<Vec<Chain>>, Error> {
+) -> Result<Arc<ChainList>, Error> {
     let mut retry = conn.dump_retry();
     while retry.again() {
         let Some(g) = sync(conn, cache, family)? else {
@@ -545,17 +626,19 @@ pub(crate) fn table_chains(
         }
         let (c, at) = match crate::nft::list_chains(conn, Some(family.nft()), Some(table)) {
             Ok(x) => x,
-            Err(e) if e.errno() == Some(libc::ENOENT) => return Ok(Arc::default()),
+            Err(e) if e.errno() == Some(libc::ENOENT) => {
+                return Ok(Arc::new(ChainList::new(family.nft(), table, Vec::new())))
+            }
             Err(e) => return Err(from_nft(e, "listing chains")),
         };
         if at != g {
             continue;
         }
-        let c = Arc::new(c);
-        if !c.is_empty() {
-            cache.tables.insert(table.to_owned(), c.clone());
+        let list = Arc::new(ChainList::new(family.nft(), table, c));
+        if !list.is_empty() {
+            cache.tables.insert(table.to_owned(), list.clone());
         }
-        return Ok(c);
+        return Ok(list);
     }
     Err(Error::Conflict {
         tries: retry.tries(),
@@ -570,7 +653,7 @@ pub(crate) type ChainOrder = Arc<Vec<Option<usize>>>;
 /// [`Cache::listing_head`]); holding the chain list keeps its address from being reused.
 #[derive(Debug)]
 struct ListingHead {
-    chains: Arc<Vec<Chain>>,
+    chains: Arc<ChainList>,
     lines: Arc<Block>,
     order: ChainOrder,
 }
@@ -582,8 +665,6 @@ pub(crate) struct TableRead {
     pub(crate) chains: Arc<Vec<Chain>>,
     /// The rules of each chain of `chains`, in the same order.
     pub(crate) rules: Vec<Arc<Vec<Rule>>>,
-    /// The generation they belong to.
-    pub(crate) genid: u32,
 }
 
 /// The chains of `table` and the rules of each, at the current generation: from the cache
@@ -606,7 +687,7 @@ pub(crate) fn read_table(
         };
         let known = match cache.tables.get(table) {
             Some(c) => Some(c.clone()),
-            None if cache.chains.keys().any(|k| k.0 == table) => {
+            None if cache.holds_table(table) => {
                 // Rules are cached but the chain list changed (a chain added, deleted or
                 // renamed): the chain list alone is read again.
                 let (c, at) = crate::nft::list_chains(conn, Some(family.nft()), Some(table))
@@ -614,13 +695,14 @@ pub(crate) fn read_table(
                 if at != g {
                     continue;
                 }
-                let c = Arc::new(c);
+                let c = Arc::new(ChainList::new(family.nft(), table, c));
                 cache.tables.insert(table.to_owned(), c.clone());
                 Some(c)
             }
             None => None,
         };
         if let Some(chains) = known {
+            let chains = Arc::new(chains.to_chains());
             // One lookup per chain, with one key reused (a kube-proxy nat table has tens of
             // thousands of chains, and the server lists it after every commit).
             let mut rules: Vec<Option<Arc<Vec<Rule>>>> = Vec::with_capacity(chains.len());
@@ -652,11 +734,7 @@ pub(crate) fn read_table(
                 }
                 let all: Option<Vec<_>> = rules.into_iter().collect();
                 if let (false, Some(rules)) = (moved, all) {
-                    return Ok(TableRead {
-                        chains,
-                        rules,
-                        genid: g,
-                    });
+                    return Ok(TableRead { chains, rules });
                 }
                 continue;
             }
@@ -678,7 +756,7 @@ pub(crate) fn read_table(
             }
         }
         let n: usize = rules.values().map(Vec::len).sum();
-        let keep = cache.rules() + n <= MAX_RULES;
+        let keep = cache.rules() + n <= DECODED_RULES;
         let mut out = Vec::with_capacity(chains.len());
         for c in chains.iter() {
             let v = rules.remove(&c.name).unwrap_or_default();
@@ -693,14 +771,13 @@ pub(crate) fn read_table(
             }
             out.push(v);
         }
-        let chains = Arc::new(chains);
         if keep {
-            cache.tables.insert(table.to_owned(), chains.clone());
+            let list = ChainList::new(family.nft(), table, chains.clone());
+            cache.tables.insert(table.to_owned(), Arc::new(list));
         }
         return Ok(TableRead {
-            chains,
+            chains: Arc::new(chains),
             rules: out,
-            genid: g,
         });
     }
     Err(Error::Conflict {
@@ -763,21 +840,13 @@ pub(crate) fn read_chain(
             if at != g {
                 continue;
             }
-            cache.tables.insert(table.to_owned(), Arc::new(c));
+            let list = ChainList::new(family.nft(), table, c);
+            cache.tables.insert(table.to_owned(), Arc::new(list));
         }
-        // Counting the cached rules is a pass over the cached chains: done once per
-        // MAX_RULES / 16 rules read, not per chain (a table of 68k chains read one by one).
-        cache.read_since_count += rules.len();
-        if cache.read_since_count > MAX_RULES / 16 {
-            cache.read_since_count = 0;
-            if cache.rules() + rules.len() > MAX_RULES {
-                let g = cache.genid;
-                cache.clear();
-                cache.genid = g;
-            }
-        }
+        let n = rules.len();
         let v = Some(Arc::new(rules));
-        cache.chains.insert(k, v.clone());
+        cache.chains.insert(k.clone(), v.clone());
+        cache.trim_decoded(&k, n);
         return Ok((v, g));
     }
     Err(Error::Conflict {

@@ -13,7 +13,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::{Cache, Key};
+use super::{Cache, ChainList, Key};
 use crate::ipt::IpFamily;
 use crate::iptables::events::Ev;
 use crate::nft::{Chain, Data, Expr, Rule, Verdict};
@@ -105,6 +105,10 @@ impl Cache {
                     let k = (r.table.clone(), r.chain.clone());
                     if self.chains.contains_key(&k) {
                         pending.entry(k).or_default().push(i);
+                    } else {
+                        // Only its lines and index are kept: read again when needed.
+                        self.lines.remove(&k.0, &k.1);
+                        self.forget_index(&k);
                     }
                 }
                 Ev::NewChain(c) if c.family == f => {
@@ -151,6 +155,14 @@ impl Cache {
         for k in &gone {
             self.forget(k);
         }
+        for k in &drop_keys {
+            self.lines.remove(&k.0, &k.1);
+            self.forget_index(k);
+        }
+        for t in &drop_tables {
+            self.lines.remove_table(t);
+            self.forget_indexes_of(t);
+        }
         done
     }
 
@@ -189,13 +201,17 @@ impl Cache {
         deleted: bool,
     ) -> ChainChange {
         if !lists.contains_key(&c.table) {
-            let edit = self.tables.remove(&c.table).map(ListEdit::new);
+            let edit = self
+                .tables
+                .remove(&c.table)
+                .map(|l| ListEdit::new(&c.table, l));
             lists.insert(c.table.clone(), edit);
         }
-        let holds_rules = self
-            .chains
-            .iter()
-            .any(|(k, v)| k.0 == c.table && v.is_some());
+        let holds_rules = self.lines.holds_table(&c.table)
+            || self
+                .chains
+                .iter()
+                .any(|(k, v)| k.0 == c.table && v.is_some());
         let slot = lists.get_mut(&c.table).expect("inserted above");
         let change = match slot.as_mut().map(|l| l.event(c, deleted)) {
             Some(Some(change)) => change,
@@ -250,6 +266,10 @@ impl Cache {
     /// it now name `new` (the kernel prints a jump by the chain's current name). A rule
     /// whose verdict is kept as bytes makes its chain be read again.
     fn rename_refs(&mut self, table: &str, old: &str, new: &str, drop_keys: &mut HashSet<Key>) {
+        // Chains kept as lines only are read again when next listed; indexes (a jump's
+        // canonical form names its target) are built again.
+        self.lines.remove_mentions(table, old);
+        self.forget_indexes_of(table);
         let keys: Vec<Key> = self
             .chains
             .iter()
@@ -355,6 +375,8 @@ impl Cache {
 /// kube-proxy nat table holds tens of thousands of chains, and a restore changes many).
 #[derive(Debug)]
 pub(super) struct ListEdit {
+    family: crate::nft::Family,
+    table: String,
     chains: Vec<Chain>,
     by_handle: HashMap<u64, usize>,
     /// Chains this handle created whose handles are not known yet, by name.
@@ -363,8 +385,9 @@ pub(super) struct ListEdit {
 }
 
 impl ListEdit {
-    fn new(list: Arc<Vec<Chain>>) -> ListEdit {
-        let chains = Arc::unwrap_or_clone(list);
+    fn new(table: &str, list: Arc<ChainList>) -> ListEdit {
+        let family = list.family();
+        let chains = list.to_chains();
         let mut by_handle = HashMap::with_capacity(chains.len());
         let mut unhandled = HashMap::new();
         for (i, c) in chains.iter().enumerate() {
@@ -375,6 +398,8 @@ impl ListEdit {
         }
         let deleted = vec![false; chains.len()];
         ListEdit {
+            family,
+            table: table.to_owned(),
             chains,
             by_handle,
             unhandled,
@@ -423,7 +448,7 @@ impl ListEdit {
     }
 
     /// The list as edited.
-    fn finish(self) -> Vec<Chain> {
+    fn finish(self) -> ChainList {
         let deleted = self.deleted;
         let mut i = 0;
         let mut chains = self.chains;
@@ -432,6 +457,6 @@ impl ListEdit {
             i += 1;
             keep
         });
-        chains
+        ChainList::new(self.family, &self.table, chains)
     }
 }

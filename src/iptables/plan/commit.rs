@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::super::cache::{Cache, Key};
+use super::super::cache::Cache;
 use super::super::error::{from_nft, Error, What};
 use super::state::Entry;
 use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
@@ -256,8 +256,10 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
         };
         // The rules as read are moved, not cloned, into the chain's new version: the plan's
         // and the cache's references are dropped first so that the vector is unshared.
-        let index = match p.view.cache.take_chain(&k) {
-            Some((cached, index)) if Arc::ptr_eq(&cached, &old) => index,
+        // The index (kept also when the decoded rules were not) is of the chain as read.
+        let index = match p.view.cache.take_chain_parts(&k) {
+            (Some(cached), index) if Arc::ptr_eq(&cached, &old) => index,
+            (None, index) => index,
             _ => None,
         };
         let mut old_rules: Vec<Option<Rule>> =
@@ -296,17 +298,7 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
             .cache
             .put_chain(&k, p.family, rules, index, &removed, &added);
     }
-    let gone: Vec<Key> = p
-        .view
-        .cache
-        .chains
-        .keys()
-        .filter(|k| p.touched_tables.contains(&k.0))
-        .cloned()
-        .collect();
-    for k in &gone {
-        p.view.cache.forget(k);
-    }
+    p.view.cache.forget_tables(&p.touched_tables);
     p.view.cache.genid = Some(g.wrapping_add(1));
 }
 

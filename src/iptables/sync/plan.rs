@@ -11,14 +11,15 @@ use super::report::SyncReport;
 use crate::ipt::decode::rule_comment;
 use crate::ipt::RuleSpec;
 use crate::iptables::cache;
+use crate::iptables::cache::ChainList;
 use crate::iptables::plan::{At, Op};
 use crate::iptables::{Error, Inner, IpTables};
-use crate::nft::{Chain, Rule};
+use crate::nft::Rule;
 
 /// One table as read at one generation: its chains, and the rules of the chains a sync
 /// looks at.
 pub(super) struct TableNow {
-    chains: Arc<Vec<Chain>>,
+    chains: Arc<ChainList>,
     rules: HashMap<String, Arc<Vec<Rule>>>,
 }
 
@@ -27,14 +28,14 @@ pub(super) struct TableNow {
 fn chains_to_read(
     owner: &Owner,
     table: &str,
-    chains: &[Chain],
+    chains: &ChainList,
     decl: Option<&TableDecl>,
     all: bool,
 ) -> Vec<String> {
     let mut out: Vec<String> = chains
-        .iter()
-        .filter(|c| all || chain_watched(owner, table, decl, &c.name))
-        .map(|c| c.name.clone())
+        .names()
+        .filter(|c| all || chain_watched(owner, table, decl, c))
+        .map(str::to_owned)
         .collect();
     out.sort();
     out.dedup();
@@ -98,12 +99,7 @@ pub(super) fn plan_table(
 ) {
     let empty = TableDecl::default();
     let decl = decl.unwrap_or(&empty);
-    let present: HashSet<&str> = now
-        .chains
-        .iter()
-        .filter(|c| owner.owns_chain(&c.name))
-        .map(|c| c.name.as_str())
-        .collect();
+    let present: HashSet<&str> = now.chains.names().filter(|c| owner.owns_chain(c)).collect();
     // Owned chains: created, or edited in place.
     for c in &decl.chains {
         if !present.contains(c.name.as_str()) {

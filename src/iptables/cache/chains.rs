@@ -1,0 +1,223 @@
+//! A table's chain list as the cache keeps it: user chains as their names (in one string),
+//! handles, flags and reference counts, instead of a [`Chain`] each.
+//!
+//! A kube-proxy nat table has tens of thousands of user chains; a [`Chain`] takes about 260
+//! bytes with its two strings, an entry here about 70. Base chains (and any chain with more
+//! than a user chain has) are kept whole.
+
+use std::borrow::Cow;
+
+use crate::nft::{Chain, Family};
+
+/// A table's chains as a listing reads them: a dump's list or the cache's.
+pub(crate) trait ChainsOf {
+    /// How many chains.
+    fn count(&self) -> usize;
+    /// The name of chain `i`.
+    fn name_of(&self, i: usize) -> &str;
+    /// Whether chain `i` is a base chain (it has a hook).
+    fn is_base(&self, i: usize) -> bool;
+    /// Chain `i` whole (`None`: no such chain).
+    fn whole(&self, i: usize) -> Option<Cow<'_, Chain>>;
+}
+
+impl ChainsOf for [Chain] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn name_of(&self, i: usize) -> &str {
+        &self[i].name
+    }
+    fn is_base(&self, i: usize) -> bool {
+        self[i].hook.is_some()
+    }
+    fn whole(&self, i: usize) -> Option<Cow<'_, Chain>> {
+        self.get(i).map(Cow::Borrowed)
+    }
+}
+
+impl ChainsOf for ChainList {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn name_of(&self, i: usize) -> &str {
+        self.name(i)
+    }
+    fn is_base(&self, i: usize) -> bool {
+        self.items[i]
+            .full
+            .as_ref()
+            .is_some_and(|c| c.hook.is_some())
+    }
+    fn whole(&self, i: usize) -> Option<Cow<'_, Chain>> {
+        (i < self.len()).then(|| match &self.items[i].full {
+            Some(c) => Cow::Borrowed(&**c),
+            None => Cow::Owned(self.chain(i)),
+        })
+    }
+}
+
+/// One chain of a [`ChainList`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Item {
+    /// Its name, in [`ChainList::names`].
+    name: (u32, u32),
+    handle: Option<u64>,
+    flags: Option<u32>,
+    use_count: Option<u32>,
+    /// The chain whole, when it is more than a user chain of the list's table.
+    full: Option<Box<Chain>>,
+}
+
+/// The chains of one table, in the order the kernel lists them.
+///
+/// ```ignore
+/// let l = ChainList::new(Family::Ipv4, "nat", vec![Chain::user(Family::Ipv4, "nat", "A")]);
+/// assert_eq!(l.name(0), "A");
+/// assert_eq!(l.to_chains()[0], Chain::user(Family::Ipv4, "nat", "A"));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct ChainList {
+    family: Family,
+    table: String,
+    names: String,
+    items: Vec<Item>,
+}
+
+impl ChainList {
+    /// The list of `chains`, chains of `table` in `family`.
+    pub(crate) fn new(family: Family, table: &str, chains: Vec<Chain>) -> ChainList {
+        let mut l = ChainList {
+            family,
+            table: table.to_owned(),
+            names: String::with_capacity(chains.iter().map(|c| c.name.len()).sum()),
+            items: Vec::with_capacity(chains.len()),
+        };
+        for c in chains {
+            l.push(c);
+        }
+        l
+    }
+
+    /// Adds a chain at the end.
+    pub(crate) fn push(&mut self, c: Chain) {
+        let start = self.names.len() as u32;
+        self.names.push_str(&c.name);
+        let name = (start, self.names.len() as u32);
+        let plain = c.family == self.family
+            && c.table == self.table
+            && c.hook.is_none()
+            && c.counters.is_none()
+            && c.id.is_none()
+            && c.userdata.is_none();
+        self.items.push(Item {
+            name,
+            handle: c.handle,
+            flags: c.flags,
+            use_count: c.use_count,
+            full: (!plain).then(|| Box::new(c)),
+        });
+    }
+
+    /// Removes the chains named `name`.
+    pub(crate) fn remove(&mut self, name: &str) {
+        let names = &self.names;
+        self.items
+            .retain(|i| &names[i.name.0 as usize..i.name.1 as usize] != name);
+        // The names of removed chains stay in the string until it is mostly theirs.
+        let used: usize = self
+            .items
+            .iter()
+            .map(|i| (i.name.1 - i.name.0) as usize)
+            .sum();
+        if used < self.names.len() / 2 {
+            *self = ChainList::new(self.family, &self.table.clone(), self.to_chains());
+        }
+    }
+
+    /// The family of its table.
+    pub(crate) fn family(&self) -> Family {
+        self.family
+    }
+
+    /// How many chains it holds.
+    pub(crate) fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// The name of chain `i`.
+    pub(crate) fn name(&self, i: usize) -> &str {
+        let (a, b) = self.items[i].name;
+        &self.names[a as usize..b as usize]
+    }
+
+    /// The names of its chains, in order.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        (0..self.len()).map(|i| self.name(i))
+    }
+
+    /// Whether it holds a chain named `name`.
+    pub(crate) fn contains(&self, name: &str) -> bool {
+        self.names().any(|n| n == name)
+    }
+
+    /// Chain `i`.
+    pub(crate) fn chain(&self, i: usize) -> Chain {
+        let it = &self.items[i];
+        if let Some(c) = &it.full {
+            return (**c).clone();
+        }
+        let mut c = Chain::user(self.family, self.table.as_str(), self.name(i));
+        c.handle = it.handle;
+        c.flags = it.flags;
+        c.use_count = it.use_count;
+        c
+    }
+
+    /// Its chains, in order.
+    pub(crate) fn to_chains(&self) -> Vec<Chain> {
+        (0..self.len()).map(|i| self.chain(i)).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nft::chain::{ChainType, Hook};
+
+    #[test]
+    fn chains_come_back_as_they_went_in() {
+        let mut base = Chain::user(Family::Ipv4, "nat", "PREROUTING");
+        base.hook = Some(Hook {
+            num: 0,
+            priority: -100,
+            chain_type: ChainType::Nat,
+            policy: None,
+            devices: Vec::new(),
+        });
+        base.handle = Some(1);
+        let mut user = Chain::user(Family::Ipv4, "nat", "KUBE-SERVICES");
+        user.handle = Some(7);
+        user.use_count = Some(3);
+        user.flags = Some(0);
+        let odd = Chain::user(Family::Ipv6, "other", "X");
+        let chains = vec![base, user, odd];
+        let mut l = ChainList::new(Family::Ipv4, "nat", chains.clone());
+        assert_eq!(l.to_chains(), chains);
+        assert_eq!(
+            l.names().collect::<Vec<_>>(),
+            ["PREROUTING", "KUBE-SERVICES", "X"]
+        );
+        assert!(l.contains("X") && !l.contains("Y"));
+        l.push(Chain::user(Family::Ipv4, "nat", "Y"));
+        l.remove("KUBE-SERVICES");
+        l.remove("PREROUTING");
+        assert_eq!(l.names().collect::<Vec<_>>(), ["X", "Y"]);
+        assert_eq!(l.chain(1), Chain::user(Family::Ipv4, "nat", "Y"));
+        assert_eq!(l.len(), 2);
+    }
+}
