@@ -61,7 +61,8 @@ impl FollowedCache {
 
     /// Caches the chain list of a table.
     pub fn put_table(&mut self, table: &str, chains: Vec<Chain>) {
-        self.cache.tables.insert(table.to_owned(), Arc::new(chains));
+        let list = crate::iptables::cache::ChainList::new(self.family.nft(), table, chains);
+        self.cache.tables.insert(table.to_owned(), Arc::new(list));
     }
 
     /// Reads the messages of `events` (as one receive of the event socket brings them) and
@@ -107,7 +108,7 @@ impl FollowedCache {
 
     /// The chain list cached for a table.
     pub fn table(&self, table: &str) -> Option<Vec<Chain>> {
-        self.cache.tables.get(table).map(|c| c.as_ref().clone())
+        self.cache.tables.get(table).map(|c| c.to_chains())
     }
 
     /// The handles of the cached rules of a chain whose canonical form is `want`, as a lookup
