@@ -84,6 +84,10 @@ use wire::{bad, get_u32, get_u8, read_head, read_request, write_head, write_requ
 mod wire;
 
 mod activation;
+mod options;
+
+use accept::accept_loop;
+use options::{parse_options, Options, USAGE};
 
 /// The abstract socket name (shown as `@iptnl`), one per network namespace.
 pub const SOCKET_NAME: &str = "iptnl";
@@ -578,6 +582,9 @@ macro_rules! log {
     }};
 }
 
+// After `log!`, which it uses.
+mod accept;
+
 /// The server's shared state.
 struct Server {
     session: Session,
@@ -790,101 +797,6 @@ impl Server {
     }
 }
 
-const USAGE: &str = "Usage: iptnl serve [--verbose] [--stats SECONDS] [--idle-exit SECONDS]\n\
-\x20                  [--reader-floor VERSION] [--memory]\n\
-\n\
-Runs iptables and ip6tables commands, and iptables-restore and ip6tables-restore inputs,\n\
-for the processes started under those names (links to iptnl) in this network namespace:\n\
-they hand their command over the abstract unix socket\n\
-@iptnl instead of opening netlink sockets of their own, which spares each of them the\n\
-kernel's RCU wait when its netlink socket closes after a delete (10-15 ms per command).\n\
-Commands run at once share kernel commits: the writes that arrive while a commit is in\n\
-flight go into the next one, each command still getting its own result.\n\
-Without a server, the commands run by themselves as before; IPTNL_DIRECT=1 makes them do\n\
-so even when one listens. Only root and the server's own user are served, and the commands\n\
-trust only a server that runs as root or as their own user.\n\
-\n\
-Started by a service manager with a listening socket on @iptnl (LISTEN_FDS, LISTEN_PID:\n\
-systemd's socket activation), the server accepts on that socket instead of binding one.\n\
-\n\
-SIGTERM or SIGINT: stop accepting, finish the commands started, exit 0.\n\
-SIGUSR1: print a line of figures (requests, commits, operations per commit, latencies).\n\
-\n\
-  -v, --verbose          log every command served, with its exit code and time, on stderr\n\
-  -s, --stats SECONDS    print the line of figures every SECONDS seconds on stderr\n\
-      --idle-exit SECONDS\n\
-                         exit 0 once no command has come for SECONDS and none runs\n\
-                         (with socket activation: the service manager starts the\n\
-                         server again for the next command)\n\
-      --reader-floor VERSION\n\
-                         the oldest iptables-nft that must read the rules written\n\
-                         exactly (1.8.7, 1.8.9, 1.8.11, 1.8.13; default: IPTNL_READER_FLOOR,\n\
-                         or 1.8.7 when the kernel has nft_compat, else 1.8.9); a command\n\
-                         given another floor runs by itself\n\
-  -m, --memory           serve an in-memory ruleset of the server's own instead of the\n\
-                         kernel's (empty at start, lost at exit): the commands get the\n\
-                         kernel's answers without root or a kernel, for testing scripts\n";
-
-/// The options of `iptnl serve`.
-#[derive(Debug, Default, PartialEq)]
-struct Options {
-    verbose: bool,
-    stats: Option<Duration>,
-    idle_exit: Option<Duration>,
-    floor: Option<iptnl::ipt::ReaderFloor>,
-    memory: bool,
-}
-
-/// Reads the options, or says what is wrong.
-fn parse_options(args: &[String]) -> Result<Option<Options>, String> {
-    let mut o = Options::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let (name, attached) = match a.split_once('=') {
-            Some((n, v)) if n.starts_with("--") => (n, Some(v.to_owned())),
-            _ => (a.as_str(), None),
-        };
-        match name {
-            "-v" | "--verbose" if attached.is_none() => o.verbose = true,
-            "-m" | "--memory" if attached.is_none() => o.memory = true,
-            "-h" | "--help" if attached.is_none() => return Ok(None),
-            "--reader-floor" => {
-                let v = match attached.or_else(|| it.next().cloned()) {
-                    Some(v) => v,
-                    None => return Err(format!("option `{name}' requires a release (1.8.7, …)")),
-                };
-                o.floor = Some(
-                    v.parse()
-                        .map_err(|e: iptnl::ipt::floor::FloorError| e.to_string())?,
-                );
-            }
-            "-s" | "--stats" | "--idle-exit" => {
-                let v = match attached.or_else(|| it.next().cloned()) {
-                    Some(v) => v,
-                    None => return Err(format!("option `{name}' requires a number of seconds")),
-                };
-                match v.parse::<f64>() {
-                    Ok(secs) if secs.is_finite() && secs > 0.0 && secs <= 86_400.0 => {
-                        let d = Some(Duration::from_secs_f64(secs));
-                        if name == "--idle-exit" {
-                            o.idle_exit = d
-                        } else {
-                            o.stats = d
-                        }
-                    }
-                    _ => {
-                        return Err(format!(
-                        "`{v}' is not a number of seconds for {name} (more than 0, at most 86400)"
-                    ))
-                    }
-                }
-            }
-            other => return Err(format!("unknown option `{other}'")),
-        }
-    }
-    Ok(Some(o))
-}
-
 /// The signals the server takes: stop (SIGTERM, SIGINT) and figures (SIGUSR1).
 const SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGUSR1];
 
@@ -1044,82 +956,6 @@ fn signal_loop(server: &Server, stats: Option<Duration>) {
     }
 }
 
-/// At most this many connections are served at once; more wait in the listen backlog
-/// (and a client that cannot connect within a second runs its command itself).
-const MAX_ACTIVE: usize = 4096;
-
-/// One connection counted as being served, until dropped (also when its thread panics), so
-/// that a stopping server never waits for a thread that is gone.
-struct Active<'a>(&'a Server);
-
-impl<'a> Active<'a> {
-    fn enter(server: &'a Server) -> Active<'a> {
-        *lock(&server.active) += 1;
-        Active(server)
-    }
-}
-
-impl Drop for Active<'_> {
-    fn drop(&mut self) {
-        *lock(&self.0.active) -= 1;
-        self.0.idle.notify_all();
-    }
-}
-
-/// Accepts connections until a stop is asked for, or none came for `idle_exit` (then returns
-/// true), serving each on a thread of its own. Returns once the listening socket is closed
-/// (the name is free again, or the service manager's copy alone listens).
-fn accept_loop<'s>(
-    scope: &'s std::thread::Scope<'s, '_>,
-    server: &'s Server,
-    listener: UnixListener,
-    idle_exit: Option<Duration>,
-) -> bool {
-    loop {
-        {
-            let mut n = lock(&server.active);
-            while *n >= MAX_ACTIVE {
-                n = server.idle.wait(n).unwrap_or_else(|p| p.into_inner());
-            }
-        }
-        let stream = match listener.accept() {
-            Ok((stream, _)) => stream,
-            // The accept timeout ran out: no connection for that long.
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock && idle_exit.is_some() => {
-                if server.stopping.load(Ordering::SeqCst) || *lock(&server.active) == 0 {
-                    let secs = idle_exit.map_or(0.0, |d| d.as_secs_f64());
-                    log!("iptnl serve: no command for {secs} s: exiting");
-                    return true;
-                }
-                continue;
-            }
-            Err(e) => {
-                // Out of descriptors and the like: the client runs its command itself.
-                log!("iptnl serve: accept: {e}");
-                std::thread::sleep(Duration::from_millis(10));
-                continue;
-            }
-        };
-        if server.stopping.load(Ordering::SeqCst) {
-            // Closed before "running": its client runs the command itself.
-            return false;
-        }
-        let active = Active::enter(server);
-        let spawned = std::thread::Builder::new()
-            .name("iptnl-serve".into())
-            .spawn_scoped(scope, move || {
-                let _active = active;
-                server.serve(stream);
-            });
-        if let Err(e) = spawned {
-            // The stream and the count were dropped with the closure: its client runs the
-            // command itself.
-            log!("iptnl serve: cannot start a thread: {e}");
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
 /// Who holds the socket name, in words, as the `SO_PEERCRED` of a connection to it tells;
 /// `me` is this process's user.
 fn holder_words(me: u32) -> String {
@@ -1144,149 +980,4 @@ fn holder_words(me: u32) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::wire::MAGIC;
-    use super::*;
-
-    #[test]
-    fn requests_and_replies_round_trip() {
-        let req = Request {
-            version: "1.2.3".into(),
-            tool: "iptables".into(),
-            args: vec!["-t".into(), "nat".into(), "-S".into(), "".into()],
-        };
-        let mut buf = Vec::new();
-        write_request(&mut buf, &req).unwrap();
-        assert_eq!(read_request(&mut buf.as_slice()).unwrap(), req);
-
-        let mut out = Output::default();
-        out.err("warn\n");
-        out.out("-P INPUT ACCEPT\n");
-        out.code = 1;
-        let mut buf = Vec::new();
-        write_head(&mut buf, None).unwrap();
-        write_output(&mut buf, &out).unwrap();
-        let mut r = buf.as_slice();
-        assert_eq!(read_head(&mut r).unwrap(), None);
-        assert_eq!(read_output(&mut r).unwrap(), out);
-        assert!(r.is_empty());
-        let mut buf = Vec::new();
-        write_head(&mut buf, Some("why")).unwrap();
-        assert_eq!(read_head(&mut buf.as_slice()).unwrap(), Some("why".into()));
-        // A reply cut anywhere is an error.
-        let mut buf = Vec::new();
-        write_head(&mut buf, None).unwrap();
-        write_output(&mut buf, &out).unwrap();
-        for n in 0..buf.len() {
-            let mut r = &buf[..n];
-            assert!(
-                read_head(&mut r).and_then(|_| read_output(&mut r)).is_err(),
-                "{n}"
-            );
-        }
-    }
-
-    #[test]
-    fn options_are_read_and_checked() {
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        assert_eq!(parse_options(&s(&[])), Ok(Some(Options::default())));
-        assert_eq!(
-            parse_options(&s(&["-v", "--stats", "2.5"])),
-            Ok(Some(Options {
-                verbose: true,
-                stats: Some(Duration::from_millis(2500)),
-                idle_exit: None,
-                floor: None,
-                memory: false,
-            }))
-        );
-        assert!(parse_options(&s(&["--memory"])).unwrap().unwrap().memory);
-        assert_eq!(
-            parse_options(&s(&["--idle-exit", "30"]))
-                .unwrap()
-                .unwrap()
-                .idle_exit,
-            Some(Duration::from_secs(30))
-        );
-        assert_eq!(
-            parse_options(&s(&["--reader-floor", "1.8.10"]))
-                .unwrap()
-                .unwrap()
-                .floor,
-            Some(iptnl::ipt::ReaderFloor::V1_8_9)
-        );
-        assert_eq!(
-            parse_options(&s(&["--stats=1"])).unwrap().unwrap().stats,
-            Some(Duration::from_secs(1))
-        );
-        assert_eq!(parse_options(&s(&["-h"])), Ok(None));
-        for bad in [
-            &["--stats"][..],
-            &["--idle-exit"],
-            &["--idle-exit", "0"],
-            &["-s", "0"],
-            &["-s", "-1"],
-            &["-s", "nan"],
-            &["-s", "1e9"],
-            &["--verbose=1"],
-            &["--memory=1"],
-            &["-x"],
-            &["--reader-floor"],
-            &["--reader-floor=1.4.21"],
-        ] {
-            assert!(parse_options(&s(bad)).is_err(), "{bad:?}");
-        }
-    }
-
-    #[test]
-    fn clients_trust_only_root_and_their_own_user() {
-        assert!(trusted_uid(0, 0));
-        assert!(trusted_uid(0, 1000));
-        assert!(trusted_uid(1000, 1000));
-        assert!(!trusted_uid(1000, 0));
-        assert!(!trusted_uid(65534, 1000));
-        // The other end of a pair is this process: always trusted.
-        let (a, _b) = UnixStream::pair().unwrap();
-        assert_eq!(trusted(&a), Ok(()));
-        let p = PeerCredentials {
-            pid: 0,
-            uid: 5,
-            gid: 5,
-        };
-        assert!(pid_words(&p).contains("not visible"), "{}", pid_words(&p));
-    }
-
-    #[test]
-    fn bad_requests_are_errors_not_panics() {
-        let mut good = Vec::new();
-        write_request(
-            &mut good,
-            &Request {
-                version: "1".into(),
-                tool: "iptables".into(),
-                args: vec!["-S".into()],
-            },
-        )
-        .unwrap();
-        // Every truncation, and every single-byte change, of a good request.
-        for n in 0..good.len() {
-            assert!(read_request(&mut &good[..n]).is_err(), "{n}");
-            for b in [0u8, 0xff, b'A'] {
-                let mut bad = good.clone();
-                bad[n] = b;
-                let _ = read_request(&mut bad.as_slice());
-            }
-        }
-        let mut huge = MAGIC.to_vec();
-        huge.extend_from_slice(&1u32.to_le_bytes());
-        huge.push(b'1');
-        huge.extend_from_slice(&u32::MAX.to_le_bytes());
-        assert!(read_request(&mut huge.as_slice()).is_err());
-        let mut huge = MAGIC.to_vec();
-        huge.extend_from_slice(&1u32.to_le_bytes());
-        huge.push(b'1');
-        huge.extend_from_slice(&1u32.to_le_bytes());
-        huge.extend_from_slice(&u32::MAX.to_le_bytes());
-        assert!(read_request(&mut huge.as_slice()).is_err());
-    }
-}
+mod tests;
