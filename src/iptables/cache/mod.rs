@@ -9,7 +9,7 @@
 //! What is kept is sized to what is served: a table listed whole is kept as each chain's
 //! listing lines ([`Lines`]) and a compact chain list ([`ChainList`]), not as decoded rules;
 //! decoded rules are kept for the chains commands read last, about [`DECODED_RULES`] rules
-//! at most; lookups by spec go through indexes keyed by 128-bit hashes of canonical forms.
+//! at most beside the chain read last (kept whatever its size); lookups by spec go through indexes keyed by 128-bit hashes of canonical forms.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -248,14 +248,16 @@ impl Cache {
     }
 
     /// Keeps the decoded rules of at most about [`DECODED_RULES`] rules: past that, those
-    /// of every chain but `k` (just read, `read` rules) are dropped, and a chain of more rules
-    /// than that is not kept decoded at all (their lines and indexes stay). Counting is a
-    /// pass over the cached chains, done once per a quarter of the budget of rules read (a
-    /// table of 68k chains read one by one).
+    /// of every chain but `k` (just read, `read` rules) are dropped (their lines and indexes
+    /// stay). The chain just read stays decoded whatever its size, so that the next
+    /// single-rule operation on it (a check, a delete by spec) reads nothing, however long
+    /// the chain. Counting is a pass over the cached chains, done once per a quarter of the
+    /// budget of rules read (a table of 68k chains read one by one).
     fn trim_decoded(&mut self, k: &Key, read: usize) {
         if read > DECODED_RULES {
-            self.chains.remove(k);
-            self.release = true;
+            let before = self.chains.len();
+            self.chains.retain(|x, v| v.is_none() || x == k);
+            self.release |= self.chains.len() < before;
             return;
         }
         self.read_since_count += read;
