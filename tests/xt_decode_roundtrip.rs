@@ -10,8 +10,8 @@ use iptnl::fuzzing::comparable;
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::ext::SetIndex;
 use iptnl::ipt::{
-    encode_rule_with, parse_rule_str_with, parse_rule_with, split_restore_args, IpFamily, RuleSpec,
-    RuleTarget,
+    encode_rule_for, encode_rule_with, parse_rule_str_with, parse_rule_with, split_restore_args,
+    IpFamily, ReaderFloor, RuleSpec, RuleTarget,
 };
 use iptnl::nft::{Expr, Rule};
 
@@ -62,11 +62,23 @@ fn violation(rule: &Rule, family: IpFamily) -> Option<String> {
         Ok(v) => return Some(format!("{line:?} parses back as {} rules", v.len())),
         Err(e) => return Some(format!("{line:?} does not parse back: {e}")),
     };
-    match encode_rule_with(&again, family, &rule.table, &rule.chain, &SETS) {
-        Ok(r) if comparable(&r.exprs) == comparable(&rule.exprs) => None,
-        Ok(_) => Some(format!("{line:?} is read back as another rule")),
-        Err(e) => Some(format!("{line:?} does not encode once read back: {e}")),
+    // The same bytes in one writer's layout: a blob iptables 1.8.7 writes (x_tables `tcp`
+    // with ports) is read back as the rule 1.8.9 writes natively, and is that rule at 1.8.7.
+    let want = comparable(&rule.exprs);
+    let mut first = None;
+    for floor in ReaderFloor::LAYOUTS {
+        match encode_rule_for(&again, family, &rule.table, &rule.chain, &SETS, floor) {
+            Ok(r) if comparable(&r.exprs) == want => return None,
+            Ok(_) => {
+                first.get_or_insert_with(|| format!("{line:?} is read back as another rule"));
+            }
+            Err(e) => {
+                first
+                    .get_or_insert_with(|| format!("{line:?} does not encode once read back: {e}"));
+            }
+        }
     }
+    first
 }
 
 fn corpus() -> Vec<(IpFamily, String, String, String)> {
