@@ -27,7 +27,13 @@ pub static DESC: ExtDesc = ExtDesc {
     family: None,
     options: &super::opts::table([
         Opt::new("limit", STR),
-        Opt::new("limit-burst", Ty::Uint { min: 0, max: 10000 }),
+        Opt::new(
+            "limit-burst",
+            Ty::Uint {
+                min: 0,
+                max: MAX_BURST as u64,
+            },
+        ),
     ]),
     new: |_| Box::new(RateLimit::default()),
     xt_names: &["limit"],
@@ -37,6 +43,9 @@ pub static DESC: ExtDesc = ExtDesc {
 
 /// The default burst.
 pub const DEFAULT_BURST: u32 = 5;
+
+/// The largest `--limit-burst` iptables takes (`XT_LIMIT_SCALE`'s 10000).
+pub const MAX_BURST: u32 = 10_000;
 
 /// The units iptables prints, with the number of `1/XT_LIMIT_SCALE` seconds in each.
 const RATES: [(&str, u32); 4] = [
@@ -209,7 +218,14 @@ fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn E
     let Some(Expr::Limit(l)) = cur.peek(0) else {
         return None;
     };
-    if l.limit_type != LimitType::Packets || l.flags != 0 || l.rate == 0 || l.burst == 0 {
+    // A burst iptables cannot write (nft takes any) has no iptables form: the rule is carried
+    // whole, never shown as a line that no restore takes.
+    if l.limit_type != LimitType::Packets
+        || l.flags != 0
+        || l.rate == 0
+        || l.burst == 0
+        || l.burst > MAX_BURST
+    {
         return None;
     }
     let avg = (XT_LIMIT_SCALE as u64).checked_mul(l.unit)? / l.rate;
@@ -250,8 +266,14 @@ mod tests {
             native(7, 3600, 9, 0).unwrap(),
             "-m limit --limit 7/hour --limit-burst 9"
         );
-        // `limit rate over` has no iptables form.
+        // `limit rate over` has no iptables form, nor has a burst over iptables' maximum.
         assert_eq!(native(7, 3600, 9, 1), None);
+        assert_eq!(
+            native(7, 3600, MAX_BURST, 0).unwrap(),
+            "-m limit --limit 7/hour --limit-burst 10000"
+        );
+        assert_eq!(native(7, 3600, MAX_BURST + 1, 0), None);
+        assert_eq!(native(100, 86400, 268_445_456, 0), None);
     }
 
     #[test]
