@@ -9,7 +9,10 @@
 //! - after `iptables -t nat -S` through it (the server's first listing reads the table into
 //!   its cache);
 //! - after 100 commits through it (`-A` then `-D` of a rule in `KUBE-SERVICES`, 50 times),
-//!   each followed by a listing of the table, as CNI plugins list it between their writes.
+//!   each followed by a listing of the table, as CNI plugins list it between their writes;
+//!
+//! each of the last two both at once and at rest (1.5 s later: a server with no connection
+//! for a second gives back what its last commands freed).
 //!
 //! The figure it is held to is the nat table's `iptables-save` text (`iptnl iptables-save
 //! -t nat`, run directly): at most twice that. Then the served reads of one chain are timed,
@@ -43,6 +46,13 @@ fn rss(pid: u32) -> (u64, u64) {
             .unwrap_or(0)
     };
     (get("VmRSS:"), get("VmHWM:"))
+}
+
+/// `VmRSS` and `VmHWM` of server `pid` at rest: once it has had no connection for a while
+/// (it gives the memory its last commands freed back to the system after a second).
+fn rested(pid: u32) -> (u64, u64) {
+    std::thread::sleep(Duration::from_millis(1500));
+    rss(pid)
 }
 
 /// Runs `iptnl PROG ARGS` (in the calling thread's namespace), output to `/dev/null` unless
@@ -114,6 +124,7 @@ fn main() {
             let idle = rss(pid);
             let (t_list, listing) = run(&bin, "iptables", &["-t", "nat", "-S"], true);
             let listed = rss(pid);
+            let listed_rest = rested(pid);
             for i in 0..100 {
                 // Rule i/2 appended, then deleted by spec.
                 let verb = if i % 2 == 0 { "-A" } else { "-D" };
@@ -142,6 +153,7 @@ fn main() {
                 run(&bin, "iptables", &["-t", "nat", "-S"], false);
             }
             let committed = rss(pid);
+            let committed_rest = rested(pid);
             let mut t_s = Vec::new();
             let mut t_c = Vec::new();
             let mut c_args = vec!["-t", "nat", "-C", "KUBE-SERVICES"];
@@ -166,14 +178,28 @@ fn main() {
                 t_list,
                 idle,
                 listed,
+                listed_rest,
                 committed,
+                committed_rest,
                 end,
                 median(&mut t_s),
                 median(&mut t_c),
             )
         })
         .unwrap_or_else(|e| panic!("cannot create a network namespace ({e}): run as root"));
-        let (save, listing, t_list, idle, listed, committed, end, m_s, m_c) = f;
+        let (
+            save,
+            listing,
+            t_list,
+            idle,
+            listed,
+            listed_rest,
+            committed,
+            committed_rest,
+            end,
+            m_s,
+            m_c,
+        ) = f;
         let save_mib = save as f64 / 1048576.0;
         println!();
         println!(
@@ -188,7 +214,9 @@ fn main() {
         for (what, (r, h)) in [
             ("idle", idle),
             ("after listing", listed),
+            ("  at rest", listed_rest),
             ("after 100 commits", committed),
+            ("  at rest", committed_rest),
             ("after the timed reads", end),
         ] {
             println!(
@@ -204,8 +232,8 @@ fn main() {
             ms(m_c)
         );
         for (what, r) in [
-            ("after listing", listed.0),
-            ("after 100 commits", committed.0),
+            ("after listing, at rest", listed_rest.0),
+            ("after 100 commits, at rest", committed_rest.0),
         ] {
             println!(
                 "target: VmRSS {what} <= 2 x save text: {}",

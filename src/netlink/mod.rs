@@ -27,11 +27,11 @@ pub use conn::{Committed, Conn, DumpRetry, DumpStatus, KernelTime};
 pub use error::{strerror, wmem_max_needed, DecodeError, EncodeError, Error, MsgFailure};
 pub use message::{ErrorMessage, Message, Messages, NfMessage};
 pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
-pub(crate) use socket::release_free_memory;
 pub use socket::{
     block_signals, connect_abstract, effective_uid, inherited_unix_listener, input_ready,
-    interface_name, ip_set_sockopt, memfd, peer_credentials, recv_with_fds, seal_contents,
-    send_with_fd, set_accept_timeout, splice, splice_at, wait_signal, PeerCredentials,
+    interface_name, ip_set_sockopt, memfd, peer_credentials, recv_with_fds, release_free_memory,
+    seal_contents, send_with_fd, set_accept_timeout, splice, splice_at, wait_signal,
+    PeerCredentials,
 };
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};
 pub use transport::Transport;

@@ -746,7 +746,11 @@ pub fn memfd(name: &str) -> io::Result<std::fs::File> {
 /// Gives the free memory the allocator holds back to the system where it can (glibc's
 /// `malloc_trim`, which returns the free pages of every arena; nothing elsewhere): a
 /// long-lived process that has just freed a big transient read does not keep it resident.
-pub(crate) fn release_free_memory() {
+///
+/// ```
+/// iptnl::netlink::release_free_memory();
+/// ```
+pub fn release_free_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim takes no pointer and only walks the allocator's own free lists,
     // under the allocator's locks.

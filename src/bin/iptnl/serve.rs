@@ -86,7 +86,7 @@ mod wire;
 mod activation;
 mod options;
 
-use accept::accept_loop;
+use accept::{accept_loop, TRIM_AFTER};
 use options::{parse_options, Options, USAGE};
 
 /// The abstract socket name (shown as `@iptnl`), one per network namespace.
@@ -876,11 +876,10 @@ pub fn main(args: &[String]) -> i32 {
         served: AtomicU64::new(0),
         declined: AtomicU64::new(0),
     };
-    if let Some(idle) = opts.idle_exit {
-        if let Err(e) = iptnl::netlink::set_accept_timeout(&listener, Some(idle)) {
-            log!("iptnl serve: cannot time the wait for commands: {e}");
-            return 1;
-        }
+    let tick = opts.idle_exit.map_or(TRIM_AFTER, |d| d.min(TRIM_AFTER));
+    if let Err(e) = iptnl::netlink::set_accept_timeout(&listener, Some(tick)) {
+        log!("iptnl serve: cannot time the wait for commands: {e}");
+        return 1;
     }
     let how = if activated {
         " (the socket passed by the service manager)"

@@ -25,15 +25,24 @@ impl Drop for Active<'_> {
     }
 }
 
+/// Once no connection has come for this long and none is being served, the memory the last
+/// commands freed (a listing's transient reads, a commit's batch) is given back to the
+/// system: the server rests at what its cache holds, not at its last peak. The accept
+/// timeout is at most this, so the wait is counted in these ticks.
+pub(super) const TRIM_AFTER: Duration = Duration::from_secs(1);
+
 /// Accepts connections until a stop is asked for, or none came for `idle_exit` (then returns
 /// true), serving each on a thread of its own. Returns once the listening socket is closed
-/// (the name is free again, or the service manager's copy alone listens).
+/// (the name is free again, or the service manager's copy alone listens). The listener's
+/// accept timeout is set to at most [`TRIM_AFTER`].
 pub(super) fn accept_loop<'s>(
     scope: &'s std::thread::Scope<'s, '_>,
     server: &'s Server,
     listener: UnixListener,
     idle_exit: Option<Duration>,
 ) -> bool {
+    let mut last = std::time::Instant::now();
+    let mut trimmed = false;
     loop {
         {
             let mut n = lock(&server.active);
@@ -42,13 +51,24 @@ pub(super) fn accept_loop<'s>(
             }
         }
         let stream = match listener.accept() {
-            Ok((stream, _)) => stream,
-            // The accept timeout ran out: no connection for that long.
-            Err(e) if e.kind() == io::ErrorKind::WouldBlock && idle_exit.is_some() => {
-                if server.stopping.load(Ordering::SeqCst) || *lock(&server.active) == 0 {
-                    let secs = idle_exit.map_or(0.0, |d| d.as_secs_f64());
-                    log!("iptnl serve: no command for {secs} s: exiting");
-                    return true;
+            Ok((stream, _)) => {
+                last = std::time::Instant::now();
+                trimmed = false;
+                stream
+            }
+            // The accept timeout ran out: no connection for a tick.
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                let resting = *lock(&server.active) == 0;
+                if resting && !trimmed {
+                    iptnl::netlink::release_free_memory();
+                    trimmed = true;
+                }
+                if let Some(idle) = idle_exit.filter(|d| last.elapsed() >= *d) {
+                    if server.stopping.load(Ordering::SeqCst) || resting {
+                        let secs = idle.as_secs_f64();
+                        log!("iptnl serve: no command for {secs} s: exiting");
+                        return true;
+                    }
                 }
                 continue;
             }
