@@ -40,6 +40,8 @@ enum Tool {
     Serve,
     /// Hidden: the demo's iptnl loader, run as a child so its peak memory is measured alone.
     DemoLoad,
+    /// Hidden: the demo's kernel floor, a planned batch committed alone.
+    DemoCommit,
     /// `check-readers`: the rules another iptables release would misread.
     CheckReaders,
     /// `install PREFIX`: the binary, its links and the server's units.
@@ -64,6 +66,7 @@ fn lookup(name: &str) -> Option<Tool> {
             "check-readers" => Some(Tool::CheckReaders),
             "xtables-monitor" | "monitor" => Some(Tool::Monitor),
             demo::LOAD_SUBCOMMAND => Some(Tool::DemoLoad),
+            demo::COMMIT_SUBCOMMAND => Some(Tool::DemoCommit),
             _ => None,
         };
     };
@@ -148,6 +151,7 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
         Tool::Demo => demo::main(args),
         Tool::InstallLinks => install_links::main(args),
         Tool::DemoLoad => demo::load_main(args),
+        Tool::DemoCommit => demo::commit_main(args),
         Tool::CheckReaders => check_readers::main(args),
     }
 }
