@@ -12,26 +12,22 @@
 //! milliseconds until the child exits.
 
 mod measure;
+mod model;
 mod report;
 mod run;
 mod why;
 
-use std::path::PathBuf;
-use std::time::Duration;
-
 use iptnl::ipt::IpFamily;
-use iptnl::iptables::restore::{plan_restore, restore, restore_file, RestoreOptions};
+use iptnl::iptables::restore::{restore, restore_file, RestoreOptions};
 use iptnl::netlink::{Conn, Messages, Socket};
 use iptnl::nft::error::group_thousands;
 use iptnl::workload::{kube_proxy, KubeProxyOptions};
 use iptnl_sys::netlink::NLMSG_ERROR;
 
 use measure::{find_tool, Progress};
+use model::{Column, Contender, Kind, Lowered, Setup};
 
-/// The hidden subcommand the demo runs iptnl's load in.
-pub const LOAD_SUBCOMMAND: &str = "__demo-load";
-/// The hidden subcommand that commits a planned batch alone (the kernel's floor).
-pub const COMMIT_SUBCOMMAND: &str = "__demo-commit";
+pub use model::{COMMIT_SUBCOMMAND, LOAD_SUBCOMMAND};
 
 const DEMO_USAGE: &str = "Usage: iptnl demo [--rules N] [--ipv6] [--keep-going]\n\
     \x20 --rules N      size of the generated kube-proxy-style ruleset (default 100000)\n\
@@ -92,140 +88,6 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
         }
     }
     Ok(Some(a))
-}
-
-/// One figure of the table.
-pub(super) enum Cell {
-    Time(Duration),
-    Mem(u64),
-    Count(usize),
-    /// The tool cannot do this here (a limit of where the demo runs); the reason in words.
-    NotAvailable(String),
-    /// The tool failed; its whole message.
-    Failed(String),
-    /// Does not apply to this column.
-    Blank,
-}
-
-impl Cell {
-    /// A failure of `tool` with message `msg`, told in words when it is a limit of where the
-    /// demo runs.
-    fn failure(tool: &str, msg: &str) -> Cell {
-        match why::limit_in_words(tool, msg) {
-            Some(w) => Cell::NotAvailable(w),
-            None => Cell::Failed(format!("{tool}: {}", msg.trim())),
-        }
-    }
-
-    fn time(&self) -> Option<Duration> {
-        match self {
-            Cell::Time(d) => Some(*d),
-            _ => None,
-        }
-    }
-
-    fn is_figure(&self) -> bool {
-        matches!(self, Cell::Time(_) | Cell::Mem(_) | Cell::Count(_))
-    }
-}
-
-/// How a column's commands ran.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum How {
-    /// A fork and exec of the command each, run by itself (cold).
-    Process,
-    /// The `iptables` command as a process, handed to a running `iptnl serve`.
-    Served,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
-    Iptnl,
-    Nft,
-    Legacy,
-}
-
-/// A column of the table: one tool, run one way.
-pub(super) struct Column {
-    pub(super) kind: Kind,
-    pub(super) how: How,
-    /// The single-rule command's name (`iptables-nft`; `iptables` for iptnl's link).
-    pub(super) tool: String,
-    /// The restore command's name.
-    pub(super) restore: String,
-    /// The save command's name.
-    pub(super) save_name: String,
-    pub(super) load: Cell,
-    /// The kernel's commit of iptnl's batch alone (iptnl's process column only).
-    pub(super) floor: Cell,
-    pub(super) mem: Cell,
-    /// Append, check, delete.
-    pub(super) ops: [Cell; 3],
-    pub(super) save: Cell,
-    pub(super) saved_rules: Cell,
-    /// What the reader needs to know about how this column's figures were had.
-    pub(super) note: Option<String>,
-}
-
-impl Column {
-    fn new(kind: Kind, how: How, p6: &str, suffix: &str) -> Column {
-        Column {
-            kind,
-            how,
-            tool: format!("{p6}tables{suffix}"),
-            restore: format!("{p6}tables{suffix}-restore"),
-            save_name: format!("{p6}tables{suffix}-save"),
-            load: Cell::Blank,
-            floor: Cell::Blank,
-            mem: Cell::Blank,
-            ops: [Cell::Blank, Cell::Blank, Cell::Blank],
-            save: Cell::Blank,
-            saved_rules: Cell::Blank,
-            note: None,
-        }
-    }
-
-    /// The first failure that is not a limit of where the demo runs.
-    fn failure(&self) -> Option<&str> {
-        [
-            &self.load,
-            &self.ops[0],
-            &self.ops[1],
-            &self.ops[2],
-            &self.save,
-        ]
-        .into_iter()
-        .find_map(|c| match c {
-            Cell::Failed(e) => Some(e.as_str()),
-            _ => None,
-        })
-    }
-}
-
-/// Another tool that takes part: its commands.
-pub(super) struct Contender {
-    pub(super) kind: Kind,
-    pub(super) restore: PathBuf,
-    pub(super) cmd: Option<PathBuf>,
-    pub(super) save: Option<PathBuf>,
-}
-
-/// What the demo runs with: this binary, the ruleset file, the family.
-pub(super) struct Setup {
-    pub(super) exe: PathBuf,
-    pub(super) file: PathBuf,
-    pub(super) family: IpFamily,
-    pub(super) keep_going: bool,
-}
-
-impl Setup {
-    fn p6(&self) -> &'static str {
-        if self.family == IpFamily::V6 {
-            "ip6"
-        } else {
-            "ip"
-        }
-    }
 }
 
 /// `iptnl demo`.
@@ -400,29 +262,6 @@ pub fn main(args: &[String]) -> i32 {
     0
 }
 
-/// The requested ruleset did not fit the send buffer this user can get.
-struct Lowered {
-    /// Rules asked for (as generated).
-    asked: usize,
-    /// Its batch, in bytes.
-    bytes: usize,
-    /// The longest batch this user can send.
-    limit: usize,
-}
-
-impl Lowered {
-    fn words(&self) -> String {
-        format!(
-            "the batch of {} rules is {} bytes ({:.1} MiB), and this user's netlink send buffer holds at most {} bytes ({:.1} MiB): a batch goes to the kernel in one message, and a buffer bigger than twice net.core.wmem_max needs CAP_NET_ADMIN in the initial user namespace (root in a user namespace is not enough)",
-            group_thousands(self.asked as u64),
-            group_thousands(self.bytes as u64),
-            self.bytes as f64 / (1024.0 * 1024.0),
-            group_thousands(self.limit as u64),
-            self.limit as f64 / (1024.0 * 1024.0),
-        )
-    }
-}
-
 /// The size of the batch that loads `text` into an empty namespace, planned (not committed)
 /// in a fresh one.
 fn batch_bytes(text: &str, family: IpFamily) -> Result<usize, String> {
@@ -519,18 +358,4 @@ pub fn commit_main(args: &[String]) -> i32 {
             1
         }
     }
-}
-
-/// Plans the restore of `file` into the (empty) namespace of the calling thread and writes
-/// its batch to `out`, as `iptables-restore FILE` would send it there.
-pub(super) fn plan_to_file(
-    file: &std::path::Path,
-    family: IpFamily,
-    out: &std::path::Path,
-) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
-    let mut conn = Conn::open().map_err(|e| e.to_string())?;
-    let (mut batch, _) = plan_restore(&mut conn, family, &text, &RestoreOptions::default())
-        .map_err(|e| e.to_string())?;
-    std::fs::write(out, batch.to_wire(1)).map_err(|e| e.to_string())
 }

@@ -9,8 +9,7 @@ use iptnl::nft::error::group_thousands;
 use iptnl::workload::KubeProxyStats;
 
 use super::measure::{fmt_dur, fmt_mem, ROUNDS};
-use super::run::OP_CHAIN;
-use super::{Cell, Column, How, Kind, Lowered};
+use super::model::{Cell, Column, How, Kind, Lowered, OP_CHAIN};
 
 pub(super) struct Report<'a> {
     pub(super) ipv6: bool,
@@ -381,7 +380,7 @@ fn verdict(s: &mut String, r: &Report) {
                     }
                     parts.push(format!("{w} {} ({})", o.save_name, fmt_dur(u)));
                 }
-                None => not_compared.push(format!("{}", o.save_name)),
+                None => not_compared.push(o.save_name.clone()),
             }
         }
         let mut line = format!("- save: {} {}", ours.save_name, fmt_dur(t));

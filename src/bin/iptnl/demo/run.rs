@@ -8,11 +8,13 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::measure::{median_of_rounds, run_measured, status_kib, Measured, Progress, ROUNDS};
-use super::{Cell, Column, Contender, How, Kind, Setup, COMMIT_SUBCOMMAND, LOAD_SUBCOMMAND};
+use super::model::{
+    Cell, Column, Contender, How, Kind, Setup, COMMIT_SUBCOMMAND, LOAD_SUBCOMMAND, OP_CHAIN,
+};
 use crate::serve::DIRECT_ENV;
-
-/// The chain the single commands work on.
-pub(super) const OP_CHAIN: &str = "KUBE-SERVICES";
+use iptnl::ipt::IpFamily;
+use iptnl::iptables::restore::{plan_restore, RestoreOptions};
+use iptnl::netlink::Conn;
 
 /// The rule appended, checked and deleted.
 fn demo_rule(v6: bool) -> [&'static str; 10] {
@@ -252,7 +254,7 @@ fn serve_and_run(s: &Setup, tool: &str, v6: bool, col: &mut Column) {
 pub(super) fn floor(s: &Setup, progress: &mut Progress) -> Cell {
     progress.start("the kernel alone committing iptnl's batch");
     let batch = s.file.with_extension("batch");
-    let res = super::plan_to_file(&s.file, s.family, &batch).and_then(|()| {
+    let res = plan_to_file(&s.file, s.family, &batch).and_then(|()| {
         let mut cmd = Command::new(&s.exe);
         cmd.arg(COMMIT_SUBCOMMAND).arg(&batch);
         run_measured(&mut cmd, &batch, progress)
@@ -342,4 +344,18 @@ pub(super) fn tool(s: &Setup, c: &Contender, progress: &mut Progress) -> Column 
     }
     progress.step_done();
     col
+}
+
+/// Plans the restore of `file` into the (empty) namespace of the calling thread and writes
+/// its batch to `out`, as `iptables-restore FILE` would send it there.
+fn plan_to_file(
+    file: &std::path::Path,
+    family: IpFamily,
+    out: &std::path::Path,
+) -> Result<(), String> {
+    let text = std::fs::read_to_string(file).map_err(|e| e.to_string())?;
+    let mut conn = Conn::open().map_err(|e| e.to_string())?;
+    let (mut batch, _) = plan_restore(&mut conn, family, &text, &RestoreOptions::default())
+        .map_err(|e| e.to_string())?;
+    std::fs::write(out, batch.to_wire(1)).map_err(|e| e.to_string())
 }
