@@ -339,7 +339,12 @@ fn verdict(s: &mut String, r: &Report) {
                 if let Some(u) = o.ops[i].time() {
                     let (w, slow) = speed(t, u);
                     if slow {
-                        slower.push(format!("{name} {}, against {}", how_words(c), o.tool));
+                        let way = if c.how == How::Served {
+                            "served"
+                        } else {
+                            "as a process"
+                        };
+                        slower.push(format!("{name} {way}, against {}", o.tool));
                     }
                     parts.push(format!("{w} {} ({})", o.tool, fmt_dur(u)));
                 }
