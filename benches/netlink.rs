@@ -29,7 +29,7 @@ use criterion::{Criterion, SamplingMode};
 use iptnl::netlink::Conn;
 use iptnl::nft::expr::{Cmp, CmpOp, Counter, Expr, Immediate, Match, Payload, PayloadBase, Target};
 use iptnl::nft::{
-    Batch, Chain, ChainType, Family, Hook, Policy, Position, Rule, RuleCompat, Value, Verdict,
+    Batch, Chain, ChainType, Family, Hook, Placement, Policy, Rule, RuleCompat, Value, Verdict,
 };
 use iptnl::sys::netfilter::{NF_INET_LOCAL_OUT, NF_INET_PRE_ROUTING, NF_IP_PRI_NAT_DST};
 
@@ -242,7 +242,7 @@ fn encode(rules: &[Rule]) -> Batch {
 
 fn encode_into(b: &mut Batch, rules: &[Rule]) {
     for r in rules {
-        b.add_rule(r, Position::Append, false).unwrap();
+        b.add_rule(r, Placement::Append, false).unwrap();
     }
 }
 
@@ -289,11 +289,11 @@ fn reset_table(conn: &mut Conn, set: &Ruleset) {
             Counter::default().into(),
             jump("KUBE-SERVICES"),
         ];
-        b.add_rule(&r, Position::Append, false).unwrap();
+        b.add_rule(&r, Placement::Append, false).unwrap();
     }
     let mut r = Rule::new(Family::Ipv4, TABLE, "KUBE-MARK-MASQ");
     r.exprs = vec![Counter::default().into(), mark_masq()];
-    b.add_rule(&r, Position::Append, false).unwrap();
+    b.add_rule(&r, Placement::Append, false).unwrap();
     b.commit(conn).unwrap();
 }
 

@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use criterion::{black_box, Criterion, SamplingMode};
 use iptnl::ipt::{decode_rule, encode_rule, encode_rule_into, parse_rule_str, IpFamily, RuleSpec};
 use iptnl::netlink::Conn;
-use iptnl::nft::{list_rules, Batch, Chain, Family, Hook, Policy, Position, Rule, Table};
+use iptnl::nft::{list_rules, Batch, Chain, Family, Hook, Placement, Policy, Rule, Table};
 
 struct Line {
     table: String,
@@ -97,7 +97,7 @@ fn parse_encode_into(lines: &[Line], mut batch: Option<&mut Batch>) -> usize {
             encode_rule_into(s, IpFamily::V4, &l.table, &l.chain, &mut rule).unwrap();
             n += rule.exprs.len();
             if let Some(b) = batch.as_deref_mut() {
-                b.add_rule(&rule, Position::Append, false).unwrap();
+                b.add_rule(&rule, Placement::Append, false).unwrap();
             }
         }
     }
@@ -146,7 +146,7 @@ fn load(conn: &mut Conn, chains: &[ChainDecl], rules: &[Rule]) -> Duration {
         b.add_chain(&ch, false).unwrap();
     }
     for r in rules {
-        b.add_rule(r, Position::Append, false).unwrap();
+        b.add_rule(r, Placement::Append, false).unwrap();
     }
     let t = Instant::now();
     b.commit(conn).unwrap();

@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::{Error, IpTables};
-use iptnl::sync::{remove, Desired, Guard, GuardOptions, Owner, Position, SyncReport};
+use iptnl::sync::{remove, Desired, Guard, GuardOptions, Owner, SyncReport};
+use iptnl::Position;
 
 const POD_CIDR: &str = "10.244.0.0/16";
 const NODE_SUBNET: &str = "10.244.1.0/24";

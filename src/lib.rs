@@ -19,7 +19,7 @@
 
 pub use ipt::IpFamily;
 pub use iptables::sync;
-pub use iptables::{Error, IpTables, Transaction};
+pub use iptables::{Error, IpTables, Position, Transaction};
 pub use iptnl_sys as sys;
 
 #[doc(hidden)]

@@ -14,6 +14,7 @@ use common::{in_netns, run, run_status};
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::{Error, IpTables, OpResult, What};
 use iptnl::nft::Policy;
+use iptnl::Position;
 
 fn v4() -> IpTables {
     IpTables::new(IpFamily::V4).expect("netlink socket")
@@ -887,5 +888,100 @@ fn zeroing_skips_rules_already_at_zero() {
                 "-A Z -s 10.0.0.2/32 -c 0 0 -j RETURN"
             ]
         );
+    });
+}
+
+/// One `Position` places a rule for `insert`, `insert_unique` and transactions: first, last,
+/// by rule number, or next to the first rule whose comment starts with a text (the end while
+/// there is none); the chain reads back in iptables-nft's order.
+#[test]
+fn insert_takes_one_position_type() {
+    in_netns(|| {
+        let ipt = v4();
+        ipt.new_chain("filter", "P").unwrap();
+        let ins = |pos: Position, src: &str| ipt.insert("filter", "P", pos, src).unwrap();
+        ipt.append("filter", "P", "-s 1.1.1.1 -m comment --comment anchor-a")
+            .unwrap();
+        ipt.append(
+            "filter",
+            "P",
+            "-s 2.2.2.2 -m comment --comment \"anchor-b here\"",
+        )
+        .unwrap();
+        ins(Position::Before("anchor-b".into()), "-s 3.3.3.3");
+        ins(Position::After("anchor-a".into()), "-s 4.4.4.4");
+        ins(Position::First, "-s 5.5.5.5");
+        ins(Position::Last, "-s 6.6.6.6");
+        ins(Position::Before("no such anchor".into()), "-s 7.7.7.7");
+        // Several rules of one spec go there in order.
+        ins(Position::After("anchor-b".into()), "-s 8.8.8.8,9.9.9.9");
+        ipt.insert("filter", "P", 2, "-s 10.0.0.1").unwrap();
+        ipt.insert("filter", "P", Position::Number(1), "-s 10.0.0.2")
+            .unwrap();
+        let want = [
+            "-N P",
+            "-A P -s 10.0.0.2/32",
+            "-A P -s 5.5.5.5/32",
+            "-A P -s 10.0.0.1/32",
+            "-A P -s 1.1.1.1/32 -m comment --comment anchor-a",
+            "-A P -s 4.4.4.4/32",
+            "-A P -s 3.3.3.3/32",
+            "-A P -s 2.2.2.2/32 -m comment --comment \"anchor-b here\"",
+            "-A P -s 8.8.8.8/32",
+            "-A P -s 9.9.9.9/32",
+            "-A P -s 6.6.6.6/32",
+            "-A P -s 7.7.7.7/32",
+        ];
+        assert_eq!(oracle_s("filter", "P"), want);
+        assert_eq!(ipt.list("filter", "P").unwrap(), want);
+        // Unique: present anywhere is present.
+        assert!(!ipt
+            .insert_unique(
+                "filter",
+                "P",
+                Position::Before("anchor-a".into()),
+                "-s 6.6.6.6"
+            )
+            .unwrap());
+        assert!(matches!(
+            ipt.insert("filter", "P", 0, "-s 1.1.1.1"),
+            Err(Error::Invalid(_))
+        ));
+        assert!(ipt
+            .insert("filter", "P", 99, "-s 1.1.1.1")
+            .unwrap_err()
+            .is_not_found());
+        assert_eq!(oracle_s("filter", "P"), want);
+
+        // In a transaction, an anchor sees the rules added before it.
+        ipt.new_chain("filter", "T").unwrap();
+        ipt.transaction()
+            .append("filter", "T", "-s 1.0.0.1")
+            .append("filter", "T", "-s 1.0.0.2 -m comment --comment mine")
+            .insert("filter", "T", Position::Before("mine".into()), "-s 1.0.0.3")
+            .insert("filter", "T", Position::After("mine".into()), "-s 1.0.0.4")
+            .insert_unique("filter", "T", Position::First, "-s 1.0.0.1")
+            .commit()
+            .unwrap();
+        assert_eq!(
+            oracle_s("filter", "T"),
+            [
+                "-N T",
+                "-A T -s 1.0.0.1/32",
+                "-A T -s 1.0.0.3/32",
+                "-A T -s 1.0.0.2/32 -m comment --comment mine",
+                "-A T -s 1.0.0.4/32",
+            ]
+        );
+        // A refused transaction applies nothing.
+        let before = ipt.save(Some("filter"), false).unwrap();
+        let err = ipt
+            .transaction()
+            .insert("filter", "T", Position::After("mine".into()), "-s 1.0.0.5")
+            .insert("filter", "T", 0, "-s 1.0.0.6")
+            .commit()
+            .unwrap_err();
+        assert!(matches!(err, Error::Invalid(_)), "{err}");
+        assert_eq!(ipt.save(Some("filter"), false).unwrap(), before);
     });
 }

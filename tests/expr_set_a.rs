@@ -214,7 +214,7 @@ fn write_copy(conn: &mut Conn, rules: &[Rule], copy: &str, expected: &[String]) 
         r.chain = copy.to_owned();
         r.handle = None;
         r.position = None;
-        b.add_rule(&r, Position::Append, false).unwrap();
+        b.add_rule(&r, Placement::Append, false).unwrap();
     }
     b.commit(conn).unwrap();
     assert_eq!(nft_rule_lines(family, &table, copy), expected);
@@ -974,7 +974,7 @@ fn forms_nft_does_not_emit_written_by_iptnl() {
         ];
         let mut b = Batch::new();
         for r in &rules {
-            b.add_rule(r, Position::Append, false).unwrap();
+            b.add_rule(r, Placement::Append, false).unwrap();
         }
         b.commit(&mut conn).unwrap();
         let mut back = dump(&mut conn, Family::Inet, "t", "c");

@@ -19,7 +19,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use iptnl::netlink::Conn;
 use iptnl::nft::expr::{Counter, Expr, Last};
-use iptnl::nft::{Batch, Family, Position, Rule};
+use iptnl::nft::{Batch, Family, Placement, Rule};
 use iptnl::sys::nf_tables::{NFTA_RULE_EXPRESSIONS, NFTA_RULE_TABLE, NFT_MSG_GETRULE};
 use iptnl::sys::nfnetlink::{nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
@@ -215,7 +215,7 @@ fn check_loaded(conn: &mut Conn, case: &Case) -> BTreeSet<String> {
         r.table = "copy".into();
         r.handle = None;
         r.position = None;
-        b.add_rule(&r, Position::Append, false).unwrap();
+        b.add_rule(&r, Placement::Append, false).unwrap();
     }
     b.commit(conn).unwrap();
     let (orig, copy) = (listing(case.family, "orig"), listing(case.family, "copy"));
@@ -576,7 +576,7 @@ fn last_inet() {
         ] {
             let mut r = Rule::new(Family::Inet, "orig", "in");
             r.exprs = exprs;
-            b.add_rule(&r, Position::Append, false).unwrap();
+            b.add_rule(&r, Placement::Append, false).unwrap();
         }
         b.commit(&mut conn).unwrap();
         let seen = check_loaded(&mut conn, &LAST);

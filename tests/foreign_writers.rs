@@ -22,7 +22,8 @@ use std::time::{Duration, Instant};
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::IpTables;
 use iptnl::netlink::{enter_net_namespace, unshare_net_namespace, Conn};
-use iptnl::sync::{sync, Desired, Guard, GuardOptions, Owner, Position};
+use iptnl::sync::{sync, Desired, Guard, GuardOptions, Owner};
+use iptnl::Position;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, FileFailurePersistence, TestCaseError, TestRunner};
 

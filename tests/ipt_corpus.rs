@@ -27,7 +27,7 @@ use iptnl::ipt::{
 };
 use iptnl::iptables::ipset::KernelSets;
 use iptnl::netlink::Conn;
-use iptnl::nft::{list_rules, Batch, Family, Position, Rule};
+use iptnl::nft::{list_rules, Batch, Family, Placement, Rule};
 
 const USER_CHAINS: &[&str] = &[
     "KUBE-SVC-X",
@@ -268,7 +268,7 @@ fn run_case(conn: &mut Conn, c: &Case, f: IpFamily, t: &mut Tally) -> Result<(),
     for s in &specs {
         let r = encode_rule_with(s, f, &c.table, &c.chain, &KernelSets)
             .map_err(|e| format!("{whence}: encode: {e}"))?;
-        b.add_rule(&r, Position::Append, false).unwrap();
+        b.add_rule(&r, Placement::Append, false).unwrap();
     }
     b.commit(conn)
         .map_err(|e| format!("{whence}: the kernel refused iptnl's rule: {e}"))?;
@@ -315,7 +315,7 @@ fn kernel_refuses(conn: &mut Conn, f: IpFamily, c: &Case, specs: &[iptnl::ipt::R
         let Ok(r) = encode_rule_with(s, f, &c.table, &c.chain, &KernelSets) else {
             return true;
         };
-        if b.add_rule(&r, Position::Append, false).is_err() {
+        if b.add_rule(&r, Placement::Append, false).is_err() {
             return true;
         }
     }

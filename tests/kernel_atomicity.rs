@@ -9,7 +9,7 @@ use iptnl::nft::error::group_thousands;
 use iptnl::nft::expr::{
     Cmp, CmpOp, Counter, Expr, Immediate, Match, Payload, PayloadBase, RawExpr,
 };
-use iptnl::nft::{Batch, Chain, Error, Family, Position, Rule, Table, Value, Verdict};
+use iptnl::nft::{Batch, Chain, Error, Family, Placement, Rule, Table, Value, Verdict};
 use iptnl::sys::nf_tables::*;
 use iptnl::sys::nfnetlink::{nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
@@ -197,7 +197,7 @@ fn build(bad: Option<(usize, Breakage)>) -> (Batch, usize, Option<(Rule, usize)>
             }
             _ => good_rule(i),
         };
-        let op = b.add_rule(&r, Position::Append, false).unwrap();
+        let op = b.add_rule(&r, Placement::Append, false).unwrap();
         assert_eq!(op, op_index);
     }
     (b, first_rule_op, bad_out)

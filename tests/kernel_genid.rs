@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use iptnl::netlink::Conn;
 use iptnl::nft::expr::{Cmp, CmpOp, Counter, Expr, Immediate, Payload, PayloadBase};
-use iptnl::nft::{Batch, Chain, Error, Family, Position, Rule, Table, Value, Verdict};
+use iptnl::nft::{Batch, Chain, Error, Family, Placement, Rule, Table, Value, Verdict};
 use iptnl::sys::nf_tables::*;
 use iptnl::sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
@@ -68,7 +68,7 @@ fn new_table_batch(name: &str, rules: u32) -> Batch {
     b.add_chain(&Chain::user(Family::Ipv4, name, "c"), true)
         .unwrap();
     for i in 0..rules {
-        b.add_rule(&tagged_rule(name, "c", i), Position::Append, false)
+        b.add_rule(&tagged_rule(name, "c", i), Placement::Append, false)
             .unwrap();
     }
     b
@@ -197,7 +197,7 @@ fn consistent_dump_never_sees_half_a_batch() {
         b.add_chain(&Chain::user(Family::Ipv4, "g", "big"), true)
             .unwrap();
         for i in 0..BIG_CHAIN {
-            b.add_rule(&tagged_rule("g", "big", i / 2), Position::Append, false)
+            b.add_rule(&tagged_rule("g", "big", i / 2), Placement::Append, false)
                 .unwrap();
         }
         b.commit(&mut conn).unwrap();
@@ -231,7 +231,7 @@ fn consistent_dump_never_sees_half_a_batch() {
                         }
                         let ops: Vec<_> = (0..2)
                             .map(|_| {
-                                b.add_rule(&tagged_rule("g", "big", tag), Position::Append, true)
+                                b.add_rule(&tagged_rule("g", "big", tag), Placement::Append, true)
                                     .unwrap()
                             })
                             .collect();

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use iptnl::netlink::Conn;
 use iptnl::nft::expr::{Cmp, CmpOp, Counter, Expr, Immediate, Payload, PayloadBase};
-use iptnl::nft::{list_rules, Batch, Chain, Family, Position, Rule, Table, Value, Verdict};
+use iptnl::nft::{list_rules, Batch, Chain, Family, Placement, Rule, Table, Value, Verdict};
 use iptnl::sys::nf_tables::*;
 use iptnl::sys::nfnetlink::{nfnl_msg_id, nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 
@@ -102,7 +102,7 @@ fn one_million_rules_in_one_batch() {
         for n in 0..MILLION {
             let r = &mut templates[(n % MILLION_CHAINS) as usize];
             retarget(r, n);
-            b.add_rule(r, Position::Append, false).unwrap();
+            b.add_rule(r, Placement::Append, false).unwrap();
         }
         let encode = t0.elapsed();
         let wire = b.wire_len();
@@ -177,10 +177,10 @@ fn hundred_thousand_rule_chain_dumps_back_intact() {
         let mut r = small_rule("h", "long", 0);
         for n in 0..HUNDRED_K {
             retarget(&mut r, n.wrapping_mul(2_654_435_761));
-            b.add_rule(&r, Position::Append, false).unwrap();
+            b.add_rule(&r, Placement::Append, false).unwrap();
         }
         for n in 0..10 {
-            b.add_rule(&small_rule("h", "other", n), Position::Append, false)
+            b.add_rule(&small_rule("h", "other", n), Placement::Append, false)
                 .unwrap();
         }
         if !common::send_buffer_holds("a 100k-rule chain in one batch", b.wire_len()) {
@@ -224,7 +224,7 @@ fn five_thousand_echoed_handles_match_the_dump() {
         for n in 0..ECHOES {
             let chain = if n % 3 == 0 { "b" } else { "a" };
             let op = b
-                .add_rule(&small_rule("e", chain, n), Position::Append, true)
+                .add_rule(&small_rule("e", chain, n), Placement::Append, true)
                 .unwrap();
             ops.push((op, n));
         }
@@ -284,7 +284,7 @@ fn batches_around_the_send_buffer_size_commit() {
             let base = {
                 let mut probe = Batch::new();
                 let empty = probe.wire_len();
-                probe.add_rule(&r, Position::Append, false).unwrap();
+                probe.add_rule(&r, Placement::Append, false).unwrap();
                 probe.wire_len() - empty
             };
             let mut n = 0;
@@ -296,7 +296,7 @@ fn batches_around_the_send_buffer_size_commit() {
                 }
                 retarget(&mut r, n);
                 r.userdata = Some(vec![0xAB; u]);
-                b.add_rule(&r, Position::Append, false).unwrap();
+                b.add_rule(&r, Placement::Append, false).unwrap();
                 n += 1;
             }
             assert_eq!(b.wire_len(), target);

@@ -13,7 +13,8 @@ use iptnl::iptables::{Error, IpTables};
 use iptnl::memory::Ruleset;
 use iptnl::nft::monitor::{Event, Monitor};
 use iptnl::nft::Policy;
-use iptnl::sync::{Desired, Guard, GuardOptions, Owner, Position};
+use iptnl::sync::{Desired, Guard, GuardOptions, Owner};
+use iptnl::Position;
 
 fn v4() -> IpTables {
     IpTables::in_memory(IpFamily::V4)
@@ -384,4 +385,70 @@ fn the_tests_pass_without_privileges() {
         out.status.success() && stdout.contains("test result: ok"),
         "without privileges:\n{stdout}\n{stderr}"
     );
+}
+
+/// A hook's `Position` counts the rules of others only: a number is a place among them (past
+/// their end is the end), an anchor names one of them by its comment, and inserts of others
+/// at the same `Position` type land where `IpTables::insert` puts them.
+#[test]
+fn hook_positions_count_the_rules_of_others() {
+    let ruleset = Ruleset::new();
+    let ipt = IpTables::from_conn(IpFamily::V4, ruleset.conn());
+    for (i, c) in ["one", "two", "three"].iter().enumerate() {
+        ipt.append(
+            "filter",
+            "INPUT",
+            format!("-s 10.0.0.{} -m comment --comment {c}", i + 1).as_str(),
+        )
+        .unwrap();
+    }
+    let mut d = Desired::new(IpFamily::V4, Owner::new("AG-", "ag").unwrap());
+    d.chain("filter", "AG-A", &["-j RETURN"]).unwrap();
+    d.hook("filter", "INPUT", 2, "-j AG-A").unwrap();
+    d.hook(
+        "filter",
+        "INPUT",
+        Position::After("three".into()),
+        "-s 1.1.1.1 -j AG-A",
+    )
+    .unwrap();
+    d.hook("filter", "INPUT", Position::Number(9), "-s 2.2.2.2 -j AG-A")
+        .unwrap();
+    assert!(d.hook("filter", "INPUT", 0, "-j AG-A").is_err());
+    iptnl::sync::sync(&ipt, &d).unwrap();
+    let shown: Vec<String> = ipt
+        .list("filter", "INPUT")
+        .unwrap()
+        .into_iter()
+        .map(|l| match l.split_once(" -m comment --comment ") {
+            // Without the comment (the owner's hash, or the anchor's name).
+            Some((a, b)) => format!("{a}{}", b.find(" -j").map_or("", |i| &b[i..])),
+            None => l,
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "-P INPUT ACCEPT",
+            "-A INPUT -s 10.0.0.1/32",
+            "-A INPUT -j AG-A",
+            "-A INPUT -s 10.0.0.2/32",
+            "-A INPUT -s 10.0.0.3/32",
+            "-A INPUT -s 1.1.1.1/32 -j AG-A",
+            "-A INPUT -s 2.2.2.2/32 -j AG-A",
+        ]
+    );
+    // Inserting at 2 counts every rule, the owner's hooks too.
+    ipt.insert("filter", "INPUT", 2, "-s 3.3.3.3").unwrap();
+    ipt.insert(
+        "filter",
+        "INPUT",
+        Position::Before("two".into()),
+        "-s 4.4.4.4",
+    )
+    .unwrap();
+    let l = ipt.list("filter", "INPUT").unwrap();
+    assert_eq!(l[2], "-A INPUT -s 3.3.3.3/32");
+    assert_eq!(l[4], "-A INPUT -s 4.4.4.4/32");
+    assert!(l[5].starts_with("-A INPUT -s 10.0.0.2/32"));
 }

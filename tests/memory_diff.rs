@@ -24,7 +24,8 @@ use iptnl::iptables::restore::RestoreOptions;
 use iptnl::iptables::IpTables;
 use iptnl::netlink::Conn;
 use iptnl::nft::Policy;
-use iptnl::sync::{Desired, Owner, Position};
+use iptnl::sync::{Desired, Owner};
+use iptnl::Position;
 use iptnl_sys::nf_tables::{NFT_MSG_GETCHAIN, NFT_MSG_GETRULE, NFT_MSG_GETTABLE};
 use iptnl_sys::nfnetlink::{nfnl_msg_type, NFNL_SUBSYS_NFTABLES};
 use proptest::prelude::*;
@@ -576,7 +577,7 @@ fn run(ipt: &IpTables, other: &IpTables, op: &Op) -> String {
 
 /// Sends `ops` as one batch, past the planner.
 fn raw(ipt: &IpTables, ops: &[RawOp]) -> String {
-    use iptnl::nft::{Batch, Chain, ChainType, Hook, Position, Table};
+    use iptnl::nft::{Batch, Chain, ChainType, Hook, Placement, Table};
     let f = ipt.family();
     let fam = f.nft();
     let mut b = Batch::new();
@@ -637,11 +638,11 @@ fn raw(ipt: &IpTables, ops: &[RawOp]) -> String {
                     continue;
                 };
                 let pos = match p {
-                    RawPos::Append => Position::Append,
-                    RawPos::Prepend => Position::Prepend,
-                    RawPos::After(h) => Position::After(*h),
-                    RawPos::Before(h) => Position::Before(*h),
-                    RawPos::Replace(h) => Position::Replace(*h),
+                    RawPos::Append => Placement::Append,
+                    RawPos::Prepend => Placement::Prepend,
+                    RawPos::After(h) => Placement::After(*h),
+                    RawPos::Before(h) => Placement::Before(*h),
+                    RawPos::Replace(h) => Placement::Replace(*h),
                 };
                 b.add_rule(&rule, pos, *echo)
             }

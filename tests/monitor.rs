@@ -7,7 +7,7 @@ use std::time::Duration;
 use iptnl::netlink::Conn;
 use iptnl::nft::expr::{Counter, Immediate};
 use iptnl::nft::monitor::{Event, Monitor};
-use iptnl::nft::{Batch, Chain, Family, Position, Rule, Table, Verdict};
+use iptnl::nft::{Batch, Chain, Family, Placement, Rule, Table, Verdict};
 
 fn until_gen(m: &mut Monitor) -> Vec<Event> {
     let mut out = Vec::new();
@@ -44,7 +44,7 @@ fn commits_show_up_as_events() {
             Counter::default().into(),
             Immediate::verdict(Verdict::Accept).into(),
         ];
-        let op = b.add_rule(&r, Position::Append, true).unwrap();
+        let op = b.add_rule(&r, Placement::Append, true).unwrap();
         let handle = b.commit(&mut conn).unwrap().handle(op).unwrap();
         let evs = until_gen(&mut m);
         assert!(

@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use iptnl::netlink::Conn;
 use iptnl::nft::{
-    list_chains, list_set_elems, list_sets, list_tables, Batch, Expr, Family, Position, Table,
+    list_chains, list_set_elems, list_sets, list_tables, Batch, Expr, Family, Placement, Table,
 };
 use iptnl::sys::nf_tables::*;
 
@@ -154,7 +154,7 @@ fn copy_ruleset(src: &mut Conn, dst: &mut Conn) -> usize {
             let mut r = d.rule.clone();
             r.handle = None;
             r.position = None;
-            b.add_rule(&r, Position::Append, false).unwrap();
+            b.add_rule(&r, Placement::Append, false).unwrap();
             n += 1;
         }
     }

@@ -320,7 +320,7 @@ fn rebuild(conn: &mut Conn, snap: &Snapshot) {
         b.add_set_elems(s.family, &s.table, &s.name, elems).unwrap();
     }
     for r in &snap.rules {
-        b.add_rule(r, Position::Append, false).unwrap();
+        b.add_rule(r, Placement::Append, false).unwrap();
     }
     b.commit(conn).unwrap();
 }
@@ -524,7 +524,7 @@ fn sets_created_by_iptnl_are_listed_by_nft() {
             lookup_by_id(id),
             Immediate::verdict(Verdict::Accept).into(),
         ];
-        b.add_rule(&rule, Position::Append, false).unwrap();
+        b.add_rule(&rule, Placement::Append, false).unwrap();
         b.commit(&mut conn).unwrap();
 
         let (elems, _) = list_set_elems(&mut conn, f, "t2", "big").unwrap();

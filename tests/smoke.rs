@@ -24,7 +24,7 @@ fn table_chain_rule_round_trip() {
             Counter::default().into(),
             Immediate::verdict(Verdict::Accept).into(),
         ];
-        let op = b.add_rule(&r, Position::Append, true).unwrap();
+        let op = b.add_rule(&r, Placement::Append, true).unwrap();
         let done = b.commit(&mut conn).unwrap();
         let h = done.handle(op).expect("echoed handle");
         let (rules, _) =

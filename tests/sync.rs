@@ -9,8 +9,9 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 use iptnl::ipt::IpFamily;
-use iptnl::sync::{remove, sync, Desired, Guard, GuardOptions, Owner, Position, SyncReport};
+use iptnl::sync::{remove, sync, Desired, Guard, GuardOptions, Owner, SyncReport};
 use iptnl::IpTables;
+use iptnl::Position;
 
 const CHAIN: &str = "TEST-POSTRTG";
 

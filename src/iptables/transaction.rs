@@ -1,7 +1,7 @@
 //! Several write operations committed as one batch.
 
 use super::plan::{At, DelMode, Op};
-use super::{Error, IpTables, OpResult, RuleArgs};
+use super::{Error, IpTables, OpResult, Position, RuleArgs};
 use crate::nft::Policy;
 
 /// Write operations collected and committed as ONE atomic batch by
@@ -111,19 +111,22 @@ impl<'a> Transaction<'a> {
         })
     }
 
-    /// Queues inserting the rules of `spec` into `chain` at rule number `pos`.
+    /// Queues inserting the rules of `spec` into `chain` at `pos`.
     fn insert_op(
         &mut self,
         table: &str,
         chain: &str,
-        pos: u32,
+        pos: Position,
         spec: impl RuleArgs,
         unique: bool,
     ) -> &mut Self {
-        if !self.pos_ok(pos) {
-            return self;
+        match pos.at() {
+            Ok(at) => self.add_op(table, chain, spec, at, unique),
+            Err(e) => {
+                self.error.get_or_insert(e);
+                self
+            }
         }
-        self.add_op(table, chain, spec, At::Insert(pos), unique)
     }
 
     /// Queues deleting the rules of `spec` from `chain` as `mode` says.
@@ -177,17 +180,26 @@ impl<'a> Transaction<'a> {
         self.add_op(table, chain, spec, At::Append, true)
     }
 
-    /// Inserts a rule at `pos` ([`IpTables::insert`]).
+    /// Inserts a rule at `pos`, a rule number or a [`Position`] ([`IpTables::insert`]); a
+    /// comment anchor sees the rules the transaction added before it.
     ///
     /// ```no_run
-    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
-    /// let mut tx = ipt.transaction();
-    /// tx.insert("filter", "INPUT", 1, "-i lo -j ACCEPT");
-    /// tx.commit()?;
-    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// use iptnl::{IpFamily, IpTables, Position};
+    /// let ipt = IpTables::new(IpFamily::V4)?;
+    /// ipt.transaction()
+    ///     .insert("filter", "INPUT", 1, "-i lo -j ACCEPT -m comment --comment loopback")
+    ///     .insert("filter", "INPUT", Position::After("loopback".into()), "-p icmp -j ACCEPT")
+    ///     .commit()?;
+    /// # Ok::<(), iptnl::Error>(())
     /// ```
-    pub fn insert(&mut self, table: &str, chain: &str, pos: u32, spec: impl RuleArgs) -> &mut Self {
-        self.insert_op(table, chain, pos, spec, false)
+    pub fn insert(
+        &mut self,
+        table: &str,
+        chain: &str,
+        pos: impl Into<Position>,
+        spec: impl RuleArgs,
+    ) -> &mut Self {
+        self.insert_op(table, chain, pos.into(), spec, false)
     }
 
     /// Inserts a rule at `pos` unless present ([`IpTables::insert_unique`]).
@@ -203,10 +215,10 @@ impl<'a> Transaction<'a> {
         &mut self,
         table: &str,
         chain: &str,
-        pos: u32,
+        pos: impl Into<Position>,
         spec: impl RuleArgs,
     ) -> &mut Self {
-        self.insert_op(table, chain, pos, spec, true)
+        self.insert_op(table, chain, pos.into(), spec, true)
     }
 
     /// Replaces rule number `pos` ([`IpTables::replace`]).

@@ -76,54 +76,60 @@ impl IpTables {
         Ok(r != OpResult::AlreadyPresent)
     }
 
-    /// Inserts the rule at 1-based position `pos` (`-I chain pos`). Position 1 is a blind
-    /// write; a later position reads the chain. One past the last rule appends; further is
-    /// [`Error::NotFound`] (`Index of insertion too big`).
+    /// Inserts the rule at `pos`: a 1-based rule number (`-I chain pos`) or a [`Position`].
+    /// Position 1 ([`Position::First`]) is a blind write; a later number reads the chain,
+    /// and so does a comment anchor. One past the last rule appends; further is
+    /// [`Error::NotFound`] (`Index of insertion too big`); `0` is [`Error::Invalid`]. A
+    /// comment anchor is looked up in the generation the insert commits to: if the chain
+    /// changes meanwhile, it is looked up again.
     ///
     /// ```no_run
-    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// use iptnl::{IpFamily, IpTables, Position};
+    /// let ipt = IpTables::new(IpFamily::V4)?;
     /// ipt.insert("filter", "INPUT", 1, &["-i", "lo", "-j", "ACCEPT"])?;
-    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// ipt.insert("filter", "INPUT", Position::After("allow ssh".into()), "-p tcp --dport 80 -j ACCEPT")?;
+    /// # Ok::<(), iptnl::Error>(())
     /// ```
     pub fn insert(
         &self,
         table: &str,
         chain: &str,
-        pos: u32,
+        pos: impl Into<Position>,
         spec: impl RuleArgs,
     ) -> Result<OpResult, Error> {
-        check_rulenum(pos)?;
+        let at = pos.into().at()?;
         let specs = self.specs(&spec)?;
         self.run1(Op::Add {
             table: table.to_owned().into(),
             chain: chain.to_owned().into(),
             specs: specs.into(),
-            at: At::Insert(pos),
+            at,
             unique: false,
         })
     }
 
-    /// Inserts the rule at `pos` unless it is in the chain already; `Ok(true)` when added.
+    /// Inserts the rule at `pos` (as [`insert`](Self::insert)) unless it is in the chain
+    /// already; `Ok(true)` when added.
     ///
     /// ```no_run
-    /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;
+    /// let ipt = iptnl::IpTables::new(iptnl::IpFamily::V4)?;
     /// ipt.insert_unique("filter", "INPUT", 1, "-i lo -j ACCEPT")?;
-    /// # Ok::<(), iptnl::iptables::Error>(())
+    /// # Ok::<(), iptnl::Error>(())
     /// ```
     pub fn insert_unique(
         &self,
         table: &str,
         chain: &str,
-        pos: u32,
+        pos: impl Into<Position>,
         spec: impl RuleArgs,
     ) -> Result<bool, Error> {
-        check_rulenum(pos)?;
+        let at = pos.into().at()?;
         let specs = self.specs(&spec)?;
         let r = self.run1(Op::Add {
             table: table.to_owned().into(),
             chain: chain.to_owned().into(),
             specs: specs.into(),
-            at: At::Insert(pos),
+            at,
             unique: true,
         })?;
         Ok(r != OpResult::AlreadyPresent)

@@ -8,9 +8,16 @@ use super::error::{map_commit_error, Error};
 use super::{Chain, Family, Policy, Rule, Table};
 use crate::netlink::{self, Conn, Messages, MsgWriter, OpIndex};
 
-/// Where a new rule goes.
+/// Where a new rule goes in its chain, by the kernel's handles: the nf_tables placement of
+/// one rule message. (The iptables layer's positions, rule numbers and comment anchors, are
+/// planned into these.)
+///
+/// ```
+/// use iptnl::nft::Placement;
+/// assert_ne!(Placement::Before(7), Placement::After(7));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Position {
+pub enum Placement {
     /// At the end of the chain.
     Append,
     /// At the start of the chain.
@@ -31,7 +38,7 @@ pub enum Position {
 ///
 /// ```no_run
 /// use iptnl::netlink::Conn;
-/// use iptnl::nft::{Batch, Family, Position, Rule, Table, Verdict};
+/// use iptnl::nft::{Batch, Family, Placement, Rule, Table, Verdict};
 /// use iptnl::nft::expr::{Counter, Immediate};
 /// let mut conn = Conn::open()?;
 /// let mut b = Batch::new();
@@ -39,7 +46,7 @@ pub enum Position {
 /// b.add_chain(&iptnl::nft::Chain::user(Family::Ipv4, "demo", "c"), true)?;
 /// let mut r = Rule::new(Family::Ipv4, "demo", "c");
 /// r.exprs = vec![Counter::default().into(), Immediate::verdict(Verdict::Accept).into()];
-/// let op = b.add_rule(&r, Position::Append, true)?;
+/// let op = b.add_rule(&r, Placement::Append, true)?;
 /// let done = b.commit(&mut conn)?;
 /// println!("new rule handle {:?}", done.handle(op));
 /// # Ok::<(), iptnl::nft::Error>(())
@@ -197,7 +204,7 @@ impl Batch {
         }
     }
 
-    /// A new batch-local id, for [`Position::AfterId`] or chain ids.
+    /// A new batch-local id, for [`Placement::AfterId`] or chain ids.
     pub fn new_id(&mut self) -> u32 {
         self.next_id += 1;
         self.next_id
@@ -366,7 +373,7 @@ impl Batch {
 
     /// Adds a rule at `pos`. With `echo`, the kernel reports the new rule's handle, read with
     /// [`Committed::handle`].
-    pub fn add_rule(&mut self, r: &Rule, pos: Position, echo: bool) -> Result<OpIndex, Error> {
+    pub fn add_rule(&mut self, r: &Rule, pos: Placement, echo: bool) -> Result<OpIndex, Error> {
         self.add_rule_with_id(r, pos, echo, None)
     }
 
@@ -375,7 +382,7 @@ impl Batch {
     pub fn add_rule_with_id(
         &mut self,
         r: &Rule,
-        pos: Position,
+        pos: Placement,
         echo: bool,
         id: Option<u32>,
     ) -> Result<OpIndex, Error> {
@@ -384,13 +391,13 @@ impl Batch {
             return self.add_rule_with_id(&r, pos, echo, id);
         }
         let (flags, handle, position, position_id) = match pos {
-            Position::Append => (NLM_F_CREATE | NLM_F_APPEND, None, None, None),
-            Position::Prepend => (NLM_F_CREATE, None, None, None),
-            Position::After(h) => (NLM_F_CREATE | NLM_F_APPEND, None, Some(h), None),
-            Position::Before(h) => (NLM_F_CREATE, None, Some(h), None),
-            Position::AfterId(i) => (NLM_F_CREATE | NLM_F_APPEND, None, None, Some(i)),
-            Position::BeforeId(i) => (NLM_F_CREATE, None, None, Some(i)),
-            Position::Replace(h) => (NLM_F_CREATE | NLM_F_REPLACE, Some(h), None, None),
+            Placement::Append => (NLM_F_CREATE | NLM_F_APPEND, None, None, None),
+            Placement::Prepend => (NLM_F_CREATE, None, None, None),
+            Placement::After(h) => (NLM_F_CREATE | NLM_F_APPEND, None, Some(h), None),
+            Placement::Before(h) => (NLM_F_CREATE, None, Some(h), None),
+            Placement::AfterId(i) => (NLM_F_CREATE | NLM_F_APPEND, None, None, Some(i)),
+            Placement::BeforeId(i) => (NLM_F_CREATE, None, None, Some(i)),
+            Placement::Replace(h) => (NLM_F_CREATE | NLM_F_REPLACE, Some(h), None, None),
         };
         self.push(
             NFT_MSG_NEWRULE,

@@ -16,7 +16,7 @@ pub mod set;
 pub mod table;
 pub mod trace;
 
-pub use batch::{Batch, Committed, Position};
+pub use batch::{Batch, Committed, Placement};
 pub use chain::{Chain, ChainType, Hook, Policy};
 pub use data::{Data, Value, Verdict};
 pub use dump::{

@@ -22,6 +22,7 @@ mod words;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use super::error::Error;
 use crate::ipt::tables::{find_table, BuiltinChain};
@@ -44,11 +45,17 @@ pub(crate) use view::{KernelView, RulesetView, TableClear};
 pub(crate) const CONFLICT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Where a new rule goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum At {
     Append,
     /// 1-based position: the rules go there in order.
     Insert(u32),
+    /// Next to the first rule whose comment starts with `comment` (before it, or after it
+    /// when `after`); at the end while there is none. The rules go there in order.
+    Anchor {
+        comment: Arc<str>,
+        after: bool,
+    },
 }
 
 /// Which matching rules a delete removes.
@@ -333,7 +340,9 @@ impl Op<'_> {
     /// Whether the operation depends on what the chain holds.
     pub(crate) fn reads(&self) -> bool {
         match self {
-            Op::Add { unique, at, .. } => *unique || matches!(at, At::Insert(n) if *n > 1),
+            Op::Add { unique, at, .. } => {
+                *unique || matches!(at, At::Insert(n) if *n > 1) || matches!(at, At::Anchor { .. })
+            }
             Op::Replace { .. } | Op::Delete { .. } | Op::DeleteNumber { .. } | Op::Zero { .. } => {
                 true
             }
@@ -346,7 +355,7 @@ impl Op<'_> {
     /// where its rules go.
     pub(crate) fn blind(&self) -> bool {
         match self {
-            Op::Add { unique, at, .. } => !*unique && *at == At::Append,
+            Op::Add { unique, at, .. } => !*unique && matches!(at, At::Append),
             Op::DeleteChain { table, chain, .. } => builtin(table, chain).is_none(),
             Op::NewChain { .. }
             | Op::SetPolicy { .. }

@@ -11,11 +11,12 @@ use super::{
     RulesetView,
 };
 use crate::ipt::command::check_chain_name;
+use crate::ipt::decode::rule_comment;
 use crate::ipt::{
     canonical_exprs_with, canonical_of_rule_with, encode_rule_into_for, RuleSpec, RuleTarget,
 };
 use crate::netlink::Messages;
-use crate::nft::{Chain, Expr, Policy, Position, Rule, Table};
+use crate::nft::{Chain, Expr, Placement, Policy, Rule, Table};
 
 type Plan<T> = Result<T, PlanError>;
 
@@ -146,6 +147,17 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
     }
 
+    /// The index (in the chain's entries) of the first rule whose comment starts with
+    /// `text`, reading the chain if the plan has not yet.
+    fn anchor(&mut self, table: &str, chain: &str, text: &str) -> Option<usize> {
+        let entries = self.entries(table, chain).clone();
+        entries.into_iter().position(|e| {
+            self.rule_of(table, chain, e)
+                .and_then(|r| rule_comment(&r))
+                .is_some_and(|c| c.starts_with(text))
+        })
+    }
+
     /// Indexes (in the chain's entries) of the rules equal to `spec`: the chain's rules as
     /// read are looked up in their canonical index (one hash lookup), the rules this plan
     /// added are compared by their canonical forms, computed once each.
@@ -246,7 +258,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         table: &str,
         chain: &str,
         spec: &RuleSpec,
-        pos: Position,
+        pos: Placement,
     ) -> Plan<(u32, crate::netlink::OpIndex)> {
         // One rule reused for every rule: no per-rule allocation of its expression vector.
         let sets = self.view.sets();
@@ -459,29 +471,34 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                         return Ok(Pending::Present);
                     }
                 }
+                // The index the first rule goes to (`None`: the end).
+                let first = match at {
+                    At::Append => None,
+                    At::Insert(n) => Some(*n as usize - 1),
+                    At::Anchor { comment, after } => {
+                        self.anchor(t, c, comment).map(|j| j + usize::from(*after))
+                    }
+                };
                 let mut ops = Vec::with_capacity(specs.len());
                 let mut prev: Option<u32> = None;
                 for (k, s) in specs.iter().enumerate() {
-                    let idx = match at {
-                        At::Append => None,
-                        At::Insert(n) => Some(*n as usize - 1 + k),
-                    };
+                    let idx = first.map(|i| i + k);
                     let known = self.known(t, c).and_then(|s| s.entries.as_deref());
                     let pos = match (known, idx) {
-                        (_, None) => Position::Append,
+                        (_, None) => Placement::Append,
                         (Some(v), Some(i)) => {
                             if i > v.len() {
                                 return Err(too_big(Numbered::Insert, t, c, (i + 1 - k) as u32));
                             }
                             match v.get(i) {
-                                None => Position::Append,
-                                Some(Entry::Kernel(h)) => Position::Before(*h),
-                                Some(Entry::New { id, .. }) => Position::BeforeId(*id),
+                                None => Placement::Append,
+                                Some(Entry::Kernel(h)) => Placement::Before(*h),
+                                Some(Entry::New { id, .. }) => Placement::BeforeId(*id),
                             }
                         }
                         (None, Some(_)) => match prev {
-                            None => Position::Prepend,
-                            Some(id) => Position::AfterId(id),
+                            None => Placement::Prepend,
+                            Some(id) => Placement::AfterId(id),
                         },
                     };
                     let (id, opi) = self.add_rule(t, c, s, pos)?;
@@ -516,9 +533,9 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 };
                 self.ensure_builtin(t, c)?;
                 let (id, opi) = match old {
-                    Entry::Kernel(h) => self.add_rule(t, c, spec, Position::Replace(h))?,
+                    Entry::Kernel(h) => self.add_rule(t, c, spec, Placement::Replace(h))?,
                     Entry::New { id, .. } => {
-                        let e = self.add_rule(t, c, spec, Position::BeforeId(id))?;
+                        let e = self.add_rule(t, c, spec, Placement::BeforeId(id))?;
                         self.del_entry(t, c, old)?;
                         e
                     }
@@ -958,7 +975,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             let id = self.batch.new_id();
             let op =
                 self.batch
-                    .add_rule_with_id(&r, Position::Replace(h), self.mode.echo, Some(id))?;
+                    .add_rule_with_id(&r, Placement::Replace(h), self.mode.echo, Some(id))?;
             self.entries(t, c)[i] = Entry::New { id, op };
         }
         if rule.is_none() && !self.rebuilt.contains(t) {

@@ -24,6 +24,11 @@ impl Op<'_> {
             } => match at {
                 At::Append => format!("-t {table} -A {chain}{}", rule(specs)),
                 At::Insert(n) => format!("-t {table} -I {chain} {n}{}", rule(specs)),
+                At::Anchor { comment, after } => format!(
+                    "-t {table} -I {chain} ({} the rule commented `{comment}…'){}",
+                    if *after { "after" } else { "before" },
+                    rule(specs)
+                ),
             },
             Op::Replace {
                 table,

@@ -3,12 +3,13 @@
 
 use std::collections::BTreeMap;
 
-use super::owner::{Owner, Position};
+use super::owner::Owner;
 use crate::ipt::ext::comment::Comment;
 use crate::ipt::tables::find_table;
 use crate::ipt::{encode_rule_for, parse_rule_str_with, IpFamily, ReaderFloor, RuleSpec};
 use crate::iptables::ipset::KernelSets;
 use crate::iptables::Error;
+use crate::iptables::Position;
 use crate::nft::expr::Counter;
 use crate::nft::{Expr, Rule};
 
@@ -75,7 +76,8 @@ pub(super) struct TableDecl {
 ///
 /// ```no_run
 /// use iptnl::ipt::IpFamily;
-/// use iptnl::sync::{Desired, Owner, Position};
+/// use iptnl::sync::{Desired, Owner};
+/// use iptnl::Position;
 /// let mut d = Desired::new(IpFamily::V4, Owner::new("AGENT-", "agent")?);
 /// d.chain("filter", "AGENT-IN", &["-p tcp --dport 22 -j ACCEPT"])?
 ///     .hook("filter", "INPUT", Position::First, "-j AGENT-IN")?;
@@ -290,17 +292,35 @@ impl Desired {
     }
 
     /// Declares a hook rule: `rule` (as after `-A CHAIN`, usually `-j OWNED-CHAIN`) in
-    /// `chain` of `table` (a built-in chain or a chain of others) at `at`. It is written with
-    /// the owner's comment `MARKER:HASH` after its matches. Hooks of one chain keep the order
-    /// they are declared in.
+    /// `chain` of `table` (a built-in chain or a chain of others) at `at`, a [`Position`]
+    /// among the rules of others (a number is the rule number among them). It is written
+    /// with the owner's comment `MARKER:HASH` after its matches. Hooks of one chain keep the
+    /// order they are declared in.
+    ///
+    /// ```
+    /// use iptnl::sync::{Desired, Owner};
+    /// use iptnl::{IpFamily, Position};
+    /// let mut d = Desired::new(IpFamily::V4, Owner::new("AGENT-", "agent")?);
+    /// d.chain("filter", "AGENT-IN", &["-j RETURN"])?;
+    /// d.hook("filter", "INPUT", Position::Before("kube".into()), "-j AGENT-IN")?;
+    /// d.hook("filter", "FORWARD", 2, "-j AGENT-IN")?;
+    /// assert!(d.hook("filter", "OUTPUT", 0, "-j AGENT-IN").is_err());
+    /// # Ok::<(), iptnl::Error>(())
+    /// ```
     pub fn hook(
         &mut self,
         table: &str,
         chain: &str,
-        at: Position,
+        at: impl Into<Position>,
         rule: &str,
     ) -> Result<&mut Self, Error> {
+        let at = at.into();
         table_checked(table)?;
+        if at == Position::Number(0) {
+            return Err(Error::Invalid(format!(
+                "{table} {chain}: `{rule}': rule numbers start at 1"
+            )));
+        }
         if self.owner.owns_chain(chain) {
             return Err(Error::Invalid(format!(
                 "a hook goes into a chain of others; `{chain}' is owned"

@@ -119,7 +119,8 @@ pub struct GuardStats {
 ///
 /// ```no_run
 /// use std::sync::Arc;
-/// use iptnl::sync::{Desired, Guard, GuardOptions, Owner, Position};
+/// use iptnl::sync::{Desired, Guard, GuardOptions, Owner};
+/// use iptnl::Position;
 /// let ipt = Arc::new(iptnl::IpTables::new(iptnl::ipt::IpFamily::V4)?);
 /// let mut d = Desired::new(iptnl::ipt::IpFamily::V4, Owner::new("FLANNEL-", "flannel")?);
 /// d.chain("nat", "FLANNEL-POSTRTG", &["-s 10.244.0.0/16 -d 10.244.0.0/16 -j RETURN"])?

@@ -21,7 +21,8 @@
 //! ```no_run
 //! use iptnl::iptables::IpTables;
 //! use iptnl::ipt::IpFamily;
-//! use iptnl::sync::{sync, Desired, Owner, Position};
+//! use iptnl::sync::{sync, Desired, Owner};
+//! use iptnl::Position;
 //! let ipt = IpTables::new(IpFamily::V4)?;
 //! let mut d = Desired::new(IpFamily::V4, Owner::new("FLANNEL-", "flannel")?);
 //! d.chain("nat", "FLANNEL-POSTRTG", &[
@@ -43,7 +44,7 @@ mod report;
 
 pub use desired::Desired;
 pub use guard::{Guard, GuardOptions, GuardStats};
-pub use owner::{Owner, Position};
+pub use owner::Owner;
 pub use report::SyncReport;
 
 use super::plan::Op;

@@ -1,4 +1,4 @@
-//! Who owns what, and where hooks stand.
+//! Who owns what.
 
 use crate::iptables::Error;
 
@@ -75,25 +75,4 @@ impl Owner {
             .strip_prefix(&self.marker)
             .is_some_and(|r| r.starts_with(':'))
     }
-}
-
-/// Where a hook rule stands in its chain, among the rules of others.
-///
-/// ```
-/// use iptnl::sync::Position;
-/// let p = Position::Before("kubernetes service portals".into());
-/// assert_ne!(p, Position::First);
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Position {
-    /// Before every rule of others (hooks declared `First` keep their declared order).
-    First,
-    /// After every rule of others.
-    Last,
-    /// Just before the first rule of others whose comment starts with this text (`Last`
-    /// while there is none).
-    Before(String),
-    /// Just after the first rule of others whose comment starts with this text (`Last`
-    /// while there is none).
-    After(String),
 }

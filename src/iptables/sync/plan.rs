@@ -6,13 +6,14 @@ use std::sync::Arc;
 
 use super::desired::{chain_watched, key_of, Desired, Hook, Key, TableDecl};
 use super::diff::ordered_edit;
-use super::owner::{Owner, Position};
+use super::owner::Owner;
 use super::report::SyncReport;
 use crate::ipt::decode::rule_comment;
 use crate::ipt::RuleSpec;
 use crate::iptables::cache;
 use crate::iptables::cache::ChainList;
 use crate::iptables::plan::{At, Op};
+use crate::iptables::Position;
 use crate::iptables::{Error, Inner, IpTables};
 use crate::nft::Rule;
 
@@ -249,6 +250,8 @@ fn plan_hooks(
         let gap = match &h.at {
             Position::First => 0,
             Position::Last => foreign.len(),
+            // Checked to be at least 1 when declared.
+            Position::Number(n) => (*n as usize).saturating_sub(1).min(foreign.len()),
             Position::Before(t) | Position::After(t) => match anchor(t) {
                 Some(j) => j + usize::from(matches!(h.at, Position::After(_))),
                 None => {

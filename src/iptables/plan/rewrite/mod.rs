@@ -60,7 +60,7 @@ use crate::ipt::{encode_rule_into_for, RuleTarget};
 use crate::iptables::error::Error;
 use crate::iptables::sync::diff::ordered_edit;
 use crate::netlink::{DecodeError, DumpStatus, Message, MsgWriter};
-use crate::nft::{Chain, Policy, Position, Rule, RuleCompat};
+use crate::nft::{Chain, Placement, Policy, Rule, RuleCompat};
 
 mod keys;
 
@@ -159,7 +159,7 @@ enum Step {
     /// The kernel's rule of this handle stays.
     Keep(u64),
     /// The chain's wanted rule of this index is written there.
-    Write(usize, Position),
+    Write(usize, Placement),
 }
 
 /// Reads one chain's rules, handing each dump message to the callback (`None`: no such
@@ -209,7 +209,7 @@ fn steps(tw: &TableRewrite, cw: &ChainRewrite, now: &Keys) -> Steps {
         out.order
             .extend(now.handles.iter().flatten().map(|&h| Step::Keep(h)));
         out.order
-            .extend((0..cw.rules.len()).map(|j| Step::Write(j, Position::Append)));
+            .extend((0..cw.rules.len()).map(|j| Step::Write(j, Placement::Append)));
         return out;
     }
     let cur: Vec<Match<'_>> = (0..now.len()).map(|i| Match::Key(now.key(i))).collect();
@@ -261,7 +261,7 @@ fn steps(tw: &TableRewrite, cw: &ChainRewrite, now: &Keys) -> Steps {
             }
             None => order.push(Step::Write(
                 j,
-                next.map_or(Position::Append, Position::Before),
+                next.map_or(Placement::Append, Placement::Before),
             )),
         }
     }
@@ -802,7 +802,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         c: &str,
         w: &Wanted,
         bytes: &[u8],
-        pos: Position,
+        pos: Placement,
     ) -> Plan<Entry> {
         let r = &mut self.scratch;
         r.family = self.family.nft();
