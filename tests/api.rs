@@ -535,7 +535,19 @@ fn ipv6_handle() {
                 .collect::<Vec<_>>()
         );
         let s = ipt.stats("filter", "INPUT").unwrap();
-        assert_eq!(&s[0][3..9], ["6", "  ", "*", "*", "::1", "::/0"]);
+        assert_eq!(&s[0][3..9], ["6", "--", "*", "*", "::1", "::/0"]);
+        let oracle: Vec<String> = run("ip6tables-nft", &["-L", "INPUT", "-n", "-v", "-x"])
+            .lines()
+            .nth(2)
+            .unwrap()
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(s[0][..9], oracle[..9]);
+        let st = ipt.structured_stats("filter", "INPUT").unwrap();
+        assert_eq!((st[0].opt.as_str(), st[0].protocol.as_str()), ("--", "6"));
+        assert_eq!(st[0].source.to_string(), "::1/128");
+        assert_eq!(st[0].destination.to_string(), "::/0");
         // The IPv4 table is untouched.
         assert!(!common::nft_list().contains("table ip filter"));
     });
@@ -983,5 +995,108 @@ fn insert_takes_one_position_type() {
             .unwrap_err();
         assert!(matches!(err, Error::Invalid(_)), "{err}");
         assert_eq!(ipt.save(Some("filter"), false).unwrap(), before);
+    });
+}
+
+/// `structured_stats` returns each field its documentation promises, with the values
+/// `iptables -L -n -v -x` shows, counters included, on a handle that follows the kernel's
+/// events as on one that does not.
+#[test]
+fn structured_stats_fields_are_what_iptables_lists() {
+    in_netns(|| {
+        let up = run_status("ip", &["link", "set", "lo", "up"], None);
+        assert!(up.status.success(), "ip link set lo up");
+        let following = v4();
+        following.set_follow_events(true);
+        let plain = v4();
+        following.new_chain("filter", "Y").unwrap();
+        for spec in [
+            "-o lo -p udp --dport 9 -m comment --comment \"web traffic\" -j ACCEPT",
+            "! -o eth+ ! -s 10.0.0.0/8 -d 192.168.1.1 ! -p tcp -f -j DROP",
+            "-p tcp ! -f -g Y",
+            "-s 1.2.3.4",
+        ] {
+            following.append("filter", "OUTPUT", spec).unwrap();
+        }
+        // Warm the following handle's cache before the traffic.
+        assert_eq!(
+            following.structured_stats("filter", "OUTPUT").unwrap()[0].packets,
+            0
+        );
+        let sock = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+        for _ in 0..3 {
+            sock.send_to(b"xyz", "127.0.0.1:9").unwrap();
+        }
+        // An IPv4 header, a UDP header and 3 bytes, three times.
+        let (packets, bytes) = (3, 3 * (20 + 8 + 3));
+        let oracle: Vec<Vec<String>> = ipt_lines("filter", &["-L", "OUTPUT", "-n", "-v", "-x"])
+            .into_iter()
+            .skip(2)
+            .map(|l| l.split_whitespace().map(str::to_owned).collect())
+            .collect();
+        let any = "0.0.0.0/0";
+        for ipt in [&following, &plain] {
+            let st = ipt.structured_stats("filter", "OUTPUT").unwrap();
+            assert_eq!(st.len(), 4);
+            let s = &st[0];
+            assert_eq!((s.packets, s.bytes), (packets, bytes));
+            assert_eq!(s.target, "ACCEPT");
+            assert_eq!((s.protocol.as_str(), s.opt.as_str()), ("17", "--"));
+            assert_eq!((s.input.as_str(), s.output.as_str()), ("*", "lo"));
+            assert_eq!(s.source.to_string(), any);
+            assert_eq!(s.destination.to_string(), any);
+            assert!(!s.source_inverted && !s.destination_inverted);
+            assert_eq!(s.options, "udp dpt:9 /* web traffic */");
+            let s = &st[1];
+            assert_eq!((s.packets, s.bytes), (0, 0));
+            assert_eq!(s.target, "DROP");
+            assert_eq!((s.protocol.as_str(), s.opt.as_str()), ("!6", "-f"));
+            assert_eq!((s.input.as_str(), s.output.as_str()), ("*", "!eth+"));
+            assert_eq!(s.source.to_string(), "10.0.0.0/8");
+            assert!(s.source_inverted);
+            assert_eq!(s.destination.to_string(), "192.168.1.1/32");
+            assert!(!s.destination_inverted);
+            assert_eq!(s.options, "");
+            let s = &st[2];
+            assert_eq!(s.target, "Y");
+            assert_eq!((s.protocol.as_str(), s.opt.as_str()), ("6", "!f"));
+            assert_eq!(s.options, "[goto]");
+            let s = &st[3];
+            assert_eq!(s.target, "");
+            assert_eq!(s.source.to_string(), "1.2.3.4/32");
+            // The typed fields are the columns iptables lists.
+            for (s, t) in st.iter().zip(&oracle) {
+                let t: Vec<&str> = t.iter().map(String::as_str).collect();
+                let (head, opts) = if s.target.is_empty() {
+                    // No target: the column is blank, and splitting drops it.
+                    let mut h = vec![t[0], t[1], ""];
+                    h.extend_from_slice(&t[2..8]);
+                    (h, t[8..].join(" "))
+                } else {
+                    (t[..9].to_vec(), t[9..].join(" "))
+                };
+                let shown = |inv: bool, a: &iptnl::ipt::AddrMask| {
+                    let a = a.to_string();
+                    let a = a.strip_suffix("/32").unwrap_or(&a).to_owned();
+                    format!("{}{a}", if inv { "!" } else { "" })
+                };
+                assert_eq!(
+                    head,
+                    [
+                        s.packets.to_string().as_str(),
+                        &s.bytes.to_string(),
+                        &s.target,
+                        &s.protocol,
+                        &s.opt,
+                        &s.input,
+                        &s.output,
+                        &shown(s.source_inverted, &s.source),
+                        &shown(s.destination_inverted, &s.destination),
+                    ],
+                    "{s:?}"
+                );
+                assert_eq!(s.options, opts, "{s:?}");
+            }
+        }
     });
 }

@@ -78,9 +78,9 @@ pub(crate) fn stats_row(spec: &RuleSpec) -> Vec<String> {
         Some(pm) if pm.inv => format!("!{}", pm.num),
         Some(pm) => pm.num.to_string(),
     };
+    // IPv6 has no fragment flag: ip6tables prints `--`.
     let opt = match (spec.family, spec.frag) {
-        (IpFamily::V6, _) => "  ".to_owned(),
-        (_, None) => "--".to_owned(),
+        (IpFamily::V6, _) | (_, None) => "--".to_owned(),
         (_, Some(true)) => "-f".to_owned(),
         (_, Some(false)) => "!f".to_owned(),
     };

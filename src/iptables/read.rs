@@ -34,11 +34,12 @@ pub struct Stat {
     pub target: String,
     /// The protocol number (`0` for all; `!6` when inverted).
     pub protocol: String,
-    /// `--`, `-f` or `!f` (IPv4); two spaces for IPv6.
+    /// The fragment column: `--`, `-f` (`-f`) or `!f` (`! -f`); always `--` for IPv6, as
+    /// ip6tables prints it.
     pub opt: String,
-    /// The input interface, `*` for any.
+    /// The input interface, `*` for any (`!eth0` when inverted, `eth+` a prefix).
     pub input: String,
-    /// The output interface, `*` for any.
+    /// The output interface, `*` for any (as `input`).
     pub output: String,
     /// The source network (`0.0.0.0/0` or `::/0` for any).
     pub source: AddrMask,
