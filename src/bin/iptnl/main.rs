@@ -143,7 +143,9 @@ fn run(tool: Tool, prog: &str, args: &[String]) -> i32 {
         Tool::Xml => tools::xml_main(args),
         Tool::Monitor => monitor::main(prog, args),
         Tool::Iptables(f) => match floor_opt::with_env(args) {
-            Ok(args) => serve::forward(f, &args).unwrap_or_else(|| iptables_cmd::main(f, &args)),
+            Ok(args) => {
+                serve::client::forward(f, &args).unwrap_or_else(|| iptables_cmd::main(f, &args))
+            }
             Err(e) => iptables_cmd::usage_fail(f, &e),
         },
         Tool::Serve => serve::main(args),

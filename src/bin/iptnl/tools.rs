@@ -16,6 +16,7 @@ use iptnl::netlink::{strerror, Conn};
 
 use crate::getopt::{getopt, Arg, Opt};
 use crate::output::{Output, Stream};
+use crate::serve::client;
 
 mod piped;
 
@@ -459,16 +460,37 @@ impl RestoreInput {
     }
 
     /// Puts a file back at its starting position (after it was handed to the server).
-    pub fn rewind(&mut self) -> std::io::Result<()> {
+    fn rewind(&mut self) -> std::io::Result<()> {
         match self {
             RestoreInput::File(f, start) => f.seek(std::io::SeekFrom::Start(*start)).map(drop),
             RestoreInput::Text(_) => Ok(()),
         }
     }
+
+    /// Runs the restore tool `prog` with `args` on this input through `iptnl serve`, when one
+    /// runs in this network namespace and takes it (see [`client::forward_restore`]): the
+    /// exit code, after the restore's output is printed. Otherwise the input back, rewound,
+    /// to be restored here.
+    fn forward(mut self, prog: &str, args: &[String]) -> Result<i32, RestoreInput> {
+        let served = match &mut self {
+            RestoreInput::File(f, _) => client::forward_restore(prog, args, f),
+            RestoreInput::Text(t) => client::forward_restore(prog, args, &mut t.as_slice()),
+        };
+        match served {
+            Some(code) => Ok(code),
+            None => match self.rewind() {
+                Ok(()) => Err(self),
+                Err(e) => {
+                    eprintln!("{prog}: reading the input again: {e}");
+                    Ok(1)
+                }
+            },
+        }
+    }
 }
 
 /// iptables-restore / ip6tables-restore: handed to `iptnl serve` when one runs in this
-/// network namespace (see [`crate::serve::forward_restore`]), else run here.
+/// network namespace (see [`client::forward_restore`]), else run here.
 pub fn restore_main(prog: &str, family: IpFamily, args: &[String]) -> i32 {
     let mut out = Output::default();
     match restore_tool(prog, family, args, &mut out) {
@@ -501,7 +523,7 @@ fn restore_tool(prog: &str, family: IpFamily, args: &[String], out: &mut Output)
         Ok((i, _)) => i,
         Err(code) => return Ended::Here(code),
     };
-    let input = match crate::serve::forward_restore(prog, args, input) {
+    let input = match input.forward(prog, args) {
         Ok(code) => return Ended::Served(code),
         Err(input) => input,
     };

@@ -11,7 +11,7 @@ use super::measure::{median_of_rounds, run_measured, status_kib, Measured, Progr
 use super::model::{
     Cell, Column, Contender, How, Kind, Setup, COMMIT_SUBCOMMAND, LOAD_SUBCOMMAND, OP_CHAIN,
 };
-use crate::serve::DIRECT_ENV;
+use crate::serve::client::DIRECT_ENV;
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{plan_restore, RestoreOptions};
 use iptnl::netlink::Conn;

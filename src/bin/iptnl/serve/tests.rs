@@ -1,5 +1,7 @@
-use super::wire::MAGIC;
+use super::client::{read_output, trusted};
+use super::wire::{read_head, write_request, MAGIC};
 use super::*;
+use iptnl::netlink::PeerCredentials;
 
 #[test]
 fn requests_and_replies_round_trip() {

@@ -3,6 +3,12 @@
 
 use std::io::{self, Read, Write};
 
+/// The abstract socket name (shown as `@iptnl`), one per network namespace.
+pub(crate) const SOCKET_NAME: &str = "iptnl";
+
+/// The stream byte of a chunk of standard output sent as a file (see the wire format).
+pub(crate) const FROM_FILE: u8 = 3;
+
 /// The protocol tag that starts every request and reply.
 pub(crate) const MAGIC: &[u8] = b"IPTNL-SERVE/1";
 

@@ -108,7 +108,7 @@ pub(super) fn run_piped(
     let family = cmd.family;
     let lines_of = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
     let mut before = lines_of(&first);
-    let mut pending = match crate::serve::forward_restore(prog, args, RestoreInput::Text(first)) {
+    let mut pending = match RestoreInput::Text(first).forward(prog, args) {
         Ok(0) => None,
         Ok(code) => return Ended::Served(code),
         Err(input) => {
