@@ -348,6 +348,9 @@ fn restores_run_by_themselves_without_a_server() {
             Some("*filter\n:ONE - [0:0]\nCOMMIT\n"),
         );
         assert!(o.status.success(), "{o:?}");
+        // The server logs a request after it answered it: wait for the line, or a stop
+        // (SIGKILL) may cut it.
+        server.wait_log("(exit 0", 1);
         let log = server.stop();
         assert!(
             log.contains("iptnl serve: iptables-restore --noflush"),

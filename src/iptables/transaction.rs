@@ -187,7 +187,7 @@ impl<'a> Transaction<'a> {
     /// use iptnl::{IpFamily, IpTables, Position};
     /// let ipt = IpTables::new(IpFamily::V4)?;
     /// ipt.transaction()
-    ///     .insert("filter", "INPUT", 1, "-i lo -j ACCEPT -m comment --comment loopback")
+    ///     .insert("filter", "INPUT", 1, "-i lo -m comment --comment loopback -j ACCEPT")
     ///     .insert("filter", "INPUT", Position::After("loopback".into()), "-p icmp -j ACCEPT")
     ///     .commit()?;
     /// # Ok::<(), iptnl::Error>(())

@@ -147,11 +147,11 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
     }
 
-    /// The index (in the chain's entries) of the first rule whose comment starts with
-    /// `text`, reading the chain if the plan has not yet.
-    fn anchor(&mut self, table: &str, chain: &str, text: &str) -> Option<usize> {
-        let entries = self.entries(table, chain).clone();
-        entries.into_iter().position(|e| {
+    /// The index (in the chain's entries, read as the operation reads) of the first rule
+    /// whose comment starts with `text`.
+    fn anchor(&self, table: &str, chain: &str, text: &str) -> Option<usize> {
+        let entries = self.known(table, chain)?.entries.as_deref()?;
+        entries.iter().position(|&e| {
             self.rule_of(table, chain, e)
                 .and_then(|r| rule_comment(&r))
                 .is_some_and(|c| c.starts_with(text))
