@@ -147,14 +147,15 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
     }
 
-    /// The index (in the chain's entries, read as the operation reads) of the first rule
-    /// whose comment starts with `text`.
+    /// The index in the chain's entries of the first rule whose comment starts with `text`.
     fn anchor(&self, table: &str, chain: &str, text: &str) -> Option<usize> {
-        let entries = self.known(table, chain)?.entries.as_deref()?;
-        entries.iter().position(|&e| {
-            self.rule_of(table, chain, e)
-                .and_then(|r| rule_comment(&r))
-                .is_some_and(|c| c.starts_with(text))
+        let st = self.known(table, chain)?;
+        st.entries.as_deref()?.iter().position(|&e| {
+            match e {
+                Entry::Kernel(h) => st.kernel_rule(h).and_then(rule_comment),
+                Entry::New { .. } => self.rule_of(table, chain, e).and_then(|r| rule_comment(&r)),
+            }
+            .is_some_and(|c| c.starts_with(text))
         })
     }
 
@@ -471,7 +472,6 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                         return Ok(Pending::Present);
                     }
                 }
-                // The index the first rule goes to (`None`: the end).
                 let first = match at {
                     At::Append => None,
                     At::Insert(n) => Some(*n as usize - 1),
