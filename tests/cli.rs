@@ -423,7 +423,7 @@ fn ip6tables_address_forms_match_ip6tables_nft() {
 /// `-m NAME -h` / `-j NAME -h` for every extension, and the implicit match of `-p`: the
 /// option sections as iptables-nft prints them, except the three that 1.8.11 changed
 /// (sctp's chunk types, IDLETIMER's `--send_nl_msg`, icmp6's MLD names; the unit tests of
-/// `ipt::ext::help` check those). LED, CLUSTERIP, ipvs, nfacct and ULOG are left out too: kernels may
+/// `ipt::ext::base::help` check those). LED, CLUSTERIP, ipvs, nfacct and ULOG are left out too: kernels may
 /// lack them, and iptables-nft warns so before its help (iptnl's help asks no kernel); quota2,
 /// which Debian's iptables-nft does not ship.
 #[test]

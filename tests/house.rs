@@ -3,6 +3,10 @@
 //! `crate::`/`super::` path, depends on it; a module and the modules inside it are one
 //! family and are not counted against each other).
 //!
+//! In `src/ipt/ext/` the extensions stand on a floor of their own, `ext/base/`: an
+//! extension names nothing of `ext` but the floor (never another extension, nor the
+//! registry in `ext/mod.rs`), and the floor names no extension.
+//!
 //! The files and cycles this was first measured with are listed below; the lists may only
 //! shrink: an entry that no longer offends must be removed, and nothing may be added.
 
@@ -361,6 +365,119 @@ fn no_import_cycle_between_files() {
         "cycles broken or shrunk: update CYCLES to what remains: {stale:?} (found {found:?})"
     );
     eprintln!("import cycles still to break: {found:?}");
+}
+
+/// Where a path named in file `me` (a module path) leads, as an absolute module path of the
+/// same crate; `None` for another crate or a path relative to an item in scope.
+fn resolve(me: &[String], is_use: bool, segs: &[String]) -> Option<Vec<String>> {
+    let mut base = me.to_vec();
+    let mut rest = segs;
+    match rest.first().map(String::as_str) {
+        Some("crate") => {
+            base.clear();
+            rest = &rest[1..];
+        }
+        Some("super") | Some("self") => {
+            while let Some(s) = rest.first() {
+                match s.as_str() {
+                    "super" => {
+                        base.pop();
+                    }
+                    "self" => {}
+                    _ => break,
+                }
+                rest = &rest[1..];
+            }
+        }
+        // `use name::...` names a child module of this file's, if there is one.
+        Some(_) if is_use => {}
+        _ => return None,
+    }
+    base.extend(rest.iter().cloned());
+    Some(base)
+}
+
+/// Where `src/ipt/ext/` files reach past the floor: each `(file, path named)` where an
+/// extension names something of `ext` other than the floor, or the floor names something
+/// of `ext` other than itself. Test files (`tests.rs`) and inline test modules may use the
+/// registry.
+fn ext_layer_faults() -> Vec<(String, String)> {
+    const EXT: &str = "src/ipt/ext/";
+    let files = sources();
+    let modules: BTreeSet<Vec<String>> = files
+        .iter()
+        .filter_map(|f| module_of(f))
+        .filter(|(k, _)| *k == 0)
+        .map(|(_, m)| m)
+        .collect();
+    let ext = ["ipt".to_owned(), "ext".to_owned()];
+    let mut faults = Vec::new();
+    for f in files.iter().filter(|f| f.starts_with(EXT)) {
+        let Some((0, me)) = module_of(f) else {
+            continue;
+        };
+        if me.len() < 3 || me.last().is_some_and(|l| l == "tests") {
+            continue; // the registry itself, or a test file
+        }
+        let in_floor = me[2] == "base";
+        let code = code_of(&std::fs::read_to_string(root().join(f)).unwrap());
+        for (is_use, segs) in paths_of(&code) {
+            let Some(full) = resolve(&me, is_use, &segs) else {
+                continue;
+            };
+            if is_use
+                && !matches!(segs[0].as_str(), "crate" | "super" | "self")
+                && !modules.contains(&full[..me.len() + 1])
+            {
+                continue; // another crate
+            }
+            if !full.starts_with(&ext) || full.len() < 3 {
+                continue;
+            }
+            let ok = full[2] == "base" || (!in_floor && full[2] == me[2]);
+            if !ok {
+                faults.push((f.clone(), segs.join("::")));
+            }
+        }
+    }
+    faults
+}
+
+#[test]
+fn extensions_stand_on_the_floor_only() {
+    let faults = ext_layer_faults();
+    assert!(
+        faults.is_empty(),
+        "in src/ipt/ext/ an extension may import only from ext/base/ (move what two \
+         extensions share into the floor), and the floor no extension: {faults:#?}"
+    );
+}
+
+/// The floor check sees an extension naming another one, or the registry, and the floor
+/// naming an extension; and lets an extension name the floor and itself.
+#[test]
+fn the_floor_check_sees_faults() {
+    let m = |s: &str| s.split("::").map(str::to_owned).collect::<Vec<_>>();
+    let ext_mark = m("ipt::ext::mark");
+    assert_eq!(
+        resolve(&ext_mark, true, &m("super::mac::parse_mac")),
+        Some(m("ipt::ext::mac::parse_mac"))
+    );
+    assert_eq!(
+        resolve(
+            &m("ipt::ext::base::opts::value"),
+            false,
+            &m("super::super::api::X")
+        ),
+        Some(m("ipt::ext::base::api::X"))
+    );
+    assert_eq!(resolve(&ext_mark, false, &m("Foo::bar")), None);
+    // Every extension names the floor today: the check reads their imports.
+    let code = code_of(&std::fs::read_to_string(root().join("src/ipt/ext/mark.rs")).unwrap());
+    assert!(paths_of(&code)
+        .iter()
+        .filter_map(|(u, p)| resolve(&ext_mark, *u, p))
+        .any(|p| p.starts_with(&m("ipt::ext::base::api"))));
 }
 
 /// The check itself finds a cycle, and none within a module family.

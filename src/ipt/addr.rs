@@ -147,7 +147,7 @@ pub fn ip_bytes(a: IpAddr) -> Vec<u8> {
 /// (`xtables_numeric_to_ipmask`), for IPv6 an address, otherwise a prefix length in
 /// `strtoul`'s syntax (`+8`, ` 8`, `0x10` and octal `010` are lengths too).
 fn parse_mask(family: IpFamily, m: &str) -> Option<IpAddr> {
-    use super::ext::libxt::{prefix_mask, strtoul_full};
+    use super::ext::base::libxt::{prefix_mask, strtoul_full};
     match family {
         IpFamily::V4 => {
             if m.matches('.').count() == 3 {
@@ -213,7 +213,7 @@ fn numeric_v4(host: &str) -> Option<Ipv4Addr> {
     let mut parts = host[..end].splitn(4, '.');
     for (i, o) in octets.iter_mut().enumerate() {
         match parts.next() {
-            Some(p) => *o = super::ext::libxt::strtoul_full(p, 0, 255)? as u8,
+            Some(p) => *o = super::ext::base::libxt::strtoul_full(p, 0, 255)? as u8,
             None if i > 0 => break,
             None => return None,
         }
@@ -280,7 +280,7 @@ impl fmt::Display for AddrMask {
         // IPv6 as glibc's inet_ntop prints it (iptables uses it), e.g. `::1.2.3.4`.
         let show = |a: IpAddr| match a {
             IpAddr::V4(a) => a.to_string(),
-            IpAddr::V6(a) => super::ext::libxt::ntop6(&a.octets()),
+            IpAddr::V6(a) => super::ext::base::libxt::ntop6(&a.octets()),
         };
         match self.prefix_len() {
             Some(len) => write!(f, "{}/{}", show(self.addr), len),

@@ -3,7 +3,7 @@
 use super::addr::AddrMask;
 use super::cmdline::{is_command_short, option_value, CommandLine, LINE_NUMBERS};
 use super::error::ParseError;
-use super::ext::opts::{self, Given};
+use super::ext::base::opts::{self, Given};
 use super::ext::{self, ExtKind, Extension, NoSets, ParseCtx, SetIndex};
 use super::proto::{implicit_match, proto_number};
 use super::raw;
@@ -817,9 +817,9 @@ impl<'a> Parser<'a> {
 }
 
 /// A number read as C's `sscanf(s, "%llu")` reads it (see
-/// [`scan_llu_prefix`](super::ext::libxt::scan_llu_prefix)). `None` when no digit follows.
+/// [`scan_llu_prefix`](super::ext::base::libxt::scan_llu_prefix)). `None` when no digit follows.
 fn scan_llu(s: &str) -> Option<u64> {
-    super::ext::libxt::scan_llu_prefix(s.as_bytes()).map(|(v, _)| v)
+    super::ext::base::libxt::scan_llu_prefix(s.as_bytes()).map(|(v, _)| v)
 }
 
 /// Whether iptables takes `name` as the interface of `-i` or `-o` (xtables_parse_interface):

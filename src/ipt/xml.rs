@@ -115,7 +115,7 @@ fn first(w: &[u8]) -> u8 {
 
 /// `sscanf("[%llu:%llu]")`: each number that reads, or 0.
 fn parse_counters(s: Option<&[u8]>) -> (u64, u64) {
-    use super::ext::libxt::scan_llu_prefix;
+    use super::ext::base::libxt::scan_llu_prefix;
     let Some(s) = s.and_then(|s| s.strip_prefix(b"[")) else {
         return (0, 0);
     };

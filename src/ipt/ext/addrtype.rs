@@ -12,12 +12,12 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::libxt::{abbrev_of, bit_if, for_each_listed};
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::libxt::{abbrev_of, bit_if, for_each_listed};
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "addrtype",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("src-type", STR).inv(),
         Opt::new("dst-type", STR).inv(),
         Opt::flag("limit-iface-in").excl(&["limit-iface-out"]),
@@ -157,7 +157,7 @@ impl Extension for Addrtype {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" ADDRTYPE match");
         for (mask, inv, name) in [
             (self.source, XT_ADDRTYPE_INVERT_SOURCE, " src-type "),

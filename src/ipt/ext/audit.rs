@@ -7,7 +7,7 @@
 use iptnl_sys::xt::{xt_audit_info, XT_AUDIT_TYPE_MAX};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
@@ -19,7 +19,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "AUDIT",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::new(
+    options: &super::base::opts::table([Opt::new(
         "type",
         Ty::OneOf {
             names: &TYPES,
@@ -73,7 +73,7 @@ impl Extension for Audit {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" AUDIT ");
         if let Some(t) = TYPES.get(self.kind as usize) {
             out.push_str(t);

@@ -11,11 +11,11 @@ use std::mem::{offset_of, size_of};
 use iptnl_sys::xt::{sock_filter, xt_bpf_info_v1, XT_BPF_MAX_NUM_INSTR, XT_BPF_MODE_BYTECODE};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "bpf",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("bytecode", STR), Opt::new("object-pinned", STR)]),
+    options: &super::base::opts::table([Opt::new("bytecode", STR), Opt::new("object-pinned", STR)]),
     new: |_| Box::new(Bpf::default()),
     xt_names: &["bpf"],
     decode_xt: Some(decode_xt),

@@ -11,11 +11,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_cgroup_info_v2, XT_CGROUP_PATH_MAX};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind,
     Extension, Opt, ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::ext::base::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,7 +24,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "cgroup",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("path", STR).inv(), Opt::new("cgroup", U32).inv()]),
+    options: &super::base::opts::table([
+        Opt::new("path", STR).inv(),
+        Opt::new("cgroup", U32).inv(),
+    ]),
     new: |_| Box::new(Cgroup::default()),
     xt_names: &["cgroup"],
     decode_xt: Some(decode_xt),
@@ -111,7 +114,7 @@ impl Extension for Cgroup {
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
         if opt.name == "path" {
-            let p = super::libxt::c_buffer_arg("--path", val.text(), XT_CGROUP_PATH_MAX)?;
+            let p = super::base::libxt::c_buffer_arg("--path", val.text(), XT_CGROUP_PATH_MAX)?;
             self.path = Some(p.to_owned());
             self.invert_path = inv;
         } else {

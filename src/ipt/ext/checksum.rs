@@ -6,7 +6,7 @@
 use iptnl_sys::xt::{xt_CHECKSUM_info, XT_CHECKSUM_OP_FILL};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
@@ -18,7 +18,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CHECKSUM",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::flag("checksum-fill").mand()]),
+    options: &super::base::opts::table([Opt::flag("checksum-fill").mand()]),
     new: |_| Box::new(Checksum::default()),
     xt_names: &["CHECKSUM"],
     decode_xt: Some(decode_xt),
@@ -61,7 +61,7 @@ impl Extension for Checksum {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" CHECKSUM");
         if self.operation & XT_CHECKSUM_OP_FILL != 0 {
             out.push_str(" fill");

@@ -9,7 +9,7 @@
 use iptnl_sys::xt::xt_classify_target_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CLASSIFY",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::new("set-class", Ty::Str { min: 0, max: 0 }).mand()]),
+    options: &super::base::opts::table([Opt::new("set-class", Ty::Str { min: 0, max: 0 }).mand()]),
     new: |_| Box::new(Classify::default()),
     xt_names: &["CLASSIFY"],
     decode_xt: Some(decode_xt),
@@ -107,7 +107,7 @@ impl Extension for Classify {
         ));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(
             " CLASSIFY set {:x}:{:x}",
             self.priority >> 16,

@@ -11,11 +11,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_cluster_match_info, XT_CLUSTER_F_INV, XT_CLUSTER_NODES_MAX};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U32};
+use crate::ipt::ext::base::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "cluster",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("cluster-total-nodes", NODES).mand(),
         Opt::new("cluster-local-node", NODES)
             .inv()

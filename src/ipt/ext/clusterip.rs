@@ -16,13 +16,13 @@ use iptnl_sys::xt::{
     CLUSTERIP_HASHMODE_SIP_SPT_DPT, CLUSTERIP_MAX_NODES, ETH_ALEN,
 };
 
-use super::mac::parse_mac;
+use super::base::libxt::parse_mac;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::ext::base::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -36,7 +36,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CLUSTERIP",
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("new"),
         Opt::new("hashmode", STR).also(&["new"]),
         Opt::custom("clustermac").also(&["new"]),
@@ -226,7 +226,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
             proto: None,
             table: "mangle",
             chain: "",
-            sets: &crate::ipt::ext::api::NoSets,
+            sets: &crate::ipt::ext::base::api::NoSets,
             floor: crate::ipt::ReaderFloor::UNPINNED,
         },
         &mut again,

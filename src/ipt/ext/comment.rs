@@ -6,12 +6,12 @@
 
 use iptnl_sys::xt::{xt_comment_info, XT_MAX_COMMENT_LEN};
 
-use super::api::{
+use super::base::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "comment",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("comment", Ty::Str { min: 0, max: 0 }).mand()]),
+    options: &super::base::opts::table([Opt::new("comment", Ty::Str { min: 0, max: 0 }).mand()]),
     new: |_| Box::new(Comment::default()),
     xt_names: &["comment"],
     decode_xt: Some(decode_xt),
@@ -81,7 +81,7 @@ impl Extension for Comment {
         save_string(out, &self.text);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" /* ");
         out.push_str(&self.text);
         out.push_str(" */");

@@ -11,12 +11,12 @@ use std::sync::OnceLock;
 use iptnl_sys::xt::{xt_connlabel_mtinfo, XT_CONNLABEL_OP_INVERT, XT_CONNLABEL_OP_SET};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::libxt::{strtoul_full, strtoul_prefix};
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::libxt::{strtoul_full, strtoul_prefix};
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::sysdb::{self, Db};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "connlabel",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("label", Ty::Str { min: 1, max: 0 }).inv().mand(),
         Opt::flag("set"),
     ]),

@@ -14,11 +14,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_connlimit_info, XT_CONNLIMIT_DADDR, XT_CONNLIMIT_INVERT};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U32};
+use crate::ipt::ext::base::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "connlimit",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("connlimit-upto", U32)
             .inv()
             .excl(&["connlimit-above"]),
@@ -147,7 +147,7 @@ impl Extension for Connlimit {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(
             " #conn {}/{} {} {}",
             if self.flags & XT_CONNLIMIT_DADDR != 0 {
@@ -187,7 +187,7 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ipt::ext::libxt::prefix_mask;
+    use crate::ipt::ext::base::libxt::prefix_mask;
 
     #[test]
     fn mask_lengths_as_iptables_counts_them() {

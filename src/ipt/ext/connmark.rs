@@ -14,13 +14,13 @@ use iptnl_sys::xt::{
     XT_CONNMARK_RESTORE, XT_CONNMARK_SAVE, XT_CONNMARK_SET,
 };
 
-use super::libxt::{save_mark_mask, save_mark_test, xmark_op, xmark_words};
+use super::base::libxt::{save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U32};
+use crate::ipt::ext::base::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -29,7 +29,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "connmark",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("mark", Ty::MarkMask).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("mark", Ty::MarkMask).inv().mand()]),
     new: |_| Box::new(Connmark::default()),
     xt_names: &["connmark"],
     decode_xt: Some(decode_match_xt),
@@ -52,7 +52,7 @@ pub static TARGET: ExtDesc = ExtDesc {
     name: "CONNMARK",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("set-xmark", Ty::MarkMask).excl(OPS),
         Opt::new("set-mark", Ty::MarkMask).excl(OPS),
         Opt::new("and-mark", U32).excl(OPS),
@@ -124,7 +124,7 @@ impl Extension for Connmark {
         save_mark_test(out, self.invert, self.mark, self.mask);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" connmark match ");
         if self.invert {
             out.push('!');
@@ -271,7 +271,7 @@ impl Extension for ConnmarkTarget {
         self.dump_shift("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let (nf, ct) = (self.nfmask, self.ctmask);
         match self.mode {
             XT_CONNMARK_SET => out.push_str(&xmark_words("CONNMARK", self.ctmark, ct)),

@@ -7,9 +7,9 @@
 
 use iptnl_sys::xt::{xt_connsecmark_target_info, CONNSECMARK_RESTORE, CONNSECMARK_SAVE};
 
-use super::libxt::require_option;
+use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "CONNSECMARK",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("save").excl(&["restore"]),
         Opt::flag("restore").excl(&["save"]),
     ]),

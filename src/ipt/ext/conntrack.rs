@@ -28,10 +28,13 @@ use iptnl_sys::xt::{
     XT_CONNTRACK_STATUS,
 };
 
-use super::conntrack_names::{parse_states, parse_statuses, save_states, save_statuses};
-use super::libxt::parse_port_rc;
+use super::base::conntrack_names::{
+    parse_states, parse_statuses, print_addr, save_states, save_statuses,
+};
+use super::base::libxt::parse_port_rc;
+use super::base::ports::port_by_name;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Ty, Val, XtBuf, XtView,
 };
@@ -44,7 +47,7 @@ pub static CONNTRACK: ExtDesc = ExtDesc {
     name: "conntrack",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("ctstate").inv(),
         Opt::custom("ctproto").inv(),
         Opt::custom("ctorigsrc").inv(),
@@ -86,7 +89,7 @@ pub static STATE: ExtDesc = ExtDesc {
     name: "state",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::custom("state").inv().mand()]),
+    options: &super::base::opts::table([Opt::custom("state").inv().mand()]),
     new: |_| {
         Box::new(Conntrack {
             match_flags: XT_CONNTRACK_STATE_ALIAS,
@@ -142,7 +145,7 @@ fn parse_hostmask(
     opt: &str,
 ) -> Result<([u8; 16], [u8; 16]), ParseError> {
     let name = opt.trim_start_matches('-');
-    let (addr, _, mask) = super::libxt::parse_hostmask(family, "conntrack", name, s)?;
+    let (addr, _, mask) = super::base::libxt::parse_hostmask(family, "conntrack", name, s)?;
     Ok((addr, mask))
 }
 
@@ -176,42 +179,6 @@ fn save_addr(out: &mut String, family: IpFamily, (addr, mask): &([u8; 16], [u8; 
     } else if ones != total {
         out.push_str(&format!("/{ones}"));
     }
-}
-
-/// An address as `conntrack_dump_addr` lists it: `anywhere` for a zero address unless
-/// numeric, else the address (or its name) and the mask suffix.
-pub(super) fn print_addr(
-    out: &mut String,
-    family: IpFamily,
-    (addr, mask): &([u8; 16], [u8; 16]),
-    numeric: bool,
-) {
-    let (a, m): (std::net::IpAddr, std::net::IpAddr) = match family {
-        IpFamily::V4 => {
-            let a: [u8; 4] = addr[..4].try_into().unwrap_or([0; 4]);
-            let m: [u8; 4] = mask[..4].try_into().unwrap_or([0; 4]);
-            (Ipv4Addr::from(a).into(), Ipv4Addr::from(m).into())
-        }
-        IpFamily::V6 => (Ipv6Addr::from(*addr).into(), Ipv6Addr::from(*mask).into()),
-    };
-    if !numeric && a.is_unspecified() {
-        out.push_str(" anywhere");
-        return;
-    }
-    out.push(' ');
-    out.push_str(&crate::ipt::ext::names::addr_mask(a, m, numeric));
-}
-
-/// Looks a port up as libxtables' `xtables_getportbyname` (getaddrinfo on the service):
-/// a decimal number or a service name of any protocol.
-pub(super) fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
-    let bad = || ParseError::bad(opt, format!("Port \"{s}\" does not resolve to anything."));
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
-        return s.parse::<u16>().map_err(|_| bad());
-    }
-    crate::ipt::ext::ports::parse_port(s, "tcp", opt)
-        .or_else(|_| crate::ipt::ext::ports::parse_port(s, "udp", opt))
-        .map_err(|_| bad())
 }
 
 /// `port[:port]` as libxtables' `XTTYPE_PORTRC` reads it ([`parse_port_rc`]), each port
@@ -499,7 +466,7 @@ impl Extension for Conntrack {
         self.dump(family, "--", None, out);
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         self.dump(ctx.family, "", Some(ctx.numeric), out);
     }
 
@@ -622,7 +589,7 @@ mod tests {
     };
 
     fn feed(c: &mut Conntrack, family: IpFamily, opt: &str, v: &str) -> Result<(), ParseError> {
-        crate::ipt::ext::opts::feed(c, family, None, opt, v)
+        crate::ipt::ext::base::opts::feed(c, family, None, opt, v)
     }
 
     #[test]

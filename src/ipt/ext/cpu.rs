@@ -7,11 +7,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::xt_cpu_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::U32;
+use crate::ipt::ext::base::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "cpu",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("cpu", U32).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("cpu", U32).inv().mand()]),
     new: |_| Box::new(Cpu::default()),
     xt_names: &["cpu"],
     decode_xt: Some(decode_xt),

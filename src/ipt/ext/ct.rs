@@ -15,13 +15,13 @@ use iptnl_sys::xt::{
     XT_CT_ZONE_DIR_ORIG, XT_CT_ZONE_DIR_REPL, XT_CT_ZONE_MARK,
 };
 
-use super::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
+use super::base::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -30,7 +30,7 @@ pub static CT: ExtDesc = ExtDesc {
     name: "CT",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("notrack"),
         Opt::new("helper", STR),
         Opt::new("timeout", STR),
@@ -51,7 +51,7 @@ pub static NOTRACK: ExtDesc = ExtDesc {
     name: "NOTRACK",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([]),
+    options: &super::base::opts::table([]),
     new: |_| Box::new(Ct::notrack()),
     xt_names: &["NOTRACK"],
     decode_xt: Some(decode_notrack),
@@ -236,7 +236,7 @@ impl Extension for Ct {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         if self.is_alias() {
             out.push_str(" NOTRACK");
             return;
@@ -301,7 +301,7 @@ fn decode_notrack(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Ext
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ipt::ext::opts::feed;
+    use crate::ipt::ext::base::opts::feed;
 
     fn ct(args: &[(&str, &str)]) -> Ct {
         let mut c = Ct::default();

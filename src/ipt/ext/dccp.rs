@@ -13,14 +13,14 @@ use iptnl_sys::xt::{
     XT_DCCP_TYPE, XT_DCCP_VALID_FLAGS,
 };
 
-use super::api::{
+use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use super::libxt::parse_port_rc;
-use super::names::service_port;
-use super::opts::STR;
-use super::ports::print_ports;
+use super::base::libxt::parse_port_rc;
+use super::base::names::service_port;
+use super::base::opts::STR;
+use super::base::ports::print_ports;
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -30,7 +30,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "dccp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("source-port").inv(),
         Opt::custom("sport").alias("source-port"),
         Opt::custom("destination-port").inv(),
@@ -250,7 +250,7 @@ impl Extension for Dccp {
             if i.flags & bit != 0 {
                 save_inv(out, self.inv(bit));
                 out.push_str(name);
-                super::ports::save_range(out, r);
+                super::base::ports::save_range(out, r);
             }
         }
         if i.flags & XT_DCCP_TYPE != 0 {

@@ -12,13 +12,13 @@ use iptnl_sys::xt::{
     XT_DEVGROUP_MATCH_SRC,
 };
 
-use super::libxt::{lmap, parse_val_mask, print_val_mask, require_option};
+use super::base::libxt::{lmap, parse_val_mask, print_val_mask, require_option};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::sysdb::Db;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -28,7 +28,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "devgroup",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("src-group", STR).inv(),
         Opt::new("dst-group", STR).inv(),
     ]),

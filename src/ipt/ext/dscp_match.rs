@@ -7,15 +7,15 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_dscp_info, xt_tos_match_info, XT_DSCP_MAX};
 
-use super::libxt::{
+use super::base::libxt::{
     class_to_dscp, require_option, strtoul_full, strtoul_prefix, tos_symbol, TOS_NAMES,
 };
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, STR};
+use crate::ipt::ext::base::opts::{Ty, STR};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,7 +24,7 @@ pub static DSCP: ExtDesc = ExtDesc {
     name: "dscp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new(
             "dscp",
             Ty::Uint {
@@ -47,7 +47,7 @@ pub static TOS: ExtDesc = ExtDesc {
     name: "tos",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::custom("tos").inv().mand()]),
+    options: &super::base::opts::table([Opt::custom("tos").inv().mand()]),
     new: |_| Box::new(Tos::default()),
     xt_names: &["tos"],
     decode_xt: Some(decode_tos),
@@ -108,7 +108,7 @@ impl Extension for Dscp {
         out.push_str(&format!(" --dscp 0x{:02x}", self.dscp));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let inv = if self.invert != 0 { "!" } else { "" };
         out.push_str(&format!(" DSCP match {inv}0x{:02x}", self.dscp));
     }
@@ -215,7 +215,7 @@ impl Extension for Tos {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let inv = if self.invert != 0 { "!" } else { "" };
         if self.rev == 0 {
             out.push_str(" tos match ");

@@ -6,9 +6,9 @@
 
 use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
 
-use super::libxt::{require_option, DSCP_CLASSES};
+use super::base::libxt::{require_option, DSCP_CLASSES};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "DSCP",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new(
             "set-dscp",
             Ty::Uint {
@@ -86,7 +86,7 @@ impl Extension for Dscp {
         out.push_str(&format!(" --set-dscp 0x{:02x}", self.dscp));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(" DSCP set 0x{:02x}", self.dscp));
     }
 

@@ -8,9 +8,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_ecn_info, XT_ECN_OP_MATCH_CWR, XT_ECN_OP_MATCH_ECE, XT_ECN_OP_MATCH_IP};
 
-use super::libxt::require_option;
+use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -22,7 +22,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ecn",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("ecn-tcp-cwr", Ty::Flag).inv(),
         Opt::new("ecn-tcp-ece", Ty::Flag).inv(),
         Opt::new("ecn-ip-ect", Ty::Uint { min: 0, max: 3 }).inv(),

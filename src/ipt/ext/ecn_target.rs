@@ -13,9 +13,9 @@ use iptnl_sys::xt::{
     IPT_ECN_TCP_ECE,
 };
 
-use super::libxt::require_option;
+use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ECN",
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("ecn-tcp-remove").excl(&["ecn-tcp-cwr", "ecn-tcp-ece"]),
         Opt::new("ecn-tcp-cwr", Ty::Uint { min: 0, max: 1 }).excl(&["ecn-tcp-remove"]),
         Opt::new("ecn-tcp-ece", Ty::Uint { min: 0, max: 1 }).excl(&["ecn-tcp-remove"]),

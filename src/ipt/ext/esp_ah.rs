@@ -12,14 +12,14 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
-use super::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
-use super::libxt::{bit_if, print_u32_range, print_unknown_invflags};
+use super::base::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
+use super::base::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::U32;
+use crate::ipt::ext::base::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -28,7 +28,7 @@ pub static ESP: ExtDesc = ExtDesc {
     name: "esp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("espspi", ID_RANGE).inv()]),
+    options: &super::base::opts::table([Opt::new("espspi", ID_RANGE).inv()]),
     new: |_| Box::new(Spi::new(Kind::Esp)),
     xt_names: &["esp"],
     decode_xt: Some(decode_esp),
@@ -40,7 +40,7 @@ pub static AH4: ExtDesc = ExtDesc {
     name: "ah",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([Opt::new("ahspi", ID_RANGE).inv()]),
+    options: &super::base::opts::table([Opt::new("ahspi", ID_RANGE).inv()]),
     new: |_| Box::new(Spi::new(Kind::Ah4)),
     xt_names: &["ah"],
     decode_xt: Some(decode_ah4),
@@ -52,7 +52,7 @@ pub static AH6: ExtDesc = ExtDesc {
     name: "ah",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("ahspi", ID_RANGE).inv(),
         Opt::new("ahlen", U32).inv(),
         Opt::flag("ahres"),
@@ -188,7 +188,7 @@ impl Extension for Spi {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         // libxt_esp prints " esp" and " spi..."; libipt_ah and libip6t_ah print " ah " and
         // "spi..." and "length..." without a space of their own.
         let sep = if self.kind == Kind::Esp {

@@ -5,7 +5,7 @@
 //! worth of zero bytes (`XT_ALIGN(sizeof(int))`, 8).
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val,
 };
@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "eui64",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([]),
+    options: &super::base::opts::table([]),
     new: |_| Box::new(Eui64),
     xt_names: &["eui64"],
     decode_xt: Some(decode_xt),

@@ -11,14 +11,14 @@ use iptnl_sys::xt::{
     IP6T_FRAG_MF, IP6T_FRAG_NMF, IP6T_FRAG_RES,
 };
 
-use super::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
-use super::libxt::{bit_if, print_u32_range, print_unknown_invflags};
+use super::base::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
+use super::base::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::U32;
+use crate::ipt::ext::base::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "frag",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("fragid", ID_RANGE).inv(),
         Opt::new("fraglen", U32).inv(),
         Opt::flag("fragres"),
@@ -129,7 +129,7 @@ impl Extension for Frag {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         // libip6t_frag prints "frag " and the id test without a space of its own.
         out.push_str(" frag ");
         let inv = |bit: u8| self.invflags & bit != 0;

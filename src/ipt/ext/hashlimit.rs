@@ -25,13 +25,13 @@ use iptnl_sys::xt::{
     XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH, XT_HASHLIMIT_SCALE,
 };
 
-use super::libxt::strtoul_prefix;
+use super::base::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
-use crate::ipt::ext::U32;
+use crate::ipt::ext::base::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -53,7 +53,7 @@ pub static DESC: ExtDesc = ExtDesc {
     family: None,
     // libxt_hashlimit's revision 3 table: iptnl writes revision 3 (revisions 1 and 2 are
     // only decoded), whose table is revision 2's with the rate-match options added.
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("hashlimit-upto")
             .inv()
             .excl(&["hashlimit-above"]),
@@ -585,7 +585,7 @@ impl Extension for Hashlimit {
         self.dump_htable("--hashlimit-", quantum, out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         if self.mode & XT_HASHLIMIT_INVERT != 0 {
             out.push_str(" limit: above");
         } else {

@@ -10,14 +10,14 @@ use iptnl_sys::xt::{
     ip6t_opts, IP6T_OPTS_INV_LEN, IP6T_OPTS_LEN, IP6T_OPTS_OPTS, IP6T_OPTS_OPTSNR,
 };
 
-use super::ip6hdr::{print_length, save_id};
-use super::libxt::{bit_if, print_unknown_invflags, strtoul_prefix};
+use super::base::ip6hdr::{print_length, save_id};
+use super::base::libxt::{bit_if, print_unknown_invflags, strtoul_prefix};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::ext::base::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static HBH: ExtDesc = ExtDesc {
     name: "hbh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([Opt::new("hbh-len", U32).inv(), Opt::new("hbh-opts", STR)]),
+    options: &super::base::opts::table([Opt::new("hbh-len", U32).inv(), Opt::new("hbh-opts", STR)]),
     new: |_| Box::new(Opts::new(false)),
     xt_names: &["hbh"],
     decode_xt: Some(decode_hbh),
@@ -38,7 +38,7 @@ pub static DST: ExtDesc = ExtDesc {
     name: "dst",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([Opt::new("dst-len", U32).inv(), Opt::new("dst-opts", STR)]),
+    options: &super::base::opts::table([Opt::new("dst-len", U32).inv(), Opt::new("dst-opts", STR)]),
     new: |_| Box::new(Opts::new(true)),
     xt_names: &["dst"],
     decode_xt: Some(decode_dst),
@@ -194,7 +194,7 @@ impl Extension for Opts {
         self.push_list(out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push(' ');
         out.push_str(self.ext());
         if self.flags & IP6T_OPTS_LEN != 0 {

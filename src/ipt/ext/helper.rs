@@ -8,11 +8,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::xt_helper_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind,
     Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,7 +24,9 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "helper",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("helper", Ty::Str { min: 0, max: 0 }).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("helper", Ty::Str { min: 0, max: 0 })
+        .inv()
+        .mand()]),
     new: |_| Box::new(Helper::default()),
     xt_names: &["helper"],
     decode_xt: Some(decode_xt),
@@ -79,7 +81,7 @@ impl Extension for Helper {
         save_string(out, &self.name);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " helper match ! \""
         } else {

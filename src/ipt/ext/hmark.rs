@@ -15,10 +15,10 @@ use iptnl_sys::xt::{
     XT_HMARK_SPI, XT_HMARK_SPI_MASK, XT_HMARK_SPORT, XT_HMARK_SPORT_MASK,
 };
 
-use super::libxt::ntop6;
-use super::opts::{once_error, table, U16, U32};
+use super::base::libxt::ntop6;
+use super::base::opts::{once_error, table, U16, U32};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -248,7 +248,7 @@ impl Extension for Hmark {
                     return Ok(());
                 };
                 let m = match len {
-                    Some(l) => super::libxt::prefix_mask(l),
+                    Some(l) => super::base::libxt::prefix_mask(l),
                     None => mask,
                 };
                 if id == XT_HMARK_SADDR_MASK {

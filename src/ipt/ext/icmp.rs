@@ -12,13 +12,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
-use super::libxt::{print_unknown_invflags, strtoul_prefix_in};
+use super::base::libxt::{print_unknown_invflags, strtoul_prefix_in};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
 
@@ -27,7 +27,7 @@ pub static ICMP: ExtDesc = ExtDesc {
     name: "icmp",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([Opt::new("icmp-type", STR).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("icmp-type", STR).inv().mand()]),
     new: |_| Box::new(Icmp::new(IpFamily::V4)),
     xt_names: &["icmp"],
     decode_xt: Some(decode_xt4),
@@ -39,7 +39,7 @@ pub static ICMP6: ExtDesc = ExtDesc {
     name: "icmp6",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([Opt::new("icmpv6-type", STR).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("icmpv6-type", STR).inv().mand()]),
     new: |_| Box::new(Icmp::new(IpFamily::V6)),
     xt_names: &["icmp6"],
     decode_xt: Some(decode_xt6),
@@ -277,7 +277,7 @@ impl Extension for Icmp {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let (label, names) = match self.family {
             IpFamily::V4 => (" icmp", ICMP_NAMES),
             IpFamily::V6 => (" ipv6-icmp", ICMPV6_NAMES),

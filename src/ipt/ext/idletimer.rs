@@ -11,13 +11,13 @@ use iptnl_sys::xt::{
     idletimer_tg_info, idletimer_tg_info_v1, MAX_IDLETIMER_LABEL_SIZE, XT_IDLETIMER_ALARM,
 };
 
-use super::libxt::{field_bytes, text, truncate_bytes};
+use super::base::libxt::{field_bytes, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::ext::base::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "IDLETIMER",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("timeout", U32).mand(),
         Opt::new("label", STR).mand(),
         Opt::flag("alarm"),

@@ -8,10 +8,10 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_ipcomp, XT_IPCOMP_INV_MASK, XT_IPCOMP_INV_SPI};
 
-use super::ip6hdr::{save_id_range, ID_RANGE};
-use super::libxt::{bit_if, print_u32_range, print_unknown_invflags};
+use super::base::ip6hdr::{save_id_range, ID_RANGE};
+use super::base::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -23,7 +23,10 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ipcomp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("ipcompspi", ID_RANGE).inv(), Opt::flag("compres")]),
+    options: &super::base::opts::table([
+        Opt::new("ipcompspi", ID_RANGE).inv(),
+        Opt::flag("compres"),
+    ]),
     new: |_| Box::new(IpComp::default()),
     xt_names: &["ipcomp"],
     decode_xt: Some(decode_xt),

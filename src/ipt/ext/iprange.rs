@@ -12,13 +12,13 @@ use iptnl_sys::xt::{
     xt_iprange_mtinfo, IPRANGE_DST, IPRANGE_DST_INV, IPRANGE_SRC, IPRANGE_SRC_INV,
 };
 
-use super::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
+use super::base::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "iprange",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("src-range", STR).inv(),
         Opt::new("dst-range", STR).inv(),
     ]),
@@ -141,7 +141,7 @@ impl Extension for IpRange {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         for (flag, inv, name, r) in [
             (IPRANGE_SRC, IPRANGE_SRC_INV, " source IP range", &self.src),
             (

@@ -13,11 +13,11 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::proto::{getprotobyname, getprotobynumber};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ipv6header",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([Opt::new("header", STR).inv().mand(), Opt::flag("soft")]),
+    options: &super::base::opts::table([Opt::new("header", STR).inv().mand(), Opt::flag("soft")]),
     new: |_| Box::new(Ipv6Header::default()),
     xt_names: &["ipv6header"],
     decode_xt: Some(decode_xt),
@@ -180,7 +180,7 @@ impl Extension for Ipv6Header {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         const NAMES: [&str; 8] = [
             "hop-by-hop",
             "ipv6-opts",

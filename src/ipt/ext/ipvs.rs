@@ -12,14 +12,15 @@ use iptnl_sys::xt::{
     XT_IPVS_ONCE_MASK, XT_IPVS_PROTO, XT_IPVS_VADDR, XT_IPVS_VPORT, XT_IPVS_VPORTCTL,
 };
 
-use super::conntrack::{port_by_name, print_addr};
-use super::libxt::parse_hostmask;
+use super::base::conntrack_names::print_addr;
+use super::base::libxt::parse_hostmask;
+use super::base::ports::port_by_name;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::proto::proto_number;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -36,7 +37,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ipvs",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("ipvs").inv(),
         Opt::new("vproto", STR).inv(),
         Opt::new("vaddr", STR).inv(),

@@ -11,13 +11,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_led_info, XT_LED_ID_SIZE};
 
-use super::libxt::{field_bytes, strtoul_full, text};
+use super::base::libxt::{field_bytes, strtoul_full, text};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "LED",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         // The id field less the prefix and its NUL.
         Opt::new("led-trigger-id", Ty::Str { min: 0, max: 16 }).mand(),
         Opt::new("led-delay", STR),

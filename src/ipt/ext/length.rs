@@ -7,9 +7,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_length_info;
 
-use super::libxt::save_u32_range;
+use super::base::libxt::save_u32_range;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Ty, Val, XtBuf, XtView,
 };
@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "length",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new(
+    options: &super::base::opts::table([Opt::new(
         "length",
         Ty::Range {
             min: 0,
@@ -88,7 +88,7 @@ impl Extension for Length {
         save_u32_range(out, [self.min.into(), self.max.into()]);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " length !"
         } else {
@@ -118,7 +118,7 @@ mod tests {
     fn ranges() {
         let p = |s: &str| {
             let mut l = Length::default();
-            crate::ipt::ext::opts::feed(&mut l, IpFamily::V4, None, "length", s)
+            crate::ipt::ext::base::opts::feed(&mut l, IpFamily::V4, None, "length", s)
                 .map(|()| (l.min, l.max))
         };
         assert_eq!(p("100").unwrap(), (100, 100));

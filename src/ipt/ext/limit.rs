@@ -11,11 +11,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_rateinfo, XT_LIMIT_SCALE};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtView,
 };
-use crate::ipt::ext::opts::{Ty, STR};
+use crate::ipt::ext::base::opts::{Ty, STR};
 use crate::ipt::IpFamily;
 use crate::nft::expr::limit::{Limit as NftLimit, LimitType};
 use crate::nft::expr::Expr;
@@ -25,7 +25,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "limit",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("limit", STR),
         Opt::new(
             "limit-burst",
@@ -198,7 +198,7 @@ impl Extension for RateLimit {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" limit: avg ");
         out.push_str(&rate_text(self.avg));
         out.push_str(&format!(" burst {}", self.burst));

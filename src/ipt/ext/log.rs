@@ -12,13 +12,13 @@ use iptnl_sys::xt::{
     XT_LOG_UID,
 };
 
-use super::libxt::{field_bytes, parse_log_prefix, push_flags, strtoul_full, text};
+use super::base::libxt::{field_bytes, parse_log_prefix, push_flags, strtoul_full, text};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "LOG",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("log-level"),
         Opt::new("log-prefix", Ty::Str { min: 1, max: 0 }),
         Opt::flag("log-tcp-sequence"),
@@ -148,7 +148,7 @@ impl Extension for Log {
         push_flags(out, FLAGS, self.logflags, " --");
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" LOG");
         if ctx.numeric {
             out.push_str(&format!(" flags {} level {}", self.logflags, self.level));
@@ -194,7 +194,7 @@ mod tests {
 
     fn parse(opt: &str, v: &str) -> Result<Log, ParseError> {
         let mut l = Log::default();
-        crate::ipt::ext::opts::feed(&mut l, IpFamily::V4, None, opt, v)?;
+        crate::ipt::ext::base::opts::feed(&mut l, IpFamily::V4, None, opt, v)?;
         Ok(l)
     }
 

@@ -9,10 +9,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_mac_info, ETH_ALEN};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
+use crate::ipt::ext::base::libxt::parse_mac;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -21,7 +22,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mac",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::custom("mac-source").inv().mand()]),
+    options: &super::base::opts::table([Opt::custom("mac-source").inv().mand()]),
     new: |_| Box::new(Mac::default()),
     xt_names: &["mac"],
     decode_xt: Some(decode_xt),
@@ -35,27 +36,6 @@ pub struct Mac {
     pub srcaddr: [u8; ETH_ALEN],
     /// 1 when negated.
     pub invert: i32,
-}
-
-/// Parses a MAC address as libxtables' `XTTYPE_ETHERMAC`: six `:`-separated fields of at most
-/// two hex digits (an empty field is 0).
-pub fn parse_mac(s: &str) -> Option<[u8; ETH_ALEN]> {
-    let parts: Vec<&str> = s.split(':').collect();
-    if parts.len() != ETH_ALEN {
-        return None;
-    }
-    let mut out = [0u8; ETH_ALEN];
-    for (o, p) in out.iter_mut().zip(parts) {
-        if p.len() > 2 || !p.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return None;
-        }
-        *o = if p.is_empty() {
-            0
-        } else {
-            u8::from_str_radix(p, 16).ok()?
-        };
-    }
-    Some(out)
 }
 
 /// Appends ` xx:xx:xx:xx:xx:xx`, the address as libxt_mac saves and lists it.
@@ -108,7 +88,7 @@ impl Extension for Mac {
         push_mac(out, &self.srcaddr);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" MAC");
         save_inv(out, self.invert != 0);
         push_mac(out, &self.srcaddr);

@@ -17,13 +17,13 @@ use std::mem::offset_of;
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
 
-use super::libxt::{require_option, save_mark_mask, save_mark_test, xmark_op, xmark_words};
+use super::base::libxt::{require_option, save_mark_mask, save_mark_test, xmark_op, xmark_words};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U32};
+use crate::ipt::ext::base::opts::{Ty, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, REG};
@@ -34,7 +34,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     name: "mark",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("mark", Ty::MarkMask).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("mark", Ty::MarkMask).inv().mand()]),
     new: |_| Box::new(Mark::default()),
     xt_names: &["mark"],
     decode_xt: Some(decode_match_xt),
@@ -46,7 +46,7 @@ pub static TARGET: ExtDesc = ExtDesc {
     name: "MARK",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("set-xmark", Ty::MarkMask).excl(MARK_OPS),
         Opt::new("set-mark", Ty::MarkMask).excl(MARK_OPS),
         Opt::new("and-mark", U32).excl(MARK_OPS),
@@ -125,7 +125,7 @@ impl Extension for Mark {
         save_mark_test(out, self.invert, self.mark, self.mask);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" mark match");
         save_inv(out, self.invert);
         save_mark_mask(out, self.mark, self.mask);
@@ -227,7 +227,7 @@ impl Extension for MarkTarget {
         out.push_str(&format!(" --set-xmark 0x{:x}/0x{:x}", self.mark, self.mask));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(&xmark_words("MARK", self.mark, self.mask));
     }
 
@@ -273,16 +273,18 @@ mod tests {
     #[test]
     fn mark_masks_parse_like_libxtables() {
         assert_eq!(
-            crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "0x4000/0x4000").unwrap(),
+            crate::ipt::ext::base::opts::parse_mark_mask("mark", "mark", "0x4000/0x4000").unwrap(),
             (0x4000, 0x4000)
         );
         assert_eq!(
-            crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "7").unwrap(),
+            crate::ipt::ext::base::opts::parse_mark_mask("mark", "mark", "7").unwrap(),
             (7, u32::MAX)
         );
-        assert!(crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "5/").is_err());
-        assert!(crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "0x100000000").is_err());
-        assert!(crate::ipt::ext::opts::parse_mark_mask("mark", "mark", "1/2/3").is_err());
+        assert!(crate::ipt::ext::base::opts::parse_mark_mask("mark", "mark", "5/").is_err());
+        assert!(
+            crate::ipt::ext::base::opts::parse_mark_mask("mark", "mark", "0x100000000").is_err()
+        );
+        assert!(crate::ipt::ext::base::opts::parse_mark_mask("mark", "mark", "1/2/3").is_err());
     }
 
     #[test]

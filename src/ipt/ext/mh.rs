@@ -8,13 +8,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 
-use super::libxt::{bit_if, print_unknown_invflags, save_u32_range, strtoul_full};
+use super::base::libxt::{bit_if, print_unknown_invflags, save_u32_range, strtoul_full};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "mh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([Opt::new("mh-type", STR).inv()]),
+    options: &super::base::opts::table([Opt::new("mh-type", STR).inv()]),
     new: |_| Box::new(Mh::default()),
     xt_names: &["mh"],
     decode_xt: Some(decode_xt),
@@ -139,7 +139,7 @@ impl Extension for Mh {
         save_u32_range(out, self.types.map(u32::from));
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" mh");
         let inv = self.invflags & IP6T_MH_INV_TYPE != 0;
         if self.types != [0, 0xff] || inv {

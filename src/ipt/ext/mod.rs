@@ -7,23 +7,17 @@
 //! in a rule as a `Box<dyn Extension>` holding its parsed options.
 //!
 //! This module is the registry: it lists the extensions ([`all`]) and finds them by name.
-//! What they are given and share lives in helper modules that know no extension: [`api`]
-//! (the [`Extension`] trait and its contexts), [`opts`] (the option tables and their
-//! enforcement), [`libxt`] (libxtables' parsers and printers), [`ip6hdr`] (what the IPv6
-//! and IPsec header matches share),
-//! [`names`] (host, service and user names), [`ports`] (tcp/udp port ranges) and [`xtbuf`]
-//! (x_tables structs).
+//! What they are given and share stands in a floor of its own, [`base`], that knows no
+//! extension: [`base::api`] (the [`Extension`] trait and its contexts), [`base::opts`] (the
+//! option tables and their enforcement), [`base::libxt`] (libxtables' parsers and printers),
+//! [`base::names`] (host, service and user names), [`base::ports`] (tcp/udp port ranges),
+//! [`base::xtbuf`] (x_tables structs) and the rest. An extension imports from the floor
+//! only, never from another extension.
 
 use super::IpFamily;
 
-// What the extensions are given and share.
-pub mod api;
-pub mod ip6hdr;
-pub mod libxt;
-pub mod names;
-pub mod opts;
-pub mod ports;
-pub mod xtbuf;
+// What the extensions are given and share: the floor below them.
+pub mod base;
 
 // The extensions, one file each.
 pub mod addrtype;
@@ -41,7 +35,6 @@ pub mod connlimit;
 pub mod connmark;
 pub mod connsecmark;
 pub mod conntrack;
-mod conntrack_names;
 pub mod cpu;
 pub mod ct;
 pub mod dccp;
@@ -55,7 +48,6 @@ pub mod eui64;
 pub mod frag;
 pub mod hashlimit;
 pub mod hbh_dst;
-pub mod help;
 pub mod helper;
 pub mod hmark;
 pub mod icmp;
@@ -114,13 +106,13 @@ pub mod u32;
 pub mod udp;
 pub mod ulog;
 
-pub use api::{
+pub use base::api::{
     parse_uint, save_inv, save_string, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError,
     ExprCursor, ExtDesc, ExtKind, Extension, NativeDecoder, NoSets, ParseCtx, PrintCtx, SetIndex,
     XtDecoder,
 };
-pub use opts::{Given, Opt, ShownOpt, Ty, Val, STR, U16, U32, U8};
-pub use xtbuf::{XtBuf, XtView};
+pub use base::opts::{Given, Opt, ShownOpt, Ty, Val, STR, U16, U32, U8};
+pub use base::xtbuf::{XtBuf, XtView};
 
 /// The registry: native decoders are tried in this order.
 static ALL: &[&ExtDesc] = &[

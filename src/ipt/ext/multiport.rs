@@ -11,13 +11,13 @@ use iptnl_sys::xt::{
     XT_MULTIPORT_SOURCE, XT_MULTI_PORTS,
 };
 
-use super::libxt::parse_c_uint;
+use super::base::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "multiport",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("source-ports", STR).inv().excl(ANY),
         Opt::new("sports", STR).alias("source-ports"),
         Opt::new("destination-ports", STR).inv().excl(ANY),
@@ -72,7 +72,7 @@ fn parse_port(s: &str, proto: &str, opt: &str) -> Result<u16, ParseError> {
     if let Some(v) = parse_c_uint(s, u16::MAX as u64) {
         return Ok(v as u16);
     }
-    crate::ipt::ext::ports::parse_port(s, proto, opt)
+    crate::ipt::ext::base::ports::parse_port(s, proto, opt)
 }
 
 impl Multiport {
@@ -200,8 +200,8 @@ impl Extension for Multiport {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
-        let proto = crate::ipt::ext::names::service_proto(ctx.proto);
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
+        let proto = crate::ipt::ext::base::names::service_proto(ctx.proto);
         out.push_str(match self.flags {
             XT_MULTIPORT_SOURCE => " multiport sports ",
             XT_MULTIPORT_DESTINATION => " multiport dports ",
@@ -217,11 +217,11 @@ impl Extension for Multiport {
             if i > 0 {
                 out.push(',');
             }
-            crate::ipt::ext::names::push_port(out, self.ports[i], proto, ctx.numeric);
+            crate::ipt::ext::base::names::push_port(out, self.ports[i], proto, ctx.numeric);
             if self.pflags[i] != 0 && i + 1 < XT_MULTI_PORTS {
                 i += 1;
                 out.push(':');
-                crate::ipt::ext::names::push_port(out, self.ports[i], proto, ctx.numeric);
+                crate::ipt::ext::base::names::push_port(out, self.ports[i], proto, ctx.numeric);
             }
             i += 1;
         }

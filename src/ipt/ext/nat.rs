@@ -30,14 +30,14 @@ use iptnl_sys::xt::{
     NF_NAT_RANGE_PROTO_RANDOM, NF_NAT_RANGE_PROTO_RANDOM_FULLY, NF_NAT_RANGE_PROTO_SPECIFIED,
 };
 
-use super::libxt::{ntop, strtoul_prefix_in as strtoul_prefix};
-use super::names::service_port;
+use super::base::libxt::{ntop, strtoul_prefix_in as strtoul_prefix};
+use super::base::names::service_port;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -46,7 +46,7 @@ pub static MASQUERADE: ExtDesc = ExtDesc {
     name: "MASQUERADE",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("to-ports", STR),
         Opt::flag("random"),
         Opt::flag("random-fully"),
@@ -62,7 +62,7 @@ pub static SNAT: ExtDesc = ExtDesc {
     name: "SNAT",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("to-source", STR).mand(),
         Opt::flag("random"),
         Opt::flag("random-fully"),
@@ -79,7 +79,7 @@ pub static DNAT: ExtDesc = ExtDesc {
     name: "DNAT",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("to-destination", STR).mand(),
         Opt::flag("random"),
         Opt::flag("persistent"),
@@ -95,7 +95,7 @@ pub static REDIRECT: ExtDesc = ExtDesc {
     name: "REDIRECT",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::new("to-ports", STR), Opt::flag("random")]),
+    options: &super::base::opts::table([Opt::new("to-ports", STR), Opt::flag("random")]),
     new: |f| Box::new(Nat::new(NatKind::Redirect, f)),
     xt_names: &["REDIRECT"],
     decode_xt: Some(|rev, info, ctx| decode(NatKind::Redirect, rev, info, ctx)),
@@ -462,7 +462,7 @@ impl Extension for Nat {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let (opt, skip_colon) = match self.kind {
             NatKind::Snat | NatKind::Dnat => (" to:", false),
             NatKind::Masquerade => (" masq ports: ", true),
@@ -554,7 +554,7 @@ mod tests {
             num: proto,
             inv: false,
         });
-        crate::ipt::ext::opts::feed(&mut n, family, proto, opt, v)?;
+        crate::ipt::ext::base::opts::feed(&mut n, family, proto, opt, v)?;
         Ok(n)
     }
 

@@ -13,9 +13,9 @@ use iptnl_sys::xt::{
     nf_nat_ipv4_multi_range_compat, nf_nat_ipv4_range, nf_nat_range, NF_NAT_RANGE_MAP_IPS,
 };
 
-use super::libxt::{ntop, parse_hostmask};
+use super::base::libxt::{ntop, parse_hostmask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "NETMAP",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::custom("to").mand()]),
+    options: &super::base::opts::table([Opt::custom("to").mand()]),
     new: |f| Box::new(Netmap::new(f)),
     xt_names: &["NETMAP"],
     decode_xt: Some(decode_xt),
@@ -69,7 +69,7 @@ impl Netmap {
             *m = !(a ^ b);
         }
         let ones: u32 = mask[..n].iter().map(|b| b.count_ones()).sum();
-        let prefix = super::libxt::prefix_mask(ones as u8);
+        let prefix = super::base::libxt::prefix_mask(ones as u8);
         let addr = ntop(self.family, &self.min[..n]);
         if prefix[..n] == mask[..n] {
             format!("{addr}/{ones}")

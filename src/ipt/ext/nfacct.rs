@@ -10,11 +10,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_nfacct_match_info_v1, NFACCT_NAME_MAX};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -23,7 +23,9 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "nfacct",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("nfacct-name", Ty::Str { min: 1, max: 0 }).mand()]),
+    options: &super::base::opts::table(
+        [Opt::new("nfacct-name", Ty::Str { min: 1, max: 0 }).mand()],
+    ),
     new: |_| Box::new(Nfacct::default()),
     xt_names: &["nfacct"],
     decode_xt: Some(decode_xt),
@@ -70,7 +72,7 @@ impl Extension for Nfacct {
         val: Val<'_>,
         _ctx: &ParseCtx,
     ) -> Result<(), ParseError> {
-        let n = super::libxt::c_buffer_arg("--nfacct-name", val.text(), NFACCT_NAME_MAX)?;
+        let n = super::base::libxt::c_buffer_arg("--nfacct-name", val.text(), NFACCT_NAME_MAX)?;
         if n.contains('\n') {
             return Err(ParseError::Invalid(
                 "Newlines not allowed in --nfacct-name".into(),

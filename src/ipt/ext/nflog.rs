@@ -13,15 +13,15 @@ use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 
-use super::api::{xt_target, XtBuf};
+use super::base::api::{xt_target, XtBuf};
 
-use super::libxt::{field_bytes, parse_log_prefix, text};
+use super::base::libxt::{field_bytes, parse_log_prefix, text};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U16, U32};
+use crate::ipt::ext::base::opts::{Ty, U16, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::log::Log;
 use crate::nft::expr::Expr;
@@ -31,7 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "NFLOG",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("nflog-group", U16),
         Opt::new("nflog-prefix", Ty::Str { min: 1, max: 0 }),
         Opt::new("nflog-range", U32).excl(&["nflog-size"]),
@@ -141,7 +141,7 @@ impl Extension for Nflog {
         self.dump("--", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         self.dump("", out);
     }
 

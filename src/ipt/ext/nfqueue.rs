@@ -12,11 +12,11 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::U16;
+use crate::ipt::ext::base::opts::U16;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -25,7 +25,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "NFQUEUE",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("queue-num", U16).excl(&["queue-balance"]),
         Opt::custom("queue-balance").excl(&["queue-num"]),
         Opt::flag("queue-bypass"),
@@ -62,7 +62,7 @@ impl Default for Nfqueue {
 /// two different queues, the first below the last.
 fn parse_balance(s: &str) -> Result<(u16, u16), ParseError> {
     let opt = "--queue-balance";
-    let (r, n) = super::opts::parse_range("NFQUEUE", "queue-balance", s, 0, 65534, true)?;
+    let (r, n) = super::base::opts::parse_range("NFQUEUE", "queue-balance", s, 0, 65534, true)?;
     let vals = [r[0] as u16, r[1] as u16];
     if n != 2 {
         return Err(ParseError::bad(opt, format!("Bad range \"{s}\"")));
@@ -132,7 +132,7 @@ impl Extension for Nfqueue {
         self.dump("--queue-", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" NFQUEUE");
         self.dump("", out);
     }

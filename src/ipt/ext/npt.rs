@@ -12,9 +12,9 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::ip6t_npt_tginfo;
 
-use super::libxt::{ntop6, parse_hostmask};
+use super::base::libxt::{ntop6, parse_hostmask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -22,7 +22,7 @@ use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
 static OPTIONS: &[Opt] =
-    &super::opts::table([Opt::custom("src-pfx").mand(), Opt::custom("dst-pfx").mand()]);
+    &super::base::opts::table([Opt::custom("src-pfx").mand(), Opt::custom("dst-pfx").mand()]);
 
 /// `-j SNPT`.
 pub static SNPT: ExtDesc = ExtDesc {

@@ -11,11 +11,11 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, STR};
+use crate::ipt::ext::base::opts::{Ty, STR};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "osf",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("genre", STR).inv().mand(),
         Opt::new("ttl", LEVEL),
         Opt::new("log", LEVEL),
@@ -76,7 +76,7 @@ impl Extension for Osf {
     ) -> Result<(), ParseError> {
         match opt.name {
             "genre" => {
-                let g = super::libxt::c_buffer_arg("--genre", val.text(), MAXGENRELEN)?;
+                let g = super::base::libxt::c_buffer_arg("--genre", val.text(), MAXGENRELEN)?;
                 self.genre = g.to_owned();
                 if inv {
                     self.flags |= XT_OSF_INVERT;

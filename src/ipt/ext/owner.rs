@@ -13,13 +13,13 @@ use iptnl_sys::xt::{
     XT_OWNER_UID,
 };
 
-use super::libxt::{bit_if, strtoul_prefix};
+use super::base::libxt::{bit_if, strtoul_prefix};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::sysdb::{self, Db};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "owner",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("uid-owner", STR).inv(),
         Opt::new("gid-owner", STR).inv(),
         Opt::flag("socket-exists").inv(),
@@ -201,8 +201,8 @@ impl Extension for Owner {
         self.item(out, XT_OWNER_SUPPL_GROUPS, "--suppl-groups");
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
-        use crate::ipt::ext::names::{group_name, user_name};
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
+        use crate::ipt::ext::base::names::{group_name, user_name};
         let id = |out: &mut String, r: [u32; 2], name: fn(u32) -> Option<&'static str>| {
             if r[0] == r[1] && !ctx.numeric {
                 if let Some(n) = name(r[0]) {

@@ -12,13 +12,13 @@ use iptnl_sys::xt::{
 };
 use std::mem::offset_of;
 
-use super::libxt::bit_if;
+use super::base::libxt::bit_if;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "physdev",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("physdev-in", STR).inv(),
         Opt::new("physdev-out", STR).inv(),
         Opt::flag("physdev-is-in").inv(),
@@ -138,7 +138,7 @@ impl Extension for Physdev {
         Ok(())
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" PHYSDEV match");
         self.save(ctx.family, out);
     }

@@ -10,11 +10,11 @@ use std::mem::offset_of;
 use iptnl_sys::xt::xt_pkttype_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     Opt, ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{MetaKey, MetaOp};
 use crate::nft::expr::{CmpOp, Expr, REG};
@@ -24,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "pkttype",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("pkt-type", Ty::Str { min: 0, max: 0 })
+    options: &super::base::opts::table([Opt::new("pkt-type", Ty::Str { min: 0, max: 0 })
         .inv()
         .mand()]),
     new: |_| Box::new(PktType::default()),
@@ -103,7 +103,7 @@ impl Extension for PktType {
         self.push_type(out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(if self.invert != 0 {
             " PKTTYPE != "
         } else {

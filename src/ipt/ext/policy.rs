@@ -16,10 +16,10 @@ use iptnl_sys::xt::{
     XT_POLICY_SPEC_SADDR, XT_POLICY_SPEC_SPI,
 };
 
-use super::names::{mask_suffix, numeric, parse_host};
-use super::opts::{parse_plen, STR, U32};
+use super::base::names::{mask_suffix, numeric, parse_host};
+use super::base::opts::{parse_plen, STR, U32};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -32,7 +32,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "policy",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("dir", STR),
         Opt::new("pol", STR),
         Opt::flag("strict"),

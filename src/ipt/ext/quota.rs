@@ -8,7 +8,7 @@ use std::mem::offset_of;
 use iptnl_sys::xt::{xt_quota_info, XT_QUOTA_INVERT};
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "quota",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new(
+    options: &super::base::opts::table([Opt::new(
         "quota",
         Ty::Uint {
             min: 0,

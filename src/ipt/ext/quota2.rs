@@ -13,11 +13,11 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, STR};
+use crate::ipt::ext::base::opts::{Ty, STR};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "quota2",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("grow"),
         Opt::flag("no-change"),
         Opt::new("name", STR),
@@ -92,7 +92,7 @@ impl Extension for Quota2 {
             "no-change" => self.flags |= XT_QUOTA2_NO_CHANGE,
             "packets" => self.flags |= XT_QUOTA2_PACKET,
             "name" => {
-                let n = super::libxt::c_buffer_arg("--name", val.text(), XT_QUOTA2_NAME_LEN)?;
+                let n = super::base::libxt::c_buffer_arg("--name", val.text(), XT_QUOTA2_NAME_LEN)?;
                 self.name = n.to_owned();
             }
             _ => {

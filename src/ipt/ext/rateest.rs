@@ -16,9 +16,9 @@ use iptnl_sys::xt::{
     XT_RATEEST_MATCH_LT, XT_RATEEST_MATCH_PPS, XT_RATEEST_MATCH_REL,
 };
 
-use super::libxt::{double_to_uint, field_bytes, strtod_prefix, strtoul_full, text};
+use super::base::libxt::{double_to_uint, field_bytes, strtod_prefix, strtoul_full, text};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -31,7 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "rateest",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("rateest1").inv().multi(),
         Opt::custom("rateest").alias("rateest1"),
         Opt::custom("rateest2").inv().multi(),
@@ -226,9 +226,9 @@ impl Extension for RateEstMatch {
         let given = matches!(val, Val::Raw(_));
         let v = val.text();
         match name {
-            "rateest1" => self.name1 = super::libxt::truncate_bytes(v, IFNAMSIZ),
+            "rateest1" => self.name1 = super::base::libxt::truncate_bytes(v, IFNAMSIZ),
             "rateest2" => {
-                self.name2 = super::libxt::truncate_bytes(v, IFNAMSIZ);
+                self.name2 = super::base::libxt::truncate_bytes(v, IFNAMSIZ);
                 self.flags |= XT_RATEEST_MATCH_REL;
             }
             "rateest-bps1" | "rateest-bps2" => {

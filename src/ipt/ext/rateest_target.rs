@@ -11,13 +11,13 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_rateest_target_info, IFNAMSIZ};
 
-use super::libxt::{double_to_uint, field_bytes, strtod_prefix, text, truncate_bytes};
+use super::base::libxt::{double_to_uint, field_bytes, strtod_prefix, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "RATEEST",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("rateest-name", STR).mand(),
         Opt::new("rateest-interval", STR).mand(),
         Opt::new("rateest-ewmalog", STR).mand(),

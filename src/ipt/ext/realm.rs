@@ -9,13 +9,13 @@ use std::sync::OnceLock;
 
 use iptnl_sys::xt::xt_realm_info;
 
-use super::libxt::{lmap, parse_val_mask, print_val_mask};
+use super::base::libxt::{lmap, parse_val_mask, print_val_mask};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::sysdb::Db;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -25,7 +25,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "realm",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([Opt::new("realm", STR).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("realm", STR).inv().mand()]),
     new: |_| Box::new(Realm::default()),
     xt_names: &["realm"],
     decode_xt: Some(decode_xt),

@@ -16,13 +16,13 @@ use iptnl_sys::xt::{
     XT_RECENT_UPDATE, XT_RECENT_VALID_FLAGS,
 };
 
-use super::libxt::{inet_aton, ntop, parse_ipv6};
+use super::base::libxt::{inet_aton, ntop, parse_ipv6};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
     Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::ext::base::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -31,7 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "recent",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("set").inv().excl(ANY_OP),
         Opt::flag("rcheck").inv().excl(ANY_OP),
         Opt::flag("update").inv().excl(ANY_OP),
@@ -287,7 +287,7 @@ impl Extension for Recent {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         if self.invert != 0 {
             out.push_str(" !");
         }

@@ -11,11 +11,11 @@
 use iptnl_sys::xt::ipt_reject_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -24,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "REJECT",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::new("reject-with", STR)]),
+    options: &super::base::opts::table([Opt::new("reject-with", STR)]),
     new: |f| Box::new(Reject::new(f)),
     xt_names: &["REJECT"],
     decode_xt: Some(decode_xt),
@@ -130,7 +130,7 @@ impl Extension for Reject {
         out.push_str(self.name().unwrap_or("?"));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" reject-with ");
         out.push_str(self.name().unwrap_or("?"));
     }
@@ -156,7 +156,7 @@ mod tests {
     fn with(family: IpFamily, arg: &str) -> Option<u32> {
         let mut r = Reject::new(family);
         let name = DESC.options[0].name;
-        crate::ipt::ext::opts::feed(&mut r, family, None, name, arg).ok()?;
+        crate::ipt::ext::base::opts::feed(&mut r, family, None, name, arg).ok()?;
         Some(r.with)
     }
 

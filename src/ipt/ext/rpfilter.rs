@@ -9,9 +9,9 @@ use iptnl_sys::xt::{
     XT_RPFILTER_VALID_MARK,
 };
 
-use super::libxt::{flag_bit, push_flags};
+use super::base::libxt::{flag_bit, push_flags};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "rpfilter",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("loose"),
         Opt::flag("validmark"),
         Opt::flag("accept-local"),
@@ -77,7 +77,7 @@ impl Extension for Rpfilter {
         push_flags(out, FLAGS, self.flags, " --");
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" rpfilter");
         push_flags(out, FLAGS, self.flags, " ");
     }

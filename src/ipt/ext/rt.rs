@@ -13,14 +13,14 @@ use iptnl_sys::xt::{
     IP6T_RT_INV_TYP, IP6T_RT_LEN, IP6T_RT_RES, IP6T_RT_SGS, IP6T_RT_TYP,
 };
 
-use super::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
-use super::libxt::{bit_if, ntop6, print_u32_range, print_unknown_invflags};
+use super::base::ip6hdr::{print_length, save_id, save_id_range, ID_RANGE};
+use super::base::libxt::{bit_if, ntop6, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{STR, U32};
+use crate::ipt::ext::base::opts::{STR, U32};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "rt",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("rt-type", U32).inv(),
         Opt::new("rt-segsleft", ID_RANGE).inv(),
         Opt::new("rt-len", U32).inv(),
@@ -195,7 +195,7 @@ impl Extension for Rt {
         self.dump_addrs("--rt-", out);
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let inv = |bit: u8| self.invflags & bit != 0;
         out.push_str(" rt");
         if self.flags & IP6T_RT_TYP != 0 {

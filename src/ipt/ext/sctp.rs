@@ -18,13 +18,13 @@ use iptnl_sys::xt::{
     XT_SCTP_DEST_PORTS, XT_SCTP_SRC_PORTS, XT_SCTP_VALID_FLAGS,
 };
 
-use super::api::{
+use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use super::libxt::strtoul_full;
-use super::names::service_port_for;
-use super::ports::print_ports;
+use super::base::libxt::strtoul_full;
+use super::base::names::service_port_for;
+use super::base::ports::print_ports;
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -34,7 +34,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "sctp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         // libxt_sctp parses its options itself (no libxtables option table): `parse`
         // refuses a repeated option with its own messages.
         Opt::custom("source-port").inv().multi(),
@@ -424,7 +424,7 @@ impl Extension for Sctp {
             if i.flags & bit != 0 {
                 save_inv(out, i.invflags & bit != 0);
                 out.push_str(name);
-                super::ports::save_range(out, r);
+                super::base::ports::save_range(out, r);
             }
         }
         if i.flags & XT_SCTP_CHUNK_TYPES != 0 {

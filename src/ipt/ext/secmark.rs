@@ -13,13 +13,13 @@ use iptnl_sys::xt::{
     xt_secmark_target_info, xt_secmark_target_info_v1, SECMARK_MODE_SEL, SECMARK_SECCTX_MAX,
 };
 
-use super::libxt::{field_bytes, text, truncate_bytes};
+use super::base::libxt::{field_bytes, text, truncate_bytes};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -28,7 +28,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "SECMARK",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::new("selctx", STR).mand()]),
+    options: &super::base::opts::table([Opt::new("selctx", STR).mand()]),
     new: |_| Box::new(Secmark::default()),
     xt_names: &["SECMARK"],
     decode_xt: Some(decode_xt),

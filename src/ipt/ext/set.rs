@@ -33,9 +33,9 @@ use iptnl_sys::xt::{
     IPSET_MAXNAMELEN, IPSET_RETURN_NOMATCH, IPSET_SRC,
 };
 
-use super::libxt::parse_c_uint;
+use super::base::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, SetIndex, Ty, Val, XtBuf, XtView,
 };
@@ -53,7 +53,7 @@ pub static MATCH: ExtDesc = ExtDesc {
     // one of the --packets-[eq|lt|gt] is allowed`), `! --return-nomatch` and `!` before an
     // `-lt`/`-gt` test in words of its own, so the table leaves those to `parse`, and the
     // missing `--match-set` to `finish`.
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("match-set", Ty::Custom2).inv().multi(),
         // Deprecated name of `--match-set`.
         Opt::new("set", Ty::Custom2)
@@ -85,7 +85,7 @@ pub static TARGET: ExtDesc = ExtDesc {
     // repeated flags and `--timeout`, and refuses a second `--add-set`, `--del-set` or
     // `--map-set` in words of its own (`--add-set can be specified only once`); its final
     // check (`finish`) says which options need which, in its words too.
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("add-set", Ty::Custom2).inv().multi(),
         Opt::new("del-set", Ty::Custom2).inv().multi(),
         Opt::flag("exist").inv().multi(),
@@ -109,7 +109,7 @@ macro_rules! dumped {
             self.dump("--", out);
         }
 
-        fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+        fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
             self.dump("", out);
         }
 

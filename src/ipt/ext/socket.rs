@@ -10,9 +10,9 @@ use iptnl_sys::xt::{
     XT_SOCKET_FLAGS_V3, XT_SOCKET_NOWILDCARD, XT_SOCKET_RESTORESKMARK, XT_SOCKET_TRANSPARENT,
 };
 
-use super::libxt::{flag_bit, push_flags};
+use super::base::libxt::{flag_bit, push_flags};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
@@ -24,7 +24,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "socket",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("transparent"),
         Opt::flag("nowildcard"),
         Opt::flag("restore-skmark"),
@@ -75,7 +75,7 @@ impl Extension for Socket {
         push_flags(out, FLAGS, self.flags, " --");
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(" socket");
         self.save(ctx.family, out);
     }

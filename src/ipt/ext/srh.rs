@@ -15,11 +15,11 @@ use iptnl_sys::xt::{
     IP6T_SRH_TAG,
 };
 
-use super::libxt::ntop6;
-use super::names::parse_host;
-use super::opts::{parse_plen, U16, U8};
+use super::base::libxt::ntop6;
+use super::base::names::parse_host;
+use super::base::opts::{parse_plen, U16, U8};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -31,7 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "srh",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("srh-next-hdr", U8).inv(),
         Opt::new("srh-hdr-len-eq", U8).inv(),
         Opt::new("srh-hdr-len-gt", U8).inv(),

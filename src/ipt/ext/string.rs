@@ -13,10 +13,10 @@ use iptnl_sys::xt::{
     XT_STRING_MAX_PATTERN_SIZE,
 };
 
-use super::libxt::{field_bytes, text, truncate_bytes};
-use super::opts::{STR, U16};
+use super::base::libxt::{field_bytes, text, truncate_bytes};
+use super::base::opts::{STR, U16};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -28,7 +28,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "string",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("from", U16),
         Opt::new("to", U16),
         Opt::new("algo", STR).mand(),

@@ -12,11 +12,11 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::U32;
+use crate::ipt::ext::base::opts::U32;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -25,7 +25,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "SYNPROXY",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::flag("sack-perm"),
         Opt::flag("timestamp"),
         Opt::new("wscale", U32),

@@ -11,12 +11,12 @@ use iptnl_sys::xt::{
     XT_TCP_INV_SRCPT,
 };
 
-use super::api::{
+use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
     Opt, ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use super::libxt::{bit_if, print_unknown_invflags};
-use super::ports::{decode_port_piece, PortFields};
+use super::base::libxt::{bit_if, print_unknown_invflags};
+use super::base::ports::{decode_port_piece, PortFields};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
@@ -38,7 +38,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "tcp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         // libxt_tcp parses its options itself (it has no libxtables option table): `parse`
         // refuses a repeated option with tcp's own messages.
         Opt::custom("source-port").inv().multi(),
@@ -116,7 +116,7 @@ fn save_flags(out: &mut String, mut flags: u8) {
     }
 }
 
-super::ports::port_fields!(Tcp, "tcp", 6, XT_TCP_INV_SRCPT, XT_TCP_INV_DSTPT);
+super::base::ports::port_fields!(Tcp, "tcp", 6, XT_TCP_INV_SRCPT, XT_TCP_INV_DSTPT);
 
 impl Tcp {
     fn to_xt(&self) -> Vec<u8> {
@@ -184,7 +184,7 @@ impl Extension for Tcp {
                 self.invflags |= bit_if(inv, XT_TCP_INV_FLAGS);
             }
             _ => {
-                self.option = super::api::parse_uint(val.text(), 1, 255).ok_or_else(|| {
+                self.option = super::base::api::parse_uint(val.text(), 1, 255).ok_or_else(|| {
                     ParseError::bad(&shown, format!("Bad TCP option \"{}\"", val.text()))
                 })? as u8;
                 self.invflags |= bit_if(inv, XT_TCP_INV_OPTION);

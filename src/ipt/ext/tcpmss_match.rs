@@ -8,7 +8,7 @@ use std::mem::offset_of;
 use iptnl_sys::xt::xt_tcpmss_match_info;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -20,7 +20,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "tcpmss",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new(
+    options: &super::base::opts::table([Opt::new(
         "mss",
         Ty::Range {
             min: 0,

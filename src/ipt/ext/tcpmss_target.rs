@@ -8,13 +8,13 @@
 
 use iptnl_sys::xt::{xt_tcpmss_info, XT_TCPMSS_CLAMP_PMTU};
 
-use super::libxt::require_option;
+use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::parse_uint;
+use crate::ipt::ext::base::opts::parse_uint;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TCPMSS",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::custom("set-mss"), Opt::flag("clamp-mss-to-pmtu")]),
+    options: &super::base::opts::table([Opt::custom("set-mss"), Opt::flag("clamp-mss-to-pmtu")]),
     new: |_| Box::new(Tcpmss::default()),
     xt_names: &["TCPMSS"],
     decode_xt: Some(decode_xt),
@@ -86,7 +86,7 @@ impl Extension for Tcpmss {
         }
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         if self.mss == XT_TCPMSS_CLAMP_PMTU {
             out.push_str(" TCPMSS clamp to PMTU");
         } else {

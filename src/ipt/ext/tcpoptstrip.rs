@@ -8,13 +8,13 @@
 
 use iptnl_sys::xt::xt_tcpoptstrip_target_info;
 
-use super::libxt::strtoul_full;
+use super::base::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -23,7 +23,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TCPOPTSTRIP",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::new("strip-options", STR)]),
+    options: &super::base::opts::table([Opt::new("strip-options", STR)]),
     new: |_| Box::new(Tcpoptstrip::default()),
     xt_names: &["TCPOPTSTRIP"],
     decode_xt: Some(decode_xt),

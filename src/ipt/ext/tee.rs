@@ -9,14 +9,14 @@ use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use iptnl_sys::xt::{xt_tee_tginfo, IFNAMSIZ};
 
-use super::libxt::{field_bytes, ntop, text, truncate_bytes};
-use super::names::{host_name, parse_host};
+use super::base::libxt::{field_bytes, ntop, text, truncate_bytes};
+use super::base::names::{host_name, parse_host};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -25,7 +25,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TEE",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([Opt::custom("gateway").mand(), Opt::new("oif", STR)]),
+    options: &super::base::opts::table([Opt::custom("gateway").mand(), Opt::new("oif", STR)]),
     new: |f| Box::new(Tee::new(f)),
     xt_names: &["TEE"],
     decode_xt: Some(decode_xt),

@@ -15,9 +15,9 @@ use iptnl_sys::xt::{
     XT_TIME_CONTIGUOUS, XT_TIME_LOCAL_TZ, XT_TIME_MAX_DAYTIME, XT_TIME_MIN_DAYTIME,
 };
 
-use super::opts::STR;
+use super::base::opts::STR;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
@@ -29,7 +29,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "time",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("datestart", STR),
         Opt::new("datestop", STR),
         Opt::new("timestart", STR),

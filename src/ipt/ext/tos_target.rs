@@ -10,13 +10,15 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::xt_tos_target_info;
 
-use super::libxt::{require_option, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES};
+use super::base::libxt::{
+    require_option, strtoul_prefix_in as strtoul_prefix, tos_symbol, TOS_NAMES,
+};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::U8;
+use crate::ipt::ext::base::opts::U8;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -25,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TOS",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("set-tos").excl(TOS_OPS),
         Opt::new("and-tos", U8).excl(TOS_OPS),
         Opt::new("or-tos", U8).excl(TOS_OPS),
@@ -116,7 +118,7 @@ impl Extension for Tos {
         }
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let (v, m) = (self.value, self.mask);
         if self.rev0 {
             out.push_str(&format!(" TOS set 0x{v:02x}"));

@@ -15,14 +15,14 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_tproxy_target_info, xt_tproxy_target_info_v1};
 
-use super::libxt::ntop;
-use super::names::{parse_host, service_port};
+use super::base::libxt::ntop;
+use super::base::names::{parse_host, service_port};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
     XtBuf, XtView,
 };
-use crate::ipt::ext::opts::Ty;
+use crate::ipt::ext::base::opts::Ty;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -31,7 +31,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TPROXY",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("on-port").mand(),
         Opt::custom("on-ip"),
         Opt::new("tproxy-mark", Ty::MarkMask),
@@ -133,7 +133,7 @@ impl Extension for Tproxy {
         ));
     }
 
-    fn print(&self, ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         out.push_str(&format!(
             " TPROXY redirect {}:{} mark 0x{:x}/0x{:x}",
             ntop(ctx.family, &self.laddr),

@@ -8,7 +8,7 @@
 use iptnl_sys::nf_tables::NFT_META_NFTRACE;
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
 };
 use crate::ipt::IpFamily;
@@ -21,7 +21,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "TRACE",
     kind: ExtKind::Target,
     family: None,
-    options: &super::opts::table([]),
+    options: &super::base::opts::table([]),
     new: |_| Box::new(Trace::default()),
     xt_names: &["TRACE"],
     decode_xt: Some(decode_xt),
@@ -66,7 +66,7 @@ impl Extension for Trace {
 
     fn save(&self, _family: IpFamily, _out: &mut String) {}
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, _out: &mut String) {}
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, _out: &mut String) {}
 
     crate::ext_boilerplate!();
 }

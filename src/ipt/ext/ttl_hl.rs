@@ -15,13 +15,13 @@ use iptnl_sys::xt::{
     IPT_TTL_NE,
 };
 
-use super::libxt::require_option;
+use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
     Extension, Opt, ParseCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::opts::{Ty, U8};
+use crate::ipt::ext::base::opts::{Ty, U8};
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
 
@@ -39,7 +39,7 @@ pub static TTL_MATCH: ExtDesc = ExtDesc {
     name: "ttl",
     kind: ExtKind::Match,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("ttl-lt", U8).excl(TTL_OPS),
         Opt::new("ttl-gt", U8).excl(TTL_OPS),
         Opt::new("ttl-eq", U8).inv().excl(TTL_OPS),
@@ -56,7 +56,7 @@ pub static HL_MATCH: ExtDesc = ExtDesc {
     name: "hl",
     kind: ExtKind::Match,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("hl-lt", U8).excl(HL_OPS),
         Opt::new("hl-gt", U8).excl(HL_OPS),
         Opt::new("hl-eq", U8).inv().excl(HL_OPS),
@@ -73,7 +73,7 @@ pub static TTL_TARGET: ExtDesc = ExtDesc {
     name: "TTL",
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("ttl-set", U8).excl(TTL_ACTIONS),
         Opt::new("ttl-dec", Ty::Uint { min: 1, max: 255 }).excl(TTL_ACTIONS),
         Opt::new("ttl-inc", Ty::Uint { min: 1, max: 255 }).excl(TTL_ACTIONS),
@@ -89,7 +89,7 @@ pub static HL_TARGET: ExtDesc = ExtDesc {
     name: "HL",
     kind: ExtKind::Target,
     family: Some(IpFamily::V6),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("hl-set", U8).excl(HL_ACTIONS),
         Opt::new("hl-dec", Ty::Uint { min: 1, max: 255 }).excl(HL_ACTIONS),
         Opt::new("hl-inc", Ty::Uint { min: 1, max: 255 }).excl(HL_ACTIONS),
@@ -186,7 +186,7 @@ impl Extension for HopMatch {
         out.push_str(&format!(" {}", self.value));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let p = if self.v6 { "HL" } else { "TTL" };
         let op = match self.mode {
             IPT_TTL_EQ => "==",
@@ -343,7 +343,7 @@ impl Extension for HopTarget {
         out.push_str(&format!(" --{p}-{m} {}", self.value));
     }
 
-    fn print(&self, _ctx: &crate::ipt::ext::api::PrintCtx, out: &mut String) {
+    fn print(&self, _ctx: &crate::ipt::ext::base::api::PrintCtx, out: &mut String) {
         let p = if self.v6 { "HL" } else { "TTL" };
         let words = match MODE_NAMES.get(self.mode as usize).copied() {
             Some("dec") => "decrement by",

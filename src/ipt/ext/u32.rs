@@ -12,12 +12,12 @@ use iptnl_sys::xt::{
 };
 
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Val, XtBuf, XtView,
 };
-use crate::ipt::ext::libxt::strtoul_prefix;
-use crate::ipt::ext::opts::STR;
+use crate::ipt::ext::base::libxt::strtoul_prefix;
+use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -26,7 +26,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "u32",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([Opt::new("u32", STR).inv().mand()]),
+    options: &super::base::opts::table([Opt::new("u32", STR).inv().mand()]),
     new: |_| Box::new(U32::default()),
     xt_names: &["u32"],
     decode_xt: Some(decode_xt),

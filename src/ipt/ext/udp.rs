@@ -7,12 +7,12 @@ use std::mem::offset_of;
 
 use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_MASK, XT_UDP_INV_SRCPT};
 
-use super::api::{
+use super::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Val, XtBuf, XtView,
 };
-use super::libxt::print_unknown_invflags;
-use super::ports::{decode_port_piece, PortFields};
+use super::base::libxt::print_unknown_invflags;
+use super::base::ports::{decode_port_piece, PortFields};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
@@ -22,7 +22,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "udp",
     kind: ExtKind::Match,
     family: None,
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::custom("source-port").inv(),
         Opt::custom("sport").alias("source-port"),
         Opt::custom("destination-port").inv(),
@@ -55,7 +55,7 @@ impl Default for Udp {
     }
 }
 
-super::ports::port_fields!(Udp, "udp", 17, XT_UDP_INV_SRCPT, XT_UDP_INV_DSTPT);
+super::base::ports::port_fields!(Udp, "udp", 17, XT_UDP_INV_SRCPT, XT_UDP_INV_DSTPT);
 
 impl Udp {
     /// Whether iptables-nft encodes it as the x_tables match rather than natively.

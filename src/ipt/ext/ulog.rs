@@ -13,9 +13,9 @@ use iptnl_sys::xt::{
     ipt_ulog_info, ULOG_DEFAULT_NLGROUP, ULOG_DEFAULT_QTHRESHOLD, ULOG_MAX_QLEN, ULOG_PREFIX_LEN,
 };
 
-use super::libxt::{field_bytes, text};
+use super::base::libxt::{field_bytes, text};
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::api::{
+use crate::ipt::ext::base::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
@@ -27,7 +27,7 @@ pub static DESC: ExtDesc = ExtDesc {
     name: "ULOG",
     kind: ExtKind::Target,
     family: Some(IpFamily::V4),
-    options: &super::opts::table([
+    options: &super::base::opts::table([
         Opt::new("ulog-nlgroup", Ty::Uint { min: 1, max: 32 }),
         Opt::new("ulog-prefix", Ty::Str { min: 1, max: 0 }),
         Opt::new(

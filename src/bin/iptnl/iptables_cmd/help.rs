@@ -85,7 +85,8 @@ pub(super) fn takes_value(opt: &str) -> bool {
 /// `-h`: the `-j` target's first, then each `-m` match in order (or, with no `-m`, the
 /// match of the `-p` protocol name), each after a blank line.
 pub(super) fn extension_helps(family: IpFamily, before: &[String]) -> Result<String, Fail> {
-    use iptnl::ipt::ext::{self, help, ExtKind};
+    use iptnl::ipt::ext::base::help;
+    use iptnl::ipt::ext::{self, ExtKind};
     let mut matches = Vec::new();
     let mut target = None;
     let mut proto = None;

@@ -81,7 +81,7 @@ fn show_addr(family: IpFamily, a: &Option<iptnl::ipt::AddrMatch>, numeric: bool)
         Some(m) => {
             let s = match m.addr.prefix_len() {
                 Some(0) if !numeric => "anywhere".to_owned(),
-                _ => iptnl::ipt::ext::names::addr_mask(m.addr.addr, m.addr.mask, numeric),
+                _ => iptnl::ipt::ext::base::names::addr_mask(m.addr.addr, m.addr.mask, numeric),
             };
             (if m.inv { '!' } else { ' ' }, s)
         }

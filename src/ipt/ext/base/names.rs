@@ -134,7 +134,7 @@ pub fn service_port(name: &str) -> Option<u16> {
 /// with a newline there: see [`ends_with_newline`](crate::ipt::error::ends_with_newline)).
 ///
 /// ```
-/// use iptnl::ipt::ext::names::parse_host;
+/// use iptnl::ipt::ext::base::names::parse_host;
 /// use iptnl::ipt::IpFamily;
 /// assert_eq!(parse_host(IpFamily::V4, "127.1", "--gateway").unwrap()[..4], [127, 0, 0, 1]);
 /// assert_eq!(parse_host(IpFamily::V4, "10", "--gateway").unwrap()[..4], [0, 0, 0, 10]);

@@ -161,7 +161,7 @@ const fn names_contain(list: &[&str], name: &str) -> bool {
 /// rule parser's checks compare no names. At most 64 entries.
 ///
 /// ```
-/// use iptnl::ipt::ext::opts::{table, Opt, Ty};
+/// use iptnl::ipt::ext::base::opts::{table, Opt, Ty};
 /// static OPTIONS: &[Opt] = &table([
 ///     Opt::new("ttl-eq", Ty::Uint { min: 0, max: 255 }).excl(&["ttl-lt"]),
 ///     Opt::new("ttl-lt", Ty::Uint { min: 0, max: 255 }),
@@ -269,7 +269,7 @@ impl Opt {
     /// An option with a value of type `ty`, not invertible, once only, optional.
     ///
     /// ```
-    /// use iptnl::ipt::ext::opts::{Opt, Ty};
+    /// use iptnl::ipt::ext::base::opts::{Opt, Ty};
     /// let o = Opt::new("limit-burst", Ty::Uint { min: 0, max: 10_000 }).mand();
     /// assert!(o.mandatory() && !o.invertible() && !o.repeatable());
     /// ```
@@ -354,7 +354,7 @@ impl Opt {
     /// hundreds of thousands of options in a restore, and the name is only read on errors.
     ///
     /// ```
-    /// use iptnl::ipt::ext::opts::Opt;
+    /// use iptnl::ipt::ext::base::opts::Opt;
     /// assert_eq!(&*Opt::custom("dport").shown(), "--dport");
     /// ```
     pub fn shown(&self) -> ShownOpt {
@@ -409,7 +409,7 @@ impl Given {
     /// Whether option `name` (or another name of it) was given.
     ///
     /// ```
-    /// use iptnl::ipt::ext::opts::{Given, Opt};
+    /// use iptnl::ipt::ext::base::opts::{Given, Opt};
     /// static T: &[Opt] = &[Opt::flag("a"), Opt::flag("b")];
     /// let mut g = Given::new(T);
     /// g.record("b");

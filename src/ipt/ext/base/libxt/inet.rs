@@ -12,7 +12,7 @@ use crate::ipt::IpFamily;
 /// (`::a.b.c.d`) and IPv4-mapped (`::ffff:a.b.c.d`) addresses.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::ntop6;
+/// use iptnl::ipt::ext::base::libxt::ntop6;
 /// let a = |s: &str| s.parse::<std::net::Ipv6Addr>().unwrap().octets();
 /// assert_eq!(ntop6(&a("2001:db8:0:0:1:0:0:1")), "2001:db8::1:0:0:1");
 /// assert_eq!(ntop6(&a("::1.2.3.4")), "::1.2.3.4");
@@ -75,7 +75,7 @@ pub fn ntop6(o: &[u8; 16]) -> String {
 /// missing from a short slice count as zero.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::ntop;
+/// use iptnl::ipt::ext::base::libxt::ntop;
 /// use iptnl::ipt::IpFamily;
 /// let mut a = [0u8; 16];
 /// a[..4].copy_from_slice(&[10, 0, 0, 1]);
@@ -239,4 +239,31 @@ pub fn parse_ipv4_xtables(s: &str) -> Option<[u8; 4]> {
 /// An IPv6 address as `inet_pton` reads it.
 pub fn parse_ipv6(s: &str) -> Option<[u8; 16]> {
     s.parse::<Ipv6Addr>().ok().map(|a| a.octets())
+}
+
+/// Parses a MAC address as libxtables' `XTTYPE_ETHERMAC`: six `:`-separated fields of at most
+/// two hex digits (an empty field is 0).
+///
+/// ```
+/// use iptnl::ipt::ext::base::libxt::parse_mac;
+/// assert_eq!(parse_mac("0:1:2:a:b:cc"), Some([0, 1, 2, 0xa, 0xb, 0xcc]));
+/// assert_eq!(parse_mac("0:1:2:3:4"), None);
+/// ```
+pub fn parse_mac(s: &str) -> Option<[u8; iptnl_sys::xt::ETH_ALEN]> {
+    let parts: Vec<&str> = s.split(':').collect();
+    if parts.len() != iptnl_sys::xt::ETH_ALEN {
+        return None;
+    }
+    let mut out = [0u8; iptnl_sys::xt::ETH_ALEN];
+    for (o, p) in out.iter_mut().zip(parts) {
+        if p.len() > 2 || !p.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        *o = if p.is_empty() {
+            0
+        } else {
+            u8::from_str_radix(p, 16).ok()?
+        };
+    }
+    Some(out)
 }

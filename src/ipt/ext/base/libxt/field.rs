@@ -39,7 +39,7 @@ pub fn parse_log_prefix(option: &str, s: &str, cap: usize) -> Result<Vec<u8>, Pa
 /// length check.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::c_buffer_arg;
+/// use iptnl::ipt::ext::base::libxt::c_buffer_arg;
 /// assert_eq!(c_buffer_arg("--genre", "linux\0x", 32), Ok("linux"));
 /// assert!(c_buffer_arg("--genre", &"a".repeat(32), 32).is_err());
 /// ```

@@ -211,7 +211,7 @@ pub trait PortFields {
 /// (`spts`, `dpts`, `invflags`): `port_fields!(Type, "proto", number, INV_SRC, INV_DST)`.
 macro_rules! port_fields {
     ($ty:ty, $proto:literal, $num:literal, $inv_src:expr, $inv_dst:expr) => {
-        impl $crate::ipt::ext::ports::PortFields for $ty {
+        impl $crate::ipt::ext::base::ports::PortFields for $ty {
             const PROTO: &'static str = $proto;
             const NUM: u8 = $num;
             const INV_SRC: u8 = $inv_src;
@@ -405,6 +405,24 @@ pub fn decode_port_piece(exprs: &[Expr]) -> Option<(PortPiece, usize)> {
         }
         _ => None,
     }
+}
+
+/// Looks a port up as libxtables' `xtables_getportbyname` (getaddrinfo on the service):
+/// a decimal number or a service name of any protocol.
+///
+/// ```
+/// use iptnl::ipt::ext::base::ports::port_by_name;
+/// assert_eq!(port_by_name("8080", "--vport").unwrap(), 8080);
+/// assert!(port_by_name("70000", "--vport").is_err());
+/// ```
+pub fn port_by_name(s: &str, opt: &str) -> Result<u16, ParseError> {
+    let bad = || ParseError::bad(opt, format!("Port \"{s}\" does not resolve to anything."));
+    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
+        return s.parse::<u16>().map_err(|_| bad());
+    }
+    parse_port(s, "tcp", opt)
+        .or_else(|_| parse_port(s, "udp", opt))
+        .map_err(|_| bad())
 }
 
 #[cfg(test)]

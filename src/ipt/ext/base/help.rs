@@ -2,7 +2,8 @@
 //! general help, one per extension, in iptables 1.8.11's words (the revision iptnl sends).
 //!
 //! ```
-//! use iptnl::ipt::ext::{help, ExtKind};
+//! use iptnl::ipt::ext::base::help;
+//! use iptnl::ipt::ext::ExtKind;
 //! use iptnl::ipt::IpFamily;
 //! let text = help::help(ExtKind::Match, "cpu", IpFamily::V4).unwrap();
 //! assert!(text.starts_with("cpu match options:\n"));
@@ -360,7 +361,7 @@ mod tests {
 
     #[test]
     fn every_extension_has_its_help() {
-        for d in super::super::all() {
+        for d in crate::ipt::ext::all() {
             let fams = match d.family {
                 Some(f) => vec![f],
                 None => vec![IpFamily::V4, IpFamily::V6],

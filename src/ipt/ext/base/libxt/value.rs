@@ -4,7 +4,7 @@
 use super::inet::prefix_mask;
 use super::num::strtoul_full;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::opts::Given;
+use crate::ipt::ext::base::opts::Given;
 use crate::ipt::IpFamily;
 
 /// Parses an integer option value as libxtables' `XTTYPE_UINT*` does, with its error.
@@ -21,7 +21,7 @@ pub fn uint_value(ext: &str, option: &str, s: &str, min: u64, max: u64) -> Resul
 /// ah/esp/frag/rt, the lengths of `length`, the types of `mh`).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::save_u32_range;
+/// use iptnl::ipt::ext::base::libxt::save_u32_range;
 /// let mut s = String::new();
 /// save_u32_range(&mut s, [1, 1024]);
 /// save_u32_range(&mut s, [7, 7]);
@@ -64,7 +64,7 @@ pub fn require_option(given: Given, msg: &str) -> Result<(), ParseError> {
 /// prefix, as libxtables' `(uint8_t)-1`) and the mask, 16 bytes each (IPv4 in the first 4).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::parse_hostmask;
+/// use iptnl::ipt::ext::base::libxt::parse_hostmask;
 /// use iptnl::ipt::IpFamily;
 /// let (addr, len, mask) = parse_hostmask(IpFamily::V4, "NETMAP", "to", "10.1.2.3/16").unwrap();
 /// assert_eq!((&addr[..4], len, &mask[..4]), (&[10, 1, 2, 3][..], 16, &[255, 255, 0, 0][..]));
@@ -81,14 +81,14 @@ pub fn parse_hostmask(
         Some((h, m)) => (h, Some(m)),
         None => (s, None),
     };
-    let addr = crate::ipt::ext::names::parse_host(family, host, &format!("--{option}"))?;
+    let addr = crate::ipt::ext::base::names::parse_host(family, host, &format!("--{option}"))?;
     let full = match family {
         IpFamily::V4 => 32,
         IpFamily::V6 => 128,
     };
     Ok(match mask {
         None => (addr, full, [0xff; 16]),
-        Some(m) => match crate::ipt::ext::opts::parse_plen(ext, option, m, family)? {
+        Some(m) => match crate::ipt::ext::base::opts::parse_plen(ext, option, m, family)? {
             (Some(len), _) => (addr, len, prefix_mask(len)),
             (None, odd) => (addr, u8::MAX, odd),
         },
@@ -103,7 +103,7 @@ pub fn parse_hostmask(
 ///
 /// ```
 /// use iptnl::ipt::error::ParseError;
-/// use iptnl::ipt::ext::libxt::parse_port_rc;
+/// use iptnl::ipt::ext::base::libxt::parse_port_rc;
 /// let port = |s: &str| s.parse::<u16>().map_err(|_| ParseError::Invalid(s.into()));
 /// let many = || ParseError::Invalid("too many".into());
 /// assert_eq!(parse_port_rc("7:", "--dport", many, port), Ok([7, 65535]));

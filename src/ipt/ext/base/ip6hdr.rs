@@ -18,7 +18,7 @@ pub const ID_RANGE: Ty = Ty::Range {
 /// range.
 ///
 /// ```
-/// use iptnl::ipt::ext::ip6hdr::save_id_range;
+/// use iptnl::ipt::ext::base::ip6hdr::save_id_range;
 /// let mut s = String::new();
 /// save_id_range(&mut s, "fragid", [0, u32::MAX], false);
 /// save_id_range(&mut s, "fragid", [1, 2], true);
@@ -38,7 +38,7 @@ pub fn save_id_range(out: &mut String, option: &str, r: [u32; 2], inv: bool) {
 /// Appends ` [!] --OPTION N`: how a single-value test (a length, a type) is saved.
 ///
 /// ```
-/// use iptnl::ipt::ext::ip6hdr::save_id;
+/// use iptnl::ipt::ext::base::ip6hdr::save_id;
 /// let mut s = String::new();
 /// save_id(&mut s, "rt-len", 8, true);
 /// assert_eq!(s, " ! --rt-len 8");
@@ -52,7 +52,7 @@ pub fn save_id(out: &mut String, option: &str, v: u32, inv: bool) {
 /// where the header's word ends with its own space, as libip6t_ah's does).
 ///
 /// ```
-/// use iptnl::ipt::ext::ip6hdr::print_length;
+/// use iptnl::ipt::ext::base::ip6hdr::print_length;
 /// let mut s = String::new();
 /// print_length(&mut s, " ", 8, true);
 /// assert_eq!(s, " length:!8");

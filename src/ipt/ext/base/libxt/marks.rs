@@ -3,7 +3,7 @@
 
 use super::num::strtoul_prefix;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::opts::Val;
+use crate::ipt::ext::base::opts::Val;
 
 /// Appends ` 0xMARK` or ` 0xMARK/0xMASK` as libxt_mark and libxt_connmark print it (the
 /// mask only when it is not `0xffffffff`).
@@ -65,7 +65,7 @@ pub fn xmark_words(name: &str, mark: u32, mask: u32) -> String {
 /// takes no names).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::lmap_parse;
+/// use iptnl::ipt::ext::base::libxt::lmap_parse;
 /// let m = lmap_parse("# groups\n0\tdefault\n0x10 web # comment\n300 big\n").unwrap();
 /// assert_eq!(m, vec![(0, "default".to_owned()), (16, "web".to_owned())]);
 /// assert_eq!(lmap_parse("#1 none\n"), None);
@@ -117,7 +117,7 @@ pub fn lmap(
 /// when not given.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::parse_val_mask;
+/// use iptnl::ipt::ext::base::libxt::parse_val_mask;
 /// let map = vec![(5, "web".to_owned())];
 /// assert_eq!(parse_val_mask("devgroup", "src-group", "web", Some(&map)), Ok((5, u32::MAX)));
 /// assert_eq!(parse_val_mask("devgroup", "src-group", "0x1/0xf", None), Ok((1, 15)));
@@ -130,7 +130,7 @@ pub fn parse_val_mask(
     lmap: Option<&[(u32, String)]>,
 ) -> Result<(u32, u32), ParseError> {
     let Some(map) = lmap else {
-        return crate::ipt::ext::opts::parse_mark_mask(ext, name, s);
+        return crate::ipt::ext::base::opts::parse_mark_mask(ext, name, s);
     };
     let max = u64::from(u32::MAX);
     let by_name = || {
@@ -149,7 +149,7 @@ pub fn parse_val_mask(
     match strtoul_prefix(s).filter(|(v, _)| *v <= max) {
         Some((v, "")) => Ok((v as u32, u32::MAX)),
         Some((_, rest)) if rest.starts_with('/') => {
-            crate::ipt::ext::opts::parse_mark_mask(ext, name, s)
+            crate::ipt::ext::base::opts::parse_mark_mask(ext, name, s)
         }
         _ => by_name(),
     }
@@ -159,7 +159,7 @@ pub fn parse_val_mask(
 /// value's name in `lmap`, else ` 0xV`.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::print_val_mask;
+/// use iptnl::ipt::ext::base::libxt::print_val_mask;
 /// let map = vec![(0, "default".to_owned())];
 /// let mut s = String::new();
 /// print_val_mask(&mut s, 0, u32::MAX, Some(&map));

@@ -8,7 +8,7 @@
 /// the string, or `None` when no digit was read or the value overflows 64 bits.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::strtoul_prefix;
+/// use iptnl::ipt::ext::base::libxt::strtoul_prefix;
 /// assert_eq!(strtoul_prefix("0x10/0xff"), Some((16, "/0xff")));
 /// assert_eq!(strtoul_prefix(" +7k"), Some((7, "k")));
 /// assert_eq!(strtoul_prefix("-1"), None);
@@ -56,7 +56,7 @@ pub fn strtoul_prefix(s: &str) -> Option<(u64, &str)> {
 /// rest, or `None` when no digit follows.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::scan_llu_prefix;
+/// use iptnl::ipt::ext::base::libxt::scan_llu_prefix;
 /// assert_eq!(scan_llu_prefix(b" +7:3"), Some((7, &b":3"[..])));
 /// assert_eq!(scan_llu_prefix(b"-1"), Some((u64::MAX, &b""[..])));
 /// assert_eq!(scan_llu_prefix(b"99999999999999999999x"), Some((u64::MAX, &b"x"[..])));
@@ -101,7 +101,7 @@ pub fn scan_llu_prefix(b: &[u8]) -> Option<(u64, &[u8])> {
 /// pointer, as the `XTTYPE_UINT*` option types use it).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::strtoul_full;
+/// use iptnl::ipt::ext::base::libxt::strtoul_full;
 /// assert_eq!(strtoul_full("010", 0, 255), Some(8));
 /// assert_eq!(strtoul_full("256", 0, 255), None);
 /// assert_eq!(strtoul_full("5x", 0, 255), None);
@@ -115,7 +115,7 @@ pub fn strtoul_full(s: &str, min: u64, max: u64) -> Option<u64> {
 /// the string.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::strtoul_prefix_in;
+/// use iptnl::ipt::ext::base::libxt::strtoul_prefix_in;
 /// assert_eq!(strtoul_prefix_in("  42abc", 0, 100), Some((42, "abc")));
 /// assert_eq!(strtoul_prefix_in("65536", 0, 65535), None);
 /// ```
@@ -223,7 +223,7 @@ pub fn parse_c_uint(s: &str, max: u64) -> Option<u64> {
 /// 512 bytes are looked at.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::strtod_prefix;
+/// use iptnl::ipt::ext::base::libxt::strtod_prefix;
 /// assert_eq!(strtod_prefix("250.0ms"), Some((250.0, "ms")));
 /// assert_eq!(strtod_prefix("1e"), Some((1.0, "e")));
 /// assert_eq!(strtod_prefix("ms"), None);
@@ -244,7 +244,7 @@ pub fn strtod_prefix(s: &str) -> Option<(f64, &str)> {
 /// values C leaves undefined (negative or too large; 0 for NaN and infinities).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::double_to_uint;
+/// use iptnl::ipt::ext::base::libxt::double_to_uint;
 /// assert_eq!(double_to_uint(250000.9), 250000);
 /// assert_eq!(double_to_uint(-1.0), u32::MAX);
 /// ```

@@ -5,7 +5,7 @@
 /// case-insensitive prefix of `name`, as iptables' name-list parsers take abbreviations.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::abbrev_of;
+/// use iptnl::ipt::ext::base::libxt::abbrev_of;
 /// assert!(abbrev_of("est", "ESTABLISHED"));
 /// assert!(!abbrev_of("", "ESTABLISHED"));
 /// ```
@@ -19,7 +19,7 @@ pub fn abbrev_of(word: &str, name: &str) -> bool {
 /// on (which iptables quotes when a word is bad); the first error stops the walk.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::for_each_listed;
+/// use iptnl::ipt::ext::base::libxt::for_each_listed;
 /// let mut seen = Vec::new();
 /// for_each_listed("a,b,c", |w, rest| -> Result<(), ()> {
 ///     seen.push((w.to_owned(), rest.to_owned()));
@@ -48,7 +48,7 @@ pub fn for_each_listed<E>(
 /// (`invflags |= bit_if(inv, XT_TCP_INV_SRCPT)`).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::bit_if;
+/// use iptnl::ipt::ext::base::libxt::bit_if;
 /// assert_eq!(bit_if(true, 0x04u8), 0x04);
 /// assert_eq!(bit_if(false, 0x04u8), 0);
 /// ```
@@ -64,7 +64,7 @@ pub fn bit_if<T: Default>(on: bool, bit: T) -> T {
 /// functions of tcp, udp, icmp and the IPv6 header matches end.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::print_unknown_invflags;
+/// use iptnl::ipt::ext::base::libxt::print_unknown_invflags;
 /// let mut s = String::new();
 /// print_unknown_invflags(&mut s, 0x13, 0x03);
 /// assert_eq!(s, " Unknown invflags: 0x10");
@@ -79,7 +79,7 @@ pub fn print_unknown_invflags(out: &mut String, invflags: u8, known: u8) {
 /// The bit of the flag option `name` in a table of (option, bit), 0 when it is not there.
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::flag_bit;
+/// use iptnl::ipt::ext::base::libxt::flag_bit;
 /// const FLAGS: &[(&str, u8)] = &[("loose", 1), ("invert", 8)];
 /// assert_eq!(flag_bit(FLAGS, "invert"), 8);
 /// assert_eq!(flag_bit(FLAGS, "strict"), 0);
@@ -95,7 +95,7 @@ pub fn flag_bit(names: &[(&str, u8)], name: &str) -> u8 {
 /// how flag options are saved (`lead` ` --`) and listed (`lead` ` `).
 ///
 /// ```
-/// use iptnl::ipt::ext::libxt::push_flags;
+/// use iptnl::ipt::ext::base::libxt::push_flags;
 /// const FLAGS: &[(&str, u8)] = &[("loose", 1), ("validmark", 2), ("invert", 8)];
 /// let mut s = String::new();
 /// push_flags(&mut s, FLAGS, 9, " --");

@@ -267,10 +267,10 @@ pub trait Extension: Any + fmt::Debug + Send + Sync {
 #[doc(hidden)]
 macro_rules! ext_boilerplate {
     () => {
-        fn clone_box(&self) -> Box<dyn $crate::ipt::ext::api::Extension> {
+        fn clone_box(&self) -> Box<dyn $crate::ipt::ext::base::api::Extension> {
             Box::new(self.clone())
         }
-        fn eq_dyn(&self, other: &dyn $crate::ipt::ext::api::Extension) -> bool {
+        fn eq_dyn(&self, other: &dyn $crate::ipt::ext::base::api::Extension) -> bool {
             other.as_any().downcast_ref::<Self>() == Some(self)
         }
         fn as_any(&self) -> &dyn std::any::Any {

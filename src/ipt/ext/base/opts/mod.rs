@@ -16,7 +16,7 @@
 //! checks what no table can say.
 //!
 //! ```
-//! use iptnl::ipt::ext::opts::{Opt, Ty};
+//! use iptnl::ipt::ext::base::opts::{Opt, Ty};
 //! static OPTIONS: &[Opt] = &[
 //!     Opt::new("ttl-eq", Ty::Uint { min: 0, max: 255 }).inv().excl(&["ttl-eq", "ttl-lt"]),
 //!     Opt::new("ttl-lt", Ty::Uint { min: 0, max: 255 }).excl(&["ttl-eq", "ttl-lt"]),

@@ -3,8 +3,8 @@
 
 use super::table::*;
 use crate::ipt::error::ParseError;
-use crate::ipt::ext::libxt::inet::{inet_aton, prefix_mask};
-use crate::ipt::ext::libxt::num::{strtod_full, strtoul_full, strtoul_prefix};
+use crate::ipt::ext::base::libxt::inet::{inet_aton, prefix_mask};
+use crate::ipt::ext::base::libxt::num::{strtod_full, strtoul_full, strtoul_prefix};
 use crate::ipt::IpFamily;
 
 /// `EXT: bad value for option "--NAME", or out of range (MIN-MAX).` (`XTTYPE_UINT*`).
@@ -19,7 +19,7 @@ pub fn uint_error(ext: &str, name: &str, min: u64, max: u64) -> ParseError {
 /// `min..=max`.
 ///
 /// ```
-/// use iptnl::ipt::ext::opts::parse_uint;
+/// use iptnl::ipt::ext::base::opts::parse_uint;
 /// assert_eq!(parse_uint("ttl", "ttl-eq", "0x10", 0, 255), Ok(16));
 /// assert_eq!(
 ///     parse_uint("ttl", "ttl-eq", "256", 0, 255).unwrap_err().to_string(),
@@ -34,7 +34,7 @@ pub fn parse_uint(ext: &str, name: &str, s: &str, min: u64, max: u64) -> Result<
 /// `min..=max` unless both are 0.
 ///
 /// ```
-/// use iptnl::ipt::ext::opts::parse_double;
+/// use iptnl::ipt::ext::base::opts::parse_double;
 /// assert_eq!(parse_double("statistic", "probability", "0.5", 0, 1), Ok(0.5));
 /// assert!(parse_double("statistic", "probability", "2", 0, 1).is_err());
 /// ```
@@ -55,7 +55,7 @@ pub fn parse_double(ext: &str, name: &str, s: &str, min: u32, max: u32) -> Resul
 /// components were given.
 ///
 /// ```
-/// use iptnl::ipt::ext::opts::parse_range;
+/// use iptnl::ipt::ext::base::opts::parse_range;
 /// assert_eq!(parse_range("length", "length", "5:", 0, 65535, true), Ok(([5, 65535], 2)));
 /// assert_eq!(parse_range("length", "length", "7", 0, 65535, true), Ok(([7, 7], 1)));
 /// assert!(parse_range("frag", "fragid", "7:5", 0, 65535, true).is_err());
@@ -124,7 +124,7 @@ pub fn parse_range(
 /// the mask is `0xffffffff` when not given.
 ///
 /// ```
-/// use iptnl::ipt::ext::opts::parse_mark_mask;
+/// use iptnl::ipt::ext::base::opts::parse_mark_mask;
 /// assert_eq!(parse_mark_mask("mark", "mark", "0x1/0xff"), Ok((1, 0xff)));
 /// assert_eq!(parse_mark_mask("mark", "mark", "7"), Ok((7, u32::MAX)));
 /// assert_eq!(
@@ -188,7 +188,7 @@ pub fn check_str(name: &str, s: &str, min: usize, max: usize) -> Result<(), Pars
 /// (`None` for a mask that is not a prefix) and the mask.
 ///
 /// ```
-/// use iptnl::ipt::ext::opts::parse_plen;
+/// use iptnl::ipt::ext::base::opts::parse_plen;
 /// use iptnl::ipt::IpFamily;
 /// let (len, mask) = parse_plen("recent", "mask", "255.255.0.0", IpFamily::V4).unwrap();
 /// assert_eq!((len, &mask[..4]), (Some(16), &[255, 255, 0, 0][..]));
@@ -293,7 +293,7 @@ pub fn parse_value<'a>(
 /// says), for the extensions' unit tests.
 #[cfg(test)]
 pub(crate) fn feed(
-    ext: &mut dyn crate::ipt::ext::Extension,
+    ext: &mut dyn crate::ipt::ext::base::api::Extension,
     family: IpFamily,
     proto: Option<crate::ipt::ProtoMatch>,
     name: &str,
@@ -310,10 +310,10 @@ pub(crate) fn feed(
         })?;
     let values = [value];
     let val = parse_value(desc.name, &opt, &values[..opt.arity().min(1)], family)?;
-    let ctx = crate::ipt::ext::ParseCtx {
+    let ctx = crate::ipt::ext::base::api::ParseCtx {
         family,
         proto,
-        sets: &crate::ipt::ext::NoSets,
+        sets: &crate::ipt::ext::base::api::NoSets,
         given: Given::new(desc.options),
     };
     ext.parse(&opt, false, val, &ctx)
