@@ -3,15 +3,18 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `CHECKSUM` target, rev 0, one byte
 //! (`XT_CHECKSUM_OP_FILL`, 8 aligned). The kernel allows it in the mangle table only.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{xt_CHECKSUM_info, XT_CHECKSUM_OP_FILL};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j CHECKSUM`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -32,6 +35,14 @@ pub struct Checksum {
     pub operation: u8,
 }
 
+/// `struct xt_CHECKSUM_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Checksum> = XtStruct::new(
+    "xt_CHECKSUM_info",
+    size_of::<xt_CHECKSUM_info>(),
+    0,
+    &[xt_field!(xt_CHECKSUM_info, operation: U8 => operation)],
+);
+
 impl Extension for Checksum {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -49,9 +60,7 @@ impl Extension for Checksum {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_CHECKSUM_info>();
-        b.put_u8(0, self.operation);
-        out.push(xt_target("CHECKSUM", 0, b.into_vec()));
+        out.push(xt_target("CHECKSUM", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -72,8 +81,5 @@ impl Extension for Checksum {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_CHECKSUM_info>(rev, 0, info)?;
-    Some(Box::new(Checksum {
-        operation: v.u8(0)?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }

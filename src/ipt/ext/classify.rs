@@ -6,15 +6,19 @@
 //! `%04x:%04x`. The kernel allows it in the mangle table (FORWARD, OUTPUT, POSTROUTING) and
 //! in the filter table's FORWARD and OUTPUT chains.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::xt_classify_target_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
-    Val, XtBuf, XtView,
+    Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j CLASSIFY`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -74,6 +78,14 @@ fn parse_class(s: &str) -> Option<u32> {
     Some((major << 16) | (minor & 0xffff))
 }
 
+/// `struct xt_classify_target_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Classify> = XtStruct::new(
+    "xt_classify_target_info",
+    size_of::<xt_classify_target_info>(),
+    0,
+    &[xt_field!(xt_classify_target_info, priority: U32 => priority)],
+);
+
 impl Extension for Classify {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -93,9 +105,7 @@ impl Extension for Classify {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_classify_target_info>();
-        b.put_u32(0, self.priority);
-        out.push(xt_target("CLASSIFY", 0, b.into_vec()));
+        out.push(xt_target("CLASSIFY", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -119,10 +129,7 @@ impl Extension for Classify {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_classify_target_info>(rev, 0, info)?;
-    Some(Box::new(Classify {
-        priority: v.u32(0)?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `connbytes` match, rev 0,
 //! `xt_connbytes_info` (24 bytes); `! --connbytes` swaps the bounds.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_connbytes_info, XT_CONNBYTES_AVGPKT, XT_CONNBYTES_BYTES, XT_CONNBYTES_DIR_BOTH,
@@ -15,11 +15,13 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `connbytes` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -77,16 +79,20 @@ fn name_of(list: &[(&'static str, u8)], v: u8) -> &'static str {
         .map_or("unknown", |(n, _)| n)
 }
 
-impl ConnBytes {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_connbytes_info>();
-        b.put_u64(offset_of!(xt_connbytes_info, from), self.from);
-        b.put_u64(offset_of!(xt_connbytes_info, to), self.to);
-        b.put_u8(offset_of!(xt_connbytes_info, what), self.what);
-        b.put_u8(offset_of!(xt_connbytes_info, direction), self.direction);
-        b.into_vec()
-    }
+/// `struct xt_connbytes_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<ConnBytes> = XtStruct::new(
+    "xt_connbytes_info",
+    size_of::<xt_connbytes_info>(),
+    0,
+    &[
+        xt_field!(xt_connbytes_info, from: U64 => from),
+        xt_field!(xt_connbytes_info, to: U64 => to),
+        xt_field!(xt_connbytes_info, what: U8 => what),
+        xt_field!(xt_connbytes_info, direction: U8 => direction),
+    ],
+);
 
+impl ConnBytes {
     /// `print_from_to`, then the mode and the direction, with `pfx` (`--` for save) and the
     /// words between them.
     fn show(&self, pfx: &str, mode: &str, dir: &str, out: &mut String) {
@@ -162,7 +168,7 @@ impl Extension for ConnBytes {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("connbytes", 0, self.to_xt()));
+        out.push(xt_match("connbytes", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -178,16 +184,10 @@ impl Extension for ConnBytes {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_connbytes_info>(rev, 0, info)?;
-    let c = ConnBytes {
-        from: v.u64(offset_of!(xt_connbytes_info, from))?,
-        to: v.u64(offset_of!(xt_connbytes_info, to))?,
-        what: v.u8(offset_of!(xt_connbytes_info, what))?,
-        direction: v.u8(offset_of!(xt_connbytes_info, direction))?,
-    };
+    let c = INFO.decode_exact(rev, info)?;
     // Any bounds, as iptables lists them (`0:0` is saved as `0`, which reads back as `0:`).
     let ok = c.what <= XT_CONNBYTES_AVGPKT && c.direction <= XT_CONNBYTES_DIR_BOTH;
-    (ok && c.to_xt() == info).then(|| Box::new(c) as _)
+    ok.then(|| Box::new(c) as _)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! `xt_connlabel_mtinfo`. The kernel refuses a bit it has no room for (above 127) with
 //! ERANGE, as it refuses iptables-nft's.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 use std::sync::OnceLock;
 
 use iptnl_sys::xt::{xt_connlabel_mtinfo, XT_CONNLABEL_OP_INVERT, XT_CONNLABEL_OP_SET};
@@ -13,13 +13,15 @@ use iptnl_sys::xt::{xt_connlabel_mtinfo, XT_CONNLABEL_OP_INVERT, XT_CONNLABEL_OP
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::libxt::{strtoul_full, strtoul_prefix};
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::sysdb::{self, Db};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `connlabel` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -79,14 +81,16 @@ pub struct ConnLabel {
     pub options: u16,
 }
 
-impl ConnLabel {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_connlabel_mtinfo>();
-        b.put_u16(offset_of!(xt_connlabel_mtinfo, bit), self.bit);
-        b.put_u16(offset_of!(xt_connlabel_mtinfo, options), self.options);
-        b.into_vec()
-    }
-}
+/// `struct xt_connlabel_mtinfo`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<ConnLabel> = XtStruct::new(
+    "xt_connlabel_mtinfo",
+    size_of::<xt_connlabel_mtinfo>(),
+    0,
+    &[
+        xt_field!(xt_connlabel_mtinfo, bit: U16 => bit),
+        xt_field!(xt_connlabel_mtinfo, options: U16 => options),
+    ],
+);
 
 impl Extension for ConnLabel {
     fn desc(&self) -> &'static ExtDesc {
@@ -121,7 +125,7 @@ impl Extension for ConnLabel {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("connlabel", 0, self.to_xt()));
+        out.push(xt_match("connlabel", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -156,13 +160,9 @@ impl Extension for ConnLabel {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_connlabel_mtinfo>(rev, 0, info)?;
-    let c = ConnLabel {
-        bit: v.u16(offset_of!(xt_connlabel_mtinfo, bit))?,
-        options: v.u16(offset_of!(xt_connlabel_mtinfo, options))?,
-    };
+    let c = INFO.decode_exact(rev, info)?;
     let known = XT_CONNLABEL_OP_INVERT | XT_CONNLABEL_OP_SET;
-    (c.options & !known == 0 && c.to_xt() == info).then(|| Box::new(c) as _)
+    (c.options & !known == 0).then(|| Box::new(c) as _)
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! (`xt_connmark_mtinfo1`), and the `CONNMARK` target, revision 2 (`xt_connmark_tginfo2`).
 //! Decoding: those, and `CONNMARK` revision 1 (`xt_connmark_tginfo1`, no shift).
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_connmark_mtinfo1, xt_connmark_tginfo1, xt_connmark_tginfo2, D_SHIFT_LEFT, D_SHIFT_RIGHT,
@@ -21,8 +21,10 @@ use crate::ipt::ext::base::api::{
     ParseCtx, Val, XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::{Ty, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `connmark` match.
 pub static MATCH: ExtDesc = ExtDesc {
@@ -93,6 +95,18 @@ impl Default for Connmark {
     }
 }
 
+/// `struct xt_connmark_mtinfo1`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Connmark> = XtStruct::new(
+    "xt_connmark_mtinfo1",
+    size_of::<xt_connmark_mtinfo1>(),
+    1,
+    &[
+        xt_field!(xt_connmark_mtinfo1, mark: U32 => mark),
+        xt_field!(xt_connmark_mtinfo1, mask: U32 => mask),
+        xt_field!(xt_connmark_mtinfo1, invert: Flag => invert),
+    ],
+);
+
 impl Extension for Connmark {
     fn desc(&self) -> &'static ExtDesc {
         &MATCH
@@ -111,12 +125,7 @@ impl Extension for Connmark {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        type I = xt_connmark_mtinfo1;
-        let mut b = XtBuf::of::<I>();
-        b.put_u32(offset_of!(I, mark), self.mark);
-        b.put_u32(offset_of!(I, mask), self.mask);
-        b.put_u8(offset_of!(I, invert), self.invert as u8);
-        out.push(xt_match("connmark", 1, b.into_vec()));
+        out.push(xt_match("connmark", 1, INFO.encode(self)));
         Ok(())
     }
 
@@ -136,13 +145,7 @@ impl Extension for Connmark {
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    type I = xt_connmark_mtinfo1;
-    let v = XtView::of_rev::<I>(rev, 1, info)?;
-    Some(Box::new(Connmark {
-        mark: v.u32(offset_of!(I, mark))?,
-        mask: v.u32(offset_of!(I, mask))?,
-        invert: v.u8(offset_of!(I, invert))? != 0,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 /// `-j CONNMARK …`, as `struct xt_connmark_tginfo2`.

@@ -2,18 +2,20 @@
 //!
 //! Encoding (iptables-nft 1.8.9): the x_tables `cpu` match, rev 0, `xt_cpu_info` (8 bytes).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::xt_cpu_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::U32;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `cpu` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -36,14 +38,16 @@ pub struct Cpu {
     pub invert: u32,
 }
 
-impl Cpu {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_cpu_info>();
-        b.put_u32(offset_of!(xt_cpu_info, cpu), self.cpu);
-        b.put_u32(offset_of!(xt_cpu_info, invert), self.invert);
-        b.into_vec()
-    }
-}
+/// `struct xt_cpu_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Cpu> = XtStruct::new(
+    "xt_cpu_info",
+    size_of::<xt_cpu_info>(),
+    0,
+    &[
+        xt_field!(xt_cpu_info, cpu: U32 => cpu),
+        xt_field!(xt_cpu_info, invert: U32 => invert),
+    ],
+);
 
 impl Extension for Cpu {
     fn desc(&self) -> &'static ExtDesc {
@@ -63,7 +67,7 @@ impl Extension for Cpu {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("cpu", 0, self.to_xt()));
+        out.push(xt_match("cpu", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -82,12 +86,8 @@ impl Extension for Cpu {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_cpu_info>(rev, 0, info)?;
-    let c = Cpu {
-        cpu: v.u32(offset_of!(xt_cpu_info, cpu))?,
-        invert: v.u32(offset_of!(xt_cpu_info, invert))?,
-    };
-    (c.invert <= 1 && c.to_xt() == info).then(|| Box::new(c) as _)
+    let c = INFO.decode_exact(rev, info)?;
+    (c.invert <= 1).then(|| Box::new(c) as _)
 }
 
 #[cfg(test)]

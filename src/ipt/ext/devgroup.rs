@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `devgroup` match, rev 0, `xt_devgroup_info`
 //! (20 bytes, 24 padded).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 use std::sync::OnceLock;
 
 use iptnl_sys::xt::{
@@ -16,12 +16,14 @@ use super::base::libxt::{lmap, parse_val_mask, print_val_mask, require_option};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::sysdb::Db;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `devgroup` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -59,17 +61,21 @@ pub struct DevGroup {
     pub dst_mask: u32,
 }
 
-impl DevGroup {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_devgroup_info>();
-        b.put_u32(offset_of!(xt_devgroup_info, flags), self.flags);
-        b.put_u32(offset_of!(xt_devgroup_info, src_group), self.src_group);
-        b.put_u32(offset_of!(xt_devgroup_info, src_mask), self.src_mask);
-        b.put_u32(offset_of!(xt_devgroup_info, dst_group), self.dst_group);
-        b.put_u32(offset_of!(xt_devgroup_info, dst_mask), self.dst_mask);
-        b.into_vec()
-    }
+/// `struct xt_devgroup_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<DevGroup> = XtStruct::new(
+    "xt_devgroup_info",
+    size_of::<xt_devgroup_info>(),
+    0,
+    &[
+        xt_field!(xt_devgroup_info, flags: U32 => flags),
+        xt_field!(xt_devgroup_info, src_group: U32 => src_group),
+        xt_field!(xt_devgroup_info, src_mask: U32 => src_mask),
+        xt_field!(xt_devgroup_info, dst_group: U32 => dst_group),
+        xt_field!(xt_devgroup_info, dst_mask: U32 => dst_mask),
+    ],
+);
 
+impl DevGroup {
     /// `devgroup_show`: both tests with prefix `pfx` (`--` for save), names unless `numeric`.
     fn show(&self, pfx: &str, numeric: bool, out: &mut String) {
         let names = if numeric { None } else { groups() };
@@ -142,7 +148,7 @@ impl Extension for DevGroup {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("devgroup", 0, self.to_xt()));
+        out.push(xt_match("devgroup", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -158,14 +164,7 @@ impl Extension for DevGroup {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_devgroup_info>(rev, 0, info)?;
-    let d = DevGroup {
-        flags: v.u32(offset_of!(xt_devgroup_info, flags))?,
-        src_group: v.u32(offset_of!(xt_devgroup_info, src_group))?,
-        src_mask: v.u32(offset_of!(xt_devgroup_info, src_mask))?,
-        dst_group: v.u32(offset_of!(xt_devgroup_info, dst_group))?,
-        dst_mask: v.u32(offset_of!(xt_devgroup_info, dst_mask))?,
-    };
+    let d = INFO.decode_exact(rev, info)?;
     let all = XT_DEVGROUP_MATCH_SRC
         | XT_DEVGROUP_INVERT_SRC
         | XT_DEVGROUP_MATCH_DST
@@ -177,7 +176,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     let dst_ok = f & XT_DEVGROUP_MATCH_DST != 0
         || (f & XT_DEVGROUP_INVERT_DST == 0 && d.dst_group == 0 && d.dst_mask == 0);
     let ok = f & !all == 0 && f & (XT_DEVGROUP_MATCH_SRC | XT_DEVGROUP_MATCH_DST) != 0;
-    (ok && src_ok && dst_ok && d.to_xt() == info).then(|| Box::new(d) as _)
+    (ok && src_ok && dst_ok).then(|| Box::new(d) as _)
 }
 
 #[cfg(test)]

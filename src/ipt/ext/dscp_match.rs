@@ -3,7 +3,7 @@
 //! Encoding (iptables-nft 1.8.9): x_tables `dscp` rev 0 (`xt_dscp_info`) and `tos` rev 1
 //! (`xt_tos_match_info`); `tos` rev 0 (`ipt_tos_info`, IPv4) is decoded too.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_dscp_info, xt_tos_match_info, XT_DSCP_MAX};
 
@@ -16,8 +16,10 @@ use crate::ipt::ext::base::api::{
     XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::{Ty, STR};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `dscp` match.
 pub static DSCP: ExtDesc = ExtDesc {
@@ -63,6 +65,17 @@ pub struct Dscp {
     pub invert: u8,
 }
 
+/// `struct xt_dscp_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Dscp> = XtStruct::new(
+    "xt_dscp_info",
+    size_of::<xt_dscp_info>(),
+    0,
+    &[
+        xt_field!(xt_dscp_info, dscp: U8 => dscp),
+        xt_field!(xt_dscp_info, invert: U8 => invert),
+    ],
+);
+
 impl Extension for Dscp {
     fn desc(&self) -> &'static ExtDesc {
         &DSCP
@@ -94,10 +107,7 @@ impl Extension for Dscp {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_dscp_info>();
-        b.put_u8(offset_of!(xt_dscp_info, dscp), self.dscp);
-        b.put_u8(offset_of!(xt_dscp_info, invert), self.invert);
-        out.push(xt_match("dscp", 0, b.into_vec()));
+        out.push(xt_match("dscp", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -117,11 +127,7 @@ impl Extension for Dscp {
 }
 
 fn decode_dscp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_dscp_info>(rev, 0, info)?;
-    Some(Box::new(Dscp {
-        dscp: v.u8(offset_of!(xt_dscp_info, dscp))?,
-        invert: v.u8(offset_of!(xt_dscp_info, invert))?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 /// Parses a `--tos` value as libxtables' `XTTYPE_TOSMASK` with iptables' rev 1 default:

@@ -4,16 +4,20 @@
 //! printed as `--set-dscp 0x%02x` whether given as a number or a class name. The kernel
 //! allows it in the mangle table only.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{xt_DSCP_info, XT_DSCP_MAX};
 
 use super::base::libxt::{require_option, DSCP_CLASSES};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
-    Val, XtBuf, XtView,
+    Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j DSCP`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -43,6 +47,14 @@ pub struct Dscp {
     /// The code point (0–63).
     pub dscp: u8,
 }
+
+/// `struct xt_DSCP_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Dscp> = XtStruct::new(
+    "xt_DSCP_info",
+    size_of::<xt_DSCP_info>(),
+    0,
+    &[xt_field!(xt_DSCP_info, dscp: U8 => dscp)],
+);
 
 impl Extension for Dscp {
     fn desc(&self) -> &'static ExtDesc {
@@ -76,9 +88,7 @@ impl Extension for Dscp {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_DSCP_info>();
-        b.put_u8(0, self.dscp);
-        out.push(xt_target("DSCP", 0, b.into_vec()));
+        out.push(xt_target("DSCP", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -94,6 +104,5 @@ impl Extension for Dscp {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_DSCP_info>(rev, 0, info)?;
-    Some(Box::new(Dscp { dscp: v.u8(0)? }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }

@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `ecn` match, rev 0, `xt_ecn_info` (4 bytes,
 //! 8 padded). The kernel takes the TCP tests only in `-p tcp` rules.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_ecn_info, XT_ECN_OP_MATCH_CWR, XT_ECN_OP_MATCH_ECE, XT_ECN_OP_MATCH_IP};
 
@@ -12,10 +12,12 @@ use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `ecn` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -44,15 +46,19 @@ pub struct Ecn {
     pub ip_ect: u8,
 }
 
-impl Ecn {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_ecn_info>();
-        b.put_u8(offset_of!(xt_ecn_info, operation), self.operation);
-        b.put_u8(offset_of!(xt_ecn_info, invert), self.invert);
-        b.put_u8(offset_of!(xt_ecn_info, ip_ect), self.ip_ect);
-        b.into_vec()
-    }
+/// `struct xt_ecn_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Ecn> = XtStruct::new(
+    "xt_ecn_info",
+    size_of::<xt_ecn_info>(),
+    0,
+    &[
+        xt_field!(xt_ecn_info, operation: U8 => operation),
+        xt_field!(xt_ecn_info, invert: U8 => invert),
+        xt_field!(xt_ecn_info, ip_ect: U8 => ip_ect),
+    ],
+);
 
+impl Ecn {
     fn neg(&self, bit: u8) -> bool {
         self.invert & bit != 0
     }
@@ -90,7 +96,7 @@ impl Extension for Ecn {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("ecn", 0, self.to_xt()));
+        out.push(xt_match("ecn", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -135,12 +141,7 @@ impl Extension for Ecn {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_ecn_info>(rev, 0, info)?;
-    let e = Ecn {
-        operation: v.u8(offset_of!(xt_ecn_info, operation))?,
-        invert: v.u8(offset_of!(xt_ecn_info, invert))?,
-        ip_ect: v.u8(offset_of!(xt_ecn_info, ip_ect))?,
-    };
+    let e = INFO.decode_exact(rev, info)?;
     let all = XT_ECN_OP_MATCH_IP | XT_ECN_OP_MATCH_ECE | XT_ECN_OP_MATCH_CWR;
     // A test that is not active prints nothing, so neither may its negation or value.
     let ok = e.operation != 0
@@ -148,7 +149,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && e.invert & !e.operation == 0
         && e.ip_ect <= 3
         && (e.operation & XT_ECN_OP_MATCH_IP != 0 || e.ip_ect == 0);
-    (ok && e.to_xt() == info).then(|| Box::new(e) as _)
+    ok.then(|| Box::new(e) as _)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! iptables 1.8.11 does; 1.8.9 dropped it from its output, which restored as a rule matching
 //! every packet. A reversed range (`5:4`) is refused, as 1.8.11 does.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{ip6t_ah, ipt_ah, xt_esp, IP6T_AH_INV_LEN, IP6T_AH_INV_SPI, XT_ESP_INV_SPI};
 
@@ -17,11 +17,12 @@ use super::base::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::U32;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `esp` match.
 pub static ESP: ExtDesc = ExtDesc {
@@ -116,6 +117,41 @@ impl Spi {
     }
 }
 
+/// `struct xt_esp`, field by field: it decodes the options and encodes them.
+static ESP_INFO: XtStruct<Spi> = XtStruct::new(
+    "xt_esp",
+    size_of::<xt_esp>(),
+    0,
+    &[
+        xt_field!(xt_esp, spis: U32Pair => spis),
+        xt_field!(xt_esp, invflags: U8 => invflags),
+    ],
+);
+
+/// `struct ipt_ah`, field by field: it decodes the options and encodes them.
+static AH4_INFO: XtStruct<Spi> = XtStruct::new(
+    "ipt_ah",
+    size_of::<ipt_ah>(),
+    0,
+    &[
+        xt_field!(ipt_ah, spis: U32Pair => spis),
+        xt_field!(ipt_ah, invflags: U8 => invflags),
+    ],
+);
+
+/// `struct ip6t_ah`, field by field: it decodes the options and encodes them.
+static AH6_INFO: XtStruct<Spi> = XtStruct::new(
+    "ip6t_ah",
+    size_of::<ip6t_ah>(),
+    0,
+    &[
+        xt_field!(ip6t_ah, spis: U32Pair => spis),
+        xt_field!(ip6t_ah, hdrlen: U32 => hdrlen),
+        xt_field!(ip6t_ah, hdrres: U8 => hdrres),
+        xt_field!(ip6t_ah, invflags: U8 => invflags),
+    ],
+);
+
 impl Extension for Spi {
     fn desc(&self) -> &'static ExtDesc {
         match self.kind {
@@ -148,29 +184,12 @@ impl Extension for Spi {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let b = match self.kind {
-            Kind::Esp => {
-                let mut b = XtBuf::of::<xt_esp>();
-                b.put_u32_pair(offset_of!(xt_esp, spis), self.spis);
-                b.put_u8(offset_of!(xt_esp, invflags), self.invflags);
-                b
-            }
-            Kind::Ah4 => {
-                let mut b = XtBuf::of::<ipt_ah>();
-                b.put_u32_pair(offset_of!(ipt_ah, spis), self.spis);
-                b.put_u8(offset_of!(ipt_ah, invflags), self.invflags);
-                b
-            }
-            Kind::Ah6 => {
-                let mut b = XtBuf::of::<ip6t_ah>();
-                b.put_u32_pair(offset_of!(ip6t_ah, spis), self.spis);
-                b.put_u32(offset_of!(ip6t_ah, hdrlen), self.hdrlen);
-                b.put_u8(offset_of!(ip6t_ah, hdrres), self.hdrres);
-                b.put_u8(offset_of!(ip6t_ah, invflags), self.invflags);
-                b
-            }
+        let info = match self.kind {
+            Kind::Esp => ESP_INFO.encode(self),
+            Kind::Ah4 => AH4_INFO.encode(self),
+            Kind::Ah6 => AH6_INFO.encode(self),
         };
-        out.push(xt_match(self.ext(), 0, b.into_vec()));
+        out.push(xt_match(self.ext(), 0, info));
         Ok(())
     }
 
@@ -219,28 +238,20 @@ impl Extension for Spi {
 }
 
 fn decode_esp(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_esp>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Esp);
-    s.spis = v.u32_pair(offset_of!(xt_esp, spis))?;
-    s.invflags = v.u8(offset_of!(xt_esp, invflags))?;
+    ESP_INFO.read(&ESP_INFO.view(rev, info)?, &mut s)?;
     Some(Box::new(s))
 }
 
 fn decode_ah4(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ipt_ah>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Ah4);
-    s.spis = v.u32_pair(offset_of!(ipt_ah, spis))?;
-    s.invflags = v.u8(offset_of!(ipt_ah, invflags))?;
+    AH4_INFO.read(&AH4_INFO.view(rev, info)?, &mut s)?;
     Some(Box::new(s))
 }
 
 fn decode_ah6(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ip6t_ah>(rev, 0, info)?;
     let mut s = Spi::new(Kind::Ah6);
-    s.spis = v.u32_pair(offset_of!(ip6t_ah, spis))?;
-    s.hdrlen = v.u32(offset_of!(ip6t_ah, hdrlen))?;
-    s.hdrres = v.u8(offset_of!(ip6t_ah, hdrres))?;
-    s.invflags = v.u8(offset_of!(ip6t_ah, invflags))?;
+    AH6_INFO.read(&AH6_INFO.view(rev, info)?, &mut s)?;
     Some(Box::new(s))
 }
 

@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): x_tables `frag` rev 0, `struct ip6t_frag`. An inverted
 //! full id range is printed (iptables 1.8.11; 1.8.9 dropped it), a reversed one refused.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     ip6t_frag, IP6T_FRAG_FST, IP6T_FRAG_IDS, IP6T_FRAG_INV_IDS, IP6T_FRAG_INV_LEN, IP6T_FRAG_LEN,
@@ -16,11 +16,12 @@ use super::base::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::U32;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `frag` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -73,6 +74,19 @@ impl Default for Frag {
     }
 }
 
+/// `struct ip6t_frag`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Frag> = XtStruct::new(
+    "ip6t_frag",
+    size_of::<ip6t_frag>(),
+    0,
+    &[
+        xt_field!(ip6t_frag, ids: U32Pair => ids),
+        xt_field!(ip6t_frag, hdrlen: U32 => hdrlen),
+        xt_field!(ip6t_frag, flags: U8 => flags),
+        xt_field!(ip6t_frag, invflags: U8 => invflags),
+    ],
+);
+
 impl Extension for Frag {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -106,12 +120,7 @@ impl Extension for Frag {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ip6t_frag>();
-        b.put_u32_pair(offset_of!(ip6t_frag, ids), self.ids);
-        b.put_u32(offset_of!(ip6t_frag, hdrlen), self.hdrlen);
-        b.put_u8(offset_of!(ip6t_frag, flags), self.flags);
-        b.put_u8(offset_of!(ip6t_frag, invflags), self.invflags);
-        out.push(xt_match("frag", 0, b.into_vec()));
+        out.push(xt_match("frag", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -150,13 +159,7 @@ impl Extension for Frag {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ip6t_frag>(rev, 0, info)?;
-    Some(Box::new(Frag {
-        ids: v.u32_pair(offset_of!(ip6t_frag, ids))?,
-        hdrlen: v.u32(offset_of!(ip6t_frag, hdrlen))?,
-        flags: v.u8(offset_of!(ip6t_frag, flags))?,
-        invflags: v.u8(offset_of!(ip6t_frag, invflags))?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 #[cfg(test)]

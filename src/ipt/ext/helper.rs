@@ -3,18 +3,20 @@
 //! Encoding (iptables-nft 1.8.9): x_tables `helper` rev 0, `struct xt_helper_info` (a
 //! 30-byte name: longer names are cut to 29 bytes, as iptables does).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::xt_helper_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind,
-    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
+    Extension, Opt, ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// Size of the name field.
 const NAME_LEN: usize = 30;
@@ -42,6 +44,17 @@ pub struct Helper {
     pub name: String,
 }
 
+/// `struct xt_helper_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Helper> = XtStruct::new(
+    "xt_helper_info",
+    size_of::<xt_helper_info>(),
+    0,
+    &[
+        xt_field!(xt_helper_info, invert: I32 => invert),
+        xt_field!(xt_helper_info, name: Str(NAME_LEN) => name),
+    ],
+);
+
 impl Extension for Helper {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -68,10 +81,7 @@ impl Extension for Helper {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_helper_info>();
-        b.put_u32(offset_of!(xt_helper_info, invert), self.invert as u32);
-        b.put_str(offset_of!(xt_helper_info, name), NAME_LEN, &self.name);
-        out.push(xt_match("helper", 0, b.into_vec()));
+        out.push(xt_match("helper", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -95,9 +105,5 @@ impl Extension for Helper {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_helper_info>(rev, 0, info)?;
-    Some(Box::new(Helper {
-        invert: v.u32(offset_of!(xt_helper_info, invert))? as i32,
-        name: v.str(offset_of!(xt_helper_info, name), NAME_LEN)?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }

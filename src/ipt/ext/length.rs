@@ -3,7 +3,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `length` match, rev 0, `xt_length_info`
 //! (6 bytes, 8 padded).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::xt_length_info;
 
@@ -11,10 +11,12 @@ use super::base::libxt::save_u32_range;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `length` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -48,15 +50,17 @@ pub struct Length {
     pub invert: u8,
 }
 
-impl Length {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_length_info>();
-        b.put_u16(offset_of!(xt_length_info, min), self.min);
-        b.put_u16(offset_of!(xt_length_info, max), self.max);
-        b.put_u8(offset_of!(xt_length_info, invert), self.invert);
-        b.into_vec()
-    }
-}
+/// `struct xt_length_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Length> = XtStruct::new(
+    "xt_length_info",
+    size_of::<xt_length_info>(),
+    0,
+    &[
+        xt_field!(xt_length_info, min: U16 => min),
+        xt_field!(xt_length_info, max: U16 => max),
+        xt_field!(xt_length_info, invert: U8 => invert),
+    ],
+);
 
 impl Extension for Length {
     fn desc(&self) -> &'static ExtDesc {
@@ -78,7 +82,7 @@ impl Extension for Length {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("length", 0, self.to_xt()));
+        out.push(xt_match("length", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -101,13 +105,8 @@ impl Extension for Length {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_length_info>(rev, 0, info)?;
-    let l = Length {
-        min: v.u16(offset_of!(xt_length_info, min))?,
-        max: v.u16(offset_of!(xt_length_info, max))?,
-        invert: v.u8(offset_of!(xt_length_info, invert))?,
-    };
-    (l.invert <= 1 && l.to_xt() == info).then(|| Box::new(l) as _)
+    let l = INFO.decode_exact(rev, info)?;
+    (l.invert <= 1).then(|| Box::new(l) as _)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@
 //! `immediate` + `meta set mark` form that nft writes and iptables-nft 1.8.10+ reads back as
 //! `-j MARK --set-xmark VALUE/0xffffffff`.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::nf_tables::NFT_META_MARK;
 use iptnl_sys::xt::{xt_mark_mtinfo1, xt_mark_tginfo2};
@@ -21,13 +21,15 @@ use super::base::libxt::{require_option, save_mark_mask, save_mark_test, xmark_o
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
-    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
+    Extension, Opt, ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::{Ty, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{Meta, MetaKey, MetaOp};
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, REG};
 use crate::nft::{Data, Value};
+use crate::xt_field;
 
 /// The `mark` match.
 pub static MATCH: ExtDesc = ExtDesc {
@@ -83,6 +85,18 @@ impl Default for Mark {
     }
 }
 
+/// `struct xt_mark_mtinfo1`, field by field: it decodes the options and encodes them.
+static MTINFO1: XtStruct<Mark> = XtStruct::new(
+    "xt_mark_mtinfo1",
+    size_of::<xt_mark_mtinfo1>(),
+    1,
+    &[
+        xt_field!(xt_mark_mtinfo1, mark: U32 => mark),
+        xt_field!(xt_mark_mtinfo1, mask: U32 => mask),
+        xt_field!(xt_mark_mtinfo1, invert: Flag => invert),
+    ],
+);
+
 impl Extension for Mark {
     fn desc(&self) -> &'static ExtDesc {
         &MATCH
@@ -102,11 +116,7 @@ impl Extension for Mark {
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         if !ctx.floor.native_matches() {
-            let mut b = XtBuf::of::<xt_mark_mtinfo1>();
-            b.put_u32(offset_of!(xt_mark_mtinfo1, mark), self.mark);
-            b.put_u32(offset_of!(xt_mark_mtinfo1, mask), self.mask);
-            b.put_u8(offset_of!(xt_mark_mtinfo1, invert), self.invert as u8);
-            out.push(xt_match("mark", 1, b.into_vec()));
+            out.push(xt_match("mark", 1, MTINFO1.encode(self)));
             return Ok(());
         }
         out.push(Meta::load_reg1(MetaKey::Mark).into());
@@ -135,12 +145,7 @@ impl Extension for Mark {
 }
 
 fn decode_match_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_mark_mtinfo1>(rev, 1, info)?;
-    Some(Box::new(Mark {
-        mark: v.u32(offset_of!(xt_mark_mtinfo1, mark))?,
-        mask: v.u32(offset_of!(xt_mark_mtinfo1, mask))?,
-        invert: v.u8(offset_of!(xt_mark_mtinfo1, invert))? != 0,
-    }))
+    Some(Box::new(MTINFO1.decode(rev, info)?))
 }
 
 fn ne32(v: &Value) -> Option<u32> {
@@ -189,6 +194,17 @@ pub struct MarkTarget {
     pub mask: u32,
 }
 
+/// `struct xt_mark_tginfo2`, field by field: it decodes the options and encodes them.
+static TGINFO2: XtStruct<MarkTarget> = XtStruct::new(
+    "xt_mark_tginfo2",
+    size_of::<xt_mark_tginfo2>(),
+    2,
+    &[
+        xt_field!(xt_mark_tginfo2, mark: U32 => mark),
+        xt_field!(xt_mark_tginfo2, mask: U32 => mask),
+    ],
+);
+
 impl Extension for MarkTarget {
     fn desc(&self) -> &'static ExtDesc {
         &TARGET
@@ -216,10 +232,7 @@ impl Extension for MarkTarget {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_mark_tginfo2>();
-        b.put_u32(offset_of!(xt_mark_tginfo2, mark), self.mark);
-        b.put_u32(offset_of!(xt_mark_tginfo2, mask), self.mask);
-        out.push(xt_target("MARK", 2, b.into_vec()));
+        out.push(xt_target("MARK", 2, TGINFO2.encode(self)));
         Ok(())
     }
 
@@ -235,11 +248,7 @@ impl Extension for MarkTarget {
 }
 
 fn decode_target_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_mark_tginfo2>(rev, 2, info)?;
-    Some(Box::new(MarkTarget {
-        mark: v.u32(offset_of!(xt_mark_tginfo2, mark))?,
-        mask: v.u32(offset_of!(xt_mark_tginfo2, mask))?,
-    }))
+    Some(Box::new(TGINFO2.decode(rev, info)?))
 }
 
 /// `immediate reg N VALUE` + `meta set mark with reg N`: what nft writes for

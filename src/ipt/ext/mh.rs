@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): x_tables `mh` rev 0, `struct ip6t_mh`; the kernel wants
 //! `-p mh`. An inverted full range is printed (iptables 1.8.11; 1.8.9 dropped it).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{ip6t_mh, IP6T_MH_INV_TYPE};
 
@@ -12,11 +12,13 @@ use super::base::libxt::{bit_if, print_unknown_invflags, save_u32_range, strtoul
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `mh` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -87,6 +89,17 @@ impl Default for Mh {
     }
 }
 
+/// `struct ip6t_mh`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Mh> = XtStruct::new(
+    "ip6t_mh",
+    size_of::<ip6t_mh>(),
+    0,
+    &[
+        xt_field!(ip6t_mh, types: Bytes(2) => types),
+        xt_field!(ip6t_mh, invflags: U8 => invflags),
+    ],
+);
+
 impl Extension for Mh {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -122,10 +135,7 @@ impl Extension for Mh {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ip6t_mh>();
-        b.put(offset_of!(ip6t_mh, types), &self.types);
-        b.put_u8(offset_of!(ip6t_mh, invflags), self.invflags);
-        out.push(xt_match("mh", 0, b.into_vec()));
+        out.push(xt_match("mh", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -167,11 +177,7 @@ impl Extension for Mh {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ip6t_mh>(rev, 0, info)?;
-    Some(Box::new(Mh {
-        types: v.bytes(offset_of!(ip6t_mh, types), 2)?.try_into().ok()?,
-        invflags: v.u8(offset_of!(ip6t_mh, invflags))?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 #[cfg(test)]

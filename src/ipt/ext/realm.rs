@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `realm` match, rev 0, `xt_realm_info`
 //! (12 bytes, 16 padded).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 use std::sync::OnceLock;
 
 use iptnl_sys::xt::xt_realm_info;
@@ -13,12 +13,14 @@ use super::base::libxt::{lmap, parse_val_mask, print_val_mask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::sysdb::Db;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `realm` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -49,15 +51,17 @@ pub struct Realm {
     pub invert: u8,
 }
 
-impl Realm {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_realm_info>();
-        b.put_u32(offset_of!(xt_realm_info, id), self.id);
-        b.put_u32(offset_of!(xt_realm_info, mask), self.mask);
-        b.put_u8(offset_of!(xt_realm_info, invert), self.invert);
-        b.into_vec()
-    }
-}
+/// `struct xt_realm_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Realm> = XtStruct::new(
+    "xt_realm_info",
+    size_of::<xt_realm_info>(),
+    0,
+    &[
+        xt_field!(xt_realm_info, id: U32 => id),
+        xt_field!(xt_realm_info, mask: U32 => mask),
+        xt_field!(xt_realm_info, invert: U8 => invert),
+    ],
+);
 
 impl Extension for Realm {
     fn desc(&self) -> &'static ExtDesc {
@@ -77,7 +81,7 @@ impl Extension for Realm {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("realm", 0, self.to_xt()));
+        out.push(xt_match("realm", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -98,13 +102,8 @@ impl Extension for Realm {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_realm_info>(rev, 0, info)?;
-    let r = Realm {
-        id: v.u32(offset_of!(xt_realm_info, id))?,
-        mask: v.u32(offset_of!(xt_realm_info, mask))?,
-        invert: v.u8(offset_of!(xt_realm_info, invert))?,
-    };
-    (r.invert <= 1 && r.to_xt() == info).then(|| Box::new(r) as _)
+    let r = INFO.decode_exact(rev, info)?;
+    (r.invert <= 1).then(|| Box::new(r) as _)
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //!
 //! Encoding (iptables-nft 1.8.9): x_tables `rpfilter` rev 0, one flags byte.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{
     xt_rpfilter_info, XT_RPFILTER_ACCEPT_LOCAL, XT_RPFILTER_INVERT, XT_RPFILTER_LOOSE,
     XT_RPFILTER_VALID_MARK,
@@ -13,10 +15,11 @@ use super::base::libxt::{flag_bit, push_flags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `rpfilter` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -50,6 +53,14 @@ pub struct Rpfilter {
     pub flags: u8,
 }
 
+/// `struct xt_rpfilter_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Rpfilter> = XtStruct::new(
+    "xt_rpfilter_info",
+    size_of::<xt_rpfilter_info>(),
+    0,
+    &[xt_field!(xt_rpfilter_info, flags: U8 => flags)],
+);
+
 impl Extension for Rpfilter {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -67,9 +78,7 @@ impl Extension for Rpfilter {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_rpfilter_info>();
-        b.put_u8(0, self.flags);
-        out.push(xt_match("rpfilter", 0, b.into_vec()));
+        out.push(xt_match("rpfilter", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -86,6 +95,5 @@ impl Extension for Rpfilter {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_rpfilter_info>(rev, 0, info)?;
-    Some(Box::new(Rpfilter { flags: v.u8(0)? }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }

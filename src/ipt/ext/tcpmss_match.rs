@@ -3,17 +3,19 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `tcpmss` match, rev 0,
 //! `xt_tcpmss_match_info` (5 bytes, 8 padded). The kernel takes it only in `-p tcp` rules.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::xt_tcpmss_match_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `tcpmss` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -47,15 +49,19 @@ pub struct TcpMss {
     pub invert: u8,
 }
 
-impl TcpMss {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_tcpmss_match_info>();
-        b.put_u16(offset_of!(xt_tcpmss_match_info, mss_min), self.mss_min);
-        b.put_u16(offset_of!(xt_tcpmss_match_info, mss_max), self.mss_max);
-        b.put_u8(offset_of!(xt_tcpmss_match_info, invert), self.invert);
-        b.into_vec()
-    }
+/// `struct xt_tcpmss_match_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<TcpMss> = XtStruct::new(
+    "xt_tcpmss_match_info",
+    size_of::<xt_tcpmss_match_info>(),
+    0,
+    &[
+        xt_field!(xt_tcpmss_match_info, mss_min: U16 => mss_min),
+        xt_field!(xt_tcpmss_match_info, mss_max: U16 => mss_max),
+        xt_field!(xt_tcpmss_match_info, invert: U8 => invert),
+    ],
+);
 
+impl TcpMss {
     /// `min` or `min:max`, as iptables prints the range.
     fn push_range(&self, out: &mut String) {
         out.push_str(&self.mss_min.to_string());
@@ -89,7 +95,7 @@ impl Extension for TcpMss {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("tcpmss", 0, self.to_xt()));
+        out.push(xt_match("tcpmss", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -112,13 +118,8 @@ impl Extension for TcpMss {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_tcpmss_match_info>(rev, 0, info)?;
-    let m = TcpMss {
-        mss_min: v.u16(offset_of!(xt_tcpmss_match_info, mss_min))?,
-        mss_max: v.u16(offset_of!(xt_tcpmss_match_info, mss_max))?,
-        invert: v.u8(offset_of!(xt_tcpmss_match_info, invert))?,
-    };
-    (m.invert <= 1 && m.to_xt() == info).then(|| Box::new(m) as _)
+    let m = INFO.decode_exact(rev, info)?;
+    (m.invert <= 1).then(|| Box::new(m) as _)
 }
 
 #[cfg(test)]

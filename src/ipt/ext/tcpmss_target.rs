@@ -6,17 +6,20 @@
 //! for IPv4, 65495 for IPv6). The kernel wants `-p tcp` and, for clamping, the FORWARD,
 //! OUTPUT or POSTROUTING hook (any table).
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{xt_tcpmss_info, XT_TCPMSS_CLAMP_PMTU};
 
 use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::parse_uint;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j TCPMSS`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -36,6 +39,14 @@ pub struct Tcpmss {
     /// The MSS, or `0xffff` to clamp to the path MTU.
     pub mss: u16,
 }
+
+/// `struct xt_tcpmss_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Tcpmss> = XtStruct::new(
+    "xt_tcpmss_info",
+    size_of::<xt_tcpmss_info>(),
+    0,
+    &[xt_field!(xt_tcpmss_info, mss: U16 => mss)],
+);
 
 impl Extension for Tcpmss {
     fn desc(&self) -> &'static ExtDesc {
@@ -72,9 +83,7 @@ impl Extension for Tcpmss {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_tcpmss_info>();
-        b.put_u16(0, self.mss);
-        out.push(xt_target("TCPMSS", 0, b.into_vec()));
+        out.push(xt_target("TCPMSS", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -98,6 +107,5 @@ impl Extension for Tcpmss {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_tcpmss_info>(rev, 0, info)?;
-    Some(Box::new(Tcpmss { mss: v.u16(0)? }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }

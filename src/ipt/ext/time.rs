@@ -8,7 +8,7 @@
 //! save form always carries `--datestop` (`2038-01-19T03:14:07` by default), as iptables
 //! prints it.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_time_info, XT_TIME_ALL_FLAGS, XT_TIME_ALL_MONTHDAYS, XT_TIME_ALL_WEEKDAYS,
@@ -19,10 +19,12 @@ use super::base::opts::STR;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `time` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -351,19 +353,23 @@ fn weekdays_list(mask: u8) -> String {
         .join(",")
 }
 
-impl Time {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_time_info>();
-        b.put_u32(offset_of!(xt_time_info, date_start), self.date_start);
-        b.put_u32(offset_of!(xt_time_info, date_stop), self.date_stop);
-        b.put_u32(offset_of!(xt_time_info, daytime_start), self.daytime_start);
-        b.put_u32(offset_of!(xt_time_info, daytime_stop), self.daytime_stop);
-        b.put_u32(offset_of!(xt_time_info, monthdays_match), self.monthdays);
-        b.put_u8(offset_of!(xt_time_info, weekdays_match), self.weekdays);
-        b.put_u8(offset_of!(xt_time_info, flags), self.flags);
-        b.into_vec()
-    }
+/// `struct xt_time_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Time> = XtStruct::new(
+    "xt_time_info",
+    size_of::<xt_time_info>(),
+    0,
+    &[
+        xt_field!(xt_time_info, date_start: U32 => date_start),
+        xt_field!(xt_time_info, date_stop: U32 => date_stop),
+        xt_field!(xt_time_info, daytime_start: U32 => daytime_start),
+        xt_field!(xt_time_info, daytime_stop: U32 => daytime_stop),
+        xt_field!(xt_time_info, monthdays_match: U32 => monthdays),
+        xt_field!(xt_time_info, weekdays_match: U8 => weekdays),
+        xt_field!(xt_time_info, flags: U8 => flags),
+    ],
+);
 
+impl Time {
     fn daytime_set(&self) -> bool {
         self.daytime_start != XT_TIME_MIN_DAYTIME || self.daytime_stop != XT_TIME_MAX_DAYTIME
     }
@@ -418,7 +424,7 @@ impl Extension for Time {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("time", 0, self.to_xt()));
+        out.push(xt_match("time", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -490,16 +496,7 @@ impl Extension for Time {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_time_info>(rev, 0, info)?;
-    let t = Time {
-        date_start: v.u32(offset_of!(xt_time_info, date_start))?,
-        date_stop: v.u32(offset_of!(xt_time_info, date_stop))?,
-        daytime_start: v.u32(offset_of!(xt_time_info, daytime_start))?,
-        daytime_stop: v.u32(offset_of!(xt_time_info, daytime_stop))?,
-        monthdays: v.u32(offset_of!(xt_time_info, monthdays_match))?,
-        weekdays: v.u8(offset_of!(xt_time_info, weekdays_match))?,
-        flags: v.u8(offset_of!(xt_time_info, flags))?,
-    };
+    let t = INFO.decode_exact(rev, info)?;
     // What the kernel takes and the save form gives back: days of the month and week
     // without bit 0 and not none, a stop date (the save form leaves out 0).
     let ok = t.daytime_start <= XT_TIME_MAX_DAYTIME
@@ -510,7 +507,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && t.weekdays & 1 == 0
         && t.weekdays != 0
         && t.date_stop != 0;
-    (ok && t.to_xt() == info).then(|| Box::new(t) as _)
+    ok.then(|| Box::new(t) as _)
 }
 
 #[cfg(test)]

@@ -9,6 +9,8 @@
 //! - [`ports`]: tcp/udp port ranges;
 //! - [`xtbuf`]: x_tables structs as bytes (written with [`xtbuf::XtBuf`], read with
 //!   [`xtbuf::XtView`]);
+//! - [`xtstruct`]: one declarative field table per x_tables struct, which decodes and
+//!   encodes it;
 //! - [`ip6hdr`]: what the IPv6 and IPsec header matches share;
 //! - [`conntrack_names`]: conntrack's state and status words and addresses, shared by
 //!   `conntrack`, `state` and `ipvs`;
@@ -23,3 +25,4 @@ pub mod names;
 pub mod opts;
 pub mod ports;
 pub mod xtbuf;
+pub mod xtstruct;

@@ -1,0 +1,383 @@
+//! One declarative field table per x_tables struct, in the manner of libxtables' option
+//! tables: each field of the kernel struct is named once, with its offset (`offset_of!`),
+//! its kind (width and how the bytes read) and where it lives in the extension's options,
+//! and that one table both decodes a received blob and encodes the options back into one.
+//!
+//! An extension whose info struct is a plain sequence of fields declares an [`XtStruct`]
+//! with [`xt_field!`](crate::xt_field) entries instead of writing the read-struct and
+//! write-struct bodies by hand; what a struct holds beyond plain fields (a union, a
+//! pointer the kernel fills, a field whose meaning depends on another) stays in the
+//! extension's own code around the table.
+
+use iptnl_sys::xt::xt_align;
+
+use super::xtbuf::{XtBuf, XtView};
+
+/// How one field of a kernel struct reads and writes, and where it lives in `T`, the
+/// extension's options: a getter used when encoding and a setter used when decoding.
+pub enum Kind<T: 'static> {
+    /// A byte.
+    U8(fn(&T) -> u8, fn(&mut T, u8)),
+    /// A host-order `__u16`.
+    U16(fn(&T) -> u16, fn(&mut T, u16)),
+    /// A host-order `__u32`.
+    U32(fn(&T) -> u32, fn(&mut T, u32)),
+    /// A host-order `int` (`__s32`).
+    I32(fn(&T) -> i32, fn(&mut T, i32)),
+    /// A host-order `__u64`.
+    U64(fn(&T) -> u64, fn(&mut T, u64)),
+    /// A byte that is 1 when set, read as set when not 0.
+    Flag(fn(&T) -> bool, fn(&mut T, bool)),
+    /// A `[low, high]` pair of host-order `__u16`s.
+    U16Pair(fn(&T) -> [u16; 2], fn(&mut T, [u16; 2])),
+    /// A `[low, high]` pair of host-order `__u32`s.
+    U32Pair(fn(&T) -> [u32; 2], fn(&mut T, [u32; 2])),
+    /// A NUL-padded `char[N]` of `N` bytes, written truncated to `N - 1` and read up to
+    /// its first NUL (lossy for bytes that are not UTF-8).
+    Str(usize, fn(&T) -> &str, fn(&mut T, String)),
+    /// `N` raw bytes.
+    Bytes(usize, fn(&T) -> &[u8], fn(&mut T, &[u8])),
+}
+
+impl<T> Kind<T> {
+    /// The bytes the field takes in the struct.
+    pub const fn width(&self) -> usize {
+        match self {
+            Kind::U8(..) | Kind::Flag(..) => 1,
+            Kind::U16(..) => 2,
+            Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
+            Kind::U64(..) | Kind::U32Pair(..) => 8,
+            Kind::Str(n, ..) | Kind::Bytes(n, ..) => *n,
+        }
+    }
+}
+
+/// One field of a kernel struct: its C name, its offset and its [`Kind`]. Written with
+/// [`xt_field!`](crate::xt_field).
+pub struct Field<T: 'static> {
+    /// The field's name in the kernel header.
+    pub name: &'static str,
+    /// Its offset in the struct (`offset_of!`).
+    pub at: usize,
+    /// Its width, how it reads and writes, and where it lives in `T`.
+    pub kind: Kind<T>,
+}
+
+/// The field table of one revision of a kernel struct: its name, size, revision and
+/// fields. [`new`](Self::new) refuses, at compile time, a field that runs past the struct
+/// or over another one.
+///
+/// ```
+/// use iptnl::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
+///
+/// #[derive(Debug, Default, PartialEq)]
+/// struct Len {
+///     min: u16,
+///     max: u16,
+///     invert: bool,
+/// }
+/// // struct xt_length_info { __u16 min, max; __u8 invert; }: 6 bytes, 8 on the wire.
+/// static LEN: XtStruct<Len> = XtStruct::new(
+///     "xt_length_info",
+///     6,
+///     0,
+///     &[
+///         Field { name: "min", at: 0, kind: Kind::U16(|s| s.min, |s, v| s.min = v) },
+///         Field { name: "max", at: 2, kind: Kind::U16(|s| s.max, |s, v| s.max = v) },
+///         Field { name: "invert", at: 4, kind: Kind::Flag(|s| s.invert, |s, v| s.invert = v) },
+///     ],
+/// );
+/// let l = Len { min: 1, max: 1500, invert: true };
+/// let blob = LEN.encode(&l);
+/// assert_eq!(blob.len(), 8);
+/// assert_eq!(LEN.decode(0, &blob), Some(l));
+/// assert_eq!(LEN.decode(1, &blob), None); // another revision
+/// assert_eq!(LEN.decode(0, &blob[..6]), None); // not XT_ALIGN(6) bytes
+/// ```
+pub struct XtStruct<T: 'static> {
+    /// The struct's name in the kernel header.
+    pub name: &'static str,
+    /// `sizeof` the struct; a blob of it is `XT_ALIGN(size)` bytes.
+    pub size: usize,
+    /// The match or target revision this layout belongs to.
+    pub rev: u32,
+    /// The fields, each once.
+    pub fields: &'static [Field<T>],
+}
+
+impl<T> XtStruct<T> {
+    /// The table, checked: every field lies within `size` bytes and no two overlap (a
+    /// `static` or `const` table that breaks this does not compile).
+    pub const fn new(
+        name: &'static str,
+        size: usize,
+        rev: u32,
+        fields: &'static [Field<T>],
+    ) -> XtStruct<T> {
+        let mut i = 0;
+        while i < fields.len() {
+            let (a, w) = (fields[i].at, fields[i].kind.width());
+            assert!(a + w <= size, "a field runs past the end of its struct");
+            let mut j = i + 1;
+            while j < fields.len() {
+                let (b, v) = (fields[j].at, fields[j].kind.width());
+                assert!(a + w <= b || b + v <= a, "two fields of a struct overlap");
+                j += 1;
+            }
+            i += 1;
+        }
+        XtStruct {
+            name,
+            size,
+            rev,
+            fields,
+        }
+    }
+
+    /// Reads every field of the table from `v` into `into`; `None` when `v` is too short.
+    pub fn read(&self, v: &XtView<'_>, into: &mut T) -> Option<()> {
+        for f in self.fields {
+            let at = f.at;
+            match &f.kind {
+                Kind::U8(_, set) => set(into, v.u8(at)?),
+                Kind::U16(_, set) => set(into, v.u16(at)?),
+                Kind::U32(_, set) => set(into, v.u32(at)?),
+                Kind::I32(_, set) => set(into, v.u32(at)? as i32),
+                Kind::U64(_, set) => set(into, v.u64(at)?),
+                Kind::Flag(_, set) => set(into, v.u8(at)? != 0),
+                Kind::U16Pair(_, set) => set(into, v.u16_pair(at)?),
+                Kind::U32Pair(_, set) => set(into, v.u32_pair(at)?),
+                Kind::Str(n, _, set) => set(into, v.str(at, *n)?),
+                Kind::Bytes(n, _, set) => set(into, v.bytes(at, *n)?),
+            }
+        }
+        Some(())
+    }
+
+    /// Writes every field of the table from `from` into `b`.
+    pub fn write(&self, from: &T, b: &mut XtBuf) {
+        for f in self.fields {
+            let at = f.at;
+            match &f.kind {
+                Kind::U8(get, _) => b.put_u8(at, get(from)),
+                Kind::U16(get, _) => b.put_u16(at, get(from)),
+                Kind::U32(get, _) => b.put_u32(at, get(from)),
+                Kind::I32(get, _) => b.put_u32(at, get(from) as u32),
+                Kind::U64(get, _) => b.put_u64(at, get(from)),
+                Kind::Flag(get, _) => b.put_u8(at, get(from) as u8),
+                Kind::U16Pair(get, _) => b.put_u16_pair(at, get(from)),
+                Kind::U32Pair(get, _) => b.put_u32_pair(at, get(from)),
+                Kind::Str(n, get, _) => b.put_str(at, *n, get(from)),
+                Kind::Bytes(n, get, _) => {
+                    let bytes = get(from);
+                    b.put(at, &bytes[..bytes.len().min(*n)]);
+                }
+            }
+        }
+    }
+
+    /// A view over `info` when it is this revision and exactly `XT_ALIGN(size)` bytes.
+    pub fn view<'a>(&self, rev: u32, info: &'a [u8]) -> Option<XtView<'a>> {
+        (rev == self.rev && info.len() == xt_align(self.size)).then(|| XtView::new(info))
+    }
+
+    /// The blob of `from`: a zeroed `XT_ALIGN(size)` buffer with every field written.
+    pub fn encode(&self, from: &T) -> Vec<u8> {
+        let mut b = XtBuf::new(self.size);
+        self.write(from, &mut b);
+        b.into_vec()
+    }
+
+    /// Decodes a blob of this revision into a `T` that starts as `T::default()`; `None`
+    /// for another revision or size.
+    pub fn decode(&self, rev: u32, info: &[u8]) -> Option<T>
+    where
+        T: Default,
+    {
+        let v = self.view(rev, info)?;
+        let mut out = T::default();
+        self.read(&v, &mut out)?;
+        Some(out)
+    }
+
+    /// [`decode`](Self::decode), kept only when the options encode back to exactly
+    /// `info`: a blob with a byte the table does not read (padding, a field the kernel
+    /// fills, a reserved bit) is not claimed by the extension, so nothing in it is lost.
+    pub fn decode_exact(&self, rev: u32, info: &[u8]) -> Option<T>
+    where
+        T: Default,
+    {
+        let out = self.decode(rev, info)?;
+        (self.encode(&out) == info).then_some(out)
+    }
+}
+
+/// A [`Field`] of kernel struct `C` named `cfield`, of kind `Kind` (`U8`, `U16`, `U32`,
+/// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`), held in the options at `path` (a field, or a
+/// dotted path, of the extension's struct); `Str(N)` and `Bytes(N)` take the field's
+/// capacity.
+///
+/// ```
+/// use iptnl::ipt::ext::base::xtstruct::XtStruct;
+/// use iptnl::xt_field;
+///
+/// #[repr(C)]
+/// struct xt_cpu_info {
+///     cpu: u32,
+///     invert: u32,
+/// }
+/// #[derive(Default)]
+/// struct Cpu {
+///     cpu: u32,
+///     invert: u32,
+/// }
+/// static CPU: XtStruct<Cpu> = XtStruct::new(
+///     "xt_cpu_info",
+///     std::mem::size_of::<xt_cpu_info>(),
+///     0,
+///     &[
+///         xt_field!(xt_cpu_info, cpu: U32 => cpu),
+///         xt_field!(xt_cpu_info, invert: U32 => invert),
+///     ],
+/// );
+/// let blob = CPU.encode(&Cpu { cpu: 3, invert: 1 });
+/// assert_eq!(blob[..4], 3u32.to_ne_bytes());
+/// assert_eq!(blob[4..], 1u32.to_ne_bytes());
+/// assert_eq!(CPU.decode(0, &blob).unwrap().cpu, 3);
+/// ```
+#[macro_export]
+macro_rules! xt_field {
+    ($c:ty, $cf:ident: Str($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::Str(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+ = v,
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: Bytes($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::Bytes(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+.copy_from_slice(v),
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: $kind:ident => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::$kind(
+                |s| s.$($p).+,
+                |s, v| s.$($p).+ = v,
+            ),
+        }
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct All {
+        a: u8,
+        b: u16,
+        c: u32,
+        d: u64,
+        e: bool,
+        f: [u16; 2],
+        g: [u32; 2],
+        h: String,
+        i: [u8; 6],
+        j: i32,
+    }
+
+    #[repr(C)]
+    #[allow(non_camel_case_types)]
+    struct c_all {
+        d: u64,
+        c: u32,
+        b: u16,
+        a: u8,
+        e: u8,
+        f: [u16; 2],
+        g: [u32; 2],
+        h: [u8; 8],
+        i: [u8; 6],
+        j: i32,
+    }
+
+    static ALL: XtStruct<All> = XtStruct::new(
+        "c_all",
+        std::mem::size_of::<c_all>(),
+        3,
+        &[
+            xt_field!(c_all, a: U8 => a),
+            xt_field!(c_all, b: U16 => b),
+            xt_field!(c_all, c: U32 => c),
+            xt_field!(c_all, d: U64 => d),
+            xt_field!(c_all, e: Flag => e),
+            xt_field!(c_all, f: U16Pair => f),
+            xt_field!(c_all, g: U32Pair => g),
+            xt_field!(c_all, h: Str(8) => h),
+            xt_field!(c_all, i: Bytes(6) => i),
+            xt_field!(c_all, j: I32 => j),
+        ],
+    );
+
+    /// Every kind writes at its offset in host order and reads back what it wrote; a
+    /// string is truncated to leave its NUL; a flag reads any non-zero byte as set.
+    #[test]
+    fn every_kind_round_trips_at_its_offset() {
+        let v = All {
+            a: 0xa1,
+            b: 0xb1b2,
+            c: 0xc1c2_c3c4,
+            d: 0xd1d2_d3d4_d5d6_d7d8,
+            e: true,
+            f: [1, 2],
+            g: [3, 4],
+            h: "abcdefgh".into(),
+            i: [1, 2, 3, 4, 5, 6],
+            j: -2,
+        };
+        let j = std::mem::offset_of!(c_all, j);
+        let blob = ALL.encode(&v);
+        assert_eq!(blob[j..j + 4], (-2i32).to_ne_bytes());
+        assert_eq!(blob.len(), xt_align(std::mem::size_of::<c_all>()));
+        assert_eq!(blob[..8], v.d.to_ne_bytes());
+        assert_eq!(blob[8..12], v.c.to_ne_bytes());
+        assert_eq!(blob[12..14], v.b.to_ne_bytes());
+        assert_eq!(blob[14], 0xa1);
+        assert_eq!(blob[15], 1);
+        let h = std::mem::offset_of!(c_all, h);
+        assert_eq!(&blob[h..h + 8], b"abcdefg\0");
+        let back = ALL.decode(3, &blob).unwrap();
+        assert_eq!(
+            back,
+            All {
+                h: "abcdefg".into(),
+                ..v.clone()
+            }
+        );
+        let mut odd = blob.clone();
+        odd[15] = 7;
+        assert!(ALL.decode(3, &odd).unwrap().e);
+        assert_eq!(ALL.decode(2, &blob), None);
+        assert_eq!(ALL.decode(3, &blob[..blob.len() - 8]), None);
+        // A byte no field reads (here the string's NUL) keeps the blob from being claimed.
+        assert_eq!(ALL.decode_exact(3, &blob), Some(back));
+        let mut extra = blob.clone();
+        extra[h + 7] = b'x';
+        assert!(ALL.decode(3, &extra).is_some());
+        assert_eq!(ALL.decode_exact(3, &extra), None);
+        assert_eq!(ALL.decode_exact(3, &odd), None);
+    }
+}
