@@ -8,7 +8,10 @@
 //!   one run to the next): everything from text to the bytes sent to the kernel;
 //! - `decode_print`: every rule read back from the kernel decoded (`decode_rule`) and printed
 //!   as iptables-save prints it, compared with the time `iptables-nft-save` takes on the same
-//!   ruleset (when installed).
+//!   ruleset (when installed);
+//! - `decode_exact_print`: the same with the decoding a save and the cache use
+//!   (`decode_rule_or_raw`: a rule is shown as an iptables rule only when that form reads back
+//!   to its expressions, otherwise it is carried whole).
 //!
 //! Run: `cargo bench --bench rule_model` (as root, or under `unshare -rn`). The commit and the
 //! save run in a throwaway network namespace.
@@ -20,7 +23,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use criterion::{black_box, Criterion, SamplingMode};
-use iptnl::ipt::{decode_rule, encode_rule, encode_rule_into, parse_rule_str, IpFamily, RuleSpec};
+use iptnl::ipt::{
+    decode_rule, decode_rule_or_raw, encode_rule, encode_rule_into, parse_rule_str, IpFamily,
+    RuleSpec,
+};
 use iptnl::netlink::Conn;
 use iptnl::nft::{list_rules, Batch, Chain, Family, Hook, Placement, Policy, Rule, Table};
 
@@ -238,7 +244,28 @@ fn main() {
             total
         })
     });
+    // As a save and the cache read: exactly, or carried whole.
+    let mut dx = Vec::new();
+    g.bench_function("decode_exact_print", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                let t = Instant::now();
+                let mut bytes = 0;
+                for r in black_box(&dumped) {
+                    let s = decode_rule_or_raw(r, IpFamily::V4);
+                    bytes += s.to_save_line(&r.chain, false).len();
+                }
+                let d = t.elapsed();
+                black_box(bytes);
+                dx.push(d);
+                total += d;
+            }
+            total
+        })
+    });
     g.finish();
+    dx.sort();
     pe.sort();
     pw.sort();
     dp.sort();
@@ -253,6 +280,7 @@ fn main() {
         ("parse_encode", Some(pe)),
         ("parse_encode_wire", Some(pw)),
         ("decode_print", Some(dp)),
+        ("decode_exact_print", median(&dx)),
         ("kernel_commit", Some(commit)),
         ("iptables-nft-save", save),
     ] {

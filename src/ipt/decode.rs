@@ -13,6 +13,7 @@ use super::ext::comment::Comment;
 use super::ext::{all, find_xt, DecodeCtx, ExprCursor, ExtKind, NoSets, SetIndex};
 use super::floor::ReaderFloor;
 use super::raw::RawRule;
+use super::readback_native::{self, NativePiece};
 use super::spec::{AddrMatch, IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::IpFamily;
 use crate::nft::expr::meta::MetaOp;
@@ -268,7 +269,8 @@ fn exact_in(
     // Each x_tables blob must also read back from its printed options: a rule whose form
     // would restore as another rule, or not at all, is carried whole (and shown in that
     // form, see `viewed_raw_spec`).
-    let spec = decode_inner(rule, family, sets, true)?;
+    let mut natives = Vec::new();
+    let spec = decode_inner(rule, family, sets, true, Some(&mut natives))?;
     if rule.userdata.is_some() {
         return Err(foreign(rule, "the rule carries user data".into()));
     }
@@ -327,7 +329,7 @@ fn exact_in(
             ));
         }
     }
-    let (mut error, mut encoded) = (None, false);
+    let (mut error, mut encoded, mut unread) = (None, false, false);
     let mut again = Vec::with_capacity(rule.exprs.len());
     for &floor in layouts {
         again.clear();
@@ -341,7 +343,22 @@ fn exact_in(
             floor,
         );
         match result {
-            Ok(()) if same_exprs(&again, &rule.exprs) => return Ok(spec),
+            // And what it prints must read back as the same rule, piece by piece.
+            Ok(()) if same_exprs(&again, &rule.exprs) => {
+                let ok = readback_native::reads_back(
+                    &spec,
+                    &natives,
+                    &rule.exprs,
+                    &rule.table,
+                    &rule.chain,
+                    sets,
+                    floor,
+                );
+                if ok {
+                    return Ok(spec);
+                }
+                unread = true;
+            }
             Ok(()) => encoded = true,
             Err(e) => {
                 error.get_or_insert(e);
@@ -349,6 +366,10 @@ fn exact_in(
         }
     }
     Err(match error {
+        _ if unread => foreign(
+            rule,
+            "its iptables form does not read back as the same rule".into(),
+        ),
         Some(e) if !encoded => foreign(rule, format!("its iptables form cannot be encoded: {e}")),
         _ => foreign(
             rule,
@@ -483,14 +504,17 @@ pub fn decode_rule_with(
     family: IpFamily,
     sets: &dyn SetIndex,
 ) -> Result<RuleSpec, Foreign> {
-    decode_inner(rule, family, sets, false)
+    decode_inner(rule, family, sets, false, None)
 }
 
+/// Decodes `rule`; with `natives`, also lists the extensions read from native expressions
+/// (for [`super::readback_native`]).
 fn decode_inner(
     rule: &Rule,
     family: IpFamily,
     sets: &dyn SetIndex,
     strict: bool,
+    mut natives: Option<&mut Vec<NativePiece>>,
 ) -> Result<RuleSpec, Foreign> {
     let xcx = XtCtx {
         rule,
@@ -670,9 +694,21 @@ fn decode_inner(
                     if cur.pos <= i {
                         break;
                     }
-                    match d.kind {
-                        ExtKind::Match => spec.matches.push(x),
-                        ExtKind::Target => spec.target = Some(RuleTarget::Ext(x)),
+                    let at = match d.kind {
+                        ExtKind::Match => {
+                            spec.matches.push(x);
+                            Some(spec.matches.len() - 1)
+                        }
+                        ExtKind::Target => {
+                            spec.target = Some(RuleTarget::Ext(x));
+                            None
+                        }
+                    };
+                    if let Some(n) = natives.as_deref_mut() {
+                        n.push(NativePiece {
+                            at,
+                            exprs: i..cur.pos,
+                        });
                     }
                     i = cur.pos;
                     found = true;

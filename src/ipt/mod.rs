@@ -25,6 +25,7 @@ pub mod parse;
 pub mod proto;
 pub mod raw;
 mod readback;
+mod readback_native;
 pub mod readers;
 pub(crate) mod restore_input;
 pub mod save;

@@ -552,17 +552,7 @@ impl<'a> Parser<'a> {
             's' | 'd' => {
                 self.once(c)?;
                 let v = option_value(shown, inline, args, &mut i)?;
-                let list = AddrMask::parse(self.family, v, shown)?;
-                // `! -s 0.0.0.0/0` can match no packet (iptables-nft 1.8.9 then sends a rule the
-                // kernel refuses with EINVAL): say so while parsing.
-                if inv && list.iter().any(|a| a.prefix_len() == Some(0)) {
-                    return Err(ParseError::bad(
-                        shown,
-                        format!(
-                            "`! {v}' matches no packet at all (a /0 mask matches every address)"
-                        ),
-                    ));
-                }
+                let list = addr_option(self.family, v, shown, inv)?;
                 if c == 's' {
                     self.srcs = list;
                     self.src_inv = inv;
@@ -825,6 +815,25 @@ fn scan_llu(s: &str) -> Option<u64> {
 /// Whether iptables takes `name` as the interface of `-i` or `-o` (xtables_parse_interface):
 /// not empty, and shorter than IFNAMSIZ with its `+`. A decoder shows no other name in a
 /// rule's iptables form (a restore would refuse it).
+/// The addresses of `-s`/`-d` (`shown`) with value `v`, inverted when `inv`.
+pub(crate) fn addr_option(
+    family: IpFamily,
+    v: &str,
+    shown: &str,
+    inv: bool,
+) -> Result<Vec<AddrMask>, ParseError> {
+    let list = AddrMask::parse(family, v, shown)?;
+    // `! -s 0.0.0.0/0` can match no packet (iptables-nft 1.8.9 then sends a rule the kernel
+    // refuses with EINVAL): say so while parsing.
+    if inv && list.iter().any(|a| a.prefix_len() == Some(0)) {
+        return Err(ParseError::bad(
+            shown,
+            format!("`! {v}' matches no packet at all (a /0 mask matches every address)"),
+        ));
+    }
+    Ok(list)
+}
+
 pub(crate) fn iface_name_ok(name: &str) -> bool {
     !name.is_empty() && name.len() < 16
 }

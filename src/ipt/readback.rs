@@ -90,43 +90,7 @@ fn check(
     info: &[u8],
     cx: &Context<'_>,
 ) -> bool {
-    let mut line = String::with_capacity(64 + info.len());
-    if let Some(p) = cx.proto {
-        line.push_str(if p.inv { "! -p " } else { "-p " });
-        line.push_str(&p.num.to_string());
-        line.push(' ');
-    }
-    line.push_str(match kind {
-        ExtKind::Match => "-m ",
-        ExtKind::Target => "-j ",
-    });
-    line.push_str(ext.save_name());
-    ext.save(cx.family, &mut line);
-    // A line break ends the save line, and a restore drops a `\r` at its end.
-    if line.contains(['\n', '\r']) {
-        return false;
-    }
-    // Read back as a restore reads a save line.
-    let Ok(words) = split_restore_cow(&line) else {
-        return false;
-    };
-    let Ok(mut specs) = parse_rule_with(cx.family, &words, cx.sets) else {
-        return false;
-    };
-    let (Some(spec), true) = (specs.pop(), specs.is_empty()) else {
-        return false;
-    };
-    let again: Option<&dyn Extension> = match kind {
-        ExtKind::Match => match spec.matches.as_slice() {
-            [m] => Some(m.as_ref()),
-            _ => None,
-        },
-        ExtKind::Target => match &spec.target {
-            Some(RuleTarget::Ext(t)) if spec.matches.is_empty() => Some(t.as_ref()),
-            _ => None,
-        },
-    };
-    let Some(again) = again else {
+    let Some(again) = parse_piece(kind, ext, cx.family, cx.proto, cx.sets) else {
         return false;
     };
     // The blob reads back when the writer of any layout writes it so: 1.8.7 writes the
@@ -153,4 +117,45 @@ fn check(
                 _ => false,
             })
     })
+}
+
+/// `ext` printed alone as a save prints it (`[! ]-p N -m NAME OPTIONS`, or `-j NAME
+/// OPTIONS`) and read back as a restore reads a save line: the one extension that line
+/// gives, if it reads.
+pub(crate) fn parse_piece(
+    kind: ExtKind,
+    ext: &dyn Extension,
+    family: IpFamily,
+    proto: Option<ProtoMatch>,
+    sets: &dyn SetIndex,
+) -> Option<Box<dyn Extension>> {
+    let mut line = String::with_capacity(64);
+    if let Some(p) = proto {
+        line.push_str(if p.inv { "! -p " } else { "-p " });
+        line.push_str(&p.num.to_string());
+        line.push(' ');
+    }
+    line.push_str(match kind {
+        ExtKind::Match => "-m ",
+        ExtKind::Target => "-j ",
+    });
+    line.push_str(ext.save_name());
+    ext.save(family, &mut line);
+    // A line break ends the save line, and a restore drops a `\r` at its end.
+    if line.contains(['\n', '\r']) {
+        return None;
+    }
+    let words = split_restore_cow(&line).ok()?;
+    let mut specs = parse_rule_with(family, &words, sets).ok()?;
+    let (Some(mut spec), true) = (specs.pop(), specs.is_empty()) else {
+        return None;
+    };
+    match kind {
+        ExtKind::Match if spec.matches.len() == 1 && spec.target.is_none() => spec.matches.pop(),
+        ExtKind::Target if spec.matches.is_empty() => match spec.target {
+            Some(RuleTarget::Ext(t)) => Some(t),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -27,25 +27,49 @@ impl RuleSpec {
             );
         }
         let mut out = String::with_capacity(64);
+        self.save_addrs(&mut out);
+        self.save_core(&mut out);
+        for m in &self.matches {
+            let _ = write!(out, " -m {}", m.save_name());
+            m.save(self.family, &mut out);
+        }
+        if !self.save_core_target(&mut out) {
+            if let Some(RuleTarget::Ext(t)) = &self.target {
+                let _ = write!(out, " -j {}", t.save_name());
+                t.save(self.family, &mut out);
+            }
+        }
+        if out.starts_with(' ') {
+            out.remove(0);
+        }
+        out
+    }
+
+    /// Appends ` -s ADDR` and ` -d ADDR`, each after its ` !`.
+    fn save_addrs(&self, out: &mut String) {
         if let Some(s) = &self.src {
-            save_inv(&mut out, s.inv);
+            save_inv(out, s.inv);
             let _ = write!(out, " -s {}", s.addr);
         }
         if let Some(d) = &self.dst {
-            save_inv(&mut out, d.inv);
+            save_inv(out, d.inv);
             let _ = write!(out, " -d {}", d.addr);
         }
+    }
+
+    /// Appends the other fields of `ipt_entry` as a save prints them: `-i`, `-o`, `-p`, `-f`.
+    pub(crate) fn save_core(&self, out: &mut String) {
         // `-i +` matches every interface: iptables-nft does not print it.
         if let Some(i) = self.in_iface.as_ref().filter(|i| i.inv || i.name != "+") {
-            save_inv(&mut out, i.inv);
+            save_inv(out, i.inv);
             let _ = write!(out, " -i {}", i.name);
         }
         if let Some(o) = self.out_iface.as_ref().filter(|o| o.inv || o.name != "+") {
-            save_inv(&mut out, o.inv);
+            save_inv(out, o.inv);
             let _ = write!(out, " -o {}", o.name);
         }
         if let Some(p) = self.proto.filter(|p| p.num != 0) {
-            save_inv(&mut out, p.inv);
+            save_inv(out, p.inv);
             match proto_name(p.num, self.family) {
                 Some(n) => {
                     let _ = write!(out, " -p {n}");
@@ -56,15 +80,16 @@ impl RuleSpec {
             }
         }
         if let Some(f) = self.frag {
-            save_inv(&mut out, !f);
+            save_inv(out, !f);
             out.push_str(" -f");
         }
-        for m in &self.matches {
-            let _ = write!(out, " -m {}", m.save_name());
-            m.save(self.family, &mut out);
-        }
+    }
+
+    /// Appends the target when it is a verdict or a chain (`-j ACCEPT`, `-g CHAIN`); false
+    /// when it is an extension or there is none.
+    pub(crate) fn save_core_target(&self, out: &mut String) -> bool {
         match &self.target {
-            None => {}
+            None | Some(RuleTarget::Ext(_)) => return false,
             Some(RuleTarget::Accept) => out.push_str(" -j ACCEPT"),
             Some(RuleTarget::Drop) => out.push_str(" -j DROP"),
             Some(RuleTarget::Return) => out.push_str(" -j RETURN"),
@@ -75,15 +100,8 @@ impl RuleSpec {
             Some(RuleTarget::Goto(c)) => {
                 let _ = write!(out, " -g {c}");
             }
-            Some(RuleTarget::Ext(t)) => {
-                let _ = write!(out, " -j {}", t.save_name());
-                t.save(self.family, &mut out);
-            }
         }
-        if out.starts_with(' ') {
-            out.remove(0);
-        }
-        out
+        true
     }
 
     /// The whole save line: `-A CHAIN …`, with `[packets:bytes] ` in front when `counters`.
