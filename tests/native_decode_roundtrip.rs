@@ -346,3 +346,28 @@ fn limit_values_at_the_edges_of_iptables_ranges() {
         }
     }
 }
+
+/// An interface prefix with a NUL inside (`nft` compares any bytes) cannot be printed: `-i
+/// v<NUL>th+` is read back as `-i v`, another rule. Such a rule is carried whole.
+#[test]
+fn an_interface_prefix_with_a_nul_inside_is_carried_whole() {
+    let base = &parse_rule_str(IpFamily::V4, "-i veth+ -j ACCEPT").unwrap()[0];
+    for floor in ReaderFloor::LAYOUTS {
+        let mut rule =
+            encode_rule_for(base, IpFamily::V4, "filter", "INPUT", &NoSets, floor).unwrap();
+        for e in &mut rule.exprs {
+            if let Expr::Cmp(c) = e {
+                if c.data.as_bytes() == b"veth" {
+                    c.data = iptnl::nft::Value::new(b"v\0th").unwrap();
+                }
+            }
+        }
+        let spec = decode_rule_or_raw(&rule, IpFamily::V4);
+        assert!(
+            spec.raw.is_some(),
+            "shown at {floor} as {:?}",
+            spec.to_save_args()
+        );
+        assert_eq!(violation(&rule, IpFamily::V4, None), None);
+    }
+}

@@ -193,13 +193,36 @@ pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
                 ReaderFloor::LAYOUTS.into_iter().any(at),
                 "{line:?} encodes to other expressions than the rule's at every floor"
             );
-            for floor in ReaderFloor::LAYOUTS {
-                if decode_rule_exact_at(rule, family, &Sets, floor).is_ok() {
-                    assert!(
-                        at(floor),
-                        "{line:?} read as laid out at {floor} encodes otherwise there"
-                    );
-                }
+            // Its printed form, read back as a restore reads a save line, is the rule again:
+            // it encodes to the rule's own expressions at each floor whose layout the rule
+            // is read in (and so is no broader than its bytes).
+            let args = spec.to_save_args();
+            let again = split_restore_args(&args)
+                .unwrap_or_else(|e| panic!("{line:?} shown but does not split back: {e}"));
+            let again = match parse_rule_with(family, &again, &Sets) {
+                Ok(mut v) if v.len() == 1 => v.pop().unwrap(),
+                Ok(v) => panic!("{line:?} shown but parses back as {} rules", v.len()),
+                Err(e) => panic!("{line:?} shown but does not parse back: {e}"),
+            };
+            let read = ReaderFloor::LAYOUTS
+                .into_iter()
+                .filter(|&f| decode_rule_exact_at(rule, family, &Sets, f).is_ok())
+                .collect::<Vec<_>>();
+            for &floor in &read {
+                assert!(
+                    at(floor),
+                    "{line:?} read as laid out at {floor} encodes otherwise there"
+                );
+                let twice =
+                    encode_rule_for(&again, family, &rule.table, &rule.chain, &Sets, floor)
+                        .unwrap_or_else(|e| {
+                            panic!("{line:?} read back does not encode at {floor}: {e}")
+                        });
+                assert_eq!(
+                    comparable(&twice.exprs),
+                    comparable(&rule.exprs),
+                    "{line:?} read back encodes to other expressions at {floor}"
+                );
             }
             assert!(
                 rule.userdata.is_none(),

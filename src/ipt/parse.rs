@@ -641,32 +641,16 @@ impl<'a> Parser<'a> {
                 }
                 self.seen.push(c);
                 let v = option_value(shown, inline, args, &mut i)?;
-                if v.is_empty() || v.len() >= 29 {
-                    return Err(ParseError::bad(
-                        shown,
-                        format!("Invalid target name `{v}' (28 chars max)"),
-                    ));
-                }
-                if !target_name_ok(v) {
-                    return Err(ParseError::bad(shown, format!("Invalid target name `{v}'")));
-                }
-                if c == 'g' {
-                    self.spec.target = Some(RuleTarget::Goto(v.to_owned()));
-                } else {
-                    self.spec.target = Some(match v {
-                        "ACCEPT" => RuleTarget::Accept,
-                        "DROP" => RuleTarget::Drop,
-                        "RETURN" => RuleTarget::Return,
-                        "QUEUE" => RuleTarget::Queue,
-                        _ => match ext::find(ExtKind::Target, v, self.family) {
-                            Some(desc) => {
-                                self.loaded.push(Loaded::new((desc.new)(self.family), true));
-                                RuleTarget::Jump(String::new())
-                            }
-                            None => RuleTarget::Jump(v.to_owned()),
-                        },
-                    });
-                }
+                self.spec.target = Some(match target_word(c == 'g', v, shown, self.family)? {
+                    Some(t) => t,
+                    None => {
+                        // An extension target: its options follow.
+                        if let Some(desc) = ext::find(ExtKind::Target, v, self.family) {
+                            self.loaded.push(Loaded::new((desc.new)(self.family), true));
+                        }
+                        RuleTarget::Jump(String::new())
+                    }
+                });
             }
             'c' => {
                 // `-c P,B` or `-c P B`; each read as sscanf("%llu") reads it.
@@ -832,6 +816,36 @@ pub(crate) fn addr_option(
         ));
     }
     Ok(list)
+}
+
+/// The target `-j v` (`-g v` when `goto`; `shown` names the option in errors) names: a
+/// verdict or a chain, or `None` for a target extension.
+pub(crate) fn target_word(
+    goto: bool,
+    v: &str,
+    shown: &str,
+    family: IpFamily,
+) -> Result<Option<RuleTarget>, ParseError> {
+    if v.is_empty() || v.len() >= 29 {
+        return Err(ParseError::bad(
+            shown,
+            format!("Invalid target name `{v}' (28 chars max)"),
+        ));
+    }
+    if !target_name_ok(v) {
+        return Err(ParseError::bad(shown, format!("Invalid target name `{v}'")));
+    }
+    if goto {
+        return Ok(Some(RuleTarget::Goto(v.to_owned())));
+    }
+    Ok(match v {
+        "ACCEPT" => Some(RuleTarget::Accept),
+        "DROP" => Some(RuleTarget::Drop),
+        "RETURN" => Some(RuleTarget::Return),
+        "QUEUE" => Some(RuleTarget::Queue),
+        _ if ext::find(ExtKind::Target, v, family).is_some() => None,
+        _ => Some(RuleTarget::Jump(v.to_owned())),
+    })
 }
 
 pub(crate) fn iface_name_ok(name: &str) -> bool {

@@ -10,15 +10,16 @@
 //! rule would be saved as a line that does not restore, or restores another rule. A rule one
 //! of whose pieces does not read back is carried whole (see [`super::raw`]).
 //!
-//! The pieces are: the addresses (each read by the parser's own reading of `-s`/`-d`), the
-//! other fields of `ipt_entry` with a verdict or chain target (`-i`, `-o`, `-p`, `-f`, `-j`,
-//! `-g`: one line, parsed), and each extension decoded from native expressions (`-p N -m
+//! The pieces are: the addresses (each read by the parser's own reading of `-s`/`-d`), a
+//! verdict or chain target (split as a restore splits it, read by the parser's reading of
+//! `-j`/`-g`), the other fields of `ipt_entry` (`-i`, `-o`, `-p`, `-f`: one line, parsed),
+//! and each extension decoded from native expressions (`-p N -m
 //! NAME …` or `-j NAME …`, parsed and encoded at the layout the rule was matched in, and
 //! compared with the decoded extension's own encoding). Extensions decoded from an x_tables
 //! blob have their own check ([`super::readback`]). Checking piece by piece, not the whole
 //! line, keeps the cost low: a big ruleset repeats its pieces but for the addresses (a
-//! service's port and mark, a chain's jump), so the answers are remembered, and the
-//! addresses, different in nearly every rule, are read without the rest of the parser.
+//! service's port and mark, an interface), so the answers are remembered, and the addresses
+//! and chain names, different in nearly every rule, are read without the rest of the parser.
 
 use std::cell::RefCell;
 use std::collections::hash_map::DefaultHasher;
@@ -28,7 +29,7 @@ use std::ops::Range;
 
 use super::args::split_restore_cow;
 use super::ext::{EncodeCtx, ExtKind, Extension, SetIndex};
-use super::parse::{addr_option, parse_rule_with};
+use super::parse::{addr_option, parse_rule_with, target_word};
 use super::spec::{IfaceMatch, ProtoMatch, RuleSpec, RuleTarget};
 use super::{IpFamily, ReaderFloor};
 use crate::nft::Expr;
@@ -45,13 +46,12 @@ pub(crate) struct NativePiece {
     pub(crate) exprs: Range<usize>,
 }
 
-/// What `-i`, `-o`, `-p`, `-f` and a verdict or chain target read back as.
+/// What `-i`, `-o`, `-p` and `-f` read back as.
 type Core = (
     Option<IfaceMatch>,
     Option<IfaceMatch>,
     Option<ProtoMatch>,
     Option<bool>,
-    Option<RuleTarget>,
 );
 
 /// A remembered answer for a native extension: the key's text and expressions, and whether
@@ -88,6 +88,7 @@ pub(crate) fn reads_back(
     floor: ReaderFloor,
 ) -> bool {
     addresses_read_back(spec)
+        && target_reads_back(spec)
         && MEMO.with(|m| {
             let mut m = m.borrow_mut();
             core_reads_back(&mut m, spec, sets)
@@ -137,8 +138,30 @@ fn addresses_read_back(spec: &RuleSpec) -> bool {
         })
 }
 
-/// `-i`, `-o`, `-p`, `-f` and a verdict or chain target, printed on one line and parsed, are
-/// the same fields again.
+/// A verdict or chain target, printed, is split as a restore splits a save line into that
+/// one word, which the parser's reading of `-j`/`-g` takes as the same target. (Not
+/// remembered: nearly every chain of a big ruleset is the target of a jump of its own.)
+fn target_reads_back(spec: &RuleSpec) -> bool {
+    let mut word = String::new();
+    if !spec.save_core_target(&mut word) {
+        return true;
+    }
+    // " -j NAME": the option, then its value.
+    let Some((opt, name)) = word.trim_start().split_once(' ') else {
+        return false;
+    };
+    let same_word = match split_restore_cow(name) {
+        Ok(w) => w.len() == 1 && w[0] == name,
+        Err(_) => false,
+    };
+    same_word
+        && match target_word(opt == "-g", name, opt, spec.family) {
+            Ok(Some(t)) => spec.target.as_ref() == Some(&t),
+            _ => false,
+        }
+}
+
+/// `-i`, `-o`, `-p` and `-f`, printed on one line and parsed, are the same fields again.
 fn core_reads_back(m: &mut Memo, spec: &RuleSpec, sets: &dyn SetIndex) -> bool {
     let Memo { core, line, .. } = m;
     line.clear();
@@ -147,17 +170,8 @@ fn core_reads_back(m: &mut Memo, spec: &RuleSpec, sets: &dyn SetIndex) -> bool {
         IpFamily::V6 => '6',
     });
     spec.save_core(line);
-    spec.save_core_target(line);
-    let target = match &spec.target {
-        Some(RuleTarget::Ext(_)) => None,
-        t => t.as_ref(),
-    };
     let same = |c: &Core| {
-        c.0 == spec.in_iface
-            && c.1 == spec.out_iface
-            && c.2 == spec.proto
-            && c.3 == spec.frag
-            && c.4.as_ref() == target
+        c.0 == spec.in_iface && c.1 == spec.out_iface && c.2 == spec.proto && c.3 == spec.frag
     };
     if let Some(answer) = core.get(line.as_str()) {
         return answer.as_ref().is_some_and(same);
@@ -181,10 +195,10 @@ fn parse_core(family: IpFamily, text: &str, sets: &dyn SetIndex) -> Option<Core>
     let (Some(s), true) = (specs.pop(), specs.is_empty()) else {
         return None;
     };
-    if !s.matches.is_empty() || s.src.is_some() || s.dst.is_some() {
+    if !s.matches.is_empty() || s.src.is_some() || s.dst.is_some() || s.target.is_some() {
         return None;
     }
-    Some((s.in_iface, s.out_iface, s.proto, s.frag, s.target))
+    Some((s.in_iface, s.out_iface, s.proto, s.frag))
 }
 
 /// A native extension `ext`, read from `consumed`, printed alone and parsed, encodes at the
@@ -214,7 +228,8 @@ fn native_reads_back(
         None => key.extend([0, 0, 0]),
     }
     key.push(ecx.floor as u8);
-    for s in [ext.save_name(), ecx.table, ecx.chain, line.as_str()] {
+    // (Not the table or chain: no extension's encoding depends on them.)
+    for s in [ext.save_name(), line.as_str()] {
         key.extend((s.len() as u32).to_ne_bytes());
         key.extend(s.as_bytes());
     }
