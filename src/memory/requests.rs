@@ -267,6 +267,14 @@ pub(crate) fn answer(
             ack(&mut w, m, portid);
         }
         NFT_MSG_GETTABLE | NFT_MSG_GETCHAIN | NFT_MSG_GETRULE => {
+            // An object not found: `EINVAL` when the attribute naming it is absent,
+            // `ENOENT` (pointing at the attribute) when nothing has that name.
+            let not_found = |ty: u16, absent: bool| {
+                let errno = if absent { libc::EINVAL } else { libc::ENOENT };
+                let mut w = MsgWriter::new();
+                wire::error(&mut w, m.bytes(), portid, errno, offset_of(ty), None);
+                Answer::Now(w.into_bytes())
+            };
             let table_attr = match id {
                 NFT_MSG_GETTABLE => NFTA_TABLE_NAME,
                 NFT_MSG_GETCHAIN => NFTA_CHAIN_TABLE,
@@ -277,20 +285,7 @@ pub(crate) fn answer(
                     .find(|t| t.family == family && t.name.as_bytes() == n)
             });
             let Some(table) = table else {
-                let errno = if attr(table_attr).is_none() {
-                    libc::EINVAL
-                } else {
-                    libc::ENOENT
-                };
-                wire::error(
-                    &mut w,
-                    m.bytes(),
-                    portid,
-                    errno,
-                    offset_of(table_attr),
-                    None,
-                );
-                return Ok(Answer::Now(w.into_bytes()));
+                return Ok(not_found(table_attr, attr(table_attr).is_none()));
             };
             if id == NFT_MSG_GETTABLE {
                 wire::table(&mut w, NFT_MSG_NEWTABLE, head, table);
@@ -307,20 +302,7 @@ pub(crate) fn answer(
                 .and_then(|n| table.named(&n))
                 .and_then(|c| table.chains[c].as_ref());
             let Some(chain) = chain else {
-                let errno = if attr(chain_attr).is_none() {
-                    libc::EINVAL
-                } else {
-                    libc::ENOENT
-                };
-                wire::error(
-                    &mut w,
-                    m.bytes(),
-                    portid,
-                    errno,
-                    offset_of(chain_attr),
-                    None,
-                );
-                return Ok(Answer::Now(w.into_bytes()));
+                return Ok(not_found(chain_attr, attr(chain_attr).is_none()));
             };
             if id == NFT_MSG_GETCHAIN {
                 wire::chain(&mut w, NFT_MSG_NEWCHAIN, head, table, chain);
@@ -330,20 +312,7 @@ pub(crate) fn answer(
             let handle = attr(NFTA_RULE_HANDLE).and_then(|a| a.be64().ok());
             let rule = handle.and_then(|h| chain.rules.iter().find(|r| r.handle == h));
             let Some(rule) = rule else {
-                let errno = if handle.is_none() {
-                    libc::EINVAL
-                } else {
-                    libc::ENOENT
-                };
-                wire::error(
-                    &mut w,
-                    m.bytes(),
-                    portid,
-                    errno,
-                    offset_of(NFTA_RULE_HANDLE),
-                    None,
-                );
-                return Ok(Answer::Now(w.into_bytes()));
+                return Ok(not_found(NFTA_RULE_HANDLE, handle.is_none()));
             };
             wire::rule(
                 &mut w,
