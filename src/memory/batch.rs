@@ -169,6 +169,7 @@ fn run<'n>(
     validate: Validate,
 ) -> Result<(Txn<'n>, Failures), String> {
     let mut tx = Txn::new(nft, validate);
+    tx.log.reserve(ops.len());
     let mut failures = Vec::new();
     for (i, m) in ops.iter().enumerate() {
         let r = Msg::parse(m).and_then(|msg| {
@@ -203,34 +204,42 @@ fn run<'n>(
     Ok((tx, failures))
 }
 
-/// The kernel's validation at commit, over what the batch added.
+/// The kernel's validation at commit, over what the batch added: the rules it added and
+/// kept that have jumps or restricted extensions (their chains' other rules are not
+/// walked, so the cost is the batch's, not the chains').
 fn valid(tx: &Txn<'_>) -> bool {
-    let serial = tx.nft.serial;
-    let mut by_table: Vec<(usize, Vec<usize>)> = Vec::new();
-    for &(t, c) in &tx.touched {
-        match by_table.iter_mut().find(|(tt, _)| *tt == t) {
-            Some(e) => e.1.push(c),
-            None => by_table.push((t, vec![c])),
-        }
+    if tx.to_validate.is_empty() {
+        return true;
     }
-    for (t, chains) in by_table {
-        let Some(table) = tx.nft.tables[t].as_ref() else {
+    let deleted = tx.deleted_uids();
+    let mut validators: Vec<(usize, Validator<'_>)> = Vec::new();
+    for a in &tx.to_validate {
+        if deleted.contains(&a.uid) {
+            continue;
+        }
+        let Some(table) = tx.nft.tables[a.t].as_ref() else {
             continue;
         };
+        if table.chains.get(a.c).and_then(Option::as_ref).is_none() {
+            continue;
+        }
         let v6 = table.family == iptnl_sys::netfilter::NFPROTO_IPV6;
-        let mut v = Validator::new(tx.nft, t);
-        for c in chains {
-            let Some(ch) = table.chains.get(c).and_then(Option::as_ref) else {
-                continue;
-            };
-            for r in ch.rules.iter().filter(|r| r.batch == serial && !r.gone) {
-                let restricted =
-                    r.has_jumps() || r.exprs().iter().any(|&e| graph::restricted(tx.nft, e, v6));
-                let jumps: Vec<usize> = r.jumps().collect();
-                if restricted && v.check_rule(c, r.exprs(), &jumps).is_err() {
-                    return false;
-                }
+        let (exprs, jumps) = tx.added_ids(a);
+        let jumps: Vec<usize> = jumps.collect();
+        let restricted =
+            !jumps.is_empty() || exprs.iter().any(|&e| graph::restricted(tx.nft, e, v6));
+        if !restricted {
+            continue;
+        }
+        let at = match validators.iter().position(|(t, _)| *t == a.t) {
+            Some(i) => i,
+            None => {
+                validators.push((a.t, Validator::new(tx.nft, a.t)));
+                validators.len() - 1
             }
+        };
+        if validators[at].1.check_rule(a.c, exprs, &jumps).is_err() {
+            return false;
         }
     }
     true

@@ -118,9 +118,12 @@ impl Endpoint {
 }
 
 /// The calling thread's id and name, as the kernel reports the committing task.
-fn who() -> (u32, String) {
+fn who() -> (u32, std::rc::Rc<str>) {
     thread_local! {
-        static WHO: (u32, String) = read_who();
+        static WHO: (u32, std::rc::Rc<str>) = {
+            let (pid, name) = read_who();
+            (pid, name.into())
+        };
     }
     WHO.with(|w| w.clone())
 }

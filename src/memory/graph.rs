@@ -9,9 +9,37 @@
 //! ruleset was valid before the batch, as every committed ruleset is.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use super::exprs::{jump_bytes, jump_target, ExprId, Facts};
 use super::state::{Chain, ChainId, ChainType, Nft, Table, TableId};
+
+/// A hasher for chain ids (small integers the model gives out itself: no hash flooding to
+/// fear), far cheaper than the default one for the validation's many lookups.
+#[derive(Default)]
+struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// The kernel's `NFT_JUMP_STACK_SIZE`: chains nested deeper are refused.
 const JUMP_STACK: u32 = 16;
@@ -41,7 +69,10 @@ pub(crate) struct Validator<'a> {
     nft: &'a Nft,
     v6: bool,
     /// Per base chain: the deepest level each chain was walked at.
-    walked: HashMap<(ChainId, ChainId), u32>,
+    walked: IdMap<(ChainId, ChainId), u32>,
+    /// What [`reached_from`](Self::reached_from) found for each chain (the graph does not
+    /// change while it is validated: the rules of one chain share one search).
+    reached: IdMap<ChainId, (std::rc::Rc<[ChainId]>, u32)>,
 }
 
 impl<'a> Validator<'a> {
@@ -51,7 +82,8 @@ impl<'a> Validator<'a> {
             table,
             nft,
             v6: table.family == iptnl_sys::netfilter::NFPROTO_IPV6,
-            walked: HashMap::new(),
+            walked: IdMap::default(),
+            reached: IdMap::default(),
         }
     }
 
@@ -65,7 +97,8 @@ impl<'a> Validator<'a> {
     fn reached_from(&self, c: ChainId) -> (Vec<ChainId>, u32) {
         // The ancestors of `c`, through the callers of each chain (no rule is walked).
         let mut anc = vec![c];
-        let mut seen = std::collections::HashSet::new();
+        let mut seen: std::collections::HashSet<ChainId, BuildHasherDefault<IdHasher>> =
+            Default::default();
         seen.insert(c);
         let mut i = 0;
         while i < anc.len() {
@@ -90,7 +123,7 @@ impl<'a> Validator<'a> {
         // Longest paths from the base chains, relaxed over the ancestors' caller edges until
         // they settle or pass the limit (a loop never settles).
         const PAST: u32 = JUMP_STACK + 1;
-        let index: HashMap<ChainId, usize> = anc.iter().enumerate().map(|(i, &x)| (x, i)).collect();
+        let index: IdMap<ChainId, usize> = anc.iter().enumerate().map(|(i, &x)| (x, i)).collect();
         let mut depth: Vec<Option<u32>> = anc
             .iter()
             .map(|&x| self.chain(x).is_some_and(Chain::is_base).then_some(0))
@@ -155,14 +188,22 @@ impl<'a> Validator<'a> {
         exprs: &[ExprId],
         jumps: &[ChainId],
     ) -> Result<(), i32> {
-        let (bases, depth) = self.reached_from(c);
+        let (bases, depth) = match self.reached.get(&c) {
+            Some((b, d)) => (b.clone(), *d),
+            None => {
+                let (b, d) = self.reached_from(c);
+                let b: std::rc::Rc<[ChainId]> = b.into();
+                self.reached.insert(c, (b.clone(), d));
+                (b, d)
+            }
+        };
         if bases.is_empty() {
             return Ok(());
         }
         if depth >= JUMP_STACK {
             return Err(libc::EMLINK);
         }
-        for b in bases {
+        for &b in bases.iter() {
             let Some(base) = self.chain(b).and_then(|x| x.base.as_ref()) else {
                 continue;
             };

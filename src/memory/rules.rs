@@ -195,7 +195,11 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
         old.unwrap_or(0)
     };
     let jumps_v = jumps;
+    let uid = rule.uid;
     tx.insert_rule(t, c, at, rule, m.be32(NFTA_RULE_ID));
+    if needs_validation {
+        tx.note_for_validation(t, c, uid, &exprs, &jumps_v);
+    }
     let mode = if tx.nft.table(t).validate_each {
         Validate::Do
     } else {

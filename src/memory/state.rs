@@ -89,10 +89,6 @@ impl Rule {
         self.jumps().any(|j| j == c)
     }
 
-    pub fn has_jumps(&self) -> bool {
-        self.ids.len() > usize::from(self.exprs)
-    }
-
     pub fn udata(&self) -> Option<ExprId> {
         (self.udata != NO_UDATA).then_some(self.udata)
     }

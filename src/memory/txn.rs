@@ -9,6 +9,7 @@
 
 use iptnl_sys::nf_tables::*;
 
+use super::exprs::ExprId;
 use super::state::{ChainId, Life, Nft, Rule, TableId};
 
 /// Why an operation of the batch was refused.
@@ -106,6 +107,18 @@ enum Undo {
     },
 }
 
+/// A rule the batch added, noted for the validation at commit (see
+/// [`Txn::note_for_validation`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Added {
+    pub t: TableId,
+    pub c: ChainId,
+    pub uid: u32,
+    start: usize,
+    exprs: usize,
+    jumps: usize,
+}
+
 /// Whether the ruleset must be validated (jumps depth, hooks of x_tables extensions), as
 /// the kernel's `validate_state`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -128,6 +141,11 @@ pub(crate) struct Txn<'n> {
     pub log: Vec<(Trans, Ctx)>,
     undo: Vec<Undo>,
     pub touched: Vec<(TableId, ChainId)>,
+    /// The rules added by the batch that the validation at commit looks at (those with
+    /// jumps or x_tables extensions), so that it walks them and not their chains.
+    pub to_validate: Vec<Added>,
+    /// The expression and jump ids of [`to_validate`](Self::to_validate)'s rules.
+    to_validate_ids: Vec<u32>,
     pub validate: Validate,
     /// While validating after each rule: the tables found invalid, with the errno (every
     /// later rule of the table is refused with it too, as the kernel validates the whole
@@ -147,6 +165,8 @@ impl<'n> Txn<'n> {
             log: Vec::new(),
             undo: Vec::new(),
             touched: Vec::new(),
+            to_validate: Vec::new(),
+            to_validate_ids: Vec::new(),
             validate,
             invalid: Vec::new(),
             ids: std::collections::HashMap::new(),
@@ -234,9 +254,14 @@ impl<'n> Txn<'n> {
     /// Puts `rule` (added by this batch) at index `at` of chain `c`, and records it.
     pub fn insert_rule(&mut self, t: TableId, c: ChainId, at: usize, rule: Rule, id: Option<u32>) {
         let uid = rule.uid;
-        let jumps: Vec<ChainId> = rule.jumps().collect();
         self.touch(t, c);
-        self.hold(t, c, &jumps);
+        let table = self.nft.table_mut(t);
+        table.chain_mut(c).use_count += 1;
+        for j in rule.jumps() {
+            let target = table.chain_mut(j);
+            target.use_count += 1;
+            target.callers.add(c);
+        }
         let ch = self.nft.table_mut(t).chain_mut(c);
         let at = at.min(ch.rules.len());
         ch.rules.insert(at, rule);
@@ -272,6 +297,47 @@ impl<'n> Txn<'n> {
             }
         }
         Ok(())
+    }
+
+    /// Notes rule `uid`, just added to chain `c` with `exprs` jumping to `jumps`, for the
+    /// validation at commit.
+    pub fn note_for_validation(
+        &mut self,
+        t: TableId,
+        c: ChainId,
+        uid: u32,
+        exprs: &[ExprId],
+        jumps: &[ChainId],
+    ) {
+        let start = self.to_validate_ids.len();
+        self.to_validate_ids.extend_from_slice(exprs);
+        self.to_validate_ids.extend(jumps.iter().map(|&j| j as u32));
+        self.to_validate.push(Added {
+            t,
+            c,
+            uid,
+            start,
+            exprs: exprs.len(),
+            jumps: jumps.len(),
+        });
+    }
+
+    /// The expressions and the jump targets of a rule noted for validation.
+    pub fn added_ids(&self, a: &Added) -> (&[ExprId], impl Iterator<Item = ChainId> + '_) {
+        let ids = &self.to_validate_ids[a.start..a.start + a.exprs + a.jumps];
+        let (exprs, jumps) = ids.split_at(a.exprs);
+        (exprs, jumps.iter().map(|&j| j as ChainId))
+    }
+
+    /// The identities of the rules the batch deleted.
+    pub fn deleted_uids(&self) -> std::collections::HashSet<u32> {
+        self.log
+            .iter()
+            .filter_map(|(tr, _)| match tr {
+                Trans::DelRule { uid, .. } => Some(*uid),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The rule added earlier in this batch with `NFTA_RULE_ID` `id`.
