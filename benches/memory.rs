@@ -3,6 +3,10 @@
 //! Groups (criterion, `memory/…`):
 //! - `append_10k_calls`: 10,000 `IpTables::append` calls, one batch each, into a fresh
 //!   in-memory handle (`-s ADDR -p tcp --dport PORT -j ACCEPT`, all different);
+//! - `append_1k_calls_fresh` and `append_1k_calls_on_100k`: 1,000 such calls into a
+//!   fresh handle, and into `INPUT` of a handle whose `INPUT` already holds 100,000 rules
+//!   (loaded once; it grows by 1,000 rules per iteration): the cost of one append must not
+//!   depend on what the chain holds, so the two are the same;
 //! - `append_10k_transaction`: the same 10,000 rules as one transaction;
 //! - `append_10k_batch`: the memory's own part of that: a batch of 10,000 `NEWRULE`
 //!   messages, built before the timing, committed to a fresh ruleset;
@@ -136,6 +140,41 @@ fn main() {
             BatchSize::PerIteration,
         )
     });
+    g.bench_function("append_1k_calls_fresh", |b| {
+        b.iter_batched(
+            || IpTables::in_memory(IpFamily::V4),
+            |ipt| {
+                for i in 0..1_000 {
+                    ipt.append("filter", "INPUT", rule(i).as_str()).unwrap();
+                }
+                ipt
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    let loaded = IpTables::in_memory(IpFamily::V4);
+    {
+        let mut t = String::from("*filter\n:INPUT ACCEPT [0:0]\n");
+        for i in 0..100_000 {
+            t.push_str("-A INPUT ");
+            t.push_str(&rule(i));
+            t.push('\n');
+        }
+        t.push_str("COMMIT\n");
+        loaded.restore(&t, &RestoreOptions::default()).unwrap();
+    }
+    let mut next = 100_000;
+    g.bench_function("append_1k_calls_on_100k", |b| {
+        b.iter(|| {
+            for _ in 0..1_000 {
+                loaded
+                    .append("filter", "INPUT", rule(next).as_str())
+                    .unwrap();
+                next += 1;
+            }
+        })
+    });
+    drop(loaded);
     let specs: Vec<String> = (0..10_000).map(rule).collect();
     g.bench_function("append_10k_transaction", |b| {
         b.iter_batched(
