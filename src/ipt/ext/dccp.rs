@@ -17,7 +17,7 @@ use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
     ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
 };
-use super::base::libxt::parse_port_rc;
+use super::base::libxt::{parse_port_rc, scan_llu_prefix};
 use super::base::names::service_port;
 use super::base::opts::STR;
 use super::base::ports::print_ports;
@@ -64,38 +64,9 @@ pub struct Dccp {
 /// number as glibc reads a numeric service (`strtoul` base 10, kept when it fits an `int`,
 /// cut to 16 bits), else a service name.
 fn port_by_name(s: &str) -> Option<u16> {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() && matches!(b[i], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
-        i += 1;
-    }
-    let neg = match b.get(i) {
-        Some(b'-') => {
-            i += 1;
-            true
-        }
-        Some(b'+') => {
-            i += 1;
-            false
-        }
-        _ => false,
-    };
-    let start = i;
-    let mut v: Option<u64> = Some(0);
-    while let Some(d) = b.get(i).filter(|c| c.is_ascii_digit()) {
-        v = v
-            .and_then(|v| v.checked_mul(10))
-            .and_then(|v| v.checked_add(u64::from(d - b'0')));
-        i += 1;
-    }
-    if i > start && i == b.len() {
-        // strtoul saturates on overflow; a `-` negates what it read.
-        let v = match v {
-            None => u64::MAX,
-            Some(v) if neg => v.wrapping_neg(),
-            Some(v) => v,
-        };
-        // glibc keeps the number in an `int`: a negative one makes it look the text up.
+    // strtoul saturates on overflow and a `-` negates what it read; glibc keeps the number
+    // in an `int`: a negative one makes it look the text up.
+    if let Some((v, b"")) = scan_llu_prefix(s.as_bytes()) {
         let num = v as u32 as i32;
         if num >= 0 {
             return Some(num as u16);
