@@ -239,38 +239,17 @@ fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
         let code = code_of(&std::fs::read_to_string(root().join(f)).unwrap());
         let mut deps = BTreeSet::new();
         for (is_use, segs) in paths_of(&code) {
-            let mut base = me.clone();
-            let mut rest = segs.as_slice();
-            match rest.first().map(String::as_str) {
-                Some("crate") => {
-                    base.clear();
-                    rest = &rest[1..];
-                }
-                Some("super") | Some("self") => {
-                    while let Some(s) = rest.first() {
-                        match s.as_str() {
-                            "super" => {
-                                base.pop();
-                            }
-                            "self" => {}
-                            _ => break,
-                        }
-                        rest = &rest[1..];
-                    }
-                }
-                Some(first) if is_use => {
-                    let mut child = me.clone();
-                    child.push(first.to_owned());
-                    if !by_module.contains_key(&(krate, child)) {
-                        continue; // another crate
-                    }
-                }
-                _ => continue,
+            let Some((full, base)) = resolve_from(&me, is_use, &segs) else {
+                continue;
+            };
+            if is_use
+                && !matches!(segs[0].as_str(), "crate" | "super" | "self")
+                && !by_module.contains_key(&(krate, full[..me.len() + 1].to_vec()))
+            {
+                continue; // another crate
             }
-            let mut full = base.clone();
-            full.extend(rest.iter().cloned());
             // The deepest module the path names.
-            let target = (base.len()..=full.len())
+            let target = (base..=full.len())
                 .rev()
                 .find_map(|n| by_module.get(&(krate, full[..n].to_vec())));
             let Some(target) = target else { continue };
@@ -370,6 +349,12 @@ fn no_import_cycle_between_files() {
 /// Where a path named in file `me` (a module path) leads, as an absolute module path of the
 /// same crate; `None` for another crate or a path relative to an item in scope.
 fn resolve(me: &[String], is_use: bool, segs: &[String]) -> Option<Vec<String>> {
+    resolve_from(me, is_use, segs).map(|(full, _)| full)
+}
+
+/// [`resolve`], with how many of the leading segments of the result are the module the
+/// path starts from (the crate root, an ancestor of `me`, or `me`).
+fn resolve_from(me: &[String], is_use: bool, segs: &[String]) -> Option<(Vec<String>, usize)> {
     let mut base = me.to_vec();
     let mut rest = segs;
     match rest.first().map(String::as_str) {
@@ -393,8 +378,9 @@ fn resolve(me: &[String], is_use: bool, segs: &[String]) -> Option<Vec<String>> 
         Some(_) if is_use => {}
         _ => return None,
     }
+    let from = base.len();
     base.extend(rest.iter().cloned());
-    Some(base)
+    Some((base, from))
 }
 
 /// Where `src/ipt/ext/` files reach past the floor: each `(file, path named)` where an
