@@ -76,6 +76,21 @@ fn run(bin: &Path, prog: &str, args: &[&str], keep: bool) -> (Duration, Vec<u8>)
     (d, out.stdout)
 }
 
+/// What one size measured: resident memory as `(VmRSS, VmHWM)` in KiB, times of the reads.
+struct Figures {
+    save: usize,
+    listing: usize,
+    t_list: Duration,
+    idle: (u64, u64),
+    listed: (u64, u64),
+    listed_rest: (u64, u64),
+    committed: (u64, u64),
+    committed_rest: (u64, u64),
+    end: (u64, u64),
+    m_s: Duration,
+    m_c: Duration,
+}
+
 fn mib(kib: u64) -> f64 {
     kib as f64 / 1024.0
 }
@@ -172,9 +187,9 @@ fn main() {
             }
             let end = rss(pid);
             drop(server);
-            (
+            Figures {
                 save,
-                listing.len(),
+                listing: listing.len(),
                 t_list,
                 idle,
                 listed,
@@ -182,12 +197,12 @@ fn main() {
                 committed,
                 committed_rest,
                 end,
-                median(&mut t_s),
-                median(&mut t_c),
-            )
+                m_s: median(&mut t_s),
+                m_c: median(&mut t_c),
+            }
         })
         .unwrap_or_else(|e| panic!("cannot create a network namespace ({e}): run as root"));
-        let (
+        let Figures {
             save,
             listing,
             t_list,
@@ -199,7 +214,7 @@ fn main() {
             end,
             m_s,
             m_c,
-        ) = f;
+        } = f;
         let save_mib = save as f64 / 1048576.0;
         println!();
         println!(
@@ -250,7 +265,13 @@ fn main() {
         rec("save_text", "mib", save_mib);
         rec("idle", "rss_mib", mib(idle.0));
         rec("after_listing", "rss_mib", mib(listed.0));
+        rec("after_listing_at_rest", "rss_mib", mib(listed_rest.0));
         rec("after_100_commits", "rss_mib", mib(committed.0));
+        rec(
+            "after_100_commits_at_rest",
+            "rss_mib",
+            mib(committed_rest.0),
+        );
         rec("after_100_commits", "hwm_mib", mib(committed.1));
         rec("served -S KUBE-SERVICES", "ms", ms(m_s));
         rec("served -C KUBE-SERVICES", "ms", ms(m_c));
