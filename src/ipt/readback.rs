@@ -57,13 +57,7 @@ pub(crate) fn reads_back(
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
         let (memo, key) = &mut *m;
-        key.clear();
-        key.push(matches!(kind, ExtKind::Target) as u8);
-        key.push(matches!(cx.family, IpFamily::V6) as u8);
-        match cx.proto {
-            Some(p) => key.extend([1, p.num, p.inv as u8]),
-            None => key.extend([0, 0, 0]),
-        }
+        key_head(key, kind, cx.family, cx.proto);
         key.extend(rev.to_ne_bytes());
         key.extend((name.len() as u32).to_ne_bytes());
         key.extend(name.as_bytes());
@@ -117,6 +111,23 @@ fn check(
                 _ => false,
             })
     })
+}
+
+/// Starts a remembered answer's key afresh with what every piece's reading depends on: match
+/// or target, the family and the rule's `-p`.
+pub(crate) fn key_head(
+    key: &mut Vec<u8>,
+    kind: ExtKind,
+    family: IpFamily,
+    proto: Option<ProtoMatch>,
+) {
+    key.clear();
+    key.push(matches!(kind, ExtKind::Target) as u8);
+    key.push(matches!(family, IpFamily::V6) as u8);
+    match proto {
+        Some(p) => key.extend([1, p.num, p.inv as u8]),
+        None => key.extend([0, 0, 0]),
+    }
 }
 
 /// `ext` printed alone as a save prints it (`[! ]-p N -m NAME OPTIONS`, or `-j NAME

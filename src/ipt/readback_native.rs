@@ -220,13 +220,7 @@ fn native_reads_back(
     // The key: what the answer depends on besides the expressions.
     line.clear();
     ext.save(ecx.family, line);
-    key.clear();
-    key.push(matches!(kind, ExtKind::Target) as u8);
-    key.push(matches!(ecx.family, IpFamily::V6) as u8);
-    match ecx.proto {
-        Some(p) => key.extend([1, p.num, p.inv as u8]),
-        None => key.extend([0, 0, 0]),
-    }
+    super::readback::key_head(key, kind, ecx.family, ecx.proto);
     key.push(ecx.floor as u8);
     // (Not the table or chain: no extension's encoding depends on them.)
     for s in [ext.save_name(), line.as_str()] {
