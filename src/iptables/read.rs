@@ -667,7 +667,9 @@ impl IpTables {
     /// The rules of a chain as the fields of `iptables -L CHAIN -n -v -x` (go-iptables'
     /// `Stats`): pkts, bytes, target, prot, opt, in, out, source, destination, options. The
     /// options column is in iptables' `-L` words (`tcp dpt:80`), as `iptables -L -n -v -x`
-    /// prints it.
+    /// prints it. Every field is iptables' own text: a host address is `10.0.0.1`, not
+    /// `10.0.0.1/32` (some wrappers of `iptables -L` add the prefix length);
+    /// [`structured_stats`](Self::structured_stats) gives the addresses as networks.
     ///
     /// ```no_run
     /// let ipt = iptnl::iptables::IpTables::new(iptnl::ipt::IpFamily::V4)?;

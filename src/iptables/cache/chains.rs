@@ -101,6 +101,12 @@ impl ChainList {
 
     /// Adds a chain at the end.
     pub(crate) fn push(&mut self, c: Chain) {
+        let it = self.item_of(c);
+        self.items.push(it);
+    }
+
+    /// The entry of chain `c`: its name added to the list's string.
+    fn item_of(&mut self, c: Chain) -> Item {
         let start = self.names.len() as u32;
         self.names.push_str(&c.name);
         let name = (start, self.names.len() as u32);
@@ -110,13 +116,72 @@ impl ChainList {
             && c.counters.is_none()
             && c.id.is_none()
             && c.userdata.is_none();
-        self.items.push(Item {
+        Item {
             name,
             handle: c.handle,
             flags: c.flags,
             use_count: c.use_count,
             full: (!plain).then(|| Box::new(c)),
+        }
+    }
+
+    /// Puts `c` in the place of chain `i` (a chain renamed or updated keeps its place).
+    pub(crate) fn set(&mut self, i: usize, c: Chain) {
+        // The same name is not written twice.
+        let keep = (self.name(i) == c.name).then_some(self.items[i].name);
+        let len = self.names.len();
+        let mut it = self.item_of(c);
+        if let Some(name) = keep {
+            self.names.truncate(len);
+            it.name = name;
+        }
+        self.items[i] = it;
+        self.compact_names();
+    }
+
+    /// The handle of chain `i`, if known.
+    pub(crate) fn handle(&self, i: usize) -> Option<u64> {
+        self.items[i].handle
+    }
+
+    /// Gives chain `i` the handle `h` (the kernel's, for a chain this handle created).
+    pub(crate) fn set_handle(&mut self, i: usize, h: u64) {
+        let it = &mut self.items[i];
+        it.handle = Some(h);
+        if let Some(c) = &mut it.full {
+            c.handle = Some(h);
+        }
+    }
+
+    /// Keeps only the chains `i` for which `keep(i)` holds, in order.
+    pub(crate) fn retain_index(&mut self, mut keep: impl FnMut(usize) -> bool) {
+        let mut i = 0;
+        self.items.retain(|_| {
+            let k = keep(i);
+            i += 1;
+            k
         });
+        self.compact_names();
+    }
+
+    /// Writes the names string afresh once it is mostly names no chain holds any more.
+    fn compact_names(&mut self) {
+        let used: usize = self
+            .items
+            .iter()
+            .map(|i| (i.name.1 - i.name.0) as usize)
+            .sum();
+        if used >= self.names.len() / 2 {
+            return;
+        }
+        let mut names = String::with_capacity(used);
+        for it in &mut self.items {
+            let (a, b) = it.name;
+            let start = names.len() as u32;
+            names.push_str(&self.names[a as usize..b as usize]);
+            it.name = (start, names.len() as u32);
+        }
+        self.names = names;
     }
 
     /// Removes the chains named `name`.
@@ -125,19 +190,7 @@ impl ChainList {
         self.items
             .retain(|i| &names[i.name.0 as usize..i.name.1 as usize] != name);
         // The names of removed chains stay in the string until it is mostly theirs.
-        let used: usize = self
-            .items
-            .iter()
-            .map(|i| (i.name.1 - i.name.0) as usize)
-            .sum();
-        if used < self.names.len() / 2 {
-            *self = ChainList::new(self.family, &self.table.clone(), self.to_chains());
-        }
-    }
-
-    /// The family of its table.
-    pub(crate) fn family(&self) -> Family {
-        self.family
+        self.compact_names();
     }
 
     /// How many chains it holds.

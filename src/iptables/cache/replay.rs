@@ -201,10 +201,7 @@ impl Cache {
         deleted: bool,
     ) -> ChainChange {
         if !lists.contains_key(&c.table) {
-            let edit = self
-                .tables
-                .remove(&c.table)
-                .map(|l| ListEdit::new(&c.table, l));
+            let edit = self.tables.remove(&c.table).map(ListEdit::new);
             lists.insert(c.table.clone(), edit);
         }
         let holds_rules = self.lines.holds_table(&c.table)
@@ -370,53 +367,93 @@ impl Cache {
     }
 }
 
-/// One table's cached chain list while a commit's chain events are applied to it: chains
-/// found by handle through a map built once, deletions applied in one pass at the end (a
-/// kube-proxy nat table holds tens of thousands of chains, and a restore changes many).
+/// One table's cached chain list while a commit's chain events are applied to it, in place:
+/// a kube-proxy nat table holds tens of thousands of chains, and one `-N` or `-X` must not
+/// cost a copy of them all. The first few events find their chain by a pass over the list;
+/// a commit with more (a restore changes many chains) builds a map by handle once.
+/// Deletions are marked and applied in one pass at the end, so indexes stay valid.
 #[derive(Debug)]
 pub(super) struct ListEdit {
-    family: crate::nft::Family,
-    table: String,
-    chains: Vec<Chain>,
-    by_handle: HashMap<u64, usize>,
+    list: ChainList,
+    /// Chains by handle, once [`SCANS`] lookups went by a pass over the list.
+    by_handle: Option<HashMap<u64, usize>>,
+    scans: usize,
     /// Chains this handle created whose handles are not known yet, by name.
     unhandled: HashMap<String, usize>,
+    /// Chains deleted by the commit (empty until the first deletion).
     deleted: Vec<bool>,
 }
 
+/// Lookups by handle made by a pass over the list before a map is built.
+const SCANS: usize = 8;
+
 impl ListEdit {
-    fn new(table: &str, list: Arc<ChainList>) -> ListEdit {
-        let family = list.family();
-        let chains = list.to_chains();
-        let mut by_handle = HashMap::with_capacity(chains.len());
-        let mut unhandled = HashMap::new();
-        for (i, c) in chains.iter().enumerate() {
-            match c.handle {
-                Some(h) => by_handle.insert(h, i),
-                None => unhandled.insert(c.name.clone(), i),
-            };
-        }
-        let deleted = vec![false; chains.len()];
+    fn new(list: Arc<ChainList>) -> ListEdit {
+        let list = Arc::unwrap_or_clone(list);
+        let unhandled = (0..list.len())
+            .filter(|&i| list.handle(i).is_none())
+            .map(|i| (list.name(i).to_owned(), i))
+            .collect();
         ListEdit {
-            family,
-            table: table.to_owned(),
-            chains,
-            by_handle,
+            list,
+            by_handle: None,
+            scans: 0,
             unhandled,
-            deleted,
+            deleted: Vec::new(),
+        }
+    }
+
+    fn is_deleted(&self, i: usize) -> bool {
+        self.deleted.get(i).copied().unwrap_or(false)
+    }
+
+    fn mark_deleted(&mut self, i: usize) {
+        if self.deleted.is_empty() {
+            self.deleted = vec![false; self.list.len()];
+        }
+        self.deleted[i] = true;
+        if let (Some(map), Some(h)) = (&mut self.by_handle, self.list.handle(i)) {
+            map.remove(&h);
+        }
+    }
+
+    /// The chain with handle `h` that the commit has not deleted.
+    fn find(&mut self, h: u64) -> Option<usize> {
+        if self.by_handle.is_none() {
+            if self.scans < SCANS {
+                self.scans += 1;
+                return (0..self.list.len())
+                    .find(|&i| self.list.handle(i) == Some(h) && !self.is_deleted(i));
+            }
+            let map = (0..self.list.len())
+                .filter(|&i| !self.is_deleted(i))
+                .filter_map(|i| self.list.handle(i).map(|h| (h, i)))
+                .collect();
+            self.by_handle = Some(map);
+        }
+        self.by_handle.as_ref().and_then(|m| m.get(&h).copied())
+    }
+
+    fn push(&mut self, c: &Chain, h: u64) {
+        if let Some(map) = &mut self.by_handle {
+            map.insert(h, self.list.len());
+        }
+        self.list.push(c.clone());
+        if !self.deleted.is_empty() {
+            self.deleted.push(false);
         }
     }
 
     /// Applies one chain event; `None` when the list cannot follow it exactly.
     fn event(&mut self, c: &Chain, deleted: bool) -> Option<ChainChange> {
         let h = c.handle?;
-        if let Some(&i) = self.by_handle.get(&h) {
+        if let Some(i) = self.find(h) {
             if deleted {
-                self.deleted[i] = true;
-                self.by_handle.remove(&h);
+                self.mark_deleted(i);
                 return Some(ChainChange::Other);
             }
-            let old = std::mem::replace(&mut self.chains[i], c.clone()).name;
+            let old = self.list.name(i).to_owned();
+            self.list.set(i, c.clone());
             return Some(if old != c.name {
                 ChainChange::Renamed(old)
             } else {
@@ -426,11 +463,11 @@ impl ListEdit {
         // Not known by handle: a chain of that name without a handle is one this handle
         // created (its own commit), which the event names.
         if let Some(i) = self.unhandled.remove(&c.name) {
-            self.chains[i].handle = Some(h);
+            self.list.set_handle(i, h);
             if deleted {
-                self.deleted[i] = true;
-            } else {
-                self.by_handle.insert(h, i);
+                self.mark_deleted(i);
+            } else if let Some(map) = &mut self.by_handle {
+                map.insert(h, i);
             }
             return Some(ChainChange::Other);
         }
@@ -441,22 +478,155 @@ impl ListEdit {
         if !self.unhandled.is_empty() {
             return None;
         }
-        self.by_handle.insert(h, self.chains.len());
-        self.chains.push(c.clone());
-        self.deleted.push(false);
+        self.push(c, h);
         Some(ChainChange::Other)
     }
 
     /// The list as edited.
     fn finish(self) -> ChainList {
-        let deleted = self.deleted;
-        let mut i = 0;
-        let mut chains = self.chains;
-        chains.retain(|_| {
-            let keep = !deleted[i];
-            i += 1;
-            keep
-        });
-        ChainList::new(self.family, &self.table, chains)
+        let mut list = self.list;
+        if !self.deleted.is_empty() {
+            let deleted = self.deleted;
+            list.retain_index(|i| !deleted[i]);
+        }
+        list
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nft::chain::{ChainType, Hook};
+    use crate::nft::Family;
+    use proptest::prelude::*;
+
+    /// The list edit as a plain vector of chains, deletions applied at once.
+    struct Reference {
+        chains: Vec<Chain>,
+    }
+
+    impl Reference {
+        fn event(&mut self, c: &Chain, deleted: bool) -> Option<ChainChange> {
+            let h = c.handle?;
+            if let Some(i) = self.chains.iter().position(|x| x.handle == Some(h)) {
+                if deleted {
+                    self.chains.remove(i);
+                    return Some(ChainChange::Other);
+                }
+                let old = std::mem::replace(&mut self.chains[i], c.clone()).name;
+                return Some(if old != c.name {
+                    ChainChange::Renamed(old)
+                } else {
+                    ChainChange::Other
+                });
+            }
+            if let Some(i) = self
+                .chains
+                .iter()
+                .position(|x| x.handle.is_none() && x.name == c.name)
+            {
+                if deleted {
+                    self.chains.remove(i);
+                } else {
+                    self.chains[i].handle = Some(h);
+                }
+                return Some(ChainChange::Other);
+            }
+            if deleted {
+                return Some(ChainChange::Other);
+            }
+            if self.chains.iter().any(|x| x.handle.is_none()) {
+                return None;
+            }
+            self.chains.push(c.clone());
+            Some(ChainChange::Other)
+        }
+    }
+
+    fn chain(name: &str, handle: Option<u64>, base: bool, uses: u32) -> Chain {
+        let mut c = Chain::user(Family::Ipv4, "nat", name);
+        c.handle = handle;
+        c.use_count = Some(uses);
+        if base {
+            c.hook = Some(Hook {
+                num: 0,
+                priority: -100,
+                chain_type: ChainType::Nat,
+                policy: None,
+                devices: Vec::new(),
+            });
+        }
+        c
+    }
+
+    proptest! {
+        /// Chain events applied in place give what a plain list gives, event by event and
+        /// at the end, whether lookups go by a pass or by the map, with deletions, renames
+        /// and this handle's own chains (no handle yet) among them.
+        #[test]
+        fn list_edit_is_a_plain_list(
+            start in proptest::collection::vec((any::<bool>(), 0u8..8), 0..24),
+            events in proptest::collection::vec((0u8..6, any::<u16>(), 0u8..4), 0..40),
+        ) {
+            let mut chains = Vec::new();
+            for (i, (unhandled, kind)) in start.iter().enumerate() {
+                let h = (!unhandled).then_some(10 + i as u64);
+                chains.push(chain(&format!("C{i}"), h, *kind == 0, u32::from(*kind)));
+            }
+            let mut edit = ListEdit::new(Arc::new(ChainList::new(Family::Ipv4, "nat", chains.clone())));
+            let mut reference = Reference { chains };
+            let mut next = 1000u64;
+            for (n, (kind, pick, uses)) in events.into_iter().enumerate() {
+                let cur = &reference.chains;
+                let pick = usize::from(pick);
+                let some = |f: &dyn Fn(&Chain) -> bool| -> Option<Chain> {
+                    let v: Vec<&Chain> = cur.iter().filter(|c| f(c)).collect();
+                    (!v.is_empty()).then(|| v[pick % v.len()].clone())
+                };
+                let (c, deleted) = match kind {
+                    // Delete a chain by handle (or one no list holds).
+                    0 => match some(&|c| c.handle.is_some()) {
+                        Some(c) => (c, true),
+                        None => (chain("GONE", Some(5), false, 0), true),
+                    },
+                    // Rename one.
+                    1 => match some(&|c| c.handle.is_some()) {
+                        Some(mut c) => {
+                            c.name = format!("R{n}");
+                            (c, false)
+                        }
+                        None => continue,
+                    },
+                    // Update one under its name.
+                    2 => match some(&|c| c.handle.is_some()) {
+                        Some(mut c) => {
+                            c.use_count = Some(u32::from(uses) + 100);
+                            (c, false)
+                        }
+                        None => continue,
+                    },
+                    // This handle's own chain, created or deleted, named by the event.
+                    3 | 4 => match some(&|c| c.handle.is_none()) {
+                        Some(c) => {
+                            next += 1;
+                            (chain(&c.name, Some(next), false, u32::from(uses)), kind == 4)
+                        }
+                        None => continue,
+                    },
+                    // Another writer's new chain.
+                    _ => {
+                        next += 1;
+                        (chain(&format!("N{n}"), Some(next), uses == 0, 0), false)
+                    }
+                };
+                let want = reference.event(&c, deleted);
+                let got = edit.event(&c, deleted);
+                prop_assert_eq!(&got, &want);
+                if want.is_none() {
+                    return Ok(());
+                }
+            }
+            prop_assert_eq!(edit.finish().to_chains(), reference.chains);
+        }
     }
 }
