@@ -37,6 +37,16 @@ pub enum Kind<T: 'static> {
     Str(usize, fn(&T) -> &str, fn(&mut T, String)),
     /// `N` raw bytes.
     Bytes(usize, fn(&T) -> &[u8], fn(&mut T, &[u8])),
+    /// A network-order `__be16` (a port), held in host order.
+    Be16(fn(&T) -> u16, fn(&mut T, u16)),
+    /// An array of `N` host-order `__u16`s (`__u16 ports[N]`).
+    U16s(usize, fn(&T) -> &[u16], fn(&mut T, &[u16])),
+    /// A host-order `size_t` or `unsigned long`: as wide as a pointer (8 bytes on 64-bit
+    /// hosts, 4 on 32-bit ones), held as a `u64` and written cut to that width.
+    Word(fn(&T) -> u64, fn(&mut T, u64)),
+    /// A NUL-padded `char[N]` of `N` bytes held as bytes, not text: read up to its first NUL
+    /// (all `N` when it has none), written as held (at most `N` bytes).
+    CBytes(usize, fn(&T) -> &[u8], fn(&mut T, Vec<u8>)),
 }
 
 impl<T> Kind<T> {
@@ -44,10 +54,12 @@ impl<T> Kind<T> {
     pub const fn width(&self) -> usize {
         match self {
             Kind::U8(..) | Kind::Flag(..) => 1,
-            Kind::U16(..) => 2,
+            Kind::U16(..) | Kind::Be16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
-            Kind::Str(n, ..) | Kind::Bytes(n, ..) => *n,
+            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::CBytes(n, ..) => *n,
+            Kind::U16s(n, ..) => 2 * *n,
+            Kind::Word(..) => std::mem::size_of::<usize>(),
         }
     }
 }
@@ -149,6 +161,20 @@ impl<T> XtStruct<T> {
                 Kind::U32Pair(_, set) => set(into, v.u32_pair(at)?),
                 Kind::Str(n, _, set) => set(into, v.str(at, *n)?),
                 Kind::Bytes(n, _, set) => set(into, v.bytes(at, *n)?),
+                Kind::Be16(_, set) => set(into, u16::from_be_bytes(v.u16(at)?.to_ne_bytes())),
+                Kind::U16s(n, _, set) => {
+                    let mut a = Vec::with_capacity(*n);
+                    for i in 0..*n {
+                        a.push(v.u16(at + 2 * i)?);
+                    }
+                    set(into, &a)
+                }
+                Kind::Word(_, set) => set(into, v.word(at)?),
+                Kind::CBytes(n, _, set) => {
+                    let b = v.bytes(at, *n)?;
+                    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                    set(into, b[..end].to_vec())
+                }
             }
         }
         Some(())
@@ -169,6 +195,17 @@ impl<T> XtStruct<T> {
                 Kind::U32Pair(get, _) => b.put_u32_pair(at, get(from)),
                 Kind::Str(n, get, _) => b.put_str(at, *n, get(from)),
                 Kind::Bytes(n, get, _) => {
+                    let bytes = get(from);
+                    b.put(at, &bytes[..bytes.len().min(*n)]);
+                }
+                Kind::Be16(get, _) => b.put(at, &get(from).to_be_bytes()),
+                Kind::U16s(n, get, _) => {
+                    for (i, x) in get(from).iter().take(*n).enumerate() {
+                        b.put_u16(at + 2 * i, *x);
+                    }
+                }
+                Kind::Word(get, _) => b.put_word(at, get(from)),
+                Kind::CBytes(n, get, _) => {
                     let bytes = get(from);
                     b.put(at, &bytes[..bytes.len().min(*n)]);
                 }
@@ -213,9 +250,9 @@ impl<T> XtStruct<T> {
 }
 
 /// A [`Field`] of kernel struct `C` named `cfield`, of kind `Kind` (`U8`, `U16`, `U32`,
-/// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`), held in the options at `path` (a field, or a
-/// dotted path, of the extension's struct); `Str(N)` and `Bytes(N)` take the field's
-/// capacity.
+/// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`, `Be16`, `Word`), held in the options at `path`
+/// (a field, or a dotted path, of the extension's struct); `Str(N)`, `Bytes(N)`, `U16s(N)` and
+/// `CBytes(N)` take the field's capacity.
 ///
 /// ```
 /// use iptnl::ipt::ext::base::xtstruct::XtStruct;
@@ -266,6 +303,28 @@ macro_rules! xt_field {
                 $n,
                 |s| &s.$($p).+,
                 |s, v| s.$($p).+.copy_from_slice(v),
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: U16s($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::U16s(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+.copy_from_slice(v),
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: CBytes($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::CBytes(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+ = v,
             ),
         }
     };
@@ -379,5 +438,66 @@ mod tests {
         assert!(ALL.decode(3, &extra).is_some());
         assert_eq!(ALL.decode_exact(3, &extra), None);
         assert_eq!(ALL.decode_exact(3, &odd), None);
+    }
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct More {
+        port: u16,
+        ports: [u16; 3],
+        size: u64,
+        name: Vec<u8>,
+    }
+
+    #[repr(C)]
+    #[allow(non_camel_case_types)]
+    struct c_more {
+        size: usize,
+        port: u16,
+        ports: [u16; 3],
+        name: [u8; 4],
+    }
+
+    static MORE: XtStruct<More> = XtStruct::new(
+        "c_more",
+        std::mem::size_of::<c_more>(),
+        0,
+        &[
+            xt_field!(c_more, size: Word => size),
+            xt_field!(c_more, port: Be16 => port),
+            xt_field!(c_more, ports: U16s(3) => ports),
+            xt_field!(c_more, name: CBytes(4) => name),
+        ],
+    );
+
+    /// A port is written in network order, an array of u16s each in host order, a word as
+    /// wide as a pointer, and a byte name as held: up to its NUL, or all of it without one.
+    #[test]
+    fn port_array_word_and_byte_name() {
+        let v = More {
+            port: 0x1234,
+            ports: [1, 2, 0xffff],
+            size: 70000,
+            name: b"ab\xff".to_vec(),
+        };
+        let blob = MORE.encode(&v);
+        let w = std::mem::size_of::<usize>();
+        assert_eq!(blob[..w], 70000usize.to_ne_bytes());
+        let port = std::mem::offset_of!(c_more, port);
+        assert_eq!(blob[port..port + 2], [0x12, 0x34]);
+        let ports = std::mem::offset_of!(c_more, ports);
+        assert_eq!(blob[ports + 4..ports + 6], 0xffffu16.to_ne_bytes());
+        let name = std::mem::offset_of!(c_more, name);
+        assert_eq!(&blob[name..name + 4], b"ab\xff\0");
+        assert_eq!(MORE.decode_exact(0, &blob), Some(v.clone()));
+        let mut full = blob.clone();
+        full[name + 3] = b'z';
+        assert_eq!(MORE.decode(0, &full).unwrap().name, b"ab\xffz");
+        assert_eq!(MORE.decode_exact(0, &full).unwrap().name.len(), 4);
+        // Bytes after the first NUL are not read, so the blob is not claimed.
+        let mut after = blob.clone();
+        after[name] = 0;
+        after[name + 1] = b'x';
+        assert_eq!(MORE.decode(0, &after).unwrap().name, b"");
+        assert_eq!(MORE.decode_exact(0, &after), None);
     }
 }
