@@ -47,6 +47,10 @@ pub enum Kind<T: 'static> {
     /// A NUL-padded `char[N]` of `N` bytes held as bytes, not text: read up to its first NUL
     /// (all `N` when it has none), written as held (at most `N` bytes).
     CBytes(usize, fn(&T) -> &[u8], fn(&mut T, Vec<u8>)),
+    /// `N` bytes computed from other options when encoding (an interface mask made from its
+    /// name), never read: a blob whose bytes differ from what the options give is refused
+    /// by [`XtStruct::decode_exact`].
+    Derived(usize, fn(&T) -> Vec<u8>),
 }
 
 impl<T> Kind<T> {
@@ -57,7 +61,7 @@ impl<T> Kind<T> {
             Kind::U16(..) | Kind::Be16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
-            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::CBytes(n, ..) => *n,
+            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::CBytes(n, ..) | Kind::Derived(n, _) => *n,
             Kind::U16s(n, ..) => 2 * *n,
             Kind::Word(..) => std::mem::size_of::<usize>(),
         }
@@ -175,6 +179,7 @@ impl<T> XtStruct<T> {
                     let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
                     set(into, b[..end].to_vec())
                 }
+                Kind::Derived(..) => {}
             }
         }
         Some(())
@@ -206,6 +211,10 @@ impl<T> XtStruct<T> {
                 }
                 Kind::Word(get, _) => b.put_word(at, get(from)),
                 Kind::CBytes(n, get, _) => {
+                    let bytes = get(from);
+                    b.put(at, &bytes[..bytes.len().min(*n)]);
+                }
+                Kind::Derived(n, get) => {
                     let bytes = get(from);
                     b.put(at, &bytes[..bytes.len().min(*n)]);
                 }
@@ -455,6 +464,7 @@ mod tests {
         port: u16,
         ports: [u16; 3],
         name: [u8; 4],
+        ports_sum: u16,
     }
 
     static MORE: XtStruct<More> = XtStruct::new(
@@ -466,11 +476,23 @@ mod tests {
             xt_field!(c_more, port: Be16 => port),
             xt_field!(c_more, ports: U16s(3) => ports),
             xt_field!(c_more, name: CBytes(4) => name),
+            Field {
+                name: "ports_sum",
+                at: std::mem::offset_of!(c_more, ports_sum),
+                kind: Kind::Derived(2, |s| {
+                    s.ports
+                        .iter()
+                        .fold(0u16, |a, p| a.wrapping_add(*p))
+                        .to_ne_bytes()
+                        .to_vec()
+                }),
+            },
         ],
     );
 
     /// A port is written in network order, an array of u16s each in host order, a word as
-    /// wide as a pointer, and a byte name as held: up to its NUL, or all of it without one.
+    /// wide as a pointer, a byte name as held: up to its NUL, or all of it without one; a
+    /// derived field is written from the others and only checked by `decode_exact`.
     #[test]
     fn port_array_word_and_byte_name() {
         let v = More {
@@ -499,5 +521,11 @@ mod tests {
         after[name + 1] = b'x';
         assert_eq!(MORE.decode(0, &after).unwrap().name, b"");
         assert_eq!(MORE.decode_exact(0, &after), None);
+        let sum = std::mem::offset_of!(c_more, ports_sum);
+        assert_eq!(blob[sum..sum + 2], 2u16.to_ne_bytes()); // 1 + 2 + 0xffff, wrapped
+        let mut bad_sum = blob.clone();
+        bad_sum[sum] ^= 1;
+        assert_eq!(MORE.decode(0, &bad_sum), Some(v.clone()));
+        assert_eq!(MORE.decode_exact(0, &bad_sum), None);
     }
 }
