@@ -37,6 +37,13 @@ pub enum Kind<T: 'static> {
     Str(usize, fn(&T) -> &str, fn(&mut T, String)),
     /// `N` raw bytes.
     Bytes(usize, fn(&T) -> &[u8], fn(&mut T, &[u8])),
+    /// A `__u32[N]` array of host-order words.
+    U32Array(usize, fn(&T) -> &[u32], fn(&mut T, &[u32])),
+    /// `N` bytes the kernel fills in (a pointer to its private state, an id it computes):
+    /// written as zero, never read, and not compared by
+    /// [`decode_exact`](XtStruct::decode_exact), as iptables leaves them out of the
+    /// `userspacesize` bytes it compares.
+    Kernel(usize),
 }
 
 impl<T> Kind<T> {
@@ -47,7 +54,8 @@ impl<T> Kind<T> {
             Kind::U16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
-            Kind::Str(n, ..) | Kind::Bytes(n, ..) => *n,
+            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::Kernel(n) => *n,
+            Kind::U32Array(n, ..) => *n * 4,
         }
     }
 }
@@ -149,6 +157,13 @@ impl<T> XtStruct<T> {
                 Kind::U32Pair(_, set) => set(into, v.u32_pair(at)?),
                 Kind::Str(n, _, set) => set(into, v.str(at, *n)?),
                 Kind::Bytes(n, _, set) => set(into, v.bytes(at, *n)?),
+                Kind::U32Array(n, _, set) => {
+                    let words = (0..*n)
+                        .map(|i| v.u32(at + i * 4))
+                        .collect::<Option<Vec<u32>>>()?;
+                    set(into, &words);
+                }
+                Kind::Kernel(_) => {}
             }
         }
         Some(())
@@ -172,6 +187,12 @@ impl<T> XtStruct<T> {
                     let bytes = get(from);
                     b.put(at, &bytes[..bytes.len().min(*n)]);
                 }
+                Kind::U32Array(n, get, _) => {
+                    for (i, w) in get(from).iter().take(*n).enumerate() {
+                        b.put_u32(at + i * 4, *w);
+                    }
+                }
+                Kind::Kernel(_) => {}
             }
         }
     }
@@ -208,14 +229,94 @@ impl<T> XtStruct<T> {
         T: Default,
     {
         let out = self.decode(rev, info)?;
-        (self.encode(&out) == info).then_some(out)
+        self.encodes_to(&out, info).then_some(out)
     }
+
+    /// Whether `from` encodes to exactly `info`, the bytes of [`Kind::Kernel`] fields
+    /// aside: the check that decides whether a received blob is claimed.
+    pub fn encodes_to(&self, from: &T, info: &[u8]) -> bool {
+        let mut got = self.encode(from);
+        if got.len() != info.len() {
+            return false;
+        }
+        for f in self.fields {
+            if let Kind::Kernel(n) = f.kind {
+                got[f.at..f.at + n].copy_from_slice(&info[f.at..f.at + n]);
+            }
+        }
+        got == info
+    }
+}
+
+/// The tables of every revision of a struct whose layout changes with the revision, one
+/// [`XtStruct`] each: the revision a blob comes with (or the one a rule is written at)
+/// picks its table.
+///
+/// ```
+/// use iptnl::ipt::ext::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
+///
+/// #[derive(Debug, Default, PartialEq)]
+/// struct Id {
+///     id: u32,
+/// }
+/// // Revision 0 holds the id in a byte, revision 1 in a word.
+/// static V0: XtStruct<Id> = XtStruct::new(
+///     "v0",
+///     1,
+///     0,
+///     &[Field { name: "id", at: 0, kind: Kind::U8(|s| s.id as u8, |s, v| s.id = v.into()) }],
+/// );
+/// static V1: XtStruct<Id> = XtStruct::new(
+///     "v1",
+///     4,
+///     1,
+///     &[Field { name: "id", at: 0, kind: Kind::U32(|s| s.id, |s, v| s.id = v) }],
+/// );
+/// static REVS: XtRevs<Id> = XtRevs(&[&V0, &V1]);
+/// let blob = REVS.get(1).unwrap().encode(&Id { id: 300 });
+/// assert_eq!(REVS.decode_exact(1, &blob), Some(Id { id: 300 }));
+/// // Revision 0 reads one byte of it, and the rest keeps it from being claimed.
+/// assert_eq!(REVS.decode(0, &blob), Some(Id { id: 44 }));
+/// assert_eq!(REVS.decode_exact(0, &blob), None);
+/// assert!(REVS.get(2).is_none());
+/// ```
+pub struct XtRevs<T: 'static>(pub &'static [&'static XtStruct<T>]);
+
+impl<T> XtRevs<T> {
+    /// The table of revision `rev`, if there is one.
+    pub fn get(&self, rev: u32) -> Option<&'static XtStruct<T>> {
+        self.0.iter().copied().find(|t| t.rev == rev)
+    }
+
+    /// [`XtStruct::decode`] with the table of `rev`.
+    pub fn decode(&self, rev: u32, info: &[u8]) -> Option<T>
+    where
+        T: Default,
+    {
+        self.get(rev)?.decode(rev, info)
+    }
+
+    /// [`XtStruct::decode_exact`] with the table of `rev`.
+    pub fn decode_exact(&self, rev: u32, info: &[u8]) -> Option<T>
+    where
+        T: Default,
+    {
+        self.get(rev)?.decode_exact(rev, info)
+    }
+}
+
+/// The size of the field that `_f` reads, for [`xt_field!`](crate::xt_field)'s `Kernel`
+/// kind, whose width is its field's.
+#[doc(hidden)]
+pub const fn field_size<C, F>(_f: fn(&C) -> &F) -> usize {
+    std::mem::size_of::<F>()
 }
 
 /// A [`Field`] of kernel struct `C` named `cfield`, of kind `Kind` (`U8`, `U16`, `U32`,
 /// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`), held in the options at `path` (a field, or a
-/// dotted path, of the extension's struct); `Str(N)` and `Bytes(N)` take the field's
-/// capacity.
+/// dotted path, of the extension's struct); `Str(N)`, `Bytes(N)` and `U32Array(N)` take the
+/// field's capacity. `xt_field!(C, cfield: Kernel)` is a field the kernel fills, as wide as
+/// `cfield` is, held nowhere.
 ///
 /// ```
 /// use iptnl::ipt::ext::base::xtstruct::XtStruct;
@@ -247,6 +348,26 @@ impl<T> XtStruct<T> {
 /// ```
 #[macro_export]
 macro_rules! xt_field {
+    ($c:ty, $cf:ident: Kernel) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::Kernel(
+                $crate::ipt::ext::base::xtstruct::field_size(|c: &$c| &c.$cf),
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: U32Array($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::U32Array(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+.copy_from_slice(v),
+            ),
+        }
+    };
     ($c:ty, $cf:ident: Str($n:expr) => $($p:ident).+) => {
         $crate::ipt::ext::base::xtstruct::Field {
             name: stringify!($cf),
@@ -379,5 +500,63 @@ mod tests {
         assert!(ALL.decode(3, &extra).is_some());
         assert_eq!(ALL.decode_exact(3, &extra), None);
         assert_eq!(ALL.decode_exact(3, &odd), None);
+    }
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct Held {
+        words: [u32; 3],
+        flags: u32,
+    }
+
+    #[repr(C)]
+    #[allow(non_camel_case_types)]
+    struct c_held {
+        words: [u32; 3],
+        secid: u32,
+        flags: u32,
+        master: usize,
+    }
+
+    static HELD: XtStruct<Held> = XtStruct::new(
+        "c_held",
+        std::mem::size_of::<c_held>(),
+        0,
+        &[
+            xt_field!(c_held, words: U32Array(3) => words),
+            xt_field!(c_held, secid: Kernel),
+            xt_field!(c_held, flags: U32 => flags),
+            xt_field!(c_held, master: Kernel),
+        ],
+    );
+
+    /// An array writes its words in order; a kernel-filled field is as wide as its C
+    /// field, written as zero, and whatever the kernel put there does not keep a blob
+    /// from being claimed, while every other byte still does.
+    #[test]
+    fn arrays_and_kernel_fields() {
+        let v = Held {
+            words: [1, 2, 0xdead_beef],
+            flags: 5,
+        };
+        let blob = HELD.encode(&v);
+        assert_eq!(blob.len(), xt_align(std::mem::size_of::<c_held>()));
+        assert_eq!(blob[8..12], 0xdead_beefu32.to_ne_bytes());
+        let (secid, master) = (
+            std::mem::offset_of!(c_held, secid),
+            std::mem::offset_of!(c_held, master),
+        );
+        assert!(blob[secid..secid + 4].iter().all(|&b| b == 0));
+        assert!(blob[master..].iter().all(|&b| b == 0));
+        assert_eq!(HELD.fields[3].kind.width(), std::mem::size_of::<usize>());
+        let mut filled = blob.clone();
+        filled[secid] = 9;
+        filled[master..master + std::mem::size_of::<usize>()].fill(0xff);
+        assert_eq!(HELD.decode_exact(0, &filled), Some(v.clone()));
+        assert!(HELD.encodes_to(&v, &filled));
+        let mut other = filled.clone();
+        other[0] = 7;
+        assert_eq!(HELD.decode(0, &other).unwrap().words[0], 7);
+        assert!(!HELD.encodes_to(&v, &other));
+        assert!(!HELD.encodes_to(&v, &filled[..8]));
     }
 }
