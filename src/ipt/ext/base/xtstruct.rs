@@ -44,6 +44,12 @@ pub enum Kind<T: 'static> {
     /// [`decode_exact`](XtStruct::decode_exact), as iptables leaves them out of the
     /// `userspacesize` bytes it compares.
     Kernel(usize),
+    /// `N` bytes the extension writes and reads itself (an array of records, a union whose
+    /// member another field picks), with a writer given the zeroed field and a reader
+    /// that refuses bytes it cannot take; the table still places them, and
+    /// [`decode_exact`](XtStruct::decode_exact) still compares them. Fields are read in
+    /// table order, so a reader may use what the fields before it set.
+    Custom(usize, fn(&T, &mut [u8]), fn(&mut T, &[u8]) -> Option<()>),
 }
 
 impl<T> Kind<T> {
@@ -54,7 +60,7 @@ impl<T> Kind<T> {
             Kind::U16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
-            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::Kernel(n) => *n,
+            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::Kernel(n) | Kind::Custom(n, ..) => *n,
             Kind::U32Array(n, ..) => *n * 4,
         }
     }
@@ -164,6 +170,7 @@ impl<T> XtStruct<T> {
                     set(into, &words);
                 }
                 Kind::Kernel(_) => {}
+                Kind::Custom(n, _, read) => read(into, v.bytes(at, *n)?)?,
             }
         }
         Some(())
@@ -193,6 +200,7 @@ impl<T> XtStruct<T> {
                     }
                 }
                 Kind::Kernel(_) => {}
+                Kind::Custom(n, write, _) => write(from, b.field(at, *n)),
             }
         }
     }
@@ -558,5 +566,47 @@ mod tests {
         assert_eq!(HELD.decode(0, &other).unwrap().words[0], 7);
         assert!(!HELD.encodes_to(&v, &other));
         assert!(!HELD.encodes_to(&v, &filled[..8]));
+    }
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct Counted {
+        items: Vec<u8>,
+    }
+
+    /// A count field sizes what a custom field after it reads; a custom reader's refusal
+    /// refuses the blob, and its bytes are compared like any field's.
+    #[test]
+    fn custom_fields_follow_the_fields_before_them() {
+        static T: XtStruct<Counted> = XtStruct::new(
+            "counted",
+            8,
+            0,
+            &[
+                Field {
+                    name: "n",
+                    at: 0,
+                    kind: Kind::U8(|s| s.items.len() as u8, |s, n| s.items = vec![0; n.into()]),
+                },
+                Field {
+                    name: "items",
+                    at: 1,
+                    kind: Kind::Custom(
+                        4,
+                        |s, f| f[..s.items.len()].copy_from_slice(&s.items),
+                        |s, f| {
+                            let n = s.items.len();
+                            s.items = f.get(..n)?.to_vec();
+                            Some(())
+                        },
+                    ),
+                },
+            ],
+        );
+        let v = Counted { items: vec![5, 6] };
+        let blob = T.encode(&v);
+        assert_eq!(blob, [2, 5, 6, 0, 0, 0, 0, 0]);
+        assert_eq!(T.decode_exact(0, &blob), Some(v));
+        assert_eq!(T.decode(0, &[9, 1, 2, 3, 4, 0, 0, 0]), None);
+        assert_eq!(T.decode_exact(0, &[1, 5, 6, 0, 0, 0, 0, 0]), None);
     }
 }
