@@ -11,7 +11,7 @@ use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_rateest_target_info, IFNAMSIZ};
 
-use super::base::libxt::{double_to_uint, field_bytes, strtod_prefix, text, truncate_bytes};
+use super::base::libxt::{double_to_uint, strtod_prefix, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
@@ -97,15 +97,7 @@ static INFO: XtStruct<RateEst> = XtStruct::new(
     size_of::<xt_rateest_target_info>(),
     0,
     &[
-        Field {
-            name: "name",
-            at: offset_of!(xt_rateest_target_info, name),
-            kind: Kind::Bytes(
-                IFNAMSIZ,
-                |s| &s.name[..s.name.len().min(IFNAMSIZ - 1)],
-                |s, v| s.name = field_bytes(v),
-            ),
-        },
+        xt_field!(xt_rateest_target_info, name: CBytes(IFNAMSIZ) => name),
         Field {
             name: "interval",
             at: offset_of!(xt_rateest_target_info, interval),

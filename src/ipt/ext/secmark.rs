@@ -15,7 +15,7 @@ use iptnl_sys::xt::{
     xt_secmark_target_info, xt_secmark_target_info_v1, SECMARK_MODE_SEL, SECMARK_SECCTX_MAX,
 };
 
-use super::base::libxt::{field_bytes, text, truncate_bytes};
+use super::base::libxt::{text, truncate_bytes};
 use super::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
@@ -71,11 +71,7 @@ const fn secctx(at: usize) -> Field<Secmark> {
     Field {
         name: "secctx",
         at,
-        kind: Kind::Bytes(
-            SECMARK_SECCTX_MAX,
-            |s| &s.secctx,
-            |s, v| s.secctx = field_bytes(v),
-        ),
+        kind: Kind::CBytes(SECMARK_SECCTX_MAX, |s| &s.secctx, |s, v| s.secctx = v),
     }
 }
 
@@ -159,9 +155,10 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         rev,
         ..INFO.decode_exact(rev, info)?
     };
-    // The context ends in a NUL within its field, and is text.
-    let ok = s.secctx.len() < SECMARK_SECCTX_MAX && std::str::from_utf8(&s.secctx).is_ok();
-    ok.then(|| Box::new(s) as Box<dyn Extension>)
+    // The context is text.
+    std::str::from_utf8(&s.secctx)
+        .is_ok()
+        .then(|| Box::new(s) as Box<dyn Extension>)
 }
 
 #[cfg(test)]

@@ -35,6 +35,9 @@ pub enum Kind<T: 'static> {
     /// A NUL-padded `char[N]` of `N` bytes, written truncated to `N - 1` and read up to
     /// its first NUL (lossy for bytes that are not UTF-8).
     Str(usize, fn(&T) -> &str, fn(&mut T, String)),
+    /// A NUL-padded `char[N]` held as bytes, not text: written truncated to `N - 1` and
+    /// read up to its first NUL.
+    CBytes(usize, fn(&T) -> &[u8], fn(&mut T, Vec<u8>)),
     /// `N` raw bytes.
     Bytes(usize, fn(&T) -> &[u8], fn(&mut T, &[u8])),
     /// A `__u32[N]` array of host-order words.
@@ -60,7 +63,11 @@ impl<T> Kind<T> {
             Kind::U16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
-            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::Kernel(n) | Kind::Custom(n, ..) => *n,
+            Kind::Str(n, ..)
+            | Kind::CBytes(n, ..)
+            | Kind::Bytes(n, ..)
+            | Kind::Kernel(n)
+            | Kind::Custom(n, ..) => *n,
             Kind::U32Array(n, ..) => *n * 4,
         }
     }
@@ -162,6 +169,11 @@ impl<T> XtStruct<T> {
                 Kind::U16Pair(_, set) => set(into, v.u16_pair(at)?),
                 Kind::U32Pair(_, set) => set(into, v.u32_pair(at)?),
                 Kind::Str(n, _, set) => set(into, v.str(at, *n)?),
+                Kind::CBytes(n, _, set) => {
+                    let b = v.bytes(at, *n)?;
+                    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                    set(into, b[..end].to_vec());
+                }
                 Kind::Bytes(n, _, set) => set(into, v.bytes(at, *n)?),
                 Kind::U32Array(n, _, set) => {
                     let words = (0..*n)
@@ -190,6 +202,10 @@ impl<T> XtStruct<T> {
                 Kind::U16Pair(get, _) => b.put_u16_pair(at, get(from)),
                 Kind::U32Pair(get, _) => b.put_u32_pair(at, get(from)),
                 Kind::Str(n, get, _) => b.put_str(at, *n, get(from)),
+                Kind::CBytes(n, get, _) => {
+                    let bytes = get(from);
+                    b.put(at, &bytes[..bytes.len().min(n.saturating_sub(1))]);
+                }
                 Kind::Bytes(n, get, _) => {
                     let bytes = get(from);
                     b.put(at, &bytes[..bytes.len().min(*n)]);
@@ -322,7 +338,7 @@ pub const fn field_size<C, F>(_f: fn(&C) -> &F) -> usize {
 
 /// A [`Field`] of kernel struct `C` named `cfield`, of kind `Kind` (`U8`, `U16`, `U32`,
 /// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`), held in the options at `path` (a field, or a
-/// dotted path, of the extension's struct); `Str(N)`, `Bytes(N)` and `U32Array(N)` take the
+/// dotted path, of the extension's struct); `Str(N)`, `CBytes(N)`, `Bytes(N)` and `U32Array(N)` take the
 /// field's capacity. `xt_field!(C, cfield: Kernel)` is a field the kernel fills, as wide as
 /// `cfield` is, held nowhere.
 ///
@@ -387,6 +403,17 @@ macro_rules! xt_field {
             ),
         }
     };
+    ($c:ty, $cf:ident: CBytes($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::CBytes(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+ = v,
+            ),
+        }
+    };
     ($c:ty, $cf:ident: Bytes($n:expr) => $($p:ident).+) => {
         $crate::ipt::ext::base::xtstruct::Field {
             name: stringify!($cf),
@@ -426,6 +453,7 @@ mod tests {
         h: String,
         i: [u8; 6],
         j: i32,
+        k: Vec<u8>,
     }
 
     #[repr(C)]
@@ -441,6 +469,7 @@ mod tests {
         h: [u8; 8],
         i: [u8; 6],
         j: i32,
+        k: [u8; 4],
     }
 
     static ALL: XtStruct<All> = XtStruct::new(
@@ -458,6 +487,7 @@ mod tests {
             xt_field!(c_all, h: Str(8) => h),
             xt_field!(c_all, i: Bytes(6) => i),
             xt_field!(c_all, j: I32 => j),
+            xt_field!(c_all, k: CBytes(4) => k),
         ],
     );
 
@@ -476,6 +506,7 @@ mod tests {
             h: "abcdefgh".into(),
             i: [1, 2, 3, 4, 5, 6],
             j: -2,
+            k: vec![0xff, 0xfe, 1, 2],
         };
         let j = std::mem::offset_of!(c_all, j);
         let blob = ALL.encode(&v);
@@ -488,11 +519,15 @@ mod tests {
         assert_eq!(blob[15], 1);
         let h = std::mem::offset_of!(c_all, h);
         assert_eq!(&blob[h..h + 8], b"abcdefg\0");
+        // Bytes up to the NUL, even not text; never the last byte of the field.
+        let k = std::mem::offset_of!(c_all, k);
+        assert_eq!(blob[k..k + 4], [0xff, 0xfe, 1, 0]);
         let back = ALL.decode(3, &blob).unwrap();
         assert_eq!(
             back,
             All {
                 h: "abcdefg".into(),
+                k: vec![0xff, 0xfe, 1],
                 ..v.clone()
             }
         );
