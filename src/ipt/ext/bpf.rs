@@ -238,7 +238,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 #[cfg(test)]
 mod tests {
     use super::parse_program;
-    use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
     use crate::ipt::IpFamily;
 
     #[test]

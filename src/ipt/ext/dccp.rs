@@ -278,6 +278,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 #[cfg(test)]
 mod tests {
     use crate::ipt::IpFamily;
+    use std::mem::offset_of;
 
     fn round(f: IpFamily, args: &str) -> Result<String, String> {
         crate::ipt::ext::save_round(f, args)

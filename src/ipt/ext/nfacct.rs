@@ -110,7 +110,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
 
 #[cfg(test)]
 mod tests {
-    use crate::ipt::ext::base::xtstruct::XtStruct;
     use crate::ipt::IpFamily;
 
     fn round(args: &str) -> Result<String, String> {
