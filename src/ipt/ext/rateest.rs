@@ -8,7 +8,7 @@
 //! As in libxt_rateest (an old-style extension), the rate after a `--rateest-bps*` or
 //! `--rateest-pps*` option may be left out, and each option has its own messages.
 
-use std::mem::size_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_rateest_match_info, IFNAMSIZ, XT_RATEEST_MATCH_ABS, XT_RATEEST_MATCH_BPS,
@@ -22,7 +22,7 @@ use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
     PrintCtx, Ty, Val,
 };
-use crate::ipt::ext::base::xtstruct::XtStruct;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 use crate::xt_field;
@@ -125,14 +125,30 @@ pub struct RateEstMatch {
 }
 
 /// `struct xt_rateest_match_info`, field by field: it decodes the options and encodes
-/// them. The estimator pointers are written as zero and compared, as the kernel dumps them.
+/// them. Each name is written cut to leave its NUL. The estimator pointers are written as zero and compared, as the kernel dumps them.
 static INFO: XtStruct<RateEstMatch> = XtStruct::new(
     "xt_rateest_match_info",
     size_of::<xt_rateest_match_info>(),
     0,
     &[
-        xt_field!(xt_rateest_match_info, name1: CBytes(IFNAMSIZ) => name1),
-        xt_field!(xt_rateest_match_info, name2: CBytes(IFNAMSIZ) => name2),
+        Field {
+            name: "name1",
+            at: offset_of!(xt_rateest_match_info, name1),
+            kind: Kind::CBytes(
+                IFNAMSIZ,
+                |s| &s.name1[..s.name1.len().min(IFNAMSIZ - 1)],
+                |s, v| s.name1 = v,
+            ),
+        },
+        Field {
+            name: "name2",
+            at: offset_of!(xt_rateest_match_info, name2),
+            kind: Kind::CBytes(
+                IFNAMSIZ,
+                |s| &s.name2[..s.name2.len().min(IFNAMSIZ - 1)],
+                |s, v| s.name2 = v,
+            ),
+        },
         xt_field!(xt_rateest_match_info, flags: U16 => flags),
         xt_field!(xt_rateest_match_info, mode: U16 => mode),
         xt_field!(xt_rateest_match_info, bps1: U32 => bps1),
@@ -368,6 +384,8 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && (m.bps2 == 0 || bps && (abs || delta))
         && (m.pps2 == 0 || pps && (abs || delta))
         && (rel || m.name2.is_empty())
+        && m.name1.len() < IFNAMSIZ
+        && m.name2.len() < IFNAMSIZ
         && !m.name1.contains(&b' ')
         && !m.name2.contains(&b' ');
     ok.then(|| Box::new(m) as _)

@@ -90,14 +90,22 @@ fn push_time(out: &mut String, time: u32) {
 }
 
 /// `struct xt_rateest_target_info`, field by field: it decodes the options and encodes
-/// them. The name is NUL-terminated; the estimator pointer is written as zero and compared,
+/// them. The name is written cut to leave its NUL; the estimator pointer is written as zero and compared,
 /// as the kernel dumps it.
 static INFO: XtStruct<RateEst> = XtStruct::new(
     "xt_rateest_target_info",
     size_of::<xt_rateest_target_info>(),
     0,
     &[
-        xt_field!(xt_rateest_target_info, name: CBytes(IFNAMSIZ) => name),
+        Field {
+            name: "name",
+            at: offset_of!(xt_rateest_target_info, name),
+            kind: Kind::CBytes(
+                IFNAMSIZ,
+                |s| &s.name[..s.name.len().min(IFNAMSIZ - 1)],
+                |s, v| s.name = v,
+            ),
+        },
         Field {
             name: "interval",
             at: offset_of!(xt_rateest_target_info, interval),
@@ -197,7 +205,9 @@ impl Extension for RateEst {
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     let r = INFO.decode_exact(rev, info)?;
     // What the options can give: 250ms to 8s, an averaging exponent of 1 to 30.
-    let ok = (-2..=3).contains(&r.interval) && (1..=30).contains(&r.ewma_log);
+    // The name ends in a NUL within its field.
+    let ok =
+        (-2..=3).contains(&r.interval) && (1..=30).contains(&r.ewma_log) && r.name.len() < IFNAMSIZ;
     ok.then(|| Box::new(r) as _)
 }
 

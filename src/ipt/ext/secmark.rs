@@ -66,12 +66,16 @@ const MODE: Field<Secmark> = Field {
     kind: Kind::U8(|_| SECMARK_MODE_SEL, |_, _| {}),
 };
 
-/// The context, NUL-terminated with zeros after it.
+/// The context, written cut to leave its NUL, with zeros after it.
 const fn secctx(at: usize) -> Field<Secmark> {
     Field {
         name: "secctx",
         at,
-        kind: Kind::CBytes(SECMARK_SECCTX_MAX, |s| &s.secctx, |s, v| s.secctx = v),
+        kind: Kind::CBytes(
+            SECMARK_SECCTX_MAX,
+            |s| &s.secctx[..s.secctx.len().min(SECMARK_SECCTX_MAX - 1)],
+            |s, v| s.secctx = v,
+        ),
     }
 }
 
@@ -155,10 +159,9 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         rev,
         ..INFO.decode_exact(rev, info)?
     };
-    // The context is text.
-    std::str::from_utf8(&s.secctx)
-        .is_ok()
-        .then(|| Box::new(s) as Box<dyn Extension>)
+    // The context ends in a NUL within its field, and is text.
+    let ok = s.secctx.len() < SECMARK_SECCTX_MAX && std::str::from_utf8(&s.secctx).is_ok();
+    ok.then(|| Box::new(s) as Box<dyn Extension>)
 }
 
 #[cfg(test)]

@@ -172,7 +172,15 @@ fn push_pattern(out: &mut String, p: &[u8]) {
 const FIELDS: &[Field<StringMatch>] = &[
     xt_field!(xt_string_info, from_offset: U16 => from),
     xt_field!(xt_string_info, to_offset: U16 => to),
-    xt_field!(xt_string_info, algo: CBytes(XT_STRING_MAX_ALGO_NAME_SIZE) => algo),
+    Field {
+        name: "algo",
+        at: offset_of!(xt_string_info, algo),
+        kind: Kind::CBytes(
+            XT_STRING_MAX_ALGO_NAME_SIZE,
+            |s| &s.algo[..s.algo.len().min(XT_STRING_MAX_ALGO_NAME_SIZE - 1)],
+            |s, v| s.algo = v,
+        ),
+    },
     Field {
         name: "patlen",
         at: offset_of!(xt_string_info, patlen),
@@ -325,7 +333,8 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     } else {
         XT_STRING_FLAG_INVERT | XT_STRING_FLAG_IGNORECASE
     };
-    let plain_algo = s.algo.iter().all(|c| c.is_ascii_graphic());
+    let plain_algo =
+        s.algo.len() < XT_STRING_MAX_ALGO_NAME_SIZE && s.algo.iter().all(|c| c.is_ascii_graphic());
     (s.flags <= max_flags && plain_algo && s.to_xt() == info).then(|| Box::new(s) as _)
 }
 

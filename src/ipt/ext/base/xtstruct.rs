@@ -35,8 +35,8 @@ pub enum Kind<T: 'static> {
     /// A NUL-padded `char[N]` of `N` bytes, written truncated to `N - 1` and read up to
     /// its first NUL (lossy for bytes that are not UTF-8).
     Str(usize, fn(&T) -> &str, fn(&mut T, String)),
-    /// A NUL-padded `char[N]` held as bytes, not text: written truncated to `N - 1` and
-    /// read up to its first NUL.
+    /// A NUL-padded `char[N]` of `N` bytes held as bytes, not text: read up to its first NUL
+    /// (all `N` when it has none), written as held (at most `N` bytes).
     CBytes(usize, fn(&T) -> &[u8], fn(&mut T, Vec<u8>)),
     /// `N` raw bytes.
     Bytes(usize, fn(&T) -> &[u8], fn(&mut T, &[u8])),
@@ -204,7 +204,7 @@ impl<T> XtStruct<T> {
                 Kind::Str(n, get, _) => b.put_str(at, *n, get(from)),
                 Kind::CBytes(n, get, _) => {
                     let bytes = get(from);
-                    b.put(at, &bytes[..bytes.len().min(n.saturating_sub(1))]);
+                    b.put(at, &bytes[..bytes.len().min(*n)]);
                 }
                 Kind::Bytes(n, get, _) => {
                     let bytes = get(from);
@@ -519,15 +519,17 @@ mod tests {
         assert_eq!(blob[15], 1);
         let h = std::mem::offset_of!(c_all, h);
         assert_eq!(&blob[h..h + 8], b"abcdefg\0");
-        // Bytes up to the NUL, even not text; never the last byte of the field.
+        // Bytes, even not text, up to the NUL or the end of the field.
         let k = std::mem::offset_of!(c_all, k);
-        assert_eq!(blob[k..k + 4], [0xff, 0xfe, 1, 0]);
+        assert_eq!(blob[k..k + 4], [0xff, 0xfe, 1, 2]);
+        let mut cut = blob.clone();
+        cut[k + 1..k + 4].fill(0);
+        assert_eq!(ALL.decode(3, &cut).unwrap().k, [0xff]);
         let back = ALL.decode(3, &blob).unwrap();
         assert_eq!(
             back,
             All {
                 h: "abcdefg".into(),
-                k: vec![0xff, 0xfe, 1],
                 ..v.clone()
             }
         );
