@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `addrtype` match, revision 1
 //! (`xt_addrtype_info_v1`). Decoding: revisions 0 (IPv4 only) and 1.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_addrtype_info, xt_addrtype_info_v1, XT_ADDRTYPE_INVERT_DEST, XT_ADDRTYPE_INVERT_SOURCE,
@@ -14,12 +14,14 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::libxt::{abbrev_of, bit_if, for_each_listed};
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `addrtype` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -92,6 +94,46 @@ fn save_types(out: &mut String, mask: u16) {
     }
 }
 
+/// IPv4's revision 0, `struct xt_addrtype_info`, field by field: each inversion is a word
+/// of its own, read as set when not 0 (and written 1).
+static V0: XtStruct<Addrtype> = XtStruct::new(
+    "xt_addrtype_info",
+    size_of::<xt_addrtype_info>(),
+    0,
+    &[
+        xt_field!(xt_addrtype_info, source: U16 => source),
+        xt_field!(xt_addrtype_info, dest: U16 => dest),
+        Field {
+            name: "invert_source",
+            at: offset_of!(xt_addrtype_info, invert_source),
+            kind: Kind::U32(
+                |s| u32::from(s.flags & XT_ADDRTYPE_INVERT_SOURCE != 0),
+                |s, v| s.flags |= bit_if(v != 0, XT_ADDRTYPE_INVERT_SOURCE),
+            ),
+        },
+        Field {
+            name: "invert_dest",
+            at: offset_of!(xt_addrtype_info, invert_dest),
+            kind: Kind::U32(
+                |s| u32::from(s.flags & XT_ADDRTYPE_INVERT_DEST != 0),
+                |s, v| s.flags |= bit_if(v != 0, XT_ADDRTYPE_INVERT_DEST),
+            ),
+        },
+    ],
+);
+
+/// `struct xt_addrtype_info_v1`, field by field: it decodes the options and encodes them.
+static V1: XtStruct<Addrtype> = XtStruct::new(
+    "xt_addrtype_info_v1",
+    size_of::<xt_addrtype_info_v1>(),
+    1,
+    &[
+        xt_field!(xt_addrtype_info_v1, source: U16 => source),
+        xt_field!(xt_addrtype_info_v1, dest: U16 => dest),
+        xt_field!(xt_addrtype_info_v1, flags: U32 => flags),
+    ],
+);
+
 impl Extension for Addrtype {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -130,11 +172,7 @@ impl Extension for Addrtype {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_addrtype_info_v1>();
-        b.put_u16(offset_of!(xt_addrtype_info_v1, source), self.source);
-        b.put_u16(offset_of!(xt_addrtype_info_v1, dest), self.dest);
-        b.put_u32(offset_of!(xt_addrtype_info_v1, flags), self.flags);
-        out.push(xt_match("addrtype", 1, b.into_vec()));
+        out.push(xt_match("addrtype", 1, V1.encode(self)));
         Ok(())
     }
 
@@ -185,35 +223,12 @@ impl Extension for Addrtype {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let a = match rev {
-        0 if ctx.family == IpFamily::V4 => {
-            type I = xt_addrtype_info;
-            let v = XtView::of::<I>(info)?;
-            let mut flags = 0;
-            if v.u32(offset_of!(I, invert_source))? != 0 {
-                flags |= XT_ADDRTYPE_INVERT_SOURCE;
-            }
-            if v.u32(offset_of!(I, invert_dest))? != 0 {
-                flags |= XT_ADDRTYPE_INVERT_DEST;
-            }
-            Addrtype {
-                source: v.u16(offset_of!(I, source))?,
-                dest: v.u16(offset_of!(I, dest))?,
-                flags,
-            }
-        }
-        1 => {
-            type I = xt_addrtype_info_v1;
-            let v = XtView::of::<I>(info)?;
-            Addrtype {
-                source: v.u16(offset_of!(I, source))?,
-                dest: v.u16(offset_of!(I, dest))?,
-                flags: v.u32(offset_of!(I, flags))?,
-            }
-        }
+    let t = match rev {
+        0 if ctx.family == IpFamily::V4 => &V0,
+        1 => &V1,
         _ => return None,
     };
-    Some(Box::new(a))
+    Some(Box::new(t.decode(rev, info)?))
 }
 
 #[cfg(test)]
@@ -234,15 +249,18 @@ mod tests {
 
     #[test]
     fn revision_0_decodes() {
-        let mut b = XtBuf::of::<xt_addrtype_info>();
-        b.put_u16(offset_of!(xt_addrtype_info, dest), 1 << 2);
-        b.put_u32(offset_of!(xt_addrtype_info, invert_dest), 1);
+        let blob = V0.encode(&Addrtype {
+            source: 0,
+            dest: 1 << 2,
+            flags: XT_ADDRTYPE_INVERT_DEST,
+        });
+        assert_eq!(blob[offset_of!(xt_addrtype_info, invert_dest)], 1);
         let ctx = DecodeCtx {
             sets: &crate::ipt::ext::NoSets,
             family: IpFamily::V4,
             proto: None,
         };
-        let a = decode_xt(0, &b.into_vec(), &ctx).unwrap();
+        let a = decode_xt(0, &blob, &ctx).unwrap();
         let mut s = String::new();
         a.save(IpFamily::V4, &mut s);
         assert_eq!(s, " ! --dst-type LOCAL");

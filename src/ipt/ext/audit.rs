@@ -4,15 +4,19 @@
 //! (`XT_AUDIT_TYPE_*`, 8 aligned). `--type` takes `accept`, `drop` or `reject` in any case.
 //! Allowed in every table and chain.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{xt_audit_info, XT_AUDIT_TYPE_MAX};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
-    Val, XtBuf, XtView,
+    Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j AUDIT`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -43,6 +47,14 @@ pub struct Audit {
     pub kind: u8,
 }
 
+/// `struct xt_audit_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Audit> = XtStruct::new(
+    "xt_audit_info",
+    size_of::<xt_audit_info>(),
+    0,
+    &[xt_field!(xt_audit_info, r#type: U8 => kind)],
+);
+
 impl Extension for Audit {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -60,9 +72,7 @@ impl Extension for Audit {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_audit_info>();
-        b.put_u8(0, self.kind);
-        out.push(xt_target("AUDIT", 0, b.into_vec()));
+        out.push(xt_target("AUDIT", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -84,7 +94,7 @@ impl Extension for Audit {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_audit_info>(rev, 0, info)?;
-    let kind = v.u8(0)?;
-    (kind <= XT_AUDIT_TYPE_MAX).then(|| Box::new(Audit { kind }) as Box<dyn Extension>)
+    // The padding is not looked at, as iptables does not.
+    let a = INFO.decode(rev, info)?;
+    (a.kind <= XT_AUDIT_TYPE_MAX).then(|| Box::new(a) as Box<dyn Extension>)
 }

@@ -6,18 +6,20 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `cluster` match, rev 0,
 //! `xt_cluster_match_info`.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_cluster_match_info, XT_CLUSTER_F_INV, XT_CLUSTER_NODES_MAX};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::{Ty, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 const NODES: Ty = Ty::Uint {
     min: 1,
@@ -58,19 +60,18 @@ pub struct Cluster {
     pub flags: u32,
 }
 
-impl Cluster {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_cluster_match_info>();
-        b.put_u32(
-            offset_of!(xt_cluster_match_info, total_nodes),
-            self.total_nodes,
-        );
-        b.put_u32(offset_of!(xt_cluster_match_info, node_mask), self.node_mask);
-        b.put_u32(offset_of!(xt_cluster_match_info, hash_seed), self.hash_seed);
-        b.put_u32(offset_of!(xt_cluster_match_info, flags), self.flags);
-        b.into_vec()
-    }
-}
+/// `struct xt_cluster_match_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Cluster> = XtStruct::new(
+    "xt_cluster_match_info",
+    size_of::<xt_cluster_match_info>(),
+    0,
+    &[
+        xt_field!(xt_cluster_match_info, total_nodes: U32 => total_nodes),
+        xt_field!(xt_cluster_match_info, node_mask: U32 => node_mask),
+        xt_field!(xt_cluster_match_info, hash_seed: U32 => hash_seed),
+        xt_field!(xt_cluster_match_info, flags: U32 => flags),
+    ],
+);
 
 impl Extension for Cluster {
     fn desc(&self) -> &'static ExtDesc {
@@ -135,7 +136,7 @@ impl Extension for Cluster {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("cluster", 0, self.to_xt()));
+        out.push(xt_match("cluster", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -164,13 +165,7 @@ impl Extension for Cluster {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_cluster_match_info>(rev, 0, info)?;
-    let c = Cluster {
-        total_nodes: v.u32(offset_of!(xt_cluster_match_info, total_nodes))?,
-        node_mask: v.u32(offset_of!(xt_cluster_match_info, node_mask))?,
-        hash_seed: v.u32(offset_of!(xt_cluster_match_info, hash_seed))?,
-        flags: v.u32(offset_of!(xt_cluster_match_info, flags))?,
-    };
+    let c = INFO.decode_exact(rev, info)?;
     // Save prints what restore can read back: a node count and a mask iptables accepts
     // (`--cluster-local-nodemask` takes 1-32; a local node above 6 gives a larger mask,
     // whose save text iptables-restore refuses, so such a rule is carried whole).
@@ -178,7 +173,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && (1..=XT_CLUSTER_NODES_MAX).contains(&c.node_mask)
         && u64::from(c.node_mask) < 1u64 << c.total_nodes
         && c.flags & !XT_CLUSTER_F_INV == 0;
-    (ok && c.to_xt() == info).then(|| Box::new(c) as _)
+    ok.then(|| Box::new(c) as _)
 }
 
 #[cfg(test)]

@@ -9,18 +9,19 @@
 //! (`255.0.255.0`) is kept as given, as iptables 1.8.10 and later do (1.8.9 silently made it
 //! `/32`).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_connlimit_info, XT_CONNLIMIT_DADDR, XT_CONNLIMIT_INVERT};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::{Ty, U32};
+use crate::ipt::ext::base::xtstruct::{Field, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `connlimit` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -86,6 +87,30 @@ impl Connlimit {
     }
 }
 
+/// The fields of `struct xt_connlimit_info`, the same in both revisions (revision 0's
+/// kernel ignores `flags`).
+const FIELDS: &[Field<Connlimit>] = &[
+    xt_field!(xt_connlimit_info, mask: Bytes(16) => mask),
+    xt_field!(xt_connlimit_info, limit: U32 => limit),
+    xt_field!(xt_connlimit_info, flags: U32 => flags),
+];
+
+/// `struct xt_connlimit_info` as revision 0.
+static V0: XtStruct<Connlimit> = XtStruct::new(
+    "xt_connlimit_info",
+    size_of::<xt_connlimit_info>(),
+    0,
+    FIELDS,
+);
+
+/// `struct xt_connlimit_info` as revision 1: it decodes the options and encodes them.
+static V1: XtStruct<Connlimit> = XtStruct::new(
+    "xt_connlimit_info",
+    size_of::<xt_connlimit_info>(),
+    1,
+    FIELDS,
+);
+
 impl Extension for Connlimit {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -123,11 +148,8 @@ impl Extension for Connlimit {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_connlimit_info>();
-        b.put(offset_of!(xt_connlimit_info, mask), &self.mask);
-        b.put_u32(offset_of!(xt_connlimit_info, limit), self.limit);
-        b.put_u32(offset_of!(xt_connlimit_info, flags), self.flags);
-        out.push(xt_match("connlimit", self.rev, b.into_vec()));
+        let t = if self.rev == 0 { &V0 } else { &V1 };
+        out.push(xt_match("connlimit", self.rev, t.encode(self)));
         Ok(())
     }
 
@@ -169,19 +191,17 @@ impl Extension for Connlimit {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev > 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_connlimit_info>(info)?;
-    let mut mask = [0u8; 16];
-    mask.copy_from_slice(v.bytes(offset_of!(xt_connlimit_info, mask), 16)?);
-    Some(Box::new(Connlimit {
+    let t = match rev {
+        0 => &V0,
+        1 => &V1,
+        _ => return None,
+    };
+    let mut c = Connlimit {
         rev,
-        family: ctx.family,
-        mask,
-        limit: v.u32(offset_of!(xt_connlimit_info, limit))?,
-        flags: v.u32(offset_of!(xt_connlimit_info, flags))?,
-    }))
+        ..Connlimit::new(ctx.family)
+    };
+    t.read(&t.view(rev, info)?, &mut c)?;
+    Some(Box::new(c))
 }
 
 #[cfg(test)]

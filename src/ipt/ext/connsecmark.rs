@@ -5,16 +5,20 @@
 //! `xt_connsecmark_target_info` (1 byte, 8 aligned): mode 1 for `--save`, 2 for `--restore`.
 //! One of them is needed. The kernel allows it in the mangle and security tables only.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{xt_connsecmark_target_info, CONNSECMARK_RESTORE, CONNSECMARK_SAVE};
 
 use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j CONNSECMARK`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -37,6 +41,15 @@ pub struct Connsecmark {
     /// `CONNSECMARK_SAVE` or `CONNSECMARK_RESTORE`.
     pub mode: u8,
 }
+
+/// `struct xt_connsecmark_target_info`, field by field: it decodes the options and encodes
+/// them.
+static INFO: XtStruct<Connsecmark> = XtStruct::new(
+    "xt_connsecmark_target_info",
+    size_of::<xt_connsecmark_target_info>(),
+    0,
+    &[xt_field!(xt_connsecmark_target_info, mode: U8 => mode)],
+);
 
 impl Connsecmark {
     fn word(&self) -> &'static str {
@@ -73,9 +86,7 @@ impl Extension for Connsecmark {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_connsecmark_target_info>();
-        b.put_u8(0, self.mode);
-        out.push(xt_target("CONNSECMARK", 0, b.into_vec()));
+        out.push(xt_target("CONNSECMARK", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -93,12 +104,9 @@ impl Extension for Connsecmark {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_connsecmark_target_info>(rev, 0, info)?;
-    let mode = v.u8(0)?;
+    let c = INFO.decode_exact(rev, info)?;
     // iptables cannot print another mode.
-    let ok =
-        matches!(mode, CONNSECMARK_SAVE | CONNSECMARK_RESTORE) && info[1..].iter().all(|&b| b == 0);
-    ok.then(|| Box::new(Connsecmark { mode }) as Box<dyn Extension>)
+    matches!(c.mode, CONNSECMARK_SAVE | CONNSECMARK_RESTORE).then(|| Box::new(c) as _)
 }
 
 #[cfg(test)]

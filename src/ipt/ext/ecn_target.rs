@@ -8,6 +8,8 @@
 //! option is needed. The kernel allows it in the mangle table, the TCP operations only with
 //! `-p tcp`.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{
     ipt_ECN_info, IPT_ECN_OP_SET_CWR, IPT_ECN_OP_SET_ECE, IPT_ECN_OP_SET_IP, IPT_ECN_TCP_CWR,
     IPT_ECN_TCP_ECE,
@@ -17,10 +19,12 @@ use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j ECN`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -64,6 +68,18 @@ impl EcnTarget {
     }
 }
 
+/// `struct ipt_ECN_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<EcnTarget> = XtStruct::new(
+    "ipt_ECN_info",
+    size_of::<ipt_ECN_info>(),
+    0,
+    &[
+        xt_field!(ipt_ECN_info, operation: U8 => operation),
+        xt_field!(ipt_ECN_info, ip_ect: U8 => ip_ect),
+        xt_field!(ipt_ECN_info, proto_tcp: U8 => tcp),
+    ],
+);
+
 impl Extension for EcnTarget {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -103,11 +119,7 @@ impl Extension for EcnTarget {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ipt_ECN_info>();
-        b.put_u8(0, self.operation);
-        b.put_u8(1, self.ip_ect);
-        b.put_u8(2, self.tcp);
-        out.push(xt_target("ECN", 0, b.into_vec()));
+        out.push(xt_target("ECN", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -148,22 +160,16 @@ impl Extension for EcnTarget {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ipt_ECN_info>(rev, 0, info)?;
-    let e = EcnTarget {
-        operation: v.u8(0)?,
-        ip_ect: v.u8(1)?,
-        tcp: v.u8(2)?,
-    };
-    // Only what the options can write: known operations, each value with its operation
-    // and in its range, zero padding.
+    // Zero padding (`decode_exact`), then only what the options can write: known
+    // operations, each value with its operation and in its range.
+    let e = INFO.decode_exact(rev, info)?;
     let op = |bit: u8| e.operation & bit != 0;
     let ok = e.operation & !(IPT_ECN_OP_SET_IP | IPT_ECN_OP_SET_ECE | IPT_ECN_OP_SET_CWR) == 0
         && e.tcp & !(IPT_ECN_TCP_ECE | IPT_ECN_TCP_CWR) == 0
         && (e.tcp & IPT_ECN_TCP_ECE == 0 || op(IPT_ECN_OP_SET_ECE))
         && (e.tcp & IPT_ECN_TCP_CWR == 0 || op(IPT_ECN_OP_SET_CWR))
         && (e.ip_ect == 0 || op(IPT_ECN_OP_SET_IP))
-        && e.ip_ect <= 3
-        && info[3..].iter().all(|&b| b == 0);
+        && e.ip_ect <= 3;
     ok.then(|| Box::new(e) as Box<dyn Extension>)
 }
 

@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): x_tables `hbh` / `dst` rev 0, `struct ip6t_opts` (at most
 //! 16 options, each `type << 8 | length`, length 0xff when not given).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     ip6t_opts, IP6T_OPTS_INV_LEN, IP6T_OPTS_LEN, IP6T_OPTS_OPTS, IP6T_OPTS_OPTSNR,
@@ -15,11 +15,12 @@ use super::base::libxt::{bit_if, print_unknown_invflags, strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::{STR, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `hbh` match.
 pub static HBH: ExtDesc = ExtDesc {
@@ -61,6 +62,20 @@ pub struct Opts {
     /// Entries used in `opts`.
     pub optsnr: u8,
 }
+
+/// `struct ip6t_opts`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Opts> = XtStruct::new(
+    "ip6t_opts",
+    size_of::<ip6t_opts>(),
+    0,
+    &[
+        xt_field!(ip6t_opts, hdrlen: U32 => hdrlen),
+        xt_field!(ip6t_opts, flags: U8 => flags),
+        xt_field!(ip6t_opts, invflags: U8 => invflags),
+        xt_field!(ip6t_opts, opts: U16s(IP6T_OPTS_OPTSNR) => opts),
+        xt_field!(ip6t_opts, optsnr: U8 => optsnr),
+    ],
+);
 
 impl Opts {
     fn new(dst: bool) -> Opts {
@@ -170,15 +185,7 @@ impl Extension for Opts {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ip6t_opts>();
-        b.put_u32(offset_of!(ip6t_opts, hdrlen), self.hdrlen);
-        b.put_u8(offset_of!(ip6t_opts, flags), self.flags);
-        b.put_u8(offset_of!(ip6t_opts, invflags), self.invflags);
-        for (i, o) in self.opts.iter().enumerate() {
-            b.put_u16(offset_of!(ip6t_opts, opts) + 2 * i, *o);
-        }
-        b.put_u8(offset_of!(ip6t_opts, optsnr), self.optsnr);
-        out.push(xt_match(self.ext(), 0, b.into_vec()));
+        out.push(xt_match(self.ext(), 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -211,16 +218,10 @@ impl Extension for Opts {
     crate::ext_boilerplate!();
 }
 
-fn decode(dst: bool, info: &[u8]) -> Option<Box<dyn Extension>> {
-    let v = XtView::of::<ip6t_opts>(info)?;
+fn decode(rev: u32, dst: bool, info: &[u8]) -> Option<Box<dyn Extension>> {
+    let v = INFO.view(rev, info)?;
     let mut o = Opts::new(dst);
-    o.hdrlen = v.u32(offset_of!(ip6t_opts, hdrlen))?;
-    o.flags = v.u8(offset_of!(ip6t_opts, flags))?;
-    o.invflags = v.u8(offset_of!(ip6t_opts, invflags))?;
-    for i in 0..IP6T_OPTS_OPTSNR {
-        o.opts[i] = v.u16(offset_of!(ip6t_opts, opts) + 2 * i)?;
-    }
-    o.optsnr = v.u8(offset_of!(ip6t_opts, optsnr))?;
+    INFO.read(&v, &mut o)?;
     if o.optsnr as usize > IP6T_OPTS_OPTSNR {
         return None;
     }
@@ -228,17 +229,11 @@ fn decode(dst: bool, info: &[u8]) -> Option<Box<dyn Extension>> {
 }
 
 fn decode_hbh(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    decode(false, info)
+    decode(rev, false, info)
 }
 
 fn decode_dst(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    decode(true, info)
+    decode(rev, true, info)
 }
 
 #[cfg(test)]

@@ -7,19 +7,23 @@
 //! timer pointer is sent as zero. Rev 0 (`idletimer_tg_info`, no flags), which an older
 //! iptables or kernel wrote, is decoded too. `--timeout` and `--label` are mandatory.
 
+use std::mem::{offset_of, size_of};
+
 use iptnl_sys::xt::{
     idletimer_tg_info, idletimer_tg_info_v1, MAX_IDLETIMER_LABEL_SIZE, XT_IDLETIMER_ALARM,
 };
 
-use super::base::libxt::{field_bytes, text, truncate_bytes};
+use super::base::libxt::{text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::{STR, U32};
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j IDLETIMER`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -65,6 +69,39 @@ impl Default for Idletimer {
     }
 }
 
+/// `struct idletimer_tg_info` (revision 0), field by field; the kernel's timer pointer
+/// after them is sent as zero and not read.
+static V0: XtStruct<Idletimer> = XtStruct::new(
+    "idletimer_tg_info",
+    size_of::<idletimer_tg_info>(),
+    0,
+    &[
+        xt_field!(idletimer_tg_info, timeout: U32 => timeout),
+        xt_field!(idletimer_tg_info, label: CBytes(MAX_IDLETIMER_LABEL_SIZE) => label),
+    ],
+);
+
+/// `struct idletimer_tg_info_v1`, field by field: it decodes the options and encodes them
+/// (`timer_type` is `XT_IDLETIMER_ALARM` for `--alarm`); the timer pointer as in [`V0`].
+static V1: XtStruct<Idletimer> = XtStruct::new(
+    "idletimer_tg_info_v1",
+    size_of::<idletimer_tg_info_v1>(),
+    1,
+    &[
+        xt_field!(idletimer_tg_info_v1, timeout: U32 => timeout),
+        xt_field!(idletimer_tg_info_v1, label: CBytes(MAX_IDLETIMER_LABEL_SIZE) => label),
+        xt_field!(idletimer_tg_info_v1, send_nl_msg: Flag => send_nl_msg),
+        Field {
+            name: "timer_type",
+            at: offset_of!(idletimer_tg_info_v1, timer_type),
+            kind: Kind::U8(
+                |s| if s.alarm { XT_IDLETIMER_ALARM } else { 0 },
+                |s, v| s.alarm = v == XT_IDLETIMER_ALARM,
+            ),
+        },
+    ],
+);
+
 impl Extension for Idletimer {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -87,18 +124,8 @@ impl Extension for Idletimer {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = if self.rev == 0 {
-            XtBuf::of::<idletimer_tg_info>()
-        } else {
-            XtBuf::of::<idletimer_tg_info_v1>()
-        };
-        b.put_u32(0, self.timeout);
-        b.put(4, &self.label);
-        if self.rev != 0 {
-            b.put_u8(32, u8::from(self.send_nl_msg));
-            b.put_u8(33, if self.alarm { XT_IDLETIMER_ALARM } else { 0 });
-        }
-        out.push(xt_target("IDLETIMER", self.rev, b.into_vec()));
+        let t = if self.rev == 0 { &V0 } else { &V1 };
+        out.push(xt_target("IDLETIMER", self.rev, t.encode(self)));
         Ok(())
     }
 
@@ -134,38 +161,24 @@ impl Extension for Idletimer {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    // Where the flags end and where the timer pointer, which the kernel fills in, starts.
-    let (v, flags_end, timer) = match rev {
-        0 => (XtView::of::<idletimer_tg_info>(info)?, 32, 32),
-        1 => (XtView::of::<idletimer_tg_info_v1>(info)?, 34, 40),
+    // The table of the revision and where the timer pointer, which the kernel fills in,
+    // starts.
+    let (t, timer) = match rev {
+        0 => (&V0, offset_of!(idletimer_tg_info, timer)),
+        1 => (&V1, offset_of!(idletimer_tg_info_v1, timer)),
         _ => return None,
     };
-    let field = v.bytes(4, MAX_IDLETIMER_LABEL_SIZE)?;
-    let label = field_bytes(field);
-    let (nl, timer_type) = if rev == 1 {
-        (v.u8(32)?, v.u8(33)?)
-    } else {
-        (0, 0)
+    let d = Idletimer {
+        rev,
+        ..t.decode(rev, info)?
     };
-    // Only what iptables writes: a NUL-terminated label with zeros after it, known flag
-    // values and zero padding (the timer pointer is not compared, as in iptables).
-    let ok = label.len() < MAX_IDLETIMER_LABEL_SIZE
-        && field[label.len()..].iter().all(|&b| b == 0)
-        && std::str::from_utf8(&label).is_ok()
-        && nl <= 1
-        && (timer_type == 0 || timer_type == XT_IDLETIMER_ALARM)
-        && v.bytes(flags_end, timer - flags_end)?
-            .iter()
-            .all(|&b| b == 0);
-    ok.then(|| {
-        Box::new(Idletimer {
-            rev,
-            timeout: v.u32(0).unwrap_or(0),
-            label,
-            alarm: timer_type == XT_IDLETIMER_ALARM,
-            send_nl_msg: nl == 1,
-        }) as Box<dyn Extension>
-    })
+    // Only what iptables writes: a NUL-terminated UTF-8 label with zeros after it, known
+    // flag values and zero padding, all that re-encoding gives back (the timer pointer is
+    // not compared, as in iptables).
+    let ok = d.label.len() < MAX_IDLETIMER_LABEL_SIZE
+        && std::str::from_utf8(&d.label).is_ok()
+        && t.encode(&d)[..timer] == info[..timer];
+    ok.then(|| Box::new(d) as Box<dyn Extension>)
 }
 
 #[cfg(test)]

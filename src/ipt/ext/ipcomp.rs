@@ -4,7 +4,7 @@
 //! (10 bytes, 16 padded). The kernel takes it only in `-p ipcomp` rules. As in iptables,
 //! a rule without `--ipcompspi` matches CPI 0 only (the range starts as `0:0`).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_ipcomp, XT_IPCOMP_INV_MASK, XT_IPCOMP_INV_SPI};
 
@@ -13,10 +13,12 @@ use super::base::libxt::{bit_if, print_u32_range, print_unknown_invflags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `ipcomp` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -44,15 +46,19 @@ pub struct IpComp {
     pub hdrres: u8,
 }
 
-impl IpComp {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_ipcomp>();
-        b.put_u32_pair(offset_of!(xt_ipcomp, spis), self.spis);
-        b.put_u8(offset_of!(xt_ipcomp, invflags), self.invflags);
-        b.put_u8(offset_of!(xt_ipcomp, hdrres), self.hdrres);
-        b.into_vec()
-    }
+/// `struct xt_ipcomp`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<IpComp> = XtStruct::new(
+    "xt_ipcomp",
+    size_of::<xt_ipcomp>(),
+    0,
+    &[
+        xt_field!(xt_ipcomp, spis: U32Pair => spis),
+        xt_field!(xt_ipcomp, invflags: U8 => invflags),
+        xt_field!(xt_ipcomp, hdrres: U8 => hdrres),
+    ],
+);
 
+impl IpComp {
     fn inv(&self) -> bool {
         self.invflags & XT_IPCOMP_INV_SPI != 0
     }
@@ -81,7 +87,7 @@ impl Extension for IpComp {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("ipcomp", 0, self.to_xt()));
+        out.push(xt_match("ipcomp", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -105,15 +111,8 @@ impl Extension for IpComp {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_ipcomp>(rev, 0, info)?;
-    let off = offset_of!(xt_ipcomp, spis);
-    let c = IpComp {
-        spis: [v.u32(off)?, v.u32(off + 4)?],
-        invflags: v.u8(offset_of!(xt_ipcomp, invflags))?,
-        hdrres: v.u8(offset_of!(xt_ipcomp, hdrres))?,
-    };
-    (c.invflags & !XT_IPCOMP_INV_MASK == 0 && c.hdrres <= 1 && c.to_xt() == info)
-        .then(|| Box::new(c) as _)
+    let c = INFO.decode_exact(rev, info)?;
+    (c.invflags & !XT_IPCOMP_INV_MASK == 0 && c.hdrres <= 1).then(|| Box::new(c) as _)
 }
 
 #[cfg(test)]

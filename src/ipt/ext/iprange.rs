@@ -6,7 +6,7 @@
 //! are read as `xtables_numeric_to_ipaddr` reads them (`10.1` is `10.1.0.0`), IPv6 ones as
 //! `inet_pton`. A reversed range is accepted (it never matches), as iptables does.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_iprange_mtinfo, IPRANGE_DST, IPRANGE_DST_INV, IPRANGE_SRC, IPRANGE_SRC_INV,
@@ -16,11 +16,12 @@ use super::base::libxt::{ntop, parse_ipv4_xtables, parse_ipv6};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `iprange` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -72,17 +73,30 @@ fn parse_range(family: IpFamily, s: &str, opt: &str) -> Result<[[u8; 16]; 2], Pa
     }
 }
 
-impl IpRange {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_iprange_mtinfo>();
-        b.put(offset_of!(xt_iprange_mtinfo, src_min), &self.src[0]);
-        b.put(offset_of!(xt_iprange_mtinfo, src_max), &self.src[1]);
-        b.put(offset_of!(xt_iprange_mtinfo, dst_min), &self.dst[0]);
-        b.put(offset_of!(xt_iprange_mtinfo, dst_max), &self.dst[1]);
-        b.put_u8(offset_of!(xt_iprange_mtinfo, flags), self.flags);
-        b.into_vec()
-    }
+/// An `union nf_inet_addr` field of `xt_iprange_mtinfo` held at `$p[$i]` (16 bytes).
+macro_rules! addr {
+    ($cf:ident, $p:ident[$i:literal]) => {
+        Field {
+            name: stringify!($cf),
+            at: offset_of!(xt_iprange_mtinfo, $cf),
+            kind: Kind::Bytes(16, |s| &s.$p[$i], |s, v| s.$p[$i].copy_from_slice(v)),
+        }
+    };
 }
+
+/// `struct xt_iprange_mtinfo`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<IpRange> = XtStruct::new(
+    "xt_iprange_mtinfo",
+    size_of::<xt_iprange_mtinfo>(),
+    1,
+    &[
+        addr!(src_min, src[0]),
+        addr!(src_max, src[1]),
+        addr!(dst_min, dst[0]),
+        addr!(dst_max, dst[1]),
+        xt_field!(xt_iprange_mtinfo, flags: U8 => flags),
+    ],
+);
 
 impl Extension for IpRange {
     fn desc(&self) -> &'static ExtDesc {
@@ -118,7 +132,7 @@ impl Extension for IpRange {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("iprange", 1, self.to_xt()));
+        out.push(xt_match("iprange", 1, INFO.encode(self)));
         Ok(())
     }
 
@@ -170,19 +184,7 @@ impl Extension for IpRange {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_iprange_mtinfo>(rev, 1, info)?;
-    let a = |off: usize| -> Option<[u8; 16]> { v.bytes(off, 16)?.try_into().ok() };
-    let r = IpRange {
-        src: [
-            a(offset_of!(xt_iprange_mtinfo, src_min))?,
-            a(offset_of!(xt_iprange_mtinfo, src_max))?,
-        ],
-        dst: [
-            a(offset_of!(xt_iprange_mtinfo, dst_min))?,
-            a(offset_of!(xt_iprange_mtinfo, dst_max))?,
-        ],
-        flags: v.u8(offset_of!(xt_iprange_mtinfo, flags))?,
-    };
+    let r = INFO.decode(rev, info)?;
     // Only what iptables prints back: known flags, inversions of ranges in use, no
     // address bytes beyond an IPv4 address, no range of a test not in use.
     let v4_clean = |r: &[[u8; 16]; 2]| r.iter().all(|x| x[4..] == [0; 12]);

@@ -7,19 +7,21 @@
 //! compared. The id is saved in double quotes; the delay is printed as a signed number, as
 //! iptables prints it (`inf` saves as `-1`). Kernels without `xt_LED` refuse the rule.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_led_info, XT_LED_ID_SIZE};
 
-use super::base::libxt::{field_bytes, strtoul_full, text};
+use super::base::libxt::{strtoul_full, text};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// What the kernel's trigger names start with.
 const PREFIX: &[u8] = b"netfilter-";
@@ -51,6 +53,29 @@ pub struct Led {
     /// `--led-always-blink`.
     pub always_blink: bool,
 }
+
+/// `struct xt_led_info`, field by field: it decodes the options and encodes them. The
+/// trigger name `id` is the constant prefix then the id the options hold; the kernel's
+/// pointer after `delay` is sent as zero and not read.
+static INFO: XtStruct<Led> = XtStruct::new(
+    "xt_led_info",
+    size_of::<xt_led_info>(),
+    0,
+    &[
+        Field {
+            name: "id",
+            at: offset_of!(xt_led_info, id),
+            kind: Kind::Derived(PREFIX.len(), |_| PREFIX.to_vec()),
+        },
+        Field {
+            name: "id (after the prefix)",
+            at: offset_of!(xt_led_info, id) + PREFIX.len(),
+            kind: Kind::CBytes(XT_LED_ID_SIZE - PREFIX.len(), |s| &s.id, |s, v| s.id = v),
+        },
+        xt_field!(xt_led_info, always_blink: Flag => always_blink),
+        xt_field!(xt_led_info, delay: U32 => delay),
+    ],
+);
 
 impl Led {
     /// The id in double quotes, `"` and `\` escaped.
@@ -104,16 +129,7 @@ impl Extension for Led {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_led_info>();
-        let id = offset_of!(xt_led_info, id);
-        b.put(id, PREFIX);
-        b.put(id + PREFIX.len(), &self.id);
-        b.put_u8(
-            offset_of!(xt_led_info, always_blink),
-            u8::from(self.always_blink),
-        );
-        b.put_u32(offset_of!(xt_led_info, delay), self.delay);
-        out.push(xt_target("LED", 0, b.into_vec()));
+        out.push(xt_target("LED", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -145,23 +161,15 @@ impl Extension for Led {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_led_info>(rev, 0, info)?;
-    let field = v.bytes(offset_of!(xt_led_info, id), XT_LED_ID_SIZE)?;
-    let name = field_bytes(field);
-    let blink = v.u8(offset_of!(xt_led_info, always_blink))?;
-    // `netfilter-ID`, NUL-terminated with zeros after it; the pointer is the kernel's.
-    let ok = name.starts_with(PREFIX)
-        && name.len() < XT_LED_ID_SIZE
-        && field[name.len()..].iter().all(|&b| b == 0)
-        && std::str::from_utf8(&name).is_ok()
-        && blink <= 1;
-    ok.then(|| {
-        Box::new(Led {
-            id: name[PREFIX.len()..].to_vec(),
-            delay: v.u32(offset_of!(xt_led_info, delay)).unwrap_or(0),
-            always_blink: blink == 1,
-        }) as Box<dyn Extension>
-    })
+    let l = INFO.decode(rev, info)?;
+    // `netfilter-ID`, NUL-terminated with zeros after it, and a flag of 0 or 1: what
+    // re-encoding gives up to the flag (the padding after it is not compared, nor the
+    // pointer, which is the kernel's).
+    let fields = offset_of!(xt_led_info, always_blink) + 1;
+    let ok = l.id.len() < XT_LED_ID_SIZE - PREFIX.len()
+        && std::str::from_utf8(&l.id).is_ok()
+        && INFO.encode(&l)[..fields] == info[..fields];
+    ok.then(|| Box::new(l) as Box<dyn Extension>)
 }
 
 #[cfg(test)]

@@ -5,22 +5,24 @@
 //! level defaults to 4 (warning) and is printed as a number when it differs. Allowed in every
 //! table and chain.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_log_info, XT_LOG_IPOPT, XT_LOG_MACDECODE, XT_LOG_MASK, XT_LOG_TCPOPT, XT_LOG_TCPSEQ,
     XT_LOG_UID,
 };
 
-use super::base::libxt::{field_bytes, parse_log_prefix, push_flags, strtoul_full, text};
+use super::base::libxt::{parse_log_prefix, push_flags, strtoul_full, text};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j LOG`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -87,6 +89,18 @@ impl Default for Log {
     }
 }
 
+/// `struct xt_log_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Log> = XtStruct::new(
+    "xt_log_info",
+    size_of::<xt_log_info>(),
+    0,
+    &[
+        xt_field!(xt_log_info, level: U8 => level),
+        xt_field!(xt_log_info, logflags: U8 => logflags),
+        xt_field!(xt_log_info, prefix: CBytes(PREFIX_CAP) => prefix),
+    ],
+);
+
 impl Extension for Log {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -129,11 +143,7 @@ impl Extension for Log {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_log_info>();
-        b.put_u8(offset_of!(xt_log_info, level), self.level);
-        b.put_u8(offset_of!(xt_log_info, logflags), self.logflags);
-        b.put(offset_of!(xt_log_info, prefix), &self.prefix);
-        out.push(xt_target("LOG", 0, b.into_vec()));
+        out.push(xt_target("LOG", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -179,13 +189,7 @@ impl Extension for Log {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_log_info>(rev, 0, info)?;
-    let off = offset_of!(xt_log_info, prefix);
-    Some(Box::new(Log {
-        level: v.u8(offset_of!(xt_log_info, level))?,
-        logflags: v.u8(offset_of!(xt_log_info, logflags))?,
-        prefix: field_bytes(v.bytes(off, PREFIX_CAP)?),
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 #[cfg(test)]

@@ -4,18 +4,20 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `mac` match, rev 0, `xt_mac_info` (12 bytes,
 //! 16 padded). Printed in lower case.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_mac_info, ETH_ALEN};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::libxt::parse_mac;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `mac` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -46,14 +48,16 @@ fn push_mac(out: &mut String, a: &[u8; ETH_ALEN]) {
     ));
 }
 
-impl Mac {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_mac_info>();
-        b.put(offset_of!(xt_mac_info, srcaddr), &self.srcaddr);
-        b.put_u32(offset_of!(xt_mac_info, invert), self.invert as u32);
-        b.into_vec()
-    }
-}
+/// `struct xt_mac_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Mac> = XtStruct::new(
+    "xt_mac_info",
+    size_of::<xt_mac_info>(),
+    0,
+    &[
+        xt_field!(xt_mac_info, srcaddr: Bytes(ETH_ALEN) => srcaddr),
+        xt_field!(xt_mac_info, invert: I32 => invert),
+    ],
+);
 
 impl Extension for Mac {
     fn desc(&self) -> &'static ExtDesc {
@@ -78,7 +82,7 @@ impl Extension for Mac {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("mac", 0, self.to_xt()));
+        out.push(xt_match("mac", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -98,14 +102,7 @@ impl Extension for Mac {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_mac_info>(rev, 0, info)?;
-    let m = Mac {
-        srcaddr: v
-            .bytes(offset_of!(xt_mac_info, srcaddr), ETH_ALEN)?
-            .try_into()
-            .ok()?,
-        invert: v.u32(offset_of!(xt_mac_info, invert))? as i32,
-    };
+    let m = INFO.decode(rev, info)?;
     (m.invert == 0 || m.invert == 1).then(|| Box::new(m) as _)
 }
 

@@ -4,7 +4,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `multiport` match, revision 1
 //! (`xt_multiport_v1`). Decoding: revisions 0 (single ports, no inversion) and 1.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_multiport, xt_multiport_v1, XT_MULTIPORT_DESTINATION, XT_MULTIPORT_EITHER,
@@ -15,11 +15,13 @@ use super::base::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The options of `-m multiport` (each excludes the others, itself included).
 const ANY: &[&str] = &["source-ports", "destination-ports", "ports"];
@@ -56,6 +58,32 @@ pub struct Multiport {
     /// `!` was given.
     pub invert: bool,
 }
+
+/// `struct xt_multiport` (revision 0: single ports, no inversion), field by field.
+static V0: XtStruct<Multiport> = XtStruct::new(
+    "xt_multiport",
+    size_of::<xt_multiport>(),
+    0,
+    &[
+        xt_field!(xt_multiport, flags: U8 => flags),
+        xt_field!(xt_multiport, count: U8 => count),
+        xt_field!(xt_multiport, ports: U16s(XT_MULTI_PORTS) => ports),
+    ],
+);
+
+/// `struct xt_multiport_v1`, field by field: it decodes the options and encodes them.
+static V1: XtStruct<Multiport> = XtStruct::new(
+    "xt_multiport_v1",
+    size_of::<xt_multiport_v1>(),
+    1,
+    &[
+        xt_field!(xt_multiport_v1, flags: U8 => flags),
+        xt_field!(xt_multiport_v1, count: U8 => count),
+        xt_field!(xt_multiport_v1, ports: U16s(XT_MULTI_PORTS) => ports),
+        xt_field!(xt_multiport_v1, pflags: Bytes(XT_MULTI_PORTS) => pflags),
+        xt_field!(xt_multiport_v1, invert: Flag => invert),
+    ],
+);
 
 fn proto_name(num: u8) -> Option<&'static str> {
     Some(match num {
@@ -164,16 +192,7 @@ impl Extension for Multiport {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        type I = xt_multiport_v1;
-        let mut b = XtBuf::of::<I>();
-        b.put_u8(offset_of!(I, flags), self.flags);
-        b.put_u8(offset_of!(I, count), self.count);
-        for (i, p) in self.ports.iter().enumerate() {
-            b.put_u16(offset_of!(I, ports) + 2 * i, *p);
-        }
-        b.put(offset_of!(I, pflags), &self.pflags);
-        b.put_u8(offset_of!(I, invert), self.invert as u8);
-        out.push(xt_match("multiport", 1, b.into_vec()));
+        out.push(xt_match("multiport", 1, V1.encode(self)));
         Ok(())
     }
 
@@ -231,31 +250,11 @@ impl Extension for Multiport {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let mut m = Multiport::default();
-    match rev {
-        0 => {
-            type I = xt_multiport;
-            let v = XtView::of::<I>(info)?;
-            m.flags = v.u8(offset_of!(I, flags))?;
-            m.count = v.u8(offset_of!(I, count))?;
-            for i in 0..XT_MULTI_PORTS {
-                m.ports[i] = v.u16(offset_of!(I, ports) + 2 * i)?;
-            }
-        }
-        1 => {
-            type I = xt_multiport_v1;
-            let v = XtView::of::<I>(info)?;
-            m.flags = v.u8(offset_of!(I, flags))?;
-            m.count = v.u8(offset_of!(I, count))?;
-            for i in 0..XT_MULTI_PORTS {
-                m.ports[i] = v.u16(offset_of!(I, ports) + 2 * i)?;
-            }
-            m.pflags
-                .copy_from_slice(v.bytes(offset_of!(I, pflags), XT_MULTI_PORTS)?);
-            m.invert = v.u8(offset_of!(I, invert))? != 0;
-        }
+    let m = match rev {
+        0 => V0.decode(rev, info)?,
+        1 => V1.decode(rev, info)?,
         _ => return None,
-    }
+    };
     if m.flags > XT_MULTIPORT_EITHER || m.count as usize > XT_MULTI_PORTS {
         return None;
     }

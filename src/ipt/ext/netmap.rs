@@ -7,7 +7,7 @@
 //! the range `ADDR & MASK` to `ADDR | ~MASK` with `NF_NAT_RANGE_MAP_IPS`; the mask is printed
 //! back from the range. The kernel allows it in the nat table only.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     nf_nat_ipv4_multi_range_compat, nf_nat_ipv4_range, nf_nat_range, NF_NAT_RANGE_MAP_IPS,
@@ -17,8 +17,9 @@ use super::base::libxt::{ntop, parse_hostmask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -79,6 +80,74 @@ impl Netmap {
     }
 }
 
+/// The offset of a field of the one range of `nf_nat_ipv4_multi_range_compat`.
+const fn range(at: usize) -> usize {
+    offset_of!(nf_nat_ipv4_multi_range_compat, range) + at
+}
+
+/// IPv4's `struct nf_nat_ipv4_multi_range_compat`, field by field: one range of
+/// addresses only (`rangesize` 1, `flags` `NF_NAT_RANGE_MAP_IPS`, no ports). What the
+/// options do not hold is written as a constant and checked by re-encoding.
+static INFO_V4: XtStruct<Netmap> = XtStruct::new(
+    "nf_nat_ipv4_multi_range_compat",
+    size_of::<nf_nat_ipv4_multi_range_compat>(),
+    0,
+    &[
+        Field {
+            name: "rangesize",
+            at: offset_of!(nf_nat_ipv4_multi_range_compat, rangesize),
+            kind: Kind::U32(|_| 1, |_, _| {}),
+        },
+        Field {
+            name: "range[0].flags",
+            at: range(offset_of!(nf_nat_ipv4_range, flags)),
+            kind: Kind::U32(|_| NF_NAT_RANGE_MAP_IPS, |_, _| {}),
+        },
+        Field {
+            name: "range[0].min_ip",
+            at: range(offset_of!(nf_nat_ipv4_range, min_ip)),
+            kind: Kind::Bytes(4, |s| &s.min[..4], |s, v| s.min[..4].copy_from_slice(v)),
+        },
+        Field {
+            name: "range[0].max_ip",
+            at: range(offset_of!(nf_nat_ipv4_range, max_ip)),
+            kind: Kind::Bytes(4, |s| &s.max[..4], |s, v| s.max[..4].copy_from_slice(v)),
+        },
+    ],
+);
+
+/// IPv6's `struct nf_nat_range`, field by field, as [`INFO_V4`].
+static INFO_V6: XtStruct<Netmap> = XtStruct::new(
+    "nf_nat_range",
+    size_of::<nf_nat_range>(),
+    0,
+    &[
+        Field {
+            name: "flags",
+            at: offset_of!(nf_nat_range, flags),
+            kind: Kind::U32(|_| NF_NAT_RANGE_MAP_IPS, |_, _| {}),
+        },
+        Field {
+            name: "min_addr",
+            at: offset_of!(nf_nat_range, min_addr),
+            kind: Kind::Bytes(16, |s| &s.min, |s, v| s.min.copy_from_slice(v)),
+        },
+        Field {
+            name: "max_addr",
+            at: offset_of!(nf_nat_range, max_addr),
+            kind: Kind::Bytes(16, |s| &s.max, |s, v| s.max.copy_from_slice(v)),
+        },
+    ],
+);
+
+/// The struct of `family`.
+fn info(family: IpFamily) -> &'static XtStruct<Netmap> {
+    match family {
+        IpFamily::V4 => &INFO_V4,
+        IpFamily::V6 => &INFO_V6,
+    }
+}
+
 impl Extension for Netmap {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -102,28 +171,7 @@ impl Extension for Netmap {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let info = match self.family {
-            IpFamily::V4 => {
-                let r = offset_of!(nf_nat_ipv4_multi_range_compat, range);
-                let mut b = XtBuf::of::<nf_nat_ipv4_multi_range_compat>();
-                b.put_u32(offset_of!(nf_nat_ipv4_multi_range_compat, rangesize), 1);
-                b.put_u32(
-                    r + offset_of!(nf_nat_ipv4_range, flags),
-                    NF_NAT_RANGE_MAP_IPS,
-                );
-                b.put(r + offset_of!(nf_nat_ipv4_range, min_ip), &self.min[..4]);
-                b.put(r + offset_of!(nf_nat_ipv4_range, max_ip), &self.max[..4]);
-                b.into_vec()
-            }
-            IpFamily::V6 => {
-                let mut b = XtBuf::of::<nf_nat_range>();
-                b.put_u32(offset_of!(nf_nat_range, flags), NF_NAT_RANGE_MAP_IPS);
-                b.put(offset_of!(nf_nat_range, min_addr), &self.min);
-                b.put(offset_of!(nf_nat_range, max_addr), &self.max);
-                b.into_vec()
-            }
-        };
-        out.push(xt_target("NETMAP", 0, info));
+        out.push(xt_target("NETMAP", 0, info(self.family).encode(self)));
         Ok(())
     }
 
@@ -140,51 +188,15 @@ impl Extension for Netmap {
     crate::ext_boilerplate!();
 }
 
-fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
+fn decode_xt(rev: u32, blob: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let t = info(ctx.family);
     let mut m = Netmap::new(ctx.family);
-    let n = m.len();
-    let (v, min_off, max_off) = match ctx.family {
-        IpFamily::V4 => {
-            let v = XtView::of::<nf_nat_ipv4_multi_range_compat>(info)?;
-            if v.u32(offset_of!(nf_nat_ipv4_multi_range_compat, rangesize))? != 1 {
-                return None;
-            }
-            let r = offset_of!(nf_nat_ipv4_multi_range_compat, range);
-            (
-                v,
-                r + offset_of!(nf_nat_ipv4_range, min_ip),
-                r + offset_of!(nf_nat_ipv4_range, max_ip),
-            )
-        }
-        IpFamily::V6 => (
-            XtView::of::<nf_nat_range>(info)?,
-            offset_of!(nf_nat_range, min_addr),
-            offset_of!(nf_nat_range, max_addr),
-        ),
-    };
-    m.min[..n].copy_from_slice(v.bytes(min_off, n)?);
-    m.max[..n].copy_from_slice(v.bytes(max_off, n)?);
+    t.read(&t.view(rev, blob)?, &mut m)?;
     // The range of a network: no address bit set in the first that is clear in the last.
-    // The rest (flags, ports, padding) must be what encoding writes.
+    // The rest (range count, flags, ports, padding) must be what encoding writes.
+    let n = m.len();
     let subset = (0..n).all(|i| m.min[i] & !m.max[i] == 0);
-    let mut again = Vec::new();
-    m.encode(
-        &EncodeCtx {
-            family: ctx.family,
-            proto: None,
-            table: "nat",
-            chain: "",
-            sets: ctx.sets,
-            floor: crate::ipt::ReaderFloor::UNPINNED,
-        },
-        &mut again,
-    )
-    .ok()?;
-    let same = matches!(again.as_slice(), [Expr::Target(t)] if t.info == info);
-    (subset && same).then(|| Box::new(m) as Box<dyn Extension>)
+    (subset && t.encode(&m) == blob).then(|| Box::new(m) as Box<dyn Extension>)
 }
 
 #[cfg(test)]

@@ -13,18 +13,20 @@ use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_nflog_info, XT_NFLOG_F_COPY_LEN};
 
-use super::base::api::{xt_target, XtBuf};
+use super::base::api::xt_target;
 
-use super::base::libxt::{field_bytes, parse_log_prefix, text};
+use super::base::libxt::{parse_log_prefix, text};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_string, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::{Ty, U16, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::log::Log;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j NFLOG`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -62,6 +64,23 @@ pub struct Nflog {
     /// The prefix bytes (at most 127).
     pub prefix: Vec<u8>,
 }
+
+/// The capacity of `xt_nflog_info.prefix`.
+const XT_PREFIX_CAP: usize = size_of::<xt_nflog_info>() - offset_of!(xt_nflog_info, prefix);
+
+/// `struct xt_nflog_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Nflog> = XtStruct::new(
+    "xt_nflog_info",
+    size_of::<xt_nflog_info>(),
+    0,
+    &[
+        xt_field!(xt_nflog_info, len: U32 => len),
+        xt_field!(xt_nflog_info, group: U16 => group),
+        xt_field!(xt_nflog_info, threshold: U16 => threshold),
+        xt_field!(xt_nflog_info, flags: U16 => flags),
+        xt_field!(xt_nflog_info, prefix: CBytes(XT_PREFIX_CAP) => prefix),
+    ],
+);
 
 impl Nflog {
     /// libxt_NFLOG's `nflog_print`: options with prefix `p` (`--` to save, empty for -L).
@@ -114,17 +133,10 @@ impl Extension for Nflog {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let off = offset_of!(xt_nflog_info, prefix);
         // A prefix longer than the x_tables target holds has no 1.8.7 form: it is written
         // as 1.8.8 and later write it.
-        if !ctx.floor.native_matches() && self.prefix.len() < size_of::<xt_nflog_info>() - off {
-            let mut b = XtBuf::of::<xt_nflog_info>();
-            b.put_u32(offset_of!(xt_nflog_info, len), self.len);
-            b.put_u16(offset_of!(xt_nflog_info, group), self.group);
-            b.put_u16(offset_of!(xt_nflog_info, threshold), self.threshold);
-            b.put_u16(offset_of!(xt_nflog_info, flags), self.flags);
-            b.put(off, &self.prefix);
-            out.push(xt_target("NFLOG", 0, b.into_vec()));
+        if !ctx.floor.native_matches() && self.prefix.len() < XT_PREFIX_CAP {
+            out.push(xt_target("NFLOG", 0, INFO.encode(self)));
             return Ok(());
         }
         out.push(Expr::Log(Log {
@@ -149,15 +161,7 @@ impl Extension for Nflog {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_nflog_info>(rev, 0, info)?;
-    let off = offset_of!(xt_nflog_info, prefix);
-    Some(Box::new(Nflog {
-        len: v.u32(offset_of!(xt_nflog_info, len))?,
-        group: v.u16(offset_of!(xt_nflog_info, group))?,
-        threshold: v.u16(offset_of!(xt_nflog_info, threshold))?,
-        flags: v.u16(offset_of!(xt_nflog_info, flags))?,
-        prefix: field_bytes(v.bytes(off, 64)?),
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 /// Reads the `log` expression iptables-nft writes for NFLOG (a group, no level or flags).

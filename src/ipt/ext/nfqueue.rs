@@ -4,7 +4,7 @@
 //! (6 bytes, 8 aligned; one queue by default). Revisions 0 to 2 are decoded too and printed
 //! with the options their revision knows. Allowed in every table and chain.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_NFQ_info, xt_NFQ_info_v1, xt_NFQ_info_v2, xt_NFQ_info_v3, NFQ_FLAG_BYPASS,
@@ -14,11 +14,12 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::U16;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j NFQUEUE`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -94,6 +95,54 @@ impl Nfqueue {
     }
 }
 
+/// `struct xt_NFQ_info` (revision 0), field by field: one queue.
+static V0: XtStruct<Nfqueue> = XtStruct::new(
+    "xt_NFQ_info",
+    size_of::<xt_NFQ_info>(),
+    0,
+    &[xt_field!(xt_NFQ_info, queuenum: U16 => queuenum)],
+);
+
+/// `struct xt_NFQ_info_v1`, field by field: a range of queues.
+static V1: XtStruct<Nfqueue> = XtStruct::new(
+    "xt_NFQ_info_v1",
+    size_of::<xt_NFQ_info_v1>(),
+    1,
+    &[
+        xt_field!(xt_NFQ_info_v1, queuenum: U16 => queuenum),
+        xt_field!(xt_NFQ_info_v1, queues_total: U16 => queues_total),
+    ],
+);
+
+/// `struct xt_NFQ_info_v2`, field by field: a range of queues and the bypass bit (the only
+/// flag revision 2 knows).
+static V2: XtStruct<Nfqueue> = XtStruct::new(
+    "xt_NFQ_info_v2",
+    size_of::<xt_NFQ_info_v2>(),
+    2,
+    &[
+        xt_field!(xt_NFQ_info_v2, queuenum: U16 => queuenum),
+        xt_field!(xt_NFQ_info_v2, queues_total: U16 => queues_total),
+        Field {
+            name: "bypass",
+            at: offset_of!(xt_NFQ_info_v2, bypass),
+            kind: Kind::U16(|s| s.flags, |s, v| s.flags = v & NFQ_FLAG_BYPASS),
+        },
+    ],
+);
+
+/// `struct xt_NFQ_info_v3`, field by field: it decodes the options and encodes them.
+static V3: XtStruct<Nfqueue> = XtStruct::new(
+    "xt_NFQ_info_v3",
+    size_of::<xt_NFQ_info_v3>(),
+    3,
+    &[
+        xt_field!(xt_NFQ_info_v3, queuenum: U16 => queuenum),
+        xt_field!(xt_NFQ_info_v3, queues_total: U16 => queues_total),
+        xt_field!(xt_NFQ_info_v3, flags: U16 => flags),
+    ],
+);
+
 impl Extension for Nfqueue {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -120,11 +169,7 @@ impl Extension for Nfqueue {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_NFQ_info_v3>();
-        b.put_u16(offset_of!(xt_NFQ_info_v3, queuenum), self.queuenum);
-        b.put_u16(offset_of!(xt_NFQ_info_v3, queues_total), self.queues_total);
-        b.put_u16(offset_of!(xt_NFQ_info_v3, flags), self.flags);
-        out.push(xt_target("NFQUEUE", 3, b.into_vec()));
+        out.push(xt_target("NFQUEUE", 3, V3.encode(self)));
         Ok(())
     }
 
@@ -141,33 +186,8 @@ impl Extension for Nfqueue {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let mut q = Nfqueue::default();
-    match rev {
-        0 => {
-            let v = XtView::of::<xt_NFQ_info>(info)?;
-            q.queuenum = v.u16(offset_of!(xt_NFQ_info, queuenum))?;
-        }
-        1 => {
-            let v = XtView::of::<xt_NFQ_info_v1>(info)?;
-            q.queuenum = v.u16(offset_of!(xt_NFQ_info_v1, queuenum))?;
-            q.queues_total = v.u16(offset_of!(xt_NFQ_info_v1, queues_total))?;
-        }
-        2 => {
-            let v = XtView::of::<xt_NFQ_info_v2>(info)?;
-            q.queuenum = v.u16(offset_of!(xt_NFQ_info_v2, queuenum))?;
-            q.queues_total = v.u16(offset_of!(xt_NFQ_info_v2, queues_total))?;
-            // Revision 2 only knows the bypass bit.
-            q.flags = v.u16(offset_of!(xt_NFQ_info_v2, bypass))? & NFQ_FLAG_BYPASS;
-        }
-        3 => {
-            let v = XtView::of::<xt_NFQ_info_v3>(info)?;
-            q.queuenum = v.u16(offset_of!(xt_NFQ_info_v3, queuenum))?;
-            q.queues_total = v.u16(offset_of!(xt_NFQ_info_v3, queues_total))?;
-            q.flags = v.u16(offset_of!(xt_NFQ_info_v3, flags))?;
-        }
-        _ => return None,
-    }
-    Some(Box::new(q))
+    let t = [&V0, &V1, &V2, &V3].into_iter().find(|t| t.rev == rev)?;
+    Some(Box::new(t.decode(rev, info)?))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //!
 //! Encoding (iptables-nft 1.8.9): the x_tables `osf` match, rev 0, `xt_osf_info`.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_osf_info, MAXGENRELEN, XT_OSF_GENRE, XT_OSF_INVERT, XT_OSF_LOG, XT_OSF_TTL,
@@ -13,11 +13,13 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::{Ty, STR};
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 const LEVEL: Ty = Ty::Uint { min: 0, max: 2 };
 
@@ -50,17 +52,24 @@ pub struct Osf {
     pub ttl: u32,
 }
 
-impl Osf {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_osf_info>();
-        b.put_str(offset_of!(xt_osf_info, genre), MAXGENRELEN, &self.genre);
-        b.put_u32(offset_of!(xt_osf_info, len), self.genre.len() as u32);
-        b.put_u32(offset_of!(xt_osf_info, flags), self.flags);
-        b.put_u32(offset_of!(xt_osf_info, loglevel), self.loglevel);
-        b.put_u32(offset_of!(xt_osf_info, ttl), self.ttl);
-        b.into_vec()
-    }
-}
+/// `struct xt_osf_info`, field by field: it decodes the options and encodes them. `len`,
+/// the genre's length, is written from the genre and checked by re-encoding.
+static INFO: XtStruct<Osf> = XtStruct::new(
+    "xt_osf_info",
+    size_of::<xt_osf_info>(),
+    0,
+    &[
+        xt_field!(xt_osf_info, genre: Str(MAXGENRELEN) => genre),
+        Field {
+            name: "len",
+            at: offset_of!(xt_osf_info, len),
+            kind: Kind::U32(|s| s.genre.len() as u32, |_, _| {}),
+        },
+        xt_field!(xt_osf_info, flags: U32 => flags),
+        xt_field!(xt_osf_info, loglevel: U32 => loglevel),
+        xt_field!(xt_osf_info, ttl: U32 => ttl),
+    ],
+);
 
 impl Extension for Osf {
     fn desc(&self) -> &'static ExtDesc {
@@ -95,7 +104,7 @@ impl Extension for Osf {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("osf", 0, self.to_xt()));
+        out.push(xt_match("osf", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -125,13 +134,7 @@ impl Extension for Osf {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_osf_info>(rev, 0, info)?;
-    let o = Osf {
-        genre: v.str(offset_of!(xt_osf_info, genre), MAXGENRELEN)?,
-        flags: v.u32(offset_of!(xt_osf_info, flags))?,
-        loglevel: v.u32(offset_of!(xt_osf_info, loglevel))?,
-        ttl: v.u32(offset_of!(xt_osf_info, ttl))?,
-    };
+    let o = INFO.decode_exact(rev, info)?;
     // What save prints must read back as it is: a genre one word long, levels iptables
     // takes, and no flag it does not set.
     let plain = !o.genre.is_empty() && !o.genre.contains(|c: char| c.is_whitespace() || c == '"');
@@ -142,7 +145,7 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && o.loglevel <= 2
         && (o.flags & XT_OSF_TTL != 0 || o.ttl == 0)
         && (o.flags & XT_OSF_LOG != 0 || o.loglevel == 0);
-    (ok && o.to_xt() == info).then(|| Box::new(o) as _)
+    ok.then(|| Box::new(o) as _)
 }
 
 #[cfg(test)]

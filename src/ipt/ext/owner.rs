@@ -6,7 +6,7 @@
 //! (20 bytes, 24 padded). User and group names are looked up in `/etc/passwd` and
 //! `/etc/group`; iptables-save prints numbers.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_owner_match_info, XT_OWNER_GID, XT_OWNER_MASK, XT_OWNER_SOCKET, XT_OWNER_SUPPL_GROUPS,
@@ -17,12 +17,14 @@ use super::base::libxt::{bit_if, strtoul_prefix};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::sysdb::{self, Db};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `owner` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -106,18 +108,33 @@ fn parse_ids(opt: &str, db: Db, v: &str) -> Result<[u32; 2], ParseError> {
     Ok(r)
 }
 
-impl Owner {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_owner_match_info>();
-        b.put_u32(offset_of!(xt_owner_match_info, uid_min), self.uid[0]);
-        b.put_u32(offset_of!(xt_owner_match_info, uid_max), self.uid[1]);
-        b.put_u32(offset_of!(xt_owner_match_info, gid_min), self.gid[0]);
-        b.put_u32(offset_of!(xt_owner_match_info, gid_max), self.gid[1]);
-        b.put_u8(offset_of!(xt_owner_match_info, r#match), self.matched);
-        b.put_u8(offset_of!(xt_owner_match_info, invert), self.invert);
-        b.into_vec()
-    }
+/// One bound of an id range of `xt_owner_match_info`, held at `$p[$i]`.
+macro_rules! bound {
+    ($cf:ident, $p:ident[$i:literal]) => {
+        Field {
+            name: stringify!($cf),
+            at: offset_of!(xt_owner_match_info, $cf),
+            kind: Kind::U32(|s| s.$p[$i], |s, v| s.$p[$i] = v),
+        }
+    };
+}
 
+/// `struct xt_owner_match_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Owner> = XtStruct::new(
+    "xt_owner_match_info",
+    size_of::<xt_owner_match_info>(),
+    1,
+    &[
+        bound!(uid_min, uid[0]),
+        bound!(uid_max, uid[1]),
+        bound!(gid_min, gid[0]),
+        bound!(gid_max, gid[1]),
+        xt_field!(xt_owner_match_info, r#match: U8 => matched),
+        xt_field!(xt_owner_match_info, invert: U8 => invert),
+    ],
+);
+
+impl Owner {
     /// Appends `[ !] label` when the test `bit` is on; tells whether it was.
     fn item(&self, out: &mut String, bit: u8, label: &str) -> bool {
         if self.matched & bit == 0 {
@@ -186,7 +203,7 @@ impl Extension for Owner {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("owner", 1, self.to_xt()));
+        out.push(xt_match("owner", 1, INFO.encode(self)));
         Ok(())
     }
 
@@ -227,19 +244,7 @@ impl Extension for Owner {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_owner_match_info>(rev, 1, info)?;
-    let o = Owner {
-        uid: [
-            v.u32(offset_of!(xt_owner_match_info, uid_min))?,
-            v.u32(offset_of!(xt_owner_match_info, uid_max))?,
-        ],
-        gid: [
-            v.u32(offset_of!(xt_owner_match_info, gid_min))?,
-            v.u32(offset_of!(xt_owner_match_info, gid_max))?,
-        ],
-        matched: v.u8(offset_of!(xt_owner_match_info, r#match))?,
-        invert: v.u8(offset_of!(xt_owner_match_info, invert))?,
-    };
+    let o = INFO.decode(rev, info)?;
     // What iptables cannot print: unknown bits, a negated --suppl-groups or an inversion of
     // a test not in use, ranges of an unused test.
     if o.matched & !XT_OWNER_MASK != 0

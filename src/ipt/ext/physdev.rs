@@ -10,17 +10,18 @@ use iptnl_sys::xt::{
     xt_physdev_info, IFNAMSIZ, XT_PHYSDEV_OP_BRIDGED, XT_PHYSDEV_OP_IN, XT_PHYSDEV_OP_ISIN,
     XT_PHYSDEV_OP_ISOUT, XT_PHYSDEV_OP_MASK, XT_PHYSDEV_OP_OUT,
 };
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use super::base::libxt::bit_if;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `physdev` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -53,35 +54,43 @@ pub struct Physdev {
     pub bitmask: u8,
 }
 
-/// The name and mask bytes `xtables_parse_interface` produces.
-fn iface_bytes(name: &str) -> ([u8; IFNAMSIZ], [u8; IFNAMSIZ]) {
-    let mut n = [0u8; IFNAMSIZ];
-    let mut m = [0u8; IFNAMSIZ];
+/// The mask `xtables_parse_interface` makes of a port name (shorter than `IFNAMSIZ`): 0xff
+/// over the compared bytes, the name and its NUL or the prefix before a `+`.
+fn iface_mask(name: &str) -> Vec<u8> {
+    let mut m = vec![0u8; IFNAMSIZ];
     let b = name.as_bytes();
-    n[..b.len()].copy_from_slice(b);
     if b.is_empty() {
     } else if b.ends_with(b"+") {
         m[..b.len() - 1].fill(0xff);
     } else {
         m[..b.len() + 1].fill(0xff);
     }
-    (n, m)
+    m
 }
 
-impl Physdev {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_physdev_info>();
-        let (n, m) = iface_bytes(&self.physindev);
-        b.put(offset_of!(xt_physdev_info, physindev), &n);
-        b.put(offset_of!(xt_physdev_info, in_mask), &m);
-        let (n, m) = iface_bytes(&self.physoutdev);
-        b.put(offset_of!(xt_physdev_info, physoutdev), &n);
-        b.put(offset_of!(xt_physdev_info, out_mask), &m);
-        b.put_u8(offset_of!(xt_physdev_info, invert), self.invert);
-        b.put_u8(offset_of!(xt_physdev_info, bitmask), self.bitmask);
-        b.into_vec()
-    }
-}
+/// `struct xt_physdev_info`, field by field: it decodes the options and encodes them. The
+/// masks are made from the names and checked by re-encoding.
+static INFO: XtStruct<Physdev> = XtStruct::new(
+    "xt_physdev_info",
+    size_of::<xt_physdev_info>(),
+    0,
+    &[
+        xt_field!(xt_physdev_info, physindev: Str(IFNAMSIZ) => physindev),
+        Field {
+            name: "in_mask",
+            at: offset_of!(xt_physdev_info, in_mask),
+            kind: Kind::Derived(IFNAMSIZ, |s| iface_mask(&s.physindev)),
+        },
+        xt_field!(xt_physdev_info, physoutdev: Str(IFNAMSIZ) => physoutdev),
+        Field {
+            name: "out_mask",
+            at: offset_of!(xt_physdev_info, out_mask),
+            kind: Kind::Derived(IFNAMSIZ, |s| iface_mask(&s.physoutdev)),
+        },
+        xt_field!(xt_physdev_info, invert: U8 => invert),
+        xt_field!(xt_physdev_info, bitmask: U8 => bitmask),
+    ],
+);
 
 impl Extension for Physdev {
     fn desc(&self) -> &'static ExtDesc {
@@ -134,7 +143,7 @@ impl Extension for Physdev {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("physdev", 0, self.to_xt()));
+        out.push(xt_match("physdev", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -179,13 +188,7 @@ impl Extension for Physdev {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_physdev_info>(rev, 0, info)?;
-    let p = Physdev {
-        physindev: v.str(offset_of!(xt_physdev_info, physindev), IFNAMSIZ)?,
-        physoutdev: v.str(offset_of!(xt_physdev_info, physoutdev), IFNAMSIZ)?,
-        invert: v.u8(offset_of!(xt_physdev_info, invert))?,
-        bitmask: v.u8(offset_of!(xt_physdev_info, bitmask))?,
-    };
+    let p = INFO.decode(rev, info)?;
     // Only what iptables can print back exactly: names of the tests in use with the masks
     // iptables derives from them, inversions of tests in use.
     let ok = p.bitmask != 0
@@ -195,6 +198,6 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && (p.bitmask & XT_PHYSDEV_OP_OUT != 0 || p.physoutdev.is_empty())
         && p.physindev.len() < IFNAMSIZ
         && p.physoutdev.len() < IFNAMSIZ
-        && p.to_xt() == info;
+        && INFO.encode(&p) == info;
     ok.then(|| Box::new(p) as _)
 }

@@ -5,19 +5,21 @@
 //! (8 bytes). The native `meta load pkttype` + `cmp eq|neq` form (written by an unreleased
 //! iptables development state and by nft, read by iptables-nft 1.8.9+) is decoded too.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::xt_pkttype_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    Opt, ParseCtx, Val, XtBuf, XtView,
+    Opt, ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::meta::{MetaKey, MetaOp};
 use crate::nft::expr::{CmpOp, Expr, REG};
+use crate::xt_field;
 
 /// The `pkttype` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -61,14 +63,18 @@ impl PktType {
             None => out.push_str(&self.pkttype.to_string()),
         }
     }
-
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_pkttype_info>();
-        b.put_u32(offset_of!(xt_pkttype_info, pkttype), self.pkttype as u32);
-        b.put_u32(offset_of!(xt_pkttype_info, invert), self.invert as u32);
-        b.into_vec()
-    }
 }
+
+/// `struct xt_pkttype_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<PktType> = XtStruct::new(
+    "xt_pkttype_info",
+    size_of::<xt_pkttype_info>(),
+    0,
+    &[
+        xt_field!(xt_pkttype_info, pkttype: I32 => pkttype),
+        xt_field!(xt_pkttype_info, invert: I32 => invert),
+    ],
+);
 
 impl Extension for PktType {
     fn desc(&self) -> &'static ExtDesc {
@@ -93,7 +99,7 @@ impl Extension for PktType {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("pkttype", 0, self.to_xt()));
+        out.push(xt_match("pkttype", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -116,11 +122,7 @@ impl Extension for PktType {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_pkttype_info>(rev, 0, info)?;
-    let p = PktType {
-        pkttype: v.u32(offset_of!(xt_pkttype_info, pkttype))? as i32,
-        invert: v.u32(offset_of!(xt_pkttype_info, invert))? as i32,
-    };
+    let p = INFO.decode(rev, info)?;
     (p.invert == 0 || p.invert == 1).then(|| Box::new(p) as _)
 }
 

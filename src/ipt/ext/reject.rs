@@ -8,16 +8,19 @@
 //! iptables' table order wins: `icmp` is `icmp-net-unreachable`). The kernel allows REJECT in
 //! the filter table only (INPUT, FORWARD, OUTPUT) and `tcp-reset` only with `-p tcp`.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::ipt_reject_info;
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j REJECT`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -70,6 +73,15 @@ pub struct Reject {
     pub with: u32,
 }
 
+/// `struct ipt_reject_info` (`ip6t_reject_info` is the same), field by field: it decodes
+/// the options and encodes them.
+static INFO: XtStruct<Reject> = XtStruct::new(
+    "ipt_reject_info",
+    size_of::<ipt_reject_info>(),
+    0,
+    &[xt_field!(ipt_reject_info, with: U32 => with)],
+);
+
 impl Reject {
     /// REJECT with the default type.
     pub fn new(family: IpFamily) -> Reject {
@@ -119,9 +131,7 @@ impl Extension for Reject {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ipt_reject_info>();
-        b.put_u32(0, self.with);
-        out.push(xt_target("REJECT", 0, b.into_vec()));
+        out.push(xt_target("REJECT", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -139,11 +149,8 @@ impl Extension for Reject {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ipt_reject_info>(rev, 0, info)?;
-    let r = Reject {
-        family: ctx.family,
-        with: v.u32(0)?,
-    };
+    let mut r = Reject::new(ctx.family);
+    INFO.read(&INFO.view(rev, info)?, &mut r)?;
     // A type iptables has no name for cannot be printed.
     r.name()?;
     Some(Box::new(r))
@@ -181,8 +188,10 @@ mod tests {
             family: IpFamily::V6,
             proto: None,
         };
-        let mut b = XtBuf::of::<ipt_reject_info>();
-        b.put_u32(0, 2);
-        assert!(decode_xt(0, &b.into_vec(), &ctx).is_none());
+        let two = INFO.encode(&Reject {
+            with: 2,
+            ..Reject::new(IpFamily::V6)
+        });
+        assert!(decode_xt(0, &two, &ctx).is_none());
     }
 }

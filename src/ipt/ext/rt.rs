@@ -5,7 +5,7 @@
 //! addresses). An inverted full segments-left range is printed (iptables 1.8.11; 1.8.9
 //! dropped it), a reversed one refused.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 use std::net::Ipv6Addr;
 
 use iptnl_sys::xt::{
@@ -18,11 +18,13 @@ use super::base::libxt::{bit_if, ntop6, print_u32_range, print_unknown_invflags}
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
+    XtBuf,
 };
 use crate::ipt::ext::base::opts::{STR, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `rt` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -92,6 +94,22 @@ impl Rt {
         }
     }
 }
+
+/// `struct ip6t_rt`'s plain fields: it decodes them and encodes them. The type-0
+/// addresses (`addrs`, a count of them in `addrnr`, unused slots zero) are read and written
+/// around the table.
+static INFO: XtStruct<Rt> = XtStruct::new(
+    "ip6t_rt",
+    size_of::<ip6t_rt>(),
+    0,
+    &[
+        xt_field!(ip6t_rt, rt_type: U32 => rt_type),
+        xt_field!(ip6t_rt, segsleft: U32Pair => segsleft),
+        xt_field!(ip6t_rt, hdrlen: U32 => hdrlen),
+        xt_field!(ip6t_rt, flags: U8 => flags),
+        xt_field!(ip6t_rt, invflags: U8 => invflags),
+    ],
+);
 
 impl Extension for Rt {
     fn desc(&self) -> &'static ExtDesc {
@@ -166,12 +184,8 @@ impl Extension for Rt {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ip6t_rt>();
-        b.put_u32(offset_of!(ip6t_rt, rt_type), self.rt_type);
-        b.put_u32_pair(offset_of!(ip6t_rt, segsleft), self.segsleft);
-        b.put_u32(offset_of!(ip6t_rt, hdrlen), self.hdrlen);
-        b.put_u8(offset_of!(ip6t_rt, flags), self.flags);
-        b.put_u8(offset_of!(ip6t_rt, invflags), self.invflags);
+        let mut b = XtBuf::new(INFO.size);
+        INFO.write(self, &mut b);
         for (i, a) in self.addrs.iter().take(IP6T_RT_HOPS).enumerate() {
             b.put(offset_of!(ip6t_rt, addrs) + 16 * i, &a.octets());
         }
@@ -218,7 +232,7 @@ impl Extension for Rt {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ip6t_rt>(rev, 0, info)?;
+    let v = INFO.view(rev, info)?;
     let n = v.u8(offset_of!(ip6t_rt, addrnr))? as usize;
     if n > IP6T_RT_HOPS {
         return None;
@@ -239,14 +253,12 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     {
         return None;
     }
-    Some(Box::new(Rt {
-        rt_type: v.u32(offset_of!(ip6t_rt, rt_type))?,
-        segsleft: v.u32_pair(offset_of!(ip6t_rt, segsleft))?,
-        hdrlen: v.u32(offset_of!(ip6t_rt, hdrlen))?,
-        flags: v.u8(offset_of!(ip6t_rt, flags))?,
-        invflags: v.u8(offset_of!(ip6t_rt, invflags))?,
+    let mut r = Rt {
         addrs,
-    }))
+        ..Rt::default()
+    };
+    INFO.read(&v, &mut r)?;
+    Some(Box::new(r))
 }
 
 #[cfg(test)]

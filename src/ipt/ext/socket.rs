@@ -5,19 +5,23 @@
 //! struct, 8 padded), also for a bare `-m socket`. Revisions 0 (no info), 1 and 2 are
 //! decoded and re-encoded as rev 3 with the same flags, which matches the same packets.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{
-    xt_socket_mtinfo1, xt_socket_mtinfo3, XT_SOCKET_FLAGS_V1, XT_SOCKET_FLAGS_V2,
-    XT_SOCKET_FLAGS_V3, XT_SOCKET_NOWILDCARD, XT_SOCKET_RESTORESKMARK, XT_SOCKET_TRANSPARENT,
+    xt_socket_mtinfo1, xt_socket_mtinfo2, xt_socket_mtinfo3, XT_SOCKET_FLAGS_V1,
+    XT_SOCKET_FLAGS_V2, XT_SOCKET_FLAGS_V3, XT_SOCKET_NOWILDCARD, XT_SOCKET_RESTORESKMARK,
+    XT_SOCKET_TRANSPARENT,
 };
 
 use super::base::libxt::{flag_bit, push_flags};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `socket` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -48,6 +52,30 @@ pub struct Socket {
     pub flags: u8,
 }
 
+/// `struct xt_socket_mtinfo1`, field by field (the flags of revision 1).
+static V1: XtStruct<Socket> = XtStruct::new(
+    "xt_socket_mtinfo1",
+    size_of::<xt_socket_mtinfo1>(),
+    1,
+    &[xt_field!(xt_socket_mtinfo1, flags: U8 => flags)],
+);
+
+/// `struct xt_socket_mtinfo2`, field by field (the same layout, more flags).
+static V2: XtStruct<Socket> = XtStruct::new(
+    "xt_socket_mtinfo2",
+    size_of::<xt_socket_mtinfo2>(),
+    2,
+    &[xt_field!(xt_socket_mtinfo2, flags: U8 => flags)],
+);
+
+/// `struct xt_socket_mtinfo3`, field by field: it decodes the options and encodes them.
+static V3: XtStruct<Socket> = XtStruct::new(
+    "xt_socket_mtinfo3",
+    size_of::<xt_socket_mtinfo3>(),
+    3,
+    &[xt_field!(xt_socket_mtinfo3, flags: U8 => flags)],
+);
+
 impl Extension for Socket {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -65,9 +93,7 @@ impl Extension for Socket {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_socket_mtinfo3>();
-        b.put_u8(0, self.flags);
-        out.push(xt_match("socket", 3, b.into_vec()));
+        out.push(xt_match("socket", 3, V3.encode(self)));
         Ok(())
     }
 
@@ -91,18 +117,9 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
             }
             (0, 0)
         }
-        1..=3 => {
-            let v = XtView::of::<xt_socket_mtinfo1>(info)?;
-            if v.bytes(1, info.len() - 1)?.iter().any(|&b| b != 0) {
-                return None;
-            }
-            let valid = match rev {
-                1 => XT_SOCKET_FLAGS_V1,
-                2 => XT_SOCKET_FLAGS_V2,
-                _ => XT_SOCKET_FLAGS_V3,
-            };
-            (v.u8(0)?, valid)
-        }
+        1 => (V1.decode_exact(rev, info)?.flags, XT_SOCKET_FLAGS_V1),
+        2 => (V2.decode_exact(rev, info)?.flags, XT_SOCKET_FLAGS_V2),
+        3 => (V3.decode_exact(rev, info)?.flags, XT_SOCKET_FLAGS_V3),
         _ => return None,
     };
     (flags & !valid == 0).then(|| Box::new(Socket { flags }) as _)

@@ -6,7 +6,7 @@
 //! stored as `lround(0x80000000 * p)` and printed back with `%.11f`; `u.nth.count` is
 //! `every - packet` (in random mode: the probability word, as iptables computes it).
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_statistic_info, XT_STATISTIC_INVERT, XT_STATISTIC_MODE_NTH, XT_STATISTIC_MODE_RANDOM,
@@ -15,11 +15,12 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::{Ty, STR, U32};
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `statistic` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -74,19 +75,41 @@ pub fn probability_text(u: u32) -> String {
     format!("{:.11}", u as f64 / 2147483648.0)
 }
 
-impl Statistic {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_statistic_info>();
-        let u = offset_of!(xt_statistic_info, u);
-        b.put_u16(offset_of!(xt_statistic_info, mode), self.mode);
-        b.put_u16(offset_of!(xt_statistic_info, flags), self.flags);
-        b.put_u32(u, self.u0);
-        b.put_u32(u + 4, self.packet);
-        // iptables' final check: `u.nth.count = u.nth.every - u.nth.packet`, in both modes.
-        b.put_u32(u + 8, self.u0.wrapping_sub(self.packet));
-        b.into_vec()
-    }
+/// The offset of word `i` of the union `u` of `xt_statistic_info`.
+const fn word(i: usize) -> usize {
+    offset_of!(xt_statistic_info, u) + 4 * i
 }
+
+/// `struct xt_statistic_info`, field by field: it decodes the options and encodes them.
+/// The union `u` is `{ probability }` or `{ every, packet, count }`; the first word is
+/// held in `u0` for both modes. The count word and the kernel-private pointer are written
+/// and not read: they are not part of what iptables compares.
+static INFO: XtStruct<Statistic> = XtStruct::new(
+    "xt_statistic_info",
+    size_of::<xt_statistic_info>(),
+    0,
+    &[
+        xt_field!(xt_statistic_info, mode: U16 => mode),
+        xt_field!(xt_statistic_info, flags: U16 => flags),
+        Field {
+            name: "u.random.probability, u.nth.every",
+            at: word(0),
+            kind: Kind::U32(|s| s.u0, |s, v| s.u0 = v),
+        },
+        Field {
+            name: "u.nth.packet",
+            at: word(1),
+            kind: Kind::U32(|s| s.packet, |s, v| s.packet = v),
+        },
+        Field {
+            name: "u.nth.count",
+            at: word(2),
+            // iptables' final check: `u.nth.count = u.nth.every - u.nth.packet`, in both
+            // modes.
+            kind: Kind::Derived(4, |s| s.u0.wrapping_sub(s.packet).to_ne_bytes().to_vec()),
+        },
+    ],
+);
 
 impl Statistic {
     /// iptables' `print_match`: options with `prefix` (`--` to save, none to list; the
@@ -167,7 +190,7 @@ impl Extension for Statistic {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("statistic", 0, self.to_xt()));
+        out.push(xt_match("statistic", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -184,14 +207,9 @@ impl Extension for Statistic {
 }
 
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of::<xt_statistic_info>(info)?;
-    let u = offset_of!(xt_statistic_info, u);
-    let s = Statistic {
-        mode: v.u16(offset_of!(xt_statistic_info, mode))?,
-        flags: v.u16(offset_of!(xt_statistic_info, flags))?,
-        u0: v.u32(u)?,
-        packet: v.u32(u + 4)?,
-    };
+    // Read whatever the revision, as iptables' only one.
+    let mut s = Statistic::default();
+    INFO.read(&INFO.view(INFO.rev, info)?, &mut s)?;
     // The count word and the kernel-private pointer are not part of what iptables compares.
     if s.mode > XT_STATISTIC_MODE_NTH || s.flags & !XT_STATISTIC_INVERT != 0 {
         return None;
@@ -259,11 +277,14 @@ mod tests {
             packet: 1,
             ..Statistic::default()
         };
-        let b = s.to_xt();
+        let b = INFO.encode(&s);
         assert_eq!(b.len(), 24);
         assert_eq!(u32::from_ne_bytes(b[12..16].try_into().unwrap()), 1);
         s.mode = XT_STATISTIC_MODE_RANDOM;
         s.packet = 0;
-        assert_eq!(u32::from_ne_bytes(s.to_xt()[12..16].try_into().unwrap()), 2);
+        assert_eq!(
+            u32::from_ne_bytes(INFO.encode(&s)[12..16].try_into().unwrap()),
+            2
+        );
     }
 }

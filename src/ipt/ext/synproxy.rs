@@ -6,6 +6,8 @@
 //! `--mss` read 32-bit numbers that are stored cut to 8 and 16 bits, as iptables does. The
 //! kernel wants `-p tcp` and the INPUT or FORWARD hook, in the filter table.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{
     xt_synproxy_info, XT_SYNPROXY_OPT_ECN, XT_SYNPROXY_OPT_MSS, XT_SYNPROXY_OPT_SACK_PERM,
     XT_SYNPROXY_OPT_TIMESTAMP, XT_SYNPROXY_OPT_WSCALE,
@@ -14,11 +16,13 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::U32;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j SYNPROXY`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -87,6 +91,18 @@ impl Synproxy {
     }
 }
 
+/// `struct xt_synproxy_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Synproxy> = XtStruct::new(
+    "xt_synproxy_info",
+    size_of::<xt_synproxy_info>(),
+    0,
+    &[
+        xt_field!(xt_synproxy_info, options: U8 => options),
+        xt_field!(xt_synproxy_info, wscale: U8 => wscale),
+        xt_field!(xt_synproxy_info, mss: U16 => mss),
+    ],
+);
+
 impl Extension for Synproxy {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -117,11 +133,7 @@ impl Extension for Synproxy {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_synproxy_info>();
-        b.put_u8(0, self.options);
-        b.put_u8(1, self.wscale);
-        b.put_u16(2, self.mss);
-        out.push(xt_target("SYNPROXY", 0, b.into_vec()));
+        out.push(xt_target("SYNPROXY", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -138,17 +150,11 @@ impl Extension for Synproxy {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_synproxy_info>(rev, 0, info)?;
-    let s = Synproxy {
-        options: v.u8(0)?,
-        wscale: v.u8(1)?,
-        mss: v.u16(2)?,
-    };
-    // Known bits, no value without its bit, zero padding.
+    // Zero padding (`decode_exact`), known bits, no value without its bit.
+    let s = INFO.decode_exact(rev, info)?;
     let ok = s.options & !KNOWN == 0
         && (s.wscale == 0 || s.options & XT_SYNPROXY_OPT_WSCALE != 0)
-        && (s.mss == 0 || s.options & XT_SYNPROXY_OPT_MSS != 0)
-        && info[4..].iter().all(|&b| b == 0);
+        && (s.mss == 0 || s.options & XT_SYNPROXY_OPT_MSS != 0);
     ok.then(|| Box::new(s) as Box<dyn Extension>)
 }
 

@@ -5,20 +5,23 @@
 //! output interface (`--oif`, cut to 15 bytes); the kernel's private pointer is sent as zero
 //! and not compared.
 
+use std::mem::{offset_of, size_of};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use iptnl_sys::xt::{xt_tee_tginfo, IFNAMSIZ};
 
-use super::base::libxt::{field_bytes, ntop, text, truncate_bytes};
+use super::base::libxt::{ntop, text, truncate_bytes};
 use super::base::names::{host_name, parse_host};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j TEE`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -69,6 +72,18 @@ impl Tee {
     }
 }
 
+/// `struct xt_tee_tginfo`, field by field: it decodes the options and encodes them. The
+/// kernel's private pointer after them is sent as zero and not read.
+static INFO: XtStruct<Tee> = XtStruct::new(
+    "xt_tee_tginfo",
+    size_of::<xt_tee_tginfo>(),
+    1,
+    &[
+        xt_field!(xt_tee_tginfo, gw: Bytes(16) => gw),
+        xt_field!(xt_tee_tginfo, oif: CBytes(IFNAMSIZ) => oif),
+    ],
+);
+
 impl Extension for Tee {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -91,10 +106,7 @@ impl Extension for Tee {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_tee_tginfo>();
-        b.put(std::mem::offset_of!(xt_tee_tginfo, gw), &self.gw);
-        b.put(std::mem::offset_of!(xt_tee_tginfo, oif), &self.oif);
-        out.push(xt_target("TEE", 1, b.into_vec()));
+        out.push(xt_target("TEE", 1, INFO.encode(self)));
         Ok(())
     }
 
@@ -123,16 +135,14 @@ impl Extension for Tee {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_tee_tginfo>(rev, 1, info)?;
     let mut t = Tee::new(ctx.family);
-    t.gw.copy_from_slice(v.bytes(std::mem::offset_of!(xt_tee_tginfo, gw), 16)?);
-    let field = v.bytes(std::mem::offset_of!(xt_tee_tginfo, oif), IFNAMSIZ)?;
-    t.oif = field_bytes(field);
+    INFO.read(&INFO.view(rev, info)?, &mut t)?;
     // An IPv4 gateway leaves the other 12 bytes zero; the name is NUL-terminated with zeros
-    // after it; the private pointer is the kernel's.
+    // after it (what re-encoding gives up to the private pointer, which is the kernel's).
+    let fields = offset_of!(xt_tee_tginfo, oif) + IFNAMSIZ;
     let ok = (ctx.family == IpFamily::V6 || t.gw[4..].iter().all(|&b| b == 0))
         && t.oif.len() < IFNAMSIZ
-        && field[t.oif.len()..].iter().all(|&b| b == 0)
+        && INFO.encode(&t)[..fields] == info[..fields]
         && std::str::from_utf8(&t.oif).is_ok();
     ok.then(|| Box::new(t) as Box<dyn Extension>)
 }

@@ -6,7 +6,7 @@
 //! `--xor-tos B` `B/0`; it always prints back as `--set-tos 0xVV/0xMM`. Revision 0 (IPv4,
 //! one byte) is decoded too. The kernel allows it in the mangle table only.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::xt_tos_target_info;
 
@@ -16,11 +16,12 @@ use super::base::libxt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::U8;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j TOS`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -73,6 +74,30 @@ fn parse_tosmask(s: &str) -> Result<(u8, u8), ParseError> {
         .ok_or_else(|| ParseError::bad("--set-tos", format!("Symbolic name \"{s}\" is unknown")))
 }
 
+/// IPv4's revision 0, `struct ipt_tos_target_info { __u8 tos; }`: one byte, aligned as
+/// `xt_tos_target_info` is; the whole byte is set (mask 0xff).
+static V0: XtStruct<Tos> = XtStruct::new(
+    "ipt_tos_target_info",
+    1,
+    0,
+    &[Field {
+        name: "tos",
+        at: 0,
+        kind: Kind::U8(|s| s.value, |s, v| s.value = v),
+    }],
+);
+
+/// `struct xt_tos_target_info`, field by field: it decodes the options and encodes them.
+static V1: XtStruct<Tos> = XtStruct::new(
+    "xt_tos_target_info",
+    size_of::<xt_tos_target_info>(),
+    1,
+    &[
+        xt_field!(xt_tos_target_info, tos_value: U8 => value),
+        xt_field!(xt_tos_target_info, tos_mask: U8 => mask),
+    ],
+);
+
 impl Extension for Tos {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -100,10 +125,7 @@ impl Extension for Tos {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_tos_target_info>();
-        b.put_u8(offset_of!(xt_tos_target_info, tos_value), self.value);
-        b.put_u8(offset_of!(xt_tos_target_info, tos_mask), self.mask);
-        out.push(xt_target("TOS", 1, b.into_vec()));
+        out.push(xt_target("TOS", 1, V1.encode(self)));
         Ok(())
     }
 
@@ -147,22 +169,15 @@ impl Extension for Tos {
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     match rev {
         0 if ctx.family == IpFamily::V4 => {
-            // struct ipt_tos_target_info { u8 tos; }, aligned like xt_tos_target_info.
-            let v = XtView::of::<xt_tos_target_info>(info)?;
-            Some(Box::new(Tos {
-                value: v.u8(0)?,
+            let mut t = Tos {
+                value: 0,
                 mask: 0xff,
                 rev0: true,
-            }))
+            };
+            V0.read(&V0.view(rev, info)?, &mut t)?;
+            Some(Box::new(t))
         }
-        1 => {
-            let v = XtView::of::<xt_tos_target_info>(info)?;
-            Some(Box::new(Tos {
-                value: v.u8(offset_of!(xt_tos_target_info, tos_value))?,
-                mask: v.u8(offset_of!(xt_tos_target_info, tos_mask))?,
-                rev0: false,
-            }))
-        }
+        1 => Some(Box::new(V1.decode(rev, info)?)),
         _ => None,
     }
 }

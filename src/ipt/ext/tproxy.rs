@@ -11,7 +11,7 @@
 //! `getaddrinfo` cuts such a port to 16 bits, so iptables turns 65536 into 0, "the original
 //! port").
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_tproxy_target_info, xt_tproxy_target_info_v1};
 
@@ -20,11 +20,12 @@ use super::base::names::{parse_host, service_port};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j TPROXY`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -84,6 +85,38 @@ fn parse_port(s: &str) -> Result<u16, ParseError> {
     service_port(s).ok_or_else(bad)
 }
 
+/// `struct xt_tproxy_target_info` (revision 0, IPv4), field by field: the address is the
+/// first 4 bytes of `laddr`.
+static V0: XtStruct<Tproxy> = XtStruct::new(
+    "xt_tproxy_target_info",
+    size_of::<xt_tproxy_target_info>(),
+    0,
+    &[
+        xt_field!(xt_tproxy_target_info, mark_mask: U32 => mark_mask),
+        xt_field!(xt_tproxy_target_info, mark_value: U32 => mark_value),
+        Field {
+            name: "laddr",
+            at: offset_of!(xt_tproxy_target_info, laddr),
+            kind: Kind::Bytes(4, |s| &s.laddr[..4], |s, v| s.laddr[..4].copy_from_slice(v)),
+        },
+        xt_field!(xt_tproxy_target_info, lport: Be16 => lport),
+    ],
+);
+
+/// `struct xt_tproxy_target_info_v1`, field by field: it decodes the options and encodes
+/// them.
+static V1: XtStruct<Tproxy> = XtStruct::new(
+    "xt_tproxy_target_info_v1",
+    size_of::<xt_tproxy_target_info_v1>(),
+    1,
+    &[
+        xt_field!(xt_tproxy_target_info_v1, mark_mask: U32 => mark_mask),
+        xt_field!(xt_tproxy_target_info_v1, mark_value: U32 => mark_value),
+        xt_field!(xt_tproxy_target_info_v1, laddr: Bytes(16) => laddr),
+        xt_field!(xt_tproxy_target_info_v1, lport: Be16 => lport),
+    ],
+);
+
 impl Extension for Tproxy {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -105,21 +138,7 @@ impl Extension for Tproxy {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_tproxy_target_info_v1>();
-        b.put_u32(
-            offset_of!(xt_tproxy_target_info_v1, mark_mask),
-            self.mark_mask,
-        );
-        b.put_u32(
-            offset_of!(xt_tproxy_target_info_v1, mark_value),
-            self.mark_value,
-        );
-        b.put(offset_of!(xt_tproxy_target_info_v1, laddr), &self.laddr);
-        b.put(
-            offset_of!(xt_tproxy_target_info_v1, lport),
-            &self.lport.to_be_bytes(),
-        );
-        out.push(xt_target("TPROXY", 1, b.into_vec()));
+        out.push(xt_target("TPROXY", 1, V1.encode(self)));
         Ok(())
     }
 
@@ -147,28 +166,14 @@ impl Extension for Tproxy {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let mut t = Tproxy::new(ctx.family);
-    match rev {
-        0 if ctx.family == IpFamily::V4 => {
-            let v = XtView::of::<xt_tproxy_target_info>(info)?;
-            t.mark_mask = v.u32(offset_of!(xt_tproxy_target_info, mark_mask))?;
-            t.mark_value = v.u32(offset_of!(xt_tproxy_target_info, mark_value))?;
-            t.laddr[..4].copy_from_slice(v.bytes(offset_of!(xt_tproxy_target_info, laddr), 4)?);
-            let p = v.bytes(offset_of!(xt_tproxy_target_info, lport), 2)?;
-            t.lport = u16::from_be_bytes([p[0], p[1]]);
-        }
-        1 => {
-            let v = XtView::of::<xt_tproxy_target_info_v1>(info)?;
-            t.mark_mask = v.u32(offset_of!(xt_tproxy_target_info_v1, mark_mask))?;
-            t.mark_value = v.u32(offset_of!(xt_tproxy_target_info_v1, mark_value))?;
-            t.laddr
-                .copy_from_slice(v.bytes(offset_of!(xt_tproxy_target_info_v1, laddr), 16)?);
-            let p = v.bytes(offset_of!(xt_tproxy_target_info_v1, lport), 2)?;
-            t.lport = u16::from_be_bytes([p[0], p[1]]);
-        }
+    let t = match rev {
+        0 if ctx.family == IpFamily::V4 => &V0,
+        1 => &V1,
         _ => return None,
-    }
-    Some(Box::new(t))
+    };
+    let mut p = Tproxy::new(ctx.family);
+    t.read(&t.view(rev, info)?, &mut p)?;
+    Some(Box::new(p))
 }
 
 #[cfg(test)]

@@ -7,20 +7,22 @@
 //! newline). Kernels since 3.17 have no `ULOG` target: they refuse the rule, and the tools
 //! report it as iptables does (`RULE_APPEND failed (No such file or directory)`, exit 4).
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     ipt_ulog_info, ULOG_DEFAULT_NLGROUP, ULOG_DEFAULT_QTHRESHOLD, ULOG_MAX_QLEN, ULOG_PREFIX_LEN,
 };
 
-use super::base::libxt::{field_bytes, text};
+use super::base::libxt::text;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_string, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j ULOG`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -63,6 +65,20 @@ pub struct Ulog {
     /// The prefix's bytes (at most 31).
     pub prefix: Vec<u8>,
 }
+
+/// `struct ipt_ulog_info`, field by field: it decodes the options and encodes them (the
+/// `size_t` fields as wide as a pointer).
+static INFO: XtStruct<Ulog> = XtStruct::new(
+    "ipt_ulog_info",
+    size_of::<ipt_ulog_info>(),
+    0,
+    &[
+        xt_field!(ipt_ulog_info, nl_group: U32 => nl_group),
+        xt_field!(ipt_ulog_info, copy_range: Word => copy_range),
+        xt_field!(ipt_ulog_info, qthreshold: Word => qthreshold),
+        xt_field!(ipt_ulog_info, prefix: CBytes(ULOG_PREFIX_LEN) => prefix),
+    ],
+);
 
 impl Default for Ulog {
     fn default() -> Ulog {
@@ -118,19 +134,7 @@ impl Extension for Ulog {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ipt_ulog_info>();
-        b.put_u32(offset_of!(ipt_ulog_info, nl_group), self.nl_group);
-        // `size_t` fields: as wide as a pointer.
-        b.put(
-            offset_of!(ipt_ulog_info, copy_range),
-            &(self.copy_range as usize).to_ne_bytes(),
-        );
-        b.put(
-            offset_of!(ipt_ulog_info, qthreshold),
-            &(self.qthreshold as usize).to_ne_bytes(),
-        );
-        b.put(offset_of!(ipt_ulog_info, prefix), &self.prefix);
-        out.push(xt_target("ULOG", 0, b.into_vec()));
+        out.push(xt_target("ULOG", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -166,23 +170,14 @@ impl Extension for Ulog {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ipt_ulog_info>(rev, 0, info)?;
-    let word = |off: usize| -> Option<u64> {
-        let b = v.bytes(off, std::mem::size_of::<usize>())?;
-        Some(usize::from_ne_bytes(b.try_into().ok()?) as u64)
-    };
-    let field = v.bytes(offset_of!(ipt_ulog_info, prefix), ULOG_PREFIX_LEN)?;
-    let prefix = field_bytes(field);
-    let u = Ulog {
-        nl_group: v.u32(offset_of!(ipt_ulog_info, nl_group))?,
-        copy_range: word(offset_of!(ipt_ulog_info, copy_range))?,
-        qthreshold: word(offset_of!(ipt_ulog_info, qthreshold))?,
-        prefix,
-    };
-    // Exactly what iptables writes: one group bit, a NUL-padded UTF-8 prefix.
+    let u = INFO.decode(rev, info)?;
+    // Exactly what iptables writes: one group bit, a NUL-padded UTF-8 prefix (what
+    // re-encoding gives in the prefix's field; the padding after `nl_group` is not read).
+    let field =
+        offset_of!(ipt_ulog_info, prefix)..offset_of!(ipt_ulog_info, prefix) + ULOG_PREFIX_LEN;
     let ok = u.nl_group.count_ones() == 1
         && u.prefix.len() < ULOG_PREFIX_LEN
-        && field[u.prefix.len()..].iter().all(|&b| b == 0)
+        && INFO.encode(&u)[field.clone()] == info[field]
         && std::str::from_utf8(&u.prefix).is_ok();
     ok.then(|| Box::new(u) as Box<dyn Extension>)
 }

@@ -68,6 +68,12 @@ impl XtBuf {
         self.put(off, &v.to_ne_bytes());
     }
 
+    /// Writes a host-order `size_t` / `unsigned long` (as wide as a pointer), cut to that
+    /// width.
+    pub fn put_word(&mut self, off: usize, v: u64) {
+        self.put(off, &(v as usize).to_ne_bytes());
+    }
+
     /// Writes a NUL-padded string into a field of `cap` bytes (truncating to `cap - 1`).
     pub fn put_str(&mut self, off: usize, cap: usize, s: &str) {
         let n = s.len().min(cap.saturating_sub(1));
@@ -159,6 +165,12 @@ impl<'a> XtView<'a> {
     /// A host-order u64.
     pub fn u64(&self, off: usize) -> Option<u64> {
         Some(u64::from_ne_bytes(self.bytes(off, 8)?.try_into().ok()?))
+    }
+
+    /// A host-order `size_t` / `unsigned long` (as wide as a pointer).
+    pub fn word(&self, off: usize) -> Option<u64> {
+        let b = self.bytes(off, std::mem::size_of::<usize>())?;
+        Some(usize::from_ne_bytes(b.try_into().ok()?) as u64)
     }
 
     /// A NUL-terminated string in a field of `cap` bytes (lossy for non-UTF-8 bytes).

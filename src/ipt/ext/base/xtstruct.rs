@@ -53,6 +53,17 @@ pub enum Kind<T: 'static> {
     /// [`decode_exact`](XtStruct::decode_exact) still compares them. Fields are read in
     /// table order, so a reader may use what the fields before it set.
     Custom(usize, fn(&T, &mut [u8]), fn(&mut T, &[u8]) -> Option<()>),
+    /// A network-order `__be16` (a port), held in host order.
+    Be16(fn(&T) -> u16, fn(&mut T, u16)),
+    /// An array of `N` host-order `__u16`s (`__u16 ports[N]`).
+    U16s(usize, fn(&T) -> &[u16], fn(&mut T, &[u16])),
+    /// A host-order `size_t` or `unsigned long`: as wide as a pointer (8 bytes on 64-bit
+    /// hosts, 4 on 32-bit ones), held as a `u64` and written cut to that width.
+    Word(fn(&T) -> u64, fn(&mut T, u64)),
+    /// `N` bytes computed from other options when encoding (an interface mask made from its
+    /// name), never read: a blob whose bytes differ from what the options give is refused
+    /// by [`XtStruct::decode_exact`].
+    Derived(usize, fn(&T) -> Vec<u8>),
 }
 
 impl<T> Kind<T> {
@@ -60,15 +71,18 @@ impl<T> Kind<T> {
     pub const fn width(&self) -> usize {
         match self {
             Kind::U8(..) | Kind::Flag(..) => 1,
-            Kind::U16(..) => 2,
+            Kind::U16(..) | Kind::Be16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
             Kind::Str(n, ..)
             | Kind::CBytes(n, ..)
             | Kind::Bytes(n, ..)
             | Kind::Kernel(n)
-            | Kind::Custom(n, ..) => *n,
+            | Kind::Custom(n, ..)
+            | Kind::Derived(n, _) => *n,
             Kind::U32Array(n, ..) => *n * 4,
+            Kind::U16s(n, ..) => 2 * *n,
+            Kind::Word(..) => std::mem::size_of::<usize>(),
         }
     }
 }
@@ -183,6 +197,16 @@ impl<T> XtStruct<T> {
                 }
                 Kind::Kernel(_) => {}
                 Kind::Custom(n, _, read) => read(into, v.bytes(at, *n)?)?,
+                Kind::Be16(_, set) => set(into, u16::from_be_bytes(v.u16(at)?.to_ne_bytes())),
+                Kind::U16s(n, _, set) => {
+                    let mut a = Vec::with_capacity(*n);
+                    for i in 0..*n {
+                        a.push(v.u16(at + 2 * i)?);
+                    }
+                    set(into, &a)
+                }
+                Kind::Word(_, set) => set(into, v.word(at)?),
+                Kind::Derived(..) => {}
             }
         }
         Some(())
@@ -217,6 +241,17 @@ impl<T> XtStruct<T> {
                 }
                 Kind::Kernel(_) => {}
                 Kind::Custom(n, write, _) => write(from, b.field(at, *n)),
+                Kind::Be16(get, _) => b.put(at, &get(from).to_be_bytes()),
+                Kind::U16s(n, get, _) => {
+                    for (i, x) in get(from).iter().take(*n).enumerate() {
+                        b.put_u16(at + 2 * i, *x);
+                    }
+                }
+                Kind::Word(get, _) => b.put_word(at, get(from)),
+                Kind::Derived(n, get) => {
+                    let bytes = get(from);
+                    b.put(at, &bytes[..bytes.len().min(*n)]);
+                }
             }
         }
     }
@@ -337,10 +372,10 @@ pub const fn field_size<C, F>(_f: fn(&C) -> &F) -> usize {
 }
 
 /// A [`Field`] of kernel struct `C` named `cfield`, of kind `Kind` (`U8`, `U16`, `U32`,
-/// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`), held in the options at `path` (a field, or a
-/// dotted path, of the extension's struct); `Str(N)`, `CBytes(N)`, `Bytes(N)` and `U32Array(N)` take the
-/// field's capacity. `xt_field!(C, cfield: Kernel)` is a field the kernel fills, as wide as
-/// `cfield` is, held nowhere.
+/// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`, `Be16`, `Word`), held in the options at `path`
+/// (a field, or a dotted path, of the extension's struct); `Str(N)`, `Bytes(N)`, `U16s(N)`,
+/// `U32Array(N)` and `CBytes(N)` take the field's capacity. `xt_field!(C, cfield: Kernel)` is
+/// a field the kernel fills, as wide as `cfield` is, held nowhere.
 ///
 /// ```
 /// use iptnl::ipt::ext::base::xtstruct::XtStruct;
@@ -419,6 +454,17 @@ macro_rules! xt_field {
             name: stringify!($cf),
             at: ::std::mem::offset_of!($c, $cf),
             kind: $crate::ipt::ext::base::xtstruct::Kind::Bytes(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+.copy_from_slice(v),
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: U16s($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::U16s(
                 $n,
                 |s| &s.$($p).+,
                 |s, v| s.$($p).+.copy_from_slice(v),
@@ -645,5 +691,85 @@ mod tests {
         assert_eq!(T.decode_exact(0, &blob), Some(v));
         assert_eq!(T.decode(0, &[9, 1, 2, 3, 4, 0, 0, 0]), None);
         assert_eq!(T.decode_exact(0, &[1, 5, 6, 0, 0, 0, 0, 0]), None);
+    }
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct More {
+        port: u16,
+        ports: [u16; 3],
+        size: u64,
+        name: Vec<u8>,
+    }
+
+    #[repr(C)]
+    #[allow(non_camel_case_types)]
+    struct c_more {
+        size: usize,
+        port: u16,
+        ports: [u16; 3],
+        name: [u8; 4],
+        ports_sum: u16,
+    }
+
+    static MORE: XtStruct<More> = XtStruct::new(
+        "c_more",
+        std::mem::size_of::<c_more>(),
+        0,
+        &[
+            xt_field!(c_more, size: Word => size),
+            xt_field!(c_more, port: Be16 => port),
+            xt_field!(c_more, ports: U16s(3) => ports),
+            xt_field!(c_more, name: CBytes(4) => name),
+            Field {
+                name: "ports_sum",
+                at: std::mem::offset_of!(c_more, ports_sum),
+                kind: Kind::Derived(2, |s| {
+                    s.ports
+                        .iter()
+                        .fold(0u16, |a, p| a.wrapping_add(*p))
+                        .to_ne_bytes()
+                        .to_vec()
+                }),
+            },
+        ],
+    );
+
+    /// A port is written in network order, an array of u16s each in host order, a word as
+    /// wide as a pointer, a byte name as held: up to its NUL, or all of it without one; a
+    /// derived field is written from the others and only checked by `decode_exact`.
+    #[test]
+    fn port_array_word_and_byte_name() {
+        let v = More {
+            port: 0x1234,
+            ports: [1, 2, 0xffff],
+            size: 70000,
+            name: b"ab\xff".to_vec(),
+        };
+        let blob = MORE.encode(&v);
+        let w = std::mem::size_of::<usize>();
+        assert_eq!(blob[..w], 70000usize.to_ne_bytes());
+        let port = std::mem::offset_of!(c_more, port);
+        assert_eq!(blob[port..port + 2], [0x12, 0x34]);
+        let ports = std::mem::offset_of!(c_more, ports);
+        assert_eq!(blob[ports + 4..ports + 6], 0xffffu16.to_ne_bytes());
+        let name = std::mem::offset_of!(c_more, name);
+        assert_eq!(&blob[name..name + 4], b"ab\xff\0");
+        assert_eq!(MORE.decode_exact(0, &blob), Some(v.clone()));
+        let mut full = blob.clone();
+        full[name + 3] = b'z';
+        assert_eq!(MORE.decode(0, &full).unwrap().name, b"ab\xffz");
+        assert_eq!(MORE.decode_exact(0, &full).unwrap().name.len(), 4);
+        // Bytes after the first NUL are not read, so the blob is not claimed.
+        let mut after = blob.clone();
+        after[name] = 0;
+        after[name + 1] = b'x';
+        assert_eq!(MORE.decode(0, &after).unwrap().name, b"");
+        assert_eq!(MORE.decode_exact(0, &after), None);
+        let sum = std::mem::offset_of!(c_more, ports_sum);
+        assert_eq!(blob[sum..sum + 2], 2u16.to_ne_bytes()); // 1 + 2 + 0xffff, wrapped
+        let mut bad_sum = blob.clone();
+        bad_sum[sum] ^= 1;
+        assert_eq!(MORE.decode(0, &bad_sum), Some(v.clone()));
+        assert_eq!(MORE.decode_exact(0, &bad_sum), None);
     }
 }
