@@ -13,9 +13,10 @@ use iptnl_sys::xt::{sock_filter, xt_bpf_info_v1, XT_BPF_MAX_NUM_INSTR, XT_BPF_MO
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -107,24 +108,68 @@ fn parse_program(s: &str) -> Result<Vec<Insn>, ParseError> {
 
 const INSN: usize = size_of::<sock_filter>();
 
-impl Bpf {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_bpf_info_v1>();
-        b.put_u16(offset_of!(xt_bpf_info_v1, mode), XT_BPF_MODE_BYTECODE);
-        b.put_u16(
-            offset_of!(xt_bpf_info_v1, bpf_program_num_elem),
-            self.program.len() as u16,
-        );
-        for (i, &(code, jt, jf, k)) in self.program.iter().enumerate() {
-            let at = offset_of!(xt_bpf_info_v1, bpf_program) + i * INSN;
-            b.put_u16(at + offset_of!(sock_filter, code), code);
-            b.put_u8(at + offset_of!(sock_filter, jt), jt);
-            b.put_u8(at + offset_of!(sock_filter, jf), jf);
-            b.put_u32(at + offset_of!(sock_filter, k), k);
-        }
-        b.into_vec()
+/// Writes the program's instructions, as `struct sock_filter`s, into the `bpf_program`
+/// field.
+fn put_program(s: &Bpf, field: &mut [u8]) {
+    for (&(code, jt, jf, k), at) in s.program.iter().zip(field.chunks_exact_mut(INSN)) {
+        at[offset_of!(sock_filter, code)..][..2].copy_from_slice(&code.to_ne_bytes());
+        at[offset_of!(sock_filter, jt)] = jt;
+        at[offset_of!(sock_filter, jf)] = jf;
+        at[offset_of!(sock_filter, k)..][..4].copy_from_slice(&k.to_ne_bytes());
     }
+}
 
+/// Reads as many instructions as `bpf_program_num_elem` said (it sized the program);
+/// `None` for more than the field holds.
+fn get_program(s: &mut Bpf, field: &[u8]) -> Option<()> {
+    if s.program.len() > XT_BPF_MAX_NUM_INSTR {
+        return None;
+    }
+    for (insn, at) in s.program.iter_mut().zip(field.chunks_exact(INSN)) {
+        let word = |off: usize, n: usize| at.get(off..off + n);
+        *insn = (
+            u16::from_ne_bytes(word(offset_of!(sock_filter, code), 2)?.try_into().ok()?),
+            at[offset_of!(sock_filter, jt)],
+            at[offset_of!(sock_filter, jf)],
+            u32::from_ne_bytes(word(offset_of!(sock_filter, k), 4)?.try_into().ok()?),
+        );
+    }
+    Some(())
+}
+
+/// `struct xt_bpf_info_v1` in bytecode mode, field by field: it decodes the options and
+/// encodes them. The file descriptor and the kernel's filter pointer are written as zero
+/// and compared, as the kernel dumps them.
+static INFO: XtStruct<Bpf> = XtStruct::new(
+    "xt_bpf_info_v1",
+    size_of::<xt_bpf_info_v1>(),
+    1,
+    &[
+        Field {
+            name: "mode",
+            at: offset_of!(xt_bpf_info_v1, mode),
+            kind: Kind::U16(|_| XT_BPF_MODE_BYTECODE, |_, _| {}),
+        },
+        Field {
+            name: "bpf_program_num_elem",
+            at: offset_of!(xt_bpf_info_v1, bpf_program_num_elem),
+            kind: Kind::U16(
+                |s| s.program.len() as u16,
+                // One more than the field holds is enough to refuse the count.
+                |s, n| {
+                    s.program = vec![Insn::default(); usize::from(n).min(XT_BPF_MAX_NUM_INSTR + 1)]
+                },
+            ),
+        },
+        Field {
+            name: "bpf_program",
+            at: offset_of!(xt_bpf_info_v1, bpf_program),
+            kind: Kind::Custom(XT_BPF_MAX_NUM_INSTR * INSN, put_program, get_program),
+        },
+    ],
+);
+
+impl Bpf {
     /// `bpf_print_code`: the instructions, `,` between them and `tail` after the last.
     fn code(&self, tail: char, out: &mut String) {
         for (i, (code, jt, jf, k)) in self.program.iter().enumerate() {
@@ -167,7 +212,7 @@ impl Extension for Bpf {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("bpf", 1, self.to_xt()));
+        out.push(xt_match("bpf", 1, INFO.encode(self)));
         Ok(())
     }
 
@@ -186,26 +231,8 @@ impl Extension for Bpf {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_bpf_info_v1>(rev, 1, info)?;
-    if v.u16(offset_of!(xt_bpf_info_v1, mode))? != XT_BPF_MODE_BYTECODE {
-        return None;
-    }
-    let n = usize::from(v.u16(offset_of!(xt_bpf_info_v1, bpf_program_num_elem))?);
-    if !(1..=XT_BPF_MAX_NUM_INSTR).contains(&n) {
-        return None;
-    }
-    let mut program = Vec::with_capacity(n);
-    for i in 0..n {
-        let at = offset_of!(xt_bpf_info_v1, bpf_program) + i * INSN;
-        program.push((
-            v.u16(at + offset_of!(sock_filter, code))?,
-            v.u8(at + offset_of!(sock_filter, jt))?,
-            v.u8(at + offset_of!(sock_filter, jf))?,
-            v.u32(at + offset_of!(sock_filter, k))?,
-        ));
-    }
-    let b = Bpf { program };
-    (b.to_xt() == info).then(|| Box::new(b) as _)
+    let b = INFO.decode_exact(rev, info)?;
+    (!b.program.is_empty()).then(|| Box::new(b) as _)
 }
 
 #[cfg(test)]

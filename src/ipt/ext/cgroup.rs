@@ -6,18 +6,20 @@
 //! rule with both or neither (`RULE_APPEND failed (Invalid argument)`), as it refuses
 //! iptables-nft's.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_cgroup_info_v2, XT_CGROUP_PATH_MAX};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind,
-    Extension, Opt, ParseCtx, PrintCtx, Val, XtBuf, XtView,
+    Extension, Opt, ParseCtx, PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::{STR, U32};
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `cgroup` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -47,35 +49,72 @@ pub struct Cgroup {
     pub invert_classid: bool,
 }
 
+/// The `path` / `classid` union: iptables writes the path, then the class ID over its
+/// first bytes.
+fn put_union(s: &Cgroup, field: &mut [u8]) {
+    if let Some(p) = &s.path {
+        let n = p.len().min(XT_CGROUP_PATH_MAX - 1);
+        field[..n].copy_from_slice(&p.as_bytes()[..n]);
+    }
+    if let Some(id) = s.classid {
+        field[..4].copy_from_slice(&id.to_ne_bytes());
+    }
+}
+
+/// Reads the union as the flags read before it say: the class ID, or the path (up to its
+/// NUL, lossy). Both at once cannot be shown (the class ID overwrote the path): such a
+/// rule, which the kernel refuses anyway, is carried whole.
+fn get_union(s: &mut Cgroup, field: &[u8]) -> Option<()> {
+    match (&s.path, s.classid) {
+        (Some(_), Some(_)) => return None,
+        (Some(_), None) => {
+            let end = field.iter().position(|&c| c == 0).unwrap_or(field.len());
+            s.path = Some(String::from_utf8_lossy(&field[..end]).into_owned());
+        }
+        (None, Some(_)) => s.classid = Some(u32::from_ne_bytes(field.get(..4)?.try_into().ok()?)),
+        (None, None) => {}
+    }
+    Some(())
+}
+
+/// `struct xt_cgroup_info_v2`, field by field: it decodes the options and encodes them.
+/// `has_path` and `has_classid` say which of the union's members is held (read first, as
+/// a placeholder the union then fills); the kernel's pointer is written as zero and
+/// compared, as it dumps it.
+static INFO: XtStruct<Cgroup> = XtStruct::new(
+    "xt_cgroup_info_v2",
+    size_of::<xt_cgroup_info_v2>(),
+    2,
+    &[
+        Field {
+            name: "has_path",
+            at: offset_of!(xt_cgroup_info_v2, has_path),
+            kind: Kind::U8(
+                |s| s.path.is_some() as u8,
+                |s, v| s.path = (v != 0).then(String::new),
+            ),
+        },
+        Field {
+            name: "has_classid",
+            at: offset_of!(xt_cgroup_info_v2, has_classid),
+            kind: Kind::U8(
+                |s| s.classid.is_some() as u8,
+                |s, v| s.classid = (v != 0).then_some(0),
+            ),
+        },
+        xt_field!(xt_cgroup_info_v2, invert_path: Flag => invert_path),
+        xt_field!(xt_cgroup_info_v2, invert_classid: Flag => invert_classid),
+        Field {
+            name: "path",
+            at: offset_of!(xt_cgroup_info_v2, path),
+            kind: Kind::Custom(XT_CGROUP_PATH_MAX, put_union, get_union),
+        },
+    ],
+);
+
 impl Cgroup {
     fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_cgroup_info_v2>();
-        b.put_u8(
-            offset_of!(xt_cgroup_info_v2, has_path),
-            self.path.is_some() as u8,
-        );
-        b.put_u8(
-            offset_of!(xt_cgroup_info_v2, has_classid),
-            self.classid.is_some() as u8,
-        );
-        b.put_u8(
-            offset_of!(xt_cgroup_info_v2, invert_path),
-            self.invert_path as u8,
-        );
-        b.put_u8(
-            offset_of!(xt_cgroup_info_v2, invert_classid),
-            self.invert_classid as u8,
-        );
-        let at = offset_of!(xt_cgroup_info_v2, path);
-        // The path and the class ID share one union: iptables writes the path, then the
-        // class ID over its first bytes.
-        if let Some(p) = &self.path {
-            b.put_str(at, XT_CGROUP_PATH_MAX, p);
-        }
-        if let Some(id) = self.classid {
-            b.put(at, &id.to_ne_bytes());
-        }
-        b.into_vec()
+        INFO.encode(self)
     }
 
     fn show(&self, save: bool, out: &mut String) {
@@ -142,36 +181,8 @@ impl Extension for Cgroup {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_cgroup_info_v2>(rev, 2, info)?;
-    let flag = |off| match v.u8(off) {
-        Some(0) => Some(false),
-        Some(1) => Some(true),
-        _ => None,
-    };
-    let has_path = flag(offset_of!(xt_cgroup_info_v2, has_path))?;
-    let has_classid = flag(offset_of!(xt_cgroup_info_v2, has_classid))?;
-    let at = offset_of!(xt_cgroup_info_v2, path);
-    let c = Cgroup {
-        path: if has_path && !has_classid {
-            Some(v.str(at, XT_CGROUP_PATH_MAX)?)
-        } else {
-            None
-        },
-        invert_path: flag(offset_of!(xt_cgroup_info_v2, invert_path))?,
-        classid: if has_classid {
-            let b = v.bytes(at, 4)?;
-            Some(u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
-        } else {
-            None
-        },
-        invert_classid: flag(offset_of!(xt_cgroup_info_v2, invert_classid))?,
-    };
-    // Both at once cannot be shown (the class ID overwrote the path); such a rule, which
-    // the kernel refuses anyway, is carried whole.
-    if has_path && has_classid {
-        return None;
-    }
-    (c.to_xt() == info).then(|| Box::new(c) as _)
+    let c = INFO.decode_exact(rev, info)?;
+    Some(Box::new(c))
 }
 
 #[cfg(test)]

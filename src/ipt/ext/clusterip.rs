@@ -9,7 +9,7 @@
 //! kernel's pointer is sent as zero and not compared. Kernels since 6.1 have no CLUSTERIP
 //! and refuse the rule.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     ipt_clusterip_tgt_info, CLUSTERIP_FLAG_NEW, CLUSTERIP_HASHMODE_SIP, CLUSTERIP_HASHMODE_SIP_SPT,
@@ -20,11 +20,13 @@ use super::base::libxt::parse_mac;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
 use crate::ipt::ext::base::opts::{STR, U32};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 const NODE: Ty = Ty::Uint {
     min: 0,
@@ -78,6 +80,25 @@ pub struct Clusterip {
     /// Hash seed.
     pub hash_initval: u32,
 }
+
+/// `struct ipt_clusterip_tgt_info`, field by field: it decodes the options and encodes
+/// them. Only the first local node is written (the others stay zero), and the config
+/// pointer is the kernel's.
+static INFO: XtStruct<Clusterip> = XtStruct::new(
+    "ipt_clusterip_tgt_info",
+    size_of::<ipt_clusterip_tgt_info>(),
+    0,
+    &[
+        xt_field!(ipt_clusterip_tgt_info, flags: U32 => flags),
+        xt_field!(ipt_clusterip_tgt_info, clustermac: Bytes(ETH_ALEN) => clustermac),
+        xt_field!(ipt_clusterip_tgt_info, num_total_nodes: U16 => total_nodes),
+        xt_field!(ipt_clusterip_tgt_info, num_local_nodes: U16 => num_local_nodes),
+        xt_field!(ipt_clusterip_tgt_info, local_nodes: U16 => local_node),
+        xt_field!(ipt_clusterip_tgt_info, hash_mode: U32 => hash_mode),
+        xt_field!(ipt_clusterip_tgt_info, hash_initval: U32 => hash_initval),
+        xt_field!(ipt_clusterip_tgt_info, config: Kernel),
+    ],
+);
 
 impl Clusterip {
     fn words(&self, save: bool) -> String {
@@ -155,33 +176,7 @@ impl Extension for Clusterip {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ipt_clusterip_tgt_info>();
-        b.put_u32(offset_of!(ipt_clusterip_tgt_info, flags), self.flags);
-        b.put(
-            offset_of!(ipt_clusterip_tgt_info, clustermac),
-            &self.clustermac,
-        );
-        b.put_u16(
-            offset_of!(ipt_clusterip_tgt_info, num_total_nodes),
-            self.total_nodes,
-        );
-        b.put_u16(
-            offset_of!(ipt_clusterip_tgt_info, num_local_nodes),
-            self.num_local_nodes,
-        );
-        b.put_u16(
-            offset_of!(ipt_clusterip_tgt_info, local_nodes),
-            self.local_node,
-        );
-        b.put_u32(
-            offset_of!(ipt_clusterip_tgt_info, hash_mode),
-            self.hash_mode,
-        );
-        b.put_u32(
-            offset_of!(ipt_clusterip_tgt_info, hash_initval),
-            self.hash_initval,
-        );
-        out.push(xt_target("CLUSTERIP", 0, b.into_vec()));
+        out.push(xt_target("CLUSTERIP", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -204,39 +199,10 @@ impl Extension for Clusterip {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ipt_clusterip_tgt_info>(rev, 0, info)?;
-    let c = Clusterip {
-        flags: v.u32(offset_of!(ipt_clusterip_tgt_info, flags))?,
-        clustermac: v
-            .bytes(offset_of!(ipt_clusterip_tgt_info, clustermac), ETH_ALEN)?
-            .try_into()
-            .ok()?,
-        total_nodes: v.u16(offset_of!(ipt_clusterip_tgt_info, num_total_nodes))?,
-        num_local_nodes: v.u16(offset_of!(ipt_clusterip_tgt_info, num_local_nodes))?,
-        local_node: v.u16(offset_of!(ipt_clusterip_tgt_info, local_nodes))?,
-        hash_mode: v.u32(offset_of!(ipt_clusterip_tgt_info, hash_mode))?,
-        hash_initval: v.u32(offset_of!(ipt_clusterip_tgt_info, hash_initval))?,
-    };
     // Only what the options write: the other local nodes and the padding zero, and a rule
-    // without `--new` empty; the config pointer is the kernel's.
-    let mut again = Vec::new();
-    c.encode(
-        &EncodeCtx {
-            family: IpFamily::V4,
-            proto: None,
-            table: "mangle",
-            chain: "",
-            sets: &crate::ipt::ext::base::api::NoSets,
-            floor: crate::ipt::ReaderFloor::UNPINNED,
-        },
-        &mut again,
-    )
-    .ok()?;
-    let user = offset_of!(ipt_clusterip_tgt_info, config);
-    let same =
-        matches!(again.as_slice(), [Expr::Target(t)] if t.info.get(..user) == info.get(..user));
-    let ok = same
-        && c.flags & !CLUSTERIP_FLAG_NEW == 0
+    // without `--new` empty.
+    let c = INFO.decode_exact(rev, info)?;
+    let ok = c.flags & !CLUSTERIP_FLAG_NEW == 0
         && c.num_local_nodes <= 1
         && (c.flags != 0 || c == Clusterip::default());
     ok.then(|| Box::new(c) as Box<dyn Extension>)

@@ -6,7 +6,7 @@
 //! port range is stored only when its option is given (`0:0` otherwise); `INVALID` stands
 //! for the types 10 to 15.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_dccp_info, DCCP_PKT_INVALID, XT_DCCP_DEST_PORTS, XT_DCCP_OPTION, XT_DCCP_SRC_PORTS,
@@ -15,15 +15,17 @@ use iptnl_sys::xt::{
 
 use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Ty, Val,
 };
 use super::base::libxt::{parse_port_rc, scan_llu_prefix};
 use super::base::names::service_port;
 use super::base::opts::STR;
 use super::base::ports::print_ports;
+use super::base::xtstruct::XtStruct;
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `dccp` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -133,17 +135,24 @@ fn push_types(out: &mut String, mut types: u16, numeric: bool) {
     }
 }
 
+/// `struct xt_dccp_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Dccp> = XtStruct::new(
+    "xt_dccp_info",
+    size_of::<xt_dccp_info>(),
+    0,
+    &[
+        xt_field!(xt_dccp_info, dpts: U16Pair => info.dpts),
+        xt_field!(xt_dccp_info, spts: U16Pair => info.spts),
+        xt_field!(xt_dccp_info, flags: U16 => info.flags),
+        xt_field!(xt_dccp_info, invflags: U16 => info.invflags),
+        xt_field!(xt_dccp_info, typemask: U16 => info.typemask),
+        xt_field!(xt_dccp_info, option: U8 => info.option),
+    ],
+);
+
 impl Dccp {
     fn to_xt(&self) -> Vec<u8> {
-        let i = &self.info;
-        let mut b = XtBuf::of::<xt_dccp_info>();
-        b.put_u16_pair(offset_of!(xt_dccp_info, dpts), i.dpts);
-        b.put_u16_pair(offset_of!(xt_dccp_info, spts), i.spts);
-        b.put_u16(offset_of!(xt_dccp_info, flags), i.flags);
-        b.put_u16(offset_of!(xt_dccp_info, invflags), i.invflags);
-        b.put_u16(offset_of!(xt_dccp_info, typemask), i.typemask);
-        b.put_u8(offset_of!(xt_dccp_info, option), i.option);
-        b.into_vec()
+        INFO.encode(self)
     }
 
     fn inv(&self, bit: u16) -> bool {
@@ -262,23 +271,14 @@ impl Extension for Dccp {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_dccp_info>(rev, 0, info)?;
-    let d = Dccp {
-        info: xt_dccp_info {
-            dpts: v.u16_pair(offset_of!(xt_dccp_info, dpts))?,
-            spts: v.u16_pair(offset_of!(xt_dccp_info, spts))?,
-            flags: v.u16(offset_of!(xt_dccp_info, flags))?,
-            invflags: v.u16(offset_of!(xt_dccp_info, invflags))?,
-            typemask: v.u16(offset_of!(xt_dccp_info, typemask))?,
-            option: v.u8(offset_of!(xt_dccp_info, option))?,
-        },
-    };
-    (d.is_parsed_form() && d.to_xt() == info).then(|| Box::new(d) as _)
+    let d = INFO.decode_exact(rev, info)?;
+    d.is_parsed_form().then(|| Box::new(d) as _)
 }
 
 #[cfg(test)]
 mod tests {
     use crate::ipt::IpFamily;
+    use std::mem::offset_of;
 
     fn round(f: IpFamily, args: &str) -> Result<String, String> {
         crate::ipt::ext::save_round(f, args)

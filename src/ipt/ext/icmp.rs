@@ -8,7 +8,7 @@
 //! tests of the type (and code), which iptables-nft 1.8.9+ reads back as these matches, are
 //! decoded too.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{ip6t_icmp, ipt_icmp, IPT_ICMP_INV};
 
@@ -16,11 +16,13 @@ use super::base::libxt::{print_unknown_invflags, strtoul_prefix_in};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
+use crate::xt_field;
 
 /// The `icmp` match (IPv4).
 pub static ICMP: ExtDesc = ExtDesc {
@@ -165,14 +167,22 @@ impl Icmp {
     }
 
     fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<ipt_icmp>();
-        b.put_u8(offset_of!(ipt_icmp, r#type), self.icmp_type);
-        b.put_u8(offset_of!(ipt_icmp, code), self.code[0]);
-        b.put_u8(offset_of!(ipt_icmp, code) + 1, self.code[1]);
-        b.put_u8(offset_of!(ipt_icmp, invflags), self.invflags);
-        b.into_vec()
+        INFO.encode(self)
     }
 }
+
+/// `struct ipt_icmp`, field by field (`struct ip6t_icmp` is laid out the same): it decodes
+/// the options and encodes them.
+static INFO: XtStruct<Icmp> = XtStruct::new(
+    "ipt_icmp",
+    size_of::<ipt_icmp>(),
+    0,
+    &[
+        xt_field!(ipt_icmp, r#type: U8 => icmp_type),
+        xt_field!(ipt_icmp, code: Bytes(2) => code),
+        xt_field!(ipt_icmp, invflags: U8 => invflags),
+    ],
+);
 
 /// Parses an ICMP(v6) type as iptables: a name prefix, `type` or `type/code`.
 fn parse_type(family: IpFamily, s: &str) -> Result<(u8, [u8; 2]), ParseError> {
@@ -314,21 +324,10 @@ impl Extension for Icmp {
 }
 
 fn decode_xt(family: IpFamily, rev: u32, info: &[u8]) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ipt_icmp>(rev, 0, info)?;
-    debug_assert_eq!(
-        std::mem::size_of::<ipt_icmp>(),
-        std::mem::size_of::<ip6t_icmp>()
-    );
-    let i = Icmp {
-        family,
-        icmp_type: v.u8(offset_of!(ipt_icmp, r#type))?,
-        code: [
-            v.u8(offset_of!(ipt_icmp, code))?,
-            v.u8(offset_of!(ipt_icmp, code) + 1)?,
-        ],
-        invflags: v.u8(offset_of!(ipt_icmp, invflags))?,
-    };
-    (i.to_xt() == info && i.invflags & !IPT_ICMP_INV == 0).then(|| Box::new(i) as _)
+    debug_assert_eq!(size_of::<ipt_icmp>(), size_of::<ip6t_icmp>());
+    let mut i = Icmp::new(family);
+    INFO.read(&INFO.view(rev, info)?, &mut i)?;
+    (INFO.encodes_to(&i, info) && i.invflags & !IPT_ICMP_INV == 0).then(|| Box::new(i) as _)
 }
 
 fn decode_xt4(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {

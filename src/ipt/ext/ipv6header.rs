@@ -5,7 +5,7 @@
 //! ip6t_ipv6header_info`. Header names print as iptables prints them: the `/etc/protocols`
 //! name of the header's protocol number, else its own (`hop-by-hop`, `protocol`).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     ip6t_ipv6header_info, MASK_AH, MASK_DSTOPTS, MASK_ESP, MASK_FRAGMENT, MASK_HOPOPTS, MASK_NONE,
@@ -15,12 +15,13 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::proto::{getprotobyname, getprotobynumber};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `ipv6header` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -119,6 +120,18 @@ fn push_names<S: std::borrow::Borrow<str>>(out: &mut String, names: &[S]) {
     }
 }
 
+/// `struct ip6t_ipv6header_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Ipv6Header> = XtStruct::new(
+    "ip6t_ipv6header_info",
+    size_of::<ip6t_ipv6header_info>(),
+    0,
+    &[
+        xt_field!(ip6t_ipv6header_info, matchflags: U8 => matchflags),
+        xt_field!(ip6t_ipv6header_info, invflags: U8 => invflags),
+        xt_field!(ip6t_ipv6header_info, modeflag: U8 => modeflag),
+    ],
+);
+
 impl Extension for Ipv6Header {
     fn desc(&self) -> &'static ExtDesc {
         &DESC
@@ -153,14 +166,7 @@ impl Extension for Ipv6Header {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ip6t_ipv6header_info>();
-        b.put_u8(
-            offset_of!(ip6t_ipv6header_info, matchflags),
-            self.matchflags,
-        );
-        b.put_u8(offset_of!(ip6t_ipv6header_info, invflags), self.invflags);
-        b.put_u8(offset_of!(ip6t_ipv6header_info, modeflag), self.modeflag);
-        out.push(xt_match("ipv6header", 0, b.into_vec()));
+        out.push(xt_match("ipv6header", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -218,10 +224,5 @@ impl Extension for Ipv6Header {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ip6t_ipv6header_info>(rev, 0, info)?;
-    Some(Box::new(Ipv6Header {
-        matchflags: v.u8(offset_of!(ip6t_ipv6header_info, matchflags))?,
-        invflags: v.u8(offset_of!(ip6t_ipv6header_info, invflags))?,
-        modeflag: v.u8(offset_of!(ip6t_ipv6header_info, modeflag))?,
-    }))
+    Some(Box::new(INFO.decode(rev, info)?))
 }

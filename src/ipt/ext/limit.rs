@@ -6,19 +6,20 @@
 //! from that and from the x_tables `limit` match (rev 0, `xt_rateinfo`), both into the average
 //! interval `avg = 10000 * unit / rate` that iptables prints from.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_rateinfo, XT_LIMIT_SCALE};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtView,
 };
 use crate::ipt::ext::base::opts::{Ty, STR};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::limit::{Limit as NftLimit, LimitType};
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `limit` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -72,6 +73,19 @@ impl Default for RateLimit {
         }
     }
 }
+
+/// `struct xt_rateinfo`, the two fields iptables sets: what an x_tables `limit` match
+/// (written by older iptables-nft) decodes from; the rest is the kernel's bucket state and
+/// is not read. The match is written natively.
+static INFO: XtStruct<RateLimit> = XtStruct::new(
+    "xt_rateinfo",
+    size_of::<xt_rateinfo>(),
+    0,
+    &[
+        xt_field!(xt_rateinfo, avg: U32 => avg),
+        xt_field!(xt_rateinfo, burst: U32 => burst),
+    ],
+);
 
 /// C `atoi`: leading blanks, a sign, digits; saturating like glibc's `strtol`, then cut to
 /// `int`.
@@ -208,10 +222,8 @@ impl Extension for RateLimit {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_rateinfo>(rev, 0, info)?;
-    let avg = v.u32(offset_of!(xt_rateinfo, avg))?;
-    let burst = v.u32(offset_of!(xt_rateinfo, burst))?;
-    (avg != 0 && burst != 0).then(|| Box::new(RateLimit { avg, burst }) as Box<dyn Extension>)
+    let l = INFO.decode(rev, info)?;
+    (l.avg != 0 && l.burst != 0).then(|| Box::new(l) as Box<dyn Extension>)
 }
 
 fn decode_native(cur: &mut ExprCursor<'_>, _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {

@@ -5,18 +5,20 @@
 //! `xt_nfacct_match_info_v1`. A kernel without `xt_nfacct` refuses the rule as it refuses
 //! iptables-nft's, and so does one without the named object (ENOENT).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_nfacct_match_info_v1, NFACCT_NAME_MAX};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `nfacct` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -39,17 +41,19 @@ pub struct Nfacct {
     pub name: String,
 }
 
-impl Nfacct {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_nfacct_match_info_v1>();
-        b.put_str(
-            offset_of!(xt_nfacct_match_info_v1, name),
-            NFACCT_NAME_MAX,
-            &self.name,
-        );
-        b.into_vec()
-    }
+/// `struct xt_nfacct_match_info_v1`, field by field: it decodes the options and encodes
+/// them; the kernel's pointer is not compared, as in iptables.
+static INFO: XtStruct<Nfacct> = XtStruct::new(
+    "xt_nfacct_match_info_v1",
+    size_of::<xt_nfacct_match_info_v1>(),
+    1,
+    &[
+        xt_field!(xt_nfacct_match_info_v1, name: Str(NFACCT_NAME_MAX) => name),
+        xt_field!(xt_nfacct_match_info_v1, nfacct: Kernel),
+    ],
+);
 
+impl Nfacct {
     /// `nfacct_print_name`: the option word, then the name as `xtables_save_string` puts
     /// it (with its own blank: iptables prints two).
     fn show(&self, pfx: &str, out: &mut String) {
@@ -83,7 +87,7 @@ impl Extension for Nfacct {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("nfacct", 1, self.to_xt()));
+        out.push(xt_match("nfacct", 1, INFO.encode(self)));
         Ok(())
     }
 
@@ -99,14 +103,9 @@ impl Extension for Nfacct {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_nfacct_match_info_v1>(rev, 1, info)?;
-    let n = Nfacct {
-        name: v.str(offset_of!(xt_nfacct_match_info_v1, name), NFACCT_NAME_MAX)?,
-    };
-    // The kernel's pointer is not compared, as in iptables.
-    let at = offset_of!(xt_nfacct_match_info_v1, nfacct);
+    let n = INFO.decode_exact(rev, info)?;
     let ok = !n.name.is_empty() && !n.name.contains('\n');
-    (ok && n.to_xt()[..at] == info[..at]).then(|| Box::new(n) as _)
+    ok.then(|| Box::new(n) as _)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! prefixes of at most 64 bits, the mangle table, and PREROUTING or OUTPUT for `DNPT`,
 //! INPUT or POSTROUTING for `SNPT`.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::ip6t_npt_tginfo;
 
@@ -16,10 +16,12 @@ use super::base::libxt::{ntop6, parse_hostmask};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 static OPTIONS: &[Opt] =
     &super::base::opts::table([Opt::custom("src-pfx").mand(), Opt::custom("dst-pfx").mand()]);
@@ -63,6 +65,21 @@ pub struct Npt {
     pub dst_pfx_len: u8,
 }
 
+/// `struct ip6t_npt_tginfo`, field by field: it decodes the options and encodes them; the
+/// checksum adjustment is the kernel's.
+static INFO: XtStruct<Npt> = XtStruct::new(
+    "ip6t_npt_tginfo",
+    size_of::<ip6t_npt_tginfo>(),
+    0,
+    &[
+        xt_field!(ip6t_npt_tginfo, src_pfx: Bytes(16) => src_pfx),
+        xt_field!(ip6t_npt_tginfo, dst_pfx: Bytes(16) => dst_pfx),
+        xt_field!(ip6t_npt_tginfo, src_pfx_len: U8 => src_pfx_len),
+        xt_field!(ip6t_npt_tginfo, dst_pfx_len: U8 => dst_pfx_len),
+        xt_field!(ip6t_npt_tginfo, adjustment: Kernel),
+    ],
+);
+
 impl Npt {
     fn new(dnpt: bool) -> Npt {
         Npt {
@@ -101,12 +118,7 @@ impl Extension for Npt {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<ip6t_npt_tginfo>();
-        b.put(offset_of!(ip6t_npt_tginfo, src_pfx), &self.src_pfx);
-        b.put(offset_of!(ip6t_npt_tginfo, dst_pfx), &self.dst_pfx);
-        b.put_u8(offset_of!(ip6t_npt_tginfo, src_pfx_len), self.src_pfx_len);
-        b.put_u8(offset_of!(ip6t_npt_tginfo, dst_pfx_len), self.dst_pfx_len);
-        out.push(xt_target(self.desc().name, 0, b.into_vec()));
+        out.push(xt_target(self.desc().name, 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -143,19 +155,12 @@ impl Extension for Npt {
 }
 
 fn decode(dnpt: bool, rev: u32, info: &[u8]) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<ip6t_npt_tginfo>(rev, 0, info)?;
     let mut n = Npt::new(dnpt);
-    n.src_pfx
-        .copy_from_slice(v.bytes(offset_of!(ip6t_npt_tginfo, src_pfx), 16)?);
-    n.dst_pfx
-        .copy_from_slice(v.bytes(offset_of!(ip6t_npt_tginfo, dst_pfx), 16)?);
-    n.src_pfx_len = v.u8(offset_of!(ip6t_npt_tginfo, src_pfx_len))?;
-    n.dst_pfx_len = v.u8(offset_of!(ip6t_npt_tginfo, dst_pfx_len))?;
-    // The lengths iptables can write (0–128, or 255 for an odd mask); the adjustment is the
-    // kernel's; the padding after it is zero.
+    INFO.read(&INFO.view(rev, info)?, &mut n)?;
+    // The lengths iptables can write (0–128, or 255 for an odd mask); the padding after the
+    // struct is zero.
     let len_ok = |l: u8| l <= 128 || l == u8::MAX;
-    let pad = std::mem::size_of::<ip6t_npt_tginfo>();
-    let ok = len_ok(n.src_pfx_len) && len_ok(n.dst_pfx_len) && info[pad..].iter().all(|&b| b == 0);
+    let ok = len_ok(n.src_pfx_len) && len_ok(n.dst_pfx_len) && INFO.encodes_to(&n, info);
     ok.then(|| Box::new(n) as Box<dyn Extension>)
 }
 

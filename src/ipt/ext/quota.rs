@@ -3,17 +3,19 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `quota` match, rev 0, `xt_quota_info`
 //! (24 bytes; the kernel-private `master` pointer is sent as zero and not compared).
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_quota_info, XT_QUOTA_INVERT};
 
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `quota` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -44,14 +46,18 @@ pub struct Quota {
     pub quota: u64,
 }
 
-impl Quota {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_quota_info>();
-        b.put_u32(offset_of!(xt_quota_info, flags), self.flags);
-        b.put_u64(offset_of!(xt_quota_info, quota), self.quota);
-        b.into_vec()
-    }
-}
+/// `struct xt_quota_info`, field by field: it decodes the options and encodes them. As in
+/// iptables (`userspacesize` ends before `master`), the kernel's pointer is not compared.
+static INFO: XtStruct<Quota> = XtStruct::new(
+    "xt_quota_info",
+    size_of::<xt_quota_info>(),
+    0,
+    &[
+        xt_field!(xt_quota_info, flags: U32 => flags),
+        xt_field!(xt_quota_info, quota: U64 => quota),
+        xt_field!(xt_quota_info, master: Kernel),
+    ],
+);
 
 impl Extension for Quota {
     fn desc(&self) -> &'static ExtDesc {
@@ -73,7 +79,7 @@ impl Extension for Quota {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("quota", 0, self.to_xt()));
+        out.push(xt_match("quota", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -94,15 +100,8 @@ impl Extension for Quota {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_quota_info>(rev, 0, info)?;
-    let q = Quota {
-        flags: v.u32(offset_of!(xt_quota_info, flags))?,
-        quota: v.u64(offset_of!(xt_quota_info, quota))?,
-    };
-    // Only what iptables compares (`userspacesize` ends before `master`) must match.
-    let user = offset_of!(xt_quota_info, master);
-    (q.flags & !XT_QUOTA_INVERT == 0 && q.to_xt().get(..user) == info.get(..user))
-        .then(|| Box::new(q) as _)
+    let q = INFO.decode_exact(rev, info)?;
+    (q.flags & !XT_QUOTA_INVERT == 0).then(|| Box::new(q) as _)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! Encoding (as iptables 1.8.11's libxt_quota2): the x_tables `quota2` match, rev 3,
 //! `xt_quota_mtinfo2`.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_quota_mtinfo2, XT_QUOTA2_GROW, XT_QUOTA2_INVERT, XT_QUOTA2_NAME_LEN, XT_QUOTA2_NO_CHANGE,
@@ -15,11 +15,13 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::{Ty, STR};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `quota2` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -57,19 +59,21 @@ pub struct Quota2 {
     pub quota: u64,
 }
 
-impl Quota2 {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_quota_mtinfo2>();
-        b.put_str(
-            offset_of!(xt_quota_mtinfo2, name),
-            XT_QUOTA2_NAME_LEN,
-            &self.name,
-        );
-        b.put_u8(offset_of!(xt_quota_mtinfo2, flags), self.flags);
-        b.put_u64(offset_of!(xt_quota_mtinfo2, quota), self.quota);
-        b.into_vec()
-    }
+/// `struct xt_quota_mtinfo2`, field by field: it decodes the options and encodes them; the
+/// kernel's pointer is not compared.
+static INFO: XtStruct<Quota2> = XtStruct::new(
+    "xt_quota_mtinfo2",
+    size_of::<xt_quota_mtinfo2>(),
+    3,
+    &[
+        xt_field!(xt_quota_mtinfo2, name: Str(XT_QUOTA2_NAME_LEN) => name),
+        xt_field!(xt_quota_mtinfo2, flags: U8 => flags),
+        xt_field!(xt_quota_mtinfo2, quota: U64 => quota),
+        xt_field!(xt_quota_mtinfo2, master: Kernel),
+    ],
+);
 
+impl Quota2 {
     fn has(&self, f: u8) -> bool {
         self.flags & f != 0
     }
@@ -106,7 +110,7 @@ impl Extension for Quota2 {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("quota2", 3, self.to_xt()));
+        out.push(xt_match("quota2", 3, INFO.encode(self)));
         Ok(())
     }
 
@@ -157,17 +161,11 @@ impl Extension for Quota2 {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_quota_mtinfo2>(rev, 3, info)?;
-    let q = Quota2 {
-        name: v.str(offset_of!(xt_quota_mtinfo2, name), XT_QUOTA2_NAME_LEN)?,
-        flags: v.u8(offset_of!(xt_quota_mtinfo2, flags))?,
-        quota: v.u64(offset_of!(xt_quota_mtinfo2, quota))?,
-    };
+    let q = INFO.decode_exact(rev, info)?;
     let known = XT_QUOTA2_INVERT | XT_QUOTA2_GROW | XT_QUOTA2_PACKET | XT_QUOTA2_NO_CHANGE;
-    // A name save can print as one word; the kernel's pointer is not compared.
+    // A name save can print as one word.
     let plain = !q.name.contains(|c: char| c.is_whitespace() || c == '"');
-    let at = offset_of!(xt_quota_mtinfo2, master);
-    (plain && q.flags & !known == 0 && q.to_xt()[..at] == info[..at]).then(|| Box::new(q) as _)
+    (plain && q.flags & !known == 0).then(|| Box::new(q) as _)
 }
 
 #[cfg(test)]

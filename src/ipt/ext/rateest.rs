@@ -8,7 +8,7 @@
 //! As in libxt_rateest (an old-style extension), the rate after a `--rateest-bps*` or
 //! `--rateest-pps*` option may be left out, and each option has its own messages.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_rateest_match_info, IFNAMSIZ, XT_RATEEST_MATCH_ABS, XT_RATEEST_MATCH_BPS,
@@ -16,14 +16,16 @@ use iptnl_sys::xt::{
     XT_RATEEST_MATCH_LT, XT_RATEEST_MATCH_PPS, XT_RATEEST_MATCH_REL,
 };
 
-use super::base::libxt::{double_to_uint, field_bytes, strtod_prefix, strtoul_full, text};
+use super::base::libxt::{double_to_uint, strtod_prefix, strtoul_full, text};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `rateest` match. Every option is repeatable and invertible in the table: the
 /// extension gives libxt_rateest's own messages for both.
@@ -122,21 +124,41 @@ pub struct RateEstMatch {
     pub pps2: u32,
 }
 
-impl RateEstMatch {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_rateest_match_info>();
-        let cut = |n: &[u8]| n[..n.len().min(IFNAMSIZ - 1)].to_vec();
-        b.put(offset_of!(xt_rateest_match_info, name1), &cut(&self.name1));
-        b.put(offset_of!(xt_rateest_match_info, name2), &cut(&self.name2));
-        b.put_u16(offset_of!(xt_rateest_match_info, flags), self.flags);
-        b.put_u16(offset_of!(xt_rateest_match_info, mode), self.mode);
-        b.put_u32(offset_of!(xt_rateest_match_info, bps1), self.bps1);
-        b.put_u32(offset_of!(xt_rateest_match_info, pps1), self.pps1);
-        b.put_u32(offset_of!(xt_rateest_match_info, bps2), self.bps2);
-        b.put_u32(offset_of!(xt_rateest_match_info, pps2), self.pps2);
-        b.into_vec()
-    }
+/// `struct xt_rateest_match_info`, field by field: it decodes the options and encodes
+/// them. Each name is written cut to leave its NUL. The estimator pointers are written as zero and compared, as the kernel dumps them.
+static INFO: XtStruct<RateEstMatch> = XtStruct::new(
+    "xt_rateest_match_info",
+    size_of::<xt_rateest_match_info>(),
+    0,
+    &[
+        Field {
+            name: "name1",
+            at: offset_of!(xt_rateest_match_info, name1),
+            kind: Kind::CBytes(
+                IFNAMSIZ,
+                |s| &s.name1[..s.name1.len().min(IFNAMSIZ - 1)],
+                |s, v| s.name1 = v,
+            ),
+        },
+        Field {
+            name: "name2",
+            at: offset_of!(xt_rateest_match_info, name2),
+            kind: Kind::CBytes(
+                IFNAMSIZ,
+                |s| &s.name2[..s.name2.len().min(IFNAMSIZ - 1)],
+                |s, v| s.name2 = v,
+            ),
+        },
+        xt_field!(xt_rateest_match_info, flags: U16 => flags),
+        xt_field!(xt_rateest_match_info, mode: U16 => mode),
+        xt_field!(xt_rateest_match_info, bps1: U32 => bps1),
+        xt_field!(xt_rateest_match_info, pps1: U32 => pps1),
+        xt_field!(xt_rateest_match_info, bps2: U32 => bps2),
+        xt_field!(xt_rateest_match_info, pps2: U32 => pps2),
+    ],
+);
 
+impl RateEstMatch {
     fn has(&self, flag: u16) -> bool {
         self.flags & flag != 0
     }
@@ -276,7 +298,7 @@ impl Extension for RateEstMatch {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("rateest", 0, self.to_xt()));
+        out.push(xt_match("rateest", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -347,18 +369,7 @@ impl Extension for RateEstMatch {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_rateest_match_info>(rev, 0, info)?;
-    let name = |off: usize| Some(field_bytes(v.bytes(off, IFNAMSIZ)?));
-    let m = RateEstMatch {
-        name1: name(offset_of!(xt_rateest_match_info, name1))?,
-        name2: name(offset_of!(xt_rateest_match_info, name2))?,
-        flags: v.u16(offset_of!(xt_rateest_match_info, flags))?,
-        mode: v.u16(offset_of!(xt_rateest_match_info, mode))?,
-        bps1: v.u32(offset_of!(xt_rateest_match_info, bps1))?,
-        pps1: v.u32(offset_of!(xt_rateest_match_info, pps1))?,
-        bps2: v.u32(offset_of!(xt_rateest_match_info, bps2))?,
-        pps2: v.u32(offset_of!(xt_rateest_match_info, pps2))?,
-    };
+    let m = INFO.decode_exact(rev, info)?;
     // What the kernel takes (one of absolute and relative, a rate kind, a comparison) and
     // only what the saved options give back: each rate only where it is saved.
     let (abs, rel) = (m.has(XT_RATEEST_MATCH_ABS), m.has(XT_RATEEST_MATCH_REL));
@@ -373,9 +384,11 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
         && (m.bps2 == 0 || bps && (abs || delta))
         && (m.pps2 == 0 || pps && (abs || delta))
         && (rel || m.name2.is_empty())
+        && m.name1.len() < IFNAMSIZ
+        && m.name2.len() < IFNAMSIZ
         && !m.name1.contains(&b' ')
         && !m.name2.contains(&b' ');
-    (ok && m.to_xt() == info).then(|| Box::new(m) as _)
+    ok.then(|| Box::new(m) as _)
 }
 
 #[cfg(test)]

@@ -7,19 +7,21 @@
 //! the averaging time as the exponent of `interval << ewma_log`, worked out as libxt_RATEEST
 //! does; both print back as those times (`250.0ms`, `1.0s`).
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{xt_rateest_target_info, IFNAMSIZ};
 
-use super::base::libxt::{double_to_uint, field_bytes, strtod_prefix, text, truncate_bytes};
+use super::base::libxt::{double_to_uint, strtod_prefix, text, truncate_bytes};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j RATEEST`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -87,21 +89,33 @@ fn push_time(out: &mut String, time: u32) {
     }
 }
 
-impl RateEst {
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_rateest_target_info>();
-        b.put(
-            offset_of!(xt_rateest_target_info, name),
-            &self.name[..self.name.len().min(IFNAMSIZ - 1)],
-        );
-        b.put_u8(
-            offset_of!(xt_rateest_target_info, interval),
-            self.interval as u8,
-        );
-        b.put_u8(offset_of!(xt_rateest_target_info, ewma_log), self.ewma_log);
-        b.into_vec()
-    }
+/// `struct xt_rateest_target_info`, field by field: it decodes the options and encodes
+/// them. The name is written cut to leave its NUL; the estimator pointer is written as zero and compared,
+/// as the kernel dumps it.
+static INFO: XtStruct<RateEst> = XtStruct::new(
+    "xt_rateest_target_info",
+    size_of::<xt_rateest_target_info>(),
+    0,
+    &[
+        Field {
+            name: "name",
+            at: offset_of!(xt_rateest_target_info, name),
+            kind: Kind::CBytes(
+                IFNAMSIZ,
+                |s| &s.name[..s.name.len().min(IFNAMSIZ - 1)],
+                |s, v| s.name = v,
+            ),
+        },
+        Field {
+            name: "interval",
+            at: offset_of!(xt_rateest_target_info, interval),
+            kind: Kind::U8(|s| s.interval as u8, |s, v| s.interval = v as i8),
+        },
+        xt_field!(xt_rateest_target_info, ewma_log: U8 => ewma_log),
+    ],
+);
 
+impl RateEst {
     /// `__RATEEST_print` with `prefix` before each word.
     fn show(&self, prefix: &str, out: &mut String) {
         let shift = (i32::from(self.interval) + 2).clamp(0, 31) as u32;
@@ -173,7 +187,7 @@ impl Extension for RateEst {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_target("RATEEST", 0, self.to_xt()));
+        out.push(xt_target("RATEEST", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -189,17 +203,12 @@ impl Extension for RateEst {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_rateest_target_info>(rev, 0, info)?;
-    let off = offset_of!(xt_rateest_target_info, name);
-    let r = RateEst {
-        name: field_bytes(v.bytes(off, IFNAMSIZ)?),
-        interval: v.u8(offset_of!(xt_rateest_target_info, interval))? as i8,
-        ewma_log: v.u8(offset_of!(xt_rateest_target_info, ewma_log))?,
-        ..RateEst::default()
-    };
+    let r = INFO.decode_exact(rev, info)?;
     // What the options can give: 250ms to 8s, an averaging exponent of 1 to 30.
-    let ok = (-2..=3).contains(&r.interval) && (1..=30).contains(&r.ewma_log);
-    (ok && r.to_xt() == info).then(|| Box::new(r) as _)
+    // The name ends in a NUL within its field.
+    let ok =
+        (-2..=3).contains(&r.interval) && (1..=30).contains(&r.ewma_log) && r.name.len() < IFNAMSIZ;
+    ok.then(|| Box::new(r) as _)
 }
 
 #[cfg(test)]

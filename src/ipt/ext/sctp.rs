@@ -10,7 +10,7 @@
 //! than its type; the two agree up to `SHUTDOWN_COMPLETE`, so the flags of `I_DATA` reach
 //! the kernel under type 15 and are not printed back. iptnl does the same.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_sctp_flag_info, xt_sctp_info, SCTP_CHUNK_MATCH_ALL, SCTP_CHUNK_MATCH_ANY,
@@ -20,14 +20,16 @@ use iptnl_sys::xt::{
 
 use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Ty, Val,
 };
 use super::base::libxt::strtoul_full;
 use super::base::names::service_port_for;
 use super::base::ports::print_ports;
+use super::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `sctp` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -147,28 +149,62 @@ fn chunk_set(map: &[u32; XT_SCTP_CHUNKMAP_WORDS], t: usize) -> bool {
     map.get(t / 32).is_some_and(|w| w & (1 << (t % 32)) != 0)
 }
 
+/// The bytes of one `struct xt_sctp_flag_info`.
+const FLAG_INFO: usize = size_of::<xt_sctp_flag_info>();
+
+/// Writes the `flag_info` records, three bytes each.
+fn put_flag_info(s: &Sctp, field: &mut [u8]) {
+    for (f, at) in s
+        .info
+        .flag_info
+        .iter()
+        .zip(field.chunks_exact_mut(FLAG_INFO))
+    {
+        at.copy_from_slice(&[f.chunktype, f.flag, f.flag_mask]);
+    }
+}
+
+/// Reads the `flag_info` records.
+fn get_flag_info(s: &mut Sctp, field: &[u8]) -> Option<()> {
+    for (f, at) in s
+        .info
+        .flag_info
+        .iter_mut()
+        .zip(field.chunks_exact(FLAG_INFO))
+    {
+        *f = xt_sctp_flag_info {
+            chunktype: at[0],
+            flag: at[1],
+            flag_mask: at[2],
+        };
+    }
+    Some(())
+}
+
+/// `struct xt_sctp_info`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Sctp> = XtStruct::new(
+    "xt_sctp_info",
+    size_of::<xt_sctp_info>(),
+    0,
+    &[
+        xt_field!(xt_sctp_info, dpts: U16Pair => info.dpts),
+        xt_field!(xt_sctp_info, spts: U16Pair => info.spts),
+        xt_field!(xt_sctp_info, chunkmap: U32Array(XT_SCTP_CHUNKMAP_WORDS) => info.chunkmap),
+        xt_field!(xt_sctp_info, chunk_match_type: U32 => info.chunk_match_type),
+        Field {
+            name: "flag_info",
+            at: offset_of!(xt_sctp_info, flag_info),
+            kind: Kind::Custom(XT_NUM_SCTP_FLAGS * FLAG_INFO, put_flag_info, get_flag_info),
+        },
+        xt_field!(xt_sctp_info, flag_count: I32 => info.flag_count),
+        xt_field!(xt_sctp_info, flags: U32 => info.flags),
+        xt_field!(xt_sctp_info, invflags: U32 => info.invflags),
+    ],
+);
+
 impl Sctp {
     fn to_xt(&self) -> Vec<u8> {
-        let i = &self.info;
-        let mut b = XtBuf::of::<xt_sctp_info>();
-        b.put_u16_pair(offset_of!(xt_sctp_info, dpts), i.dpts);
-        b.put_u16_pair(offset_of!(xt_sctp_info, spts), i.spts);
-        let map = offset_of!(xt_sctp_info, chunkmap);
-        for (k, w) in i.chunkmap.iter().enumerate() {
-            b.put_u32(map + 4 * k, *w);
-        }
-        b.put_u32(
-            offset_of!(xt_sctp_info, chunk_match_type),
-            i.chunk_match_type,
-        );
-        let fi = offset_of!(xt_sctp_info, flag_info);
-        for (k, f) in i.flag_info.iter().enumerate() {
-            b.put(fi + 3 * k, &[f.chunktype, f.flag, f.flag_mask]);
-        }
-        b.put_u32(offset_of!(xt_sctp_info, flag_count), i.flag_count as u32);
-        b.put_u32(offset_of!(xt_sctp_info, flags), i.flags);
-        b.put_u32(offset_of!(xt_sctp_info, invflags), i.invflags);
-        b.into_vec()
+        INFO.encode(self)
     }
 
     /// Adds flag `bit` of the chunk at `index` of [`CHUNKS`], set or clear
@@ -455,29 +491,8 @@ impl Extension for Sctp {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_sctp_info>(rev, 0, info)?;
-    let mut s = Sctp::default();
-    let i = &mut s.info;
-    i.dpts = v.u16_pair(offset_of!(xt_sctp_info, dpts))?;
-    i.spts = v.u16_pair(offset_of!(xt_sctp_info, spts))?;
-    let map = offset_of!(xt_sctp_info, chunkmap);
-    for (k, w) in i.chunkmap.iter_mut().enumerate() {
-        *w = v.u32(map + 4 * k)?;
-    }
-    i.chunk_match_type = v.u32(offset_of!(xt_sctp_info, chunk_match_type))?;
-    let fi = offset_of!(xt_sctp_info, flag_info);
-    for (k, f) in i.flag_info.iter_mut().enumerate() {
-        let b = v.bytes(fi + 3 * k, 3)?;
-        *f = xt_sctp_flag_info {
-            chunktype: b[0],
-            flag: b[1],
-            flag_mask: b[2],
-        };
-    }
-    i.flag_count = v.u32(offset_of!(xt_sctp_info, flag_count))? as i32;
-    i.flags = v.u32(offset_of!(xt_sctp_info, flags))?;
-    i.invflags = v.u32(offset_of!(xt_sctp_info, invflags))?;
-    (s.is_parsed_form() && s.to_xt() == info).then(|| Box::new(s) as _)
+    let s = INFO.decode_exact(rev, info)?;
+    s.is_parsed_form().then(|| Box::new(s) as _)
 }
 
 #[cfg(test)]

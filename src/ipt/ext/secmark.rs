@@ -9,19 +9,23 @@
 //! in the mangle and security tables, and refuses a context it cannot map (always, without
 //! SELinux).
 
+use std::mem::{offset_of, size_of};
+
 use iptnl_sys::xt::{
     xt_secmark_target_info, xt_secmark_target_info_v1, SECMARK_MODE_SEL, SECMARK_SECCTX_MAX,
 };
 
-use super::base::libxt::{field_bytes, text, truncate_bytes};
+use super::base::libxt::{text, truncate_bytes};
+use super::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j SECMARK`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -54,14 +58,62 @@ impl Default for Secmark {
     }
 }
 
-/// Offset of the context in the info of a revision.
-fn ctx_offset(rev: u32) -> usize {
-    if rev == 0 {
-        std::mem::offset_of!(xt_secmark_target_info, secctx)
-    } else {
-        std::mem::offset_of!(xt_secmark_target_info_v1, secctx)
+/// The mode, always SELinux (iptables prints no other): written as such, and a blob with
+/// another is not claimed.
+const MODE: Field<Secmark> = Field {
+    name: "mode",
+    at: 0,
+    kind: Kind::U8(|_| SECMARK_MODE_SEL, |_, _| {}),
+};
+
+/// The context, written cut to leave its NUL, with zeros after it.
+const fn secctx(at: usize) -> Field<Secmark> {
+    Field {
+        name: "secctx",
+        at,
+        kind: Kind::CBytes(
+            SECMARK_SECCTX_MAX,
+            |s| &s.secctx[..s.secctx.len().min(SECMARK_SECCTX_MAX - 1)],
+            |s, v| s.secctx = v,
+        ),
     }
 }
+
+/// `struct xt_secmark_target_info` (rev 0), field by field; the security id is the
+/// kernel's.
+static INFO0: XtStruct<Secmark> = XtStruct::new(
+    "xt_secmark_target_info",
+    size_of::<xt_secmark_target_info>(),
+    0,
+    &[
+        MODE,
+        xt_field!(xt_secmark_target_info, secid: Kernel),
+        secctx(offset_of!(xt_secmark_target_info, secctx)),
+    ],
+);
+
+/// Where the context of revision 1 ends.
+const V1_CTX_END: usize = offset_of!(xt_secmark_target_info_v1, secctx) + SECMARK_SECCTX_MAX;
+
+/// `struct xt_secmark_target_info_v1`, field by field; the security id, and the padding
+/// before it, are not compared.
+static INFO1: XtStruct<Secmark> = XtStruct::new(
+    "xt_secmark_target_info_v1",
+    size_of::<xt_secmark_target_info_v1>(),
+    1,
+    &[
+        MODE,
+        secctx(offset_of!(xt_secmark_target_info_v1, secctx)),
+        Field {
+            name: "secid",
+            at: V1_CTX_END,
+            kind: Kind::Kernel(size_of::<xt_secmark_target_info_v1>() - V1_CTX_END),
+        },
+    ],
+);
+
+/// Both revisions.
+static INFO: XtRevs<Secmark> = XtRevs(&[&INFO0, &INFO1]);
 
 impl Extension for Secmark {
     fn desc(&self) -> &'static ExtDesc {
@@ -84,14 +136,8 @@ impl Extension for Secmark {
         // revision a rule read from the kernel had (the printed form does not say it, so
         // the revision a rule is written at is the floor's, as a restore of it writes it).
         let rev = if ctx.floor.native_matches() { 1 } else { 0 };
-        let mut b = if rev == 0 {
-            XtBuf::of::<xt_secmark_target_info>()
-        } else {
-            XtBuf::of::<xt_secmark_target_info_v1>()
-        };
-        b.put_u8(0, SECMARK_MODE_SEL);
-        b.put(ctx_offset(rev), &self.secctx);
-        out.push(xt_target("SECMARK", rev, b.into_vec()));
+        let info = if rev == 0 { &INFO0 } else { &INFO1 };
+        out.push(xt_target("SECMARK", rev, info.encode(self)));
         Ok(())
     }
 
@@ -109,27 +155,13 @@ impl Extension for Secmark {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = match rev {
-        0 => XtView::of::<xt_secmark_target_info>(info)?,
-        1 => XtView::of::<xt_secmark_target_info_v1>(info)?,
-        _ => return None,
+    let s = Secmark {
+        rev,
+        ..INFO.decode_exact(rev, info)?
     };
-    let off = ctx_offset(rev);
-    let field = v.bytes(off, SECMARK_SECCTX_MAX)?;
-    let secctx = field_bytes(field);
-    // Mode SELinux (iptables prints no other), a NUL-terminated context with zeros after
-    // it, zero padding; the security id is the kernel's.
-    let pad_ok = if rev == 0 {
-        v.bytes(1, 3)?.iter().all(|&b| b == 0)
-    } else {
-        true
-    };
-    let ok = v.u8(0)? == SECMARK_MODE_SEL
-        && secctx.len() < SECMARK_SECCTX_MAX
-        && field[secctx.len()..].iter().all(|&b| b == 0)
-        && std::str::from_utf8(&secctx).is_ok()
-        && pad_ok;
-    ok.then(|| Box::new(Secmark { rev, secctx }) as Box<dyn Extension>)
+    // The context ends in a NUL within its field, and is text.
+    let ok = s.secctx.len() < SECMARK_SECCTX_MAX && std::str::from_utf8(&s.secctx).is_ok();
+    ok.then(|| Box::new(s) as Box<dyn Extension>)
 }
 
 #[cfg(test)]

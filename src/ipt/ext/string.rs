@@ -6,22 +6,24 @@
 //! decoded too. A pattern with a byte that is not printable ASCII, or ending in `\`, is
 //! shown as `--hex-string "|…|"`.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_string_info, XT_STRING_FLAG_IGNORECASE, XT_STRING_FLAG_INVERT, XT_STRING_MAX_ALGO_NAME_SIZE,
     XT_STRING_MAX_PATTERN_SIZE,
 };
 
-use super::base::libxt::{field_bytes, text, truncate_bytes};
+use super::base::libxt::{text, truncate_bytes};
 use super::base::opts::{STR, U16};
+use super::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `string` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -164,18 +166,56 @@ fn push_pattern(out: &mut String, p: &[u8]) {
     }
 }
 
+/// The fields of `struct xt_string_info`, the same in both revisions (revision 0's invert
+/// byte is revision 1's flags). `patlen` comes first: it sizes the pattern it is read
+/// before. The kernel's `config` pointer is written as zero and compared, as it dumps it.
+const FIELDS: &[Field<StringMatch>] = &[
+    xt_field!(xt_string_info, from_offset: U16 => from),
+    xt_field!(xt_string_info, to_offset: U16 => to),
+    Field {
+        name: "algo",
+        at: offset_of!(xt_string_info, algo),
+        kind: Kind::CBytes(
+            XT_STRING_MAX_ALGO_NAME_SIZE,
+            |s| &s.algo[..s.algo.len().min(XT_STRING_MAX_ALGO_NAME_SIZE - 1)],
+            |s, v| s.algo = v,
+        ),
+    },
+    Field {
+        name: "patlen",
+        at: offset_of!(xt_string_info, patlen),
+        kind: Kind::U8(
+            |s| s.pattern.len().min(XT_STRING_MAX_PATTERN_SIZE) as u8,
+            |s, n| s.pattern = vec![0; n.into()],
+        ),
+    },
+    Field {
+        name: "pattern",
+        at: offset_of!(xt_string_info, pattern),
+        kind: Kind::Bytes(
+            XT_STRING_MAX_PATTERN_SIZE,
+            |s| &s.pattern,
+            // `patlen` bytes, when the field holds them.
+            |s, v| s.pattern = v.get(..s.pattern.len()).unwrap_or(v).to_vec(),
+        ),
+    },
+    xt_field!(xt_string_info, u: U8 => flags),
+];
+
+/// Revision 0 of `struct xt_string_info`.
+static INFO0: XtStruct<StringMatch> =
+    XtStruct::new("xt_string_info", size_of::<xt_string_info>(), 0, FIELDS);
+
+/// Revision 1 of `struct xt_string_info`.
+static INFO1: XtStruct<StringMatch> =
+    XtStruct::new("xt_string_info", size_of::<xt_string_info>(), 1, FIELDS);
+
+/// Both revisions.
+static INFO: XtRevs<StringMatch> = XtRevs(&[&INFO0, &INFO1]);
+
 impl StringMatch {
     fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_string_info>();
-        b.put_u16(offset_of!(xt_string_info, from_offset), self.from);
-        b.put_u16(offset_of!(xt_string_info, to_offset), self.to);
-        let algo = &self.algo[..self.algo.len().min(XT_STRING_MAX_ALGO_NAME_SIZE - 1)];
-        b.put(offset_of!(xt_string_info, algo), algo);
-        let pat = &self.pattern[..self.pattern.len().min(XT_STRING_MAX_PATTERN_SIZE)];
-        b.put(offset_of!(xt_string_info, pattern), pat);
-        b.put_u8(offset_of!(xt_string_info, patlen), pat.len() as u8);
-        b.put_u8(offset_of!(xt_string_info, u), self.flags);
-        b.into_vec()
+        INFO.get(self.rev).unwrap_or(&INFO1).encode(self)
     }
 
     fn inv(&self) -> bool {
@@ -282,27 +322,9 @@ impl Extension for StringMatch {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev > 1 {
-        return None;
-    }
-    let v = XtView::of::<xt_string_info>(info)?;
-    let patlen = usize::from(v.u8(offset_of!(xt_string_info, patlen))?);
-    if patlen > XT_STRING_MAX_PATTERN_SIZE {
-        return None;
-    }
-    let algo = v.bytes(
-        offset_of!(xt_string_info, algo),
-        XT_STRING_MAX_ALGO_NAME_SIZE,
-    )?;
     let s = StringMatch {
         rev,
-        from: v.u16(offset_of!(xt_string_info, from_offset))?,
-        to: v.u16(offset_of!(xt_string_info, to_offset))?,
-        algo: field_bytes(algo),
-        pattern: v
-            .bytes(offset_of!(xt_string_info, pattern), patlen)?
-            .to_vec(),
-        flags: v.u8(offset_of!(xt_string_info, u))?,
+        ..INFO.decode(rev, info)?
     };
     // Revision 0 has an invert byte of 0 or 1, revision 1 two flags; an algorithm name the
     // save form can carry.
@@ -311,7 +333,8 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
     } else {
         XT_STRING_FLAG_INVERT | XT_STRING_FLAG_IGNORECASE
     };
-    let plain_algo = s.algo.iter().all(|c| c.is_ascii_graphic());
+    let plain_algo =
+        s.algo.len() < XT_STRING_MAX_ALGO_NAME_SIZE && s.algo.iter().all(|c| c.is_ascii_graphic());
     (s.flags <= max_flags && plain_algo && s.to_xt() == info).then(|| Box::new(s) as _)
 }
 

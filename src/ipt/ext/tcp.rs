@@ -4,7 +4,7 @@
 //! cmp/range/bitwise, `cmp neq` for inverted flags); the x_tables `tcp` match (rev 0) for
 //! `--tcp-option`, a bare `-m tcp`, or every `-m tcp` at the reader floor 1.8.7.
 
-use std::mem::{offset_of, size_of};
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_tcp, XT_TCP_INV_DSTPT, XT_TCP_INV_FLAGS, XT_TCP_INV_MASK, XT_TCP_INV_OPTION,
@@ -13,13 +13,15 @@ use iptnl_sys::xt::{
 
 use super::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension,
-    Opt, ParseCtx, PrintCtx, Ty, Val, XtBuf, XtView,
+    Opt, ParseCtx, PrintCtx, Ty, Val, XtView,
 };
 use super::base::libxt::{bit_if, print_unknown_invflags};
 use super::base::ports::{decode_port_piece, PortFields};
+use super::base::xtstruct::XtStruct;
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{Bitwise, Cmp, CmpOp, Expr, Payload, PayloadBase, PayloadOp, REG};
+use crate::xt_field;
 
 /// TCP flag names in the order iptables prints them.
 const FLAG_NAMES: &[(&str, u8)] = &[
@@ -118,15 +120,24 @@ fn save_flags(out: &mut String, mut flags: u8) {
 
 super::base::ports::port_fields!(Tcp, "tcp", 6, XT_TCP_INV_SRCPT, XT_TCP_INV_DSTPT);
 
+/// `struct xt_tcp`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Tcp> = XtStruct::new(
+    "xt_tcp",
+    size_of::<xt_tcp>(),
+    0,
+    &[
+        xt_field!(xt_tcp, spts: U16Pair => spts),
+        xt_field!(xt_tcp, dpts: U16Pair => dpts),
+        xt_field!(xt_tcp, option: U8 => option),
+        xt_field!(xt_tcp, flg_mask: U8 => flg_mask),
+        xt_field!(xt_tcp, flg_cmp: U8 => flg_cmp),
+        xt_field!(xt_tcp, invflags: U8 => invflags),
+    ],
+);
+
 impl Tcp {
     fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_tcp>();
-        self.put_xt_ports(&mut b, offset_of!(xt_tcp, spts), offset_of!(xt_tcp, dpts));
-        b.put_u8(offset_of!(xt_tcp, option), self.option);
-        b.put_u8(offset_of!(xt_tcp, flg_mask), self.flg_mask);
-        b.put_u8(offset_of!(xt_tcp, flg_cmp), self.flg_cmp);
-        b.put_u8(offset_of!(xt_tcp, invflags), self.invflags);
-        b.into_vec()
+        INFO.encode(self)
     }
 
     fn is_all_zero(&self) -> bool {
@@ -260,16 +271,9 @@ impl Extension for Tcp {
 }
 
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of::<xt_tcp>(info)?;
-    debug_assert!(size_of::<xt_tcp>() >= 12);
-    let mut t = Tcp {
-        option: v.u8(offset_of!(xt_tcp, option))?,
-        flg_mask: v.u8(offset_of!(xt_tcp, flg_mask))?,
-        flg_cmp: v.u8(offset_of!(xt_tcp, flg_cmp))?,
-        invflags: v.u8(offset_of!(xt_tcp, invflags))?,
-        ..Tcp::default()
-    };
-    t.get_xt_ports(&v, offset_of!(xt_tcp, spts), offset_of!(xt_tcp, dpts))?;
+    // Any revision, as iptables-nft reads it.
+    let mut t = Tcp::default();
+    INFO.read(&XtView::of::<xt_tcp>(info)?, &mut t)?;
     Some(Box::new(t))
 }
 

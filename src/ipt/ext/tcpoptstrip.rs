@@ -6,17 +6,21 @@
 //! `wscale`, `mss`, `sack-permitted`, `sack`, `timestamp`, `md5`. Without it the map is empty
 //! and nothing is saved or listed. The kernel wants `-p tcp` and the mangle table.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::xt_tcpoptstrip_target_info;
 
 use super::base::libxt::strtoul_full;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j TCPOPTSTRIP`.
 pub static DESC: ExtDesc = ExtDesc {
@@ -46,6 +50,15 @@ pub struct Tcpoptstrip {
     /// The option kinds to strip, a bit each.
     pub strip_bmap: [u32; 8],
 }
+
+/// `struct xt_tcpoptstrip_target_info`, field by field: it decodes the options and encodes
+/// them.
+static INFO: XtStruct<Tcpoptstrip> = XtStruct::new(
+    "xt_tcpoptstrip_target_info",
+    size_of::<xt_tcpoptstrip_target_info>(),
+    0,
+    &[xt_field!(xt_tcpoptstrip_target_info, strip_bmap: U32Array(8) => strip_bmap)],
+);
 
 impl Tcpoptstrip {
     fn test(&self, kind: u8) -> bool {
@@ -112,11 +125,7 @@ impl Extension for Tcpoptstrip {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_tcpoptstrip_target_info>();
-        for (i, w) in self.strip_bmap.iter().enumerate() {
-            b.put_u32(i * 4, *w);
-        }
-        out.push(xt_target("TCPOPTSTRIP", 0, b.into_vec()));
+        out.push(xt_target("TCPOPTSTRIP", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -138,11 +147,7 @@ impl Extension for Tcpoptstrip {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_tcpoptstrip_target_info>(rev, 0, info)?;
-    let mut t = Tcpoptstrip::default();
-    for (i, w) in t.strip_bmap.iter_mut().enumerate() {
-        *w = v.u32(i * 4)?;
-    }
+    let t = INFO.decode(rev, info)?;
     // Kinds 0 and 1 cannot be given.
     (t.strip_bmap[0] & 3 == 0).then(|| Box::new(t) as Box<dyn Extension>)
 }

@@ -10,6 +10,8 @@
 //! The old option names `--ttl` / `--hl` share their id with `--ttl-eq` / `--hl-eq`, so
 //! libxtables treats them as those (invertible: `! --ttl 3` is `! --ttl-eq 3`).
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{
     ip6t_HL_info, ip6t_hl_info, ipt_TTL_info, ipt_ttl_info, IPT_TTL_EQ, IPT_TTL_GT, IPT_TTL_LT,
     IPT_TTL_NE,
@@ -19,11 +21,13 @@ use super::base::libxt::require_option;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind,
-    Extension, Opt, ParseCtx, Val, XtBuf, XtView,
+    Extension, Opt, ParseCtx, Val,
 };
 use crate::ipt::ext::base::opts::{Ty, U8};
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::{CmpOp, Expr, PayloadBase, PayloadOp, REG};
+use crate::xt_field;
 
 /// The comparisons of `-m ttl` (each excludes the others).
 const TTL_OPS: &[&str] = &["ttl-lt", "ttl-gt", "ttl-eq"];
@@ -120,17 +124,41 @@ impl HopMatch {
         }
     }
 
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = if self.v6 {
-            XtBuf::of::<ip6t_hl_info>()
+    /// The struct of the family: `ip6t_hl_info` or `ipt_ttl_info`.
+    fn info(v6: bool) -> &'static XtStruct<HopMatch> {
+        if v6 {
+            &HL_INFO
         } else {
-            XtBuf::of::<ipt_ttl_info>()
-        };
-        b.put_u8(0, self.mode);
-        b.put_u8(1, self.value);
-        b.into_vec()
+            &TTL_INFO
+        }
+    }
+
+    fn to_xt(&self) -> Vec<u8> {
+        Self::info(self.v6).encode(self)
     }
 }
+
+/// `struct ipt_ttl_info`, field by field: it decodes the options and encodes them.
+static TTL_INFO: XtStruct<HopMatch> = XtStruct::new(
+    "ipt_ttl_info",
+    size_of::<ipt_ttl_info>(),
+    0,
+    &[
+        xt_field!(ipt_ttl_info, mode: U8 => mode),
+        xt_field!(ipt_ttl_info, ttl: U8 => value),
+    ],
+);
+
+/// `struct ip6t_hl_info`, field by field.
+static HL_INFO: XtStruct<HopMatch> = XtStruct::new(
+    "ip6t_hl_info",
+    size_of::<ip6t_hl_info>(),
+    0,
+    &[
+        xt_field!(ip6t_hl_info, mode: U8 => mode),
+        xt_field!(ip6t_hl_info, hop_limit: U8 => value),
+    ],
+);
 
 impl Extension for HopMatch {
     fn desc(&self) -> &'static ExtDesc {
@@ -200,34 +228,19 @@ impl Extension for HopMatch {
     crate::ext_boilerplate!();
 }
 
-fn decode_hop_xt(v6: bool, info: &[u8]) -> Option<Box<dyn Extension>> {
-    let v = if v6 {
-        XtView::of::<ip6t_hl_info>(info)?
-    } else {
-        XtView::of::<ipt_ttl_info>(info)?
-    };
-    let mode = v.u8(0)?;
-    if mode > IPT_TTL_GT {
-        return None;
-    }
+fn decode_hop_xt(v6: bool, rev: u32, info: &[u8]) -> Option<Box<dyn Extension>> {
+    let t = HopMatch::info(v6);
     let mut m = HopMatch::new(v6);
-    m.mode = mode;
-    m.value = v.u8(1)?;
-    Some(Box::new(m))
+    t.read(&t.view(rev, info)?, &mut m)?;
+    (m.mode <= IPT_TTL_GT).then(|| Box::new(m) as _)
 }
 
 fn decode_ttl_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    decode_hop_xt(false, info)
+    decode_hop_xt(false, rev, info)
 }
 
 fn decode_hl_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    decode_hop_xt(true, info)
+    decode_hop_xt(true, rev, info)
 }
 
 /// Reads `payload load 1b @ network header + OFF => reg 1` and a `cmp` as iptables'
@@ -282,6 +295,15 @@ pub struct HopTarget {
 }
 
 impl HopTarget {
+    /// The struct of the family: `ip6t_HL_info` or `ipt_TTL_info`.
+    fn info(v6: bool) -> &'static XtStruct<HopTarget> {
+        if v6 {
+            &HL_TG
+        } else {
+            &TTL_TG
+        }
+    }
+
     fn new(v6: bool) -> HopTarget {
         HopTarget {
             v6,
@@ -326,14 +348,11 @@ impl Extension for HopTarget {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = if self.v6 {
-            XtBuf::of::<ip6t_HL_info>()
-        } else {
-            XtBuf::of::<ipt_TTL_info>()
-        };
-        b.put_u8(0, self.mode);
-        b.put_u8(1, self.value);
-        out.push(xt_target(self.desc().name, 0, b.into_vec()));
+        out.push(xt_target(
+            self.desc().name,
+            0,
+            HopTarget::info(self.v6).encode(self),
+        ));
         Ok(())
     }
 
@@ -356,35 +375,42 @@ impl Extension for HopTarget {
     crate::ext_boilerplate!();
 }
 
-fn decode_hop_tg(v6: bool, info: &[u8]) -> Option<Box<dyn Extension>> {
-    let v = if v6 {
-        XtView::of::<ip6t_HL_info>(info)?
-    } else {
-        XtView::of::<ipt_TTL_info>(info)?
-    };
-    let mode = v.u8(0)?;
-    if mode as usize >= MODE_NAMES.len() {
-        return None;
-    }
+fn decode_hop_tg(v6: bool, rev: u32, info: &[u8]) -> Option<Box<dyn Extension>> {
+    let i = HopTarget::info(v6);
     let mut t = HopTarget::new(v6);
-    t.mode = mode;
-    t.value = v.u8(1)?;
-    Some(Box::new(t))
+    i.read(&i.view(rev, info)?, &mut t)?;
+    ((t.mode as usize) < MODE_NAMES.len()).then(|| Box::new(t) as _)
 }
 
 fn decode_ttl_tg(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    decode_hop_tg(false, info)
+    decode_hop_tg(false, rev, info)
 }
 
 fn decode_hl_tg(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    if rev != 0 {
-        return None;
-    }
-    decode_hop_tg(true, info)
+    decode_hop_tg(true, rev, info)
 }
+
+/// `struct ipt_TTL_info`, field by field: it decodes the options and encodes them.
+static TTL_TG: XtStruct<HopTarget> = XtStruct::new(
+    "ipt_TTL_info",
+    size_of::<ipt_TTL_info>(),
+    0,
+    &[
+        xt_field!(ipt_TTL_info, mode: U8 => mode),
+        xt_field!(ipt_TTL_info, ttl: U8 => value),
+    ],
+);
+
+/// `struct ip6t_HL_info`, field by field.
+static HL_TG: XtStruct<HopTarget> = XtStruct::new(
+    "ip6t_HL_info",
+    size_of::<ip6t_HL_info>(),
+    0,
+    &[
+        xt_field!(ip6t_HL_info, mode: U8 => mode),
+        xt_field!(ip6t_HL_info, hop_limit: U8 => value),
+    ],
+);
 
 #[cfg(test)]
 mod tests {

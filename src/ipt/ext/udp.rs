@@ -3,19 +3,21 @@
 //! Encoding (iptables-nft 1.8.9): ports natively (payload + cmp/range); the x_tables `udp`
 //! match (rev 0) for a bare `-m udp`.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{xt_udp, XT_UDP_INV_DSTPT, XT_UDP_INV_MASK, XT_UDP_INV_SRCPT};
 
 use super::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExprCursor, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, PrintCtx, Val, XtBuf, XtView,
+    ParseCtx, PrintCtx, Val, XtView,
 };
 use super::base::libxt::print_unknown_invflags;
 use super::base::ports::{decode_port_piece, PortFields};
+use super::base::xtstruct::XtStruct;
 use crate::ipt::error::ParseError;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `udp` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -44,6 +46,18 @@ pub struct Udp {
     /// `XT_UDP_INV_*`.
     pub invflags: u8,
 }
+
+/// `struct xt_udp`, field by field: it decodes the options and encodes them.
+static INFO: XtStruct<Udp> = XtStruct::new(
+    "xt_udp",
+    size_of::<xt_udp>(),
+    0,
+    &[
+        xt_field!(xt_udp, spts: U16Pair => spts),
+        xt_field!(xt_udp, dpts: U16Pair => dpts),
+        xt_field!(xt_udp, invflags: U8 => invflags),
+    ],
+);
 
 impl Default for Udp {
     fn default() -> Self {
@@ -90,10 +104,7 @@ impl Extension for Udp {
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
         if self.is_xt() || (!ctx.floor.native_matches() && Self::xt_allowed(ctx)) {
-            let mut b = XtBuf::of::<xt_udp>();
-            self.put_xt_ports(&mut b, offset_of!(xt_udp, spts), offset_of!(xt_udp, dpts));
-            b.put_u8(offset_of!(xt_udp, invflags), self.invflags);
-            out.push(xt_match("udp", 0, b.into_vec()));
+            out.push(xt_match("udp", 0, INFO.encode(self)));
             return Ok(());
         }
         self.encode_ports(out);
@@ -113,12 +124,9 @@ impl Extension for Udp {
 }
 
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of::<xt_udp>(info)?;
-    let mut u = Udp {
-        invflags: v.u8(offset_of!(xt_udp, invflags))?,
-        ..Udp::default()
-    };
-    u.get_xt_ports(&v, offset_of!(xt_udp, spts), offset_of!(xt_udp, dpts))?;
+    // Any revision, as iptables-nft reads it.
+    let mut u = Udp::default();
+    INFO.read(&XtView::of::<xt_udp>(info)?, &mut u)?;
     Some(Box::new(u))
 }
 

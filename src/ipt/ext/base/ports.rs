@@ -1,7 +1,7 @@
 //! Port ranges shared by tcp and udp: parsing (`80`, `1:1024`, `:1024`, `http`), printing,
 //! and the native encoding iptables-nft uses (payload + cmp/range), with its decoder.
 
-use super::api::{save_inv, ParseCtx, XtBuf, XtView};
+use super::api::{save_inv, ParseCtx};
 use super::libxt::{bit_if, save_u32_range};
 use super::names::{push_port, service_port_for};
 use crate::ipt::error::ParseError;
@@ -177,21 +177,6 @@ pub trait PortFields {
         out.push_str(Self::PROTO);
         print_ports(out, "spt", spts, sinv, Self::PROTO, numeric);
         print_ports(out, "dpt", dpts, dinv, Self::PROTO, numeric);
-    }
-
-    /// Writes the two ranges into the x_tables struct at their offsets.
-    fn put_xt_ports(&self, b: &mut XtBuf, spts_off: usize, dpts_off: usize) {
-        let (spts, dpts, _) = self.ports();
-        b.put_u16_pair(spts_off, spts);
-        b.put_u16_pair(dpts_off, dpts);
-    }
-
-    /// Reads the two ranges from the x_tables struct at their offsets.
-    fn get_xt_ports(&mut self, v: &XtView<'_>, spts_off: usize, dpts_off: usize) -> Option<()> {
-        let (spts, dpts, _) = self.ports_mut();
-        *spts = v.u16_pair(spts_off)?;
-        *dpts = v.u16_pair(dpts_off)?;
-        Some(())
     }
 
     /// Takes a decoded port test unless it tests a port `set` (the ports taken so far, as

@@ -80,6 +80,18 @@ impl XtBuf {
         self.put(off, &s.as_bytes()[..n]);
     }
 
+    /// The `len` bytes at `off`, to be written in place.
+    ///
+    /// ```
+    /// use iptnl::ipt::ext::XtBuf;
+    /// let mut b = XtBuf::new(4);
+    /// b.field(1, 2).copy_from_slice(&[7, 8]);
+    /// assert_eq!(b.into_vec(), [0, 7, 8, 0, 0, 0, 0, 0]);
+    /// ```
+    pub fn field(&mut self, off: usize, len: usize) -> &mut [u8] {
+        &mut self.buf[off..off + len]
+    }
+
     /// The bytes.
     pub fn into_vec(self) -> Vec<u8> {
         self.buf

@@ -35,8 +35,24 @@ pub enum Kind<T: 'static> {
     /// A NUL-padded `char[N]` of `N` bytes, written truncated to `N - 1` and read up to
     /// its first NUL (lossy for bytes that are not UTF-8).
     Str(usize, fn(&T) -> &str, fn(&mut T, String)),
+    /// A NUL-padded `char[N]` of `N` bytes held as bytes, not text: read up to its first NUL
+    /// (all `N` when it has none), written as held (at most `N` bytes).
+    CBytes(usize, fn(&T) -> &[u8], fn(&mut T, Vec<u8>)),
     /// `N` raw bytes.
     Bytes(usize, fn(&T) -> &[u8], fn(&mut T, &[u8])),
+    /// A `__u32[N]` array of host-order words.
+    U32Array(usize, fn(&T) -> &[u32], fn(&mut T, &[u32])),
+    /// `N` bytes the kernel fills in (a pointer to its private state, an id it computes):
+    /// written as zero, never read, and not compared by
+    /// [`decode_exact`](XtStruct::decode_exact), as iptables leaves them out of the
+    /// `userspacesize` bytes it compares.
+    Kernel(usize),
+    /// `N` bytes the extension writes and reads itself (an array of records, a union whose
+    /// member another field picks), with a writer given the zeroed field and a reader
+    /// that refuses bytes it cannot take; the table still places them, and
+    /// [`decode_exact`](XtStruct::decode_exact) still compares them. Fields are read in
+    /// table order, so a reader may use what the fields before it set.
+    Custom(usize, fn(&T, &mut [u8]), fn(&mut T, &[u8]) -> Option<()>),
     /// A network-order `__be16` (a port), held in host order.
     Be16(fn(&T) -> u16, fn(&mut T, u16)),
     /// An array of `N` host-order `__u16`s (`__u16 ports[N]`).
@@ -44,9 +60,6 @@ pub enum Kind<T: 'static> {
     /// A host-order `size_t` or `unsigned long`: as wide as a pointer (8 bytes on 64-bit
     /// hosts, 4 on 32-bit ones), held as a `u64` and written cut to that width.
     Word(fn(&T) -> u64, fn(&mut T, u64)),
-    /// A NUL-padded `char[N]` of `N` bytes held as bytes, not text: read up to its first NUL
-    /// (all `N` when it has none), written as held (at most `N` bytes).
-    CBytes(usize, fn(&T) -> &[u8], fn(&mut T, Vec<u8>)),
     /// `N` bytes computed from other options when encoding (an interface mask made from its
     /// name), never read: a blob whose bytes differ from what the options give is refused
     /// by [`XtStruct::decode_exact`].
@@ -61,7 +74,13 @@ impl<T> Kind<T> {
             Kind::U16(..) | Kind::Be16(..) => 2,
             Kind::U32(..) | Kind::I32(..) | Kind::U16Pair(..) => 4,
             Kind::U64(..) | Kind::U32Pair(..) => 8,
-            Kind::Str(n, ..) | Kind::Bytes(n, ..) | Kind::CBytes(n, ..) | Kind::Derived(n, _) => *n,
+            Kind::Str(n, ..)
+            | Kind::CBytes(n, ..)
+            | Kind::Bytes(n, ..)
+            | Kind::Kernel(n)
+            | Kind::Custom(n, ..)
+            | Kind::Derived(n, _) => *n,
+            Kind::U32Array(n, ..) => *n * 4,
             Kind::U16s(n, ..) => 2 * *n,
             Kind::Word(..) => std::mem::size_of::<usize>(),
         }
@@ -164,7 +183,20 @@ impl<T> XtStruct<T> {
                 Kind::U16Pair(_, set) => set(into, v.u16_pair(at)?),
                 Kind::U32Pair(_, set) => set(into, v.u32_pair(at)?),
                 Kind::Str(n, _, set) => set(into, v.str(at, *n)?),
+                Kind::CBytes(n, _, set) => {
+                    let b = v.bytes(at, *n)?;
+                    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
+                    set(into, b[..end].to_vec());
+                }
                 Kind::Bytes(n, _, set) => set(into, v.bytes(at, *n)?),
+                Kind::U32Array(n, _, set) => {
+                    let words = (0..*n)
+                        .map(|i| v.u32(at + i * 4))
+                        .collect::<Option<Vec<u32>>>()?;
+                    set(into, &words);
+                }
+                Kind::Kernel(_) => {}
+                Kind::Custom(n, _, read) => read(into, v.bytes(at, *n)?)?,
                 Kind::Be16(_, set) => set(into, u16::from_be_bytes(v.u16(at)?.to_ne_bytes())),
                 Kind::U16s(n, _, set) => {
                     let mut a = Vec::with_capacity(*n);
@@ -174,11 +206,6 @@ impl<T> XtStruct<T> {
                     set(into, &a)
                 }
                 Kind::Word(_, set) => set(into, v.word(at)?),
-                Kind::CBytes(n, _, set) => {
-                    let b = v.bytes(at, *n)?;
-                    let end = b.iter().position(|&c| c == 0).unwrap_or(b.len());
-                    set(into, b[..end].to_vec())
-                }
                 Kind::Derived(..) => {}
             }
         }
@@ -199,10 +226,21 @@ impl<T> XtStruct<T> {
                 Kind::U16Pair(get, _) => b.put_u16_pair(at, get(from)),
                 Kind::U32Pair(get, _) => b.put_u32_pair(at, get(from)),
                 Kind::Str(n, get, _) => b.put_str(at, *n, get(from)),
+                Kind::CBytes(n, get, _) => {
+                    let bytes = get(from);
+                    b.put(at, &bytes[..bytes.len().min(*n)]);
+                }
                 Kind::Bytes(n, get, _) => {
                     let bytes = get(from);
                     b.put(at, &bytes[..bytes.len().min(*n)]);
                 }
+                Kind::U32Array(n, get, _) => {
+                    for (i, w) in get(from).iter().take(*n).enumerate() {
+                        b.put_u32(at + i * 4, *w);
+                    }
+                }
+                Kind::Kernel(_) => {}
+                Kind::Custom(n, write, _) => write(from, b.field(at, *n)),
                 Kind::Be16(get, _) => b.put(at, &get(from).to_be_bytes()),
                 Kind::U16s(n, get, _) => {
                     for (i, x) in get(from).iter().take(*n).enumerate() {
@@ -210,10 +248,6 @@ impl<T> XtStruct<T> {
                     }
                 }
                 Kind::Word(get, _) => b.put_word(at, get(from)),
-                Kind::CBytes(n, get, _) => {
-                    let bytes = get(from);
-                    b.put(at, &bytes[..bytes.len().min(*n)]);
-                }
                 Kind::Derived(n, get) => {
                     let bytes = get(from);
                     b.put(at, &bytes[..bytes.len().min(*n)]);
@@ -254,14 +288,94 @@ impl<T> XtStruct<T> {
         T: Default,
     {
         let out = self.decode(rev, info)?;
-        (self.encode(&out) == info).then_some(out)
+        self.encodes_to(&out, info).then_some(out)
     }
+
+    /// Whether `from` encodes to exactly `info`, the bytes of [`Kind::Kernel`] fields
+    /// aside: the check that decides whether a received blob is claimed.
+    pub fn encodes_to(&self, from: &T, info: &[u8]) -> bool {
+        let mut got = self.encode(from);
+        if got.len() != info.len() {
+            return false;
+        }
+        for f in self.fields {
+            if let Kind::Kernel(n) = f.kind {
+                got[f.at..f.at + n].copy_from_slice(&info[f.at..f.at + n]);
+            }
+        }
+        got == info
+    }
+}
+
+/// The tables of every revision of a struct whose layout changes with the revision, one
+/// [`XtStruct`] each: the revision a blob comes with (or the one a rule is written at)
+/// picks its table.
+///
+/// ```
+/// use iptnl::ipt::ext::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
+///
+/// #[derive(Debug, Default, PartialEq)]
+/// struct Id {
+///     id: u32,
+/// }
+/// // Revision 0 holds the id in a byte, revision 1 in a word.
+/// static V0: XtStruct<Id> = XtStruct::new(
+///     "v0",
+///     1,
+///     0,
+///     &[Field { name: "id", at: 0, kind: Kind::U8(|s| s.id as u8, |s, v| s.id = v.into()) }],
+/// );
+/// static V1: XtStruct<Id> = XtStruct::new(
+///     "v1",
+///     4,
+///     1,
+///     &[Field { name: "id", at: 0, kind: Kind::U32(|s| s.id, |s, v| s.id = v) }],
+/// );
+/// static REVS: XtRevs<Id> = XtRevs(&[&V0, &V1]);
+/// let blob = REVS.get(1).unwrap().encode(&Id { id: 300 });
+/// assert_eq!(REVS.decode_exact(1, &blob), Some(Id { id: 300 }));
+/// // Revision 0 reads one byte of it, and the rest keeps it from being claimed.
+/// assert_eq!(REVS.decode(0, &blob), Some(Id { id: 44 }));
+/// assert_eq!(REVS.decode_exact(0, &blob), None);
+/// assert!(REVS.get(2).is_none());
+/// ```
+pub struct XtRevs<T: 'static>(pub &'static [&'static XtStruct<T>]);
+
+impl<T> XtRevs<T> {
+    /// The table of revision `rev`, if there is one.
+    pub fn get(&self, rev: u32) -> Option<&'static XtStruct<T>> {
+        self.0.iter().copied().find(|t| t.rev == rev)
+    }
+
+    /// [`XtStruct::decode`] with the table of `rev`.
+    pub fn decode(&self, rev: u32, info: &[u8]) -> Option<T>
+    where
+        T: Default,
+    {
+        self.get(rev)?.decode(rev, info)
+    }
+
+    /// [`XtStruct::decode_exact`] with the table of `rev`.
+    pub fn decode_exact(&self, rev: u32, info: &[u8]) -> Option<T>
+    where
+        T: Default,
+    {
+        self.get(rev)?.decode_exact(rev, info)
+    }
+}
+
+/// The size of the field that `_f` reads, for [`xt_field!`](crate::xt_field)'s `Kernel`
+/// kind, whose width is its field's.
+#[doc(hidden)]
+pub const fn field_size<C, F>(_f: fn(&C) -> &F) -> usize {
+    std::mem::size_of::<F>()
 }
 
 /// A [`Field`] of kernel struct `C` named `cfield`, of kind `Kind` (`U8`, `U16`, `U32`,
 /// `I32`, `U64`, `Flag`, `U16Pair`, `U32Pair`, `Be16`, `Word`), held in the options at `path`
-/// (a field, or a dotted path, of the extension's struct); `Str(N)`, `Bytes(N)`, `U16s(N)` and
-/// `CBytes(N)` take the field's capacity.
+/// (a field, or a dotted path, of the extension's struct); `Str(N)`, `Bytes(N)`, `U16s(N)`,
+/// `U32Array(N)` and `CBytes(N)` take the field's capacity. `xt_field!(C, cfield: Kernel)` is
+/// a field the kernel fills, as wide as `cfield` is, held nowhere.
 ///
 /// ```
 /// use iptnl::ipt::ext::base::xtstruct::XtStruct;
@@ -293,11 +407,42 @@ impl<T> XtStruct<T> {
 /// ```
 #[macro_export]
 macro_rules! xt_field {
+    ($c:ty, $cf:ident: Kernel) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::Kernel(
+                $crate::ipt::ext::base::xtstruct::field_size(|c: &$c| &c.$cf),
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: U32Array($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::U32Array(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+.copy_from_slice(v),
+            ),
+        }
+    };
     ($c:ty, $cf:ident: Str($n:expr) => $($p:ident).+) => {
         $crate::ipt::ext::base::xtstruct::Field {
             name: stringify!($cf),
             at: ::std::mem::offset_of!($c, $cf),
             kind: $crate::ipt::ext::base::xtstruct::Kind::Str(
+                $n,
+                |s| &s.$($p).+,
+                |s, v| s.$($p).+ = v,
+            ),
+        }
+    };
+    ($c:ty, $cf:ident: CBytes($n:expr) => $($p:ident).+) => {
+        $crate::ipt::ext::base::xtstruct::Field {
+            name: stringify!($cf),
+            at: ::std::mem::offset_of!($c, $cf),
+            kind: $crate::ipt::ext::base::xtstruct::Kind::CBytes(
                 $n,
                 |s| &s.$($p).+,
                 |s, v| s.$($p).+ = v,
@@ -323,17 +468,6 @@ macro_rules! xt_field {
                 $n,
                 |s| &s.$($p).+,
                 |s, v| s.$($p).+.copy_from_slice(v),
-            ),
-        }
-    };
-    ($c:ty, $cf:ident: CBytes($n:expr) => $($p:ident).+) => {
-        $crate::ipt::ext::base::xtstruct::Field {
-            name: stringify!($cf),
-            at: ::std::mem::offset_of!($c, $cf),
-            kind: $crate::ipt::ext::base::xtstruct::Kind::CBytes(
-                $n,
-                |s| &s.$($p).+,
-                |s, v| s.$($p).+ = v,
             ),
         }
     };
@@ -365,6 +499,7 @@ mod tests {
         h: String,
         i: [u8; 6],
         j: i32,
+        k: Vec<u8>,
     }
 
     #[repr(C)]
@@ -380,6 +515,7 @@ mod tests {
         h: [u8; 8],
         i: [u8; 6],
         j: i32,
+        k: [u8; 4],
     }
 
     static ALL: XtStruct<All> = XtStruct::new(
@@ -397,6 +533,7 @@ mod tests {
             xt_field!(c_all, h: Str(8) => h),
             xt_field!(c_all, i: Bytes(6) => i),
             xt_field!(c_all, j: I32 => j),
+            xt_field!(c_all, k: CBytes(4) => k),
         ],
     );
 
@@ -415,6 +552,7 @@ mod tests {
             h: "abcdefgh".into(),
             i: [1, 2, 3, 4, 5, 6],
             j: -2,
+            k: vec![0xff, 0xfe, 1, 2],
         };
         let j = std::mem::offset_of!(c_all, j);
         let blob = ALL.encode(&v);
@@ -427,6 +565,12 @@ mod tests {
         assert_eq!(blob[15], 1);
         let h = std::mem::offset_of!(c_all, h);
         assert_eq!(&blob[h..h + 8], b"abcdefg\0");
+        // Bytes, even not text, up to the NUL or the end of the field.
+        let k = std::mem::offset_of!(c_all, k);
+        assert_eq!(blob[k..k + 4], [0xff, 0xfe, 1, 2]);
+        let mut cut = blob.clone();
+        cut[k + 1..k + 4].fill(0);
+        assert_eq!(ALL.decode(3, &cut).unwrap().k, [0xff]);
         let back = ALL.decode(3, &blob).unwrap();
         assert_eq!(
             back,
@@ -447,6 +591,106 @@ mod tests {
         assert!(ALL.decode(3, &extra).is_some());
         assert_eq!(ALL.decode_exact(3, &extra), None);
         assert_eq!(ALL.decode_exact(3, &odd), None);
+    }
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct Held {
+        words: [u32; 3],
+        flags: u32,
+    }
+
+    #[repr(C)]
+    #[allow(non_camel_case_types)]
+    struct c_held {
+        words: [u32; 3],
+        secid: u32,
+        flags: u32,
+        master: usize,
+    }
+
+    static HELD: XtStruct<Held> = XtStruct::new(
+        "c_held",
+        std::mem::size_of::<c_held>(),
+        0,
+        &[
+            xt_field!(c_held, words: U32Array(3) => words),
+            xt_field!(c_held, secid: Kernel),
+            xt_field!(c_held, flags: U32 => flags),
+            xt_field!(c_held, master: Kernel),
+        ],
+    );
+
+    /// An array writes its words in order; a kernel-filled field is as wide as its C
+    /// field, written as zero, and whatever the kernel put there does not keep a blob
+    /// from being claimed, while every other byte still does.
+    #[test]
+    fn arrays_and_kernel_fields() {
+        let v = Held {
+            words: [1, 2, 0xdead_beef],
+            flags: 5,
+        };
+        let blob = HELD.encode(&v);
+        assert_eq!(blob.len(), xt_align(std::mem::size_of::<c_held>()));
+        assert_eq!(blob[8..12], 0xdead_beefu32.to_ne_bytes());
+        let (secid, master) = (
+            std::mem::offset_of!(c_held, secid),
+            std::mem::offset_of!(c_held, master),
+        );
+        assert!(blob[secid..secid + 4].iter().all(|&b| b == 0));
+        assert!(blob[master..].iter().all(|&b| b == 0));
+        assert_eq!(HELD.fields[3].kind.width(), std::mem::size_of::<usize>());
+        let mut filled = blob.clone();
+        filled[secid] = 9;
+        filled[master..master + std::mem::size_of::<usize>()].fill(0xff);
+        assert_eq!(HELD.decode_exact(0, &filled), Some(v.clone()));
+        assert!(HELD.encodes_to(&v, &filled));
+        let mut other = filled.clone();
+        other[0] = 7;
+        assert_eq!(HELD.decode(0, &other).unwrap().words[0], 7);
+        assert!(!HELD.encodes_to(&v, &other));
+        assert!(!HELD.encodes_to(&v, &filled[..8]));
+    }
+
+    #[derive(Debug, Default, PartialEq, Clone)]
+    struct Counted {
+        items: Vec<u8>,
+    }
+
+    /// A count field sizes what a custom field after it reads; a custom reader's refusal
+    /// refuses the blob, and its bytes are compared like any field's.
+    #[test]
+    fn custom_fields_follow_the_fields_before_them() {
+        static T: XtStruct<Counted> = XtStruct::new(
+            "counted",
+            8,
+            0,
+            &[
+                Field {
+                    name: "n",
+                    at: 0,
+                    kind: Kind::U8(|s| s.items.len() as u8, |s, n| s.items = vec![0; n.into()]),
+                },
+                Field {
+                    name: "items",
+                    at: 1,
+                    kind: Kind::Custom(
+                        4,
+                        |s, f| f[..s.items.len()].copy_from_slice(&s.items),
+                        |s, f| {
+                            let n = s.items.len();
+                            s.items = f.get(..n)?.to_vec();
+                            Some(())
+                        },
+                    ),
+                },
+            ],
+        );
+        let v = Counted { items: vec![5, 6] };
+        let blob = T.encode(&v);
+        assert_eq!(blob, [2, 5, 6, 0, 0, 0, 0, 0]);
+        assert_eq!(T.decode_exact(0, &blob), Some(v));
+        assert_eq!(T.decode(0, &[9, 1, 2, 3, 4, 0, 0, 0]), None);
+        assert_eq!(T.decode_exact(0, &[1, 5, 6, 0, 0, 0, 0, 0]), None);
     }
 
     #[derive(Debug, Default, PartialEq, Clone)]
