@@ -19,6 +19,7 @@ pub(crate) mod state;
 mod verbs;
 mod view;
 mod words;
+mod zero;
 
 use std::borrow::Cow;
 use std::collections::HashMap;

@@ -16,7 +16,7 @@ use crate::ipt::{
     canonical_exprs_with, canonical_of_rule_with, encode_rule_into_for, RuleSpec, RuleTarget,
 };
 use crate::netlink::Messages;
-use crate::nft::{Chain, Expr, Placement, Policy, Rule, Table};
+use crate::nft::{Chain, Placement, Policy, Rule, Table};
 
 type Plan<T> = Result<T, PlanError>;
 
@@ -28,7 +28,7 @@ fn note(set: &mut FastSet<String>, table: &str) {
     }
 }
 
-fn key(table: &str, chain: &str) -> (String, String) {
+pub(super) fn key(table: &str, chain: &str) -> (String, String) {
     (table.to_owned(), chain.to_owned())
 }
 
@@ -39,11 +39,11 @@ fn chain_missing(t: &str, c: &str) -> Refusal {
     }
 }
 
-fn missing(t: &str, c: &str) -> PlanError {
+pub(super) fn missing(t: &str, c: &str) -> PlanError {
     chain_missing(t, c).into()
 }
 
-fn too_big(what: Numbered, t: &str, c: &str, n: u32) -> PlanError {
+pub(super) fn too_big(what: Numbered, t: &str, c: &str, n: u32) -> PlanError {
     Refusal::TooBig {
         what,
         table: t.to_owned(),
@@ -64,7 +64,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
 
     /// Whether the plan knows the chain does not exist: deleted by it, read as missing, or
     /// not declared in a table it rebuilds.
-    fn known_missing(&self, table: &str, chain: &str) -> bool {
+    pub(super) fn known_missing(&self, table: &str, chain: &str) -> bool {
         match self.known(table, chain).and_then(|s| s.exists) {
             Some(e) => !e,
             None => self.rebuilt.contains(table),
@@ -112,7 +112,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// [`ChainState::load_compact`]), for what needs more of its rules than their handles
     /// and canonical forms. The rules are read at the plan's generation or later: a batch
     /// planned from a later one carries the plan's and is refused, then planned again.
-    fn decode_loaded(&mut self, table: &str, chain: &str) -> Plan<()> {
+    pub(super) fn decode_loaded(&mut self, table: &str, chain: &str) -> Plan<()> {
         if !self.known(table, chain).is_some_and(ChainState::compact) {
             return Ok(());
         }
@@ -152,7 +152,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         Ok(tables.iter().any(|t| t == table))
     }
 
-    fn entries(&mut self, table: &str, chain: &str) -> &mut Vec<Entry> {
+    pub(super) fn entries(&mut self, table: &str, chain: &str) -> &mut Vec<Entry> {
         self.state(table, chain)
             .entries
             .get_or_insert_with(Vec::new)
@@ -946,81 +946,5 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 Ok(Pending::Done)
             }
         }
-    }
-
-    /// Zeroes the counters of a chain's rules (or of rule `rule`), and of a built-in
-    /// chain's own, keeping its policy.
-    fn zero(&mut self, t: &str, c: &str, rule: Option<u32>) -> Plan<()> {
-        if self.known_missing(t, c) {
-            return Err(missing(t, c));
-        }
-        self.decode_loaded(t, c)?;
-        let entries = self.entries(t, c).clone();
-        if let Some(n) = rule {
-            if n as usize > entries.len() {
-                return Err(too_big(Numbered::Zero, t, c, n));
-            }
-        }
-        let mut anon = None;
-        for (i, e) in entries.iter().enumerate() {
-            if rule.is_some_and(|n| n as usize != i + 1) {
-                continue;
-            }
-            let Entry::Kernel(h) = *e else { continue };
-            let Some(mut r) = self.rule_of(t, c, *e) else {
-                continue;
-            };
-            // Only a rule with a counter that is not zero is written again, as iptables-nft
-            // does (writing a rule again also starts its other state, a quota or a limit,
-            // afresh).
-            let mut had = false;
-            for x in &mut r.exprs {
-                if let Expr::Counter(cnt) = x {
-                    had |= cnt.packets != 0 || cnt.bytes != 0;
-                    *cnt = Default::default();
-                }
-            }
-            if !had {
-                continue;
-            }
-            r.handle = None;
-            r.position = None;
-            // The kernel does not dump the protocol x_tables extensions are checked against:
-            // without it, a TPROXY or `--to-ports` rule is refused.
-            r.compat = crate::ipt::compat::compat_of(&r.exprs, self.family);
-            // An anonymous set belongs to the rule that uses it: the new rule gets sets of
-            // its own with the same elements.
-            if r.uses_anonymous_sets() {
-                if anon.is_none() {
-                    anon = Some(self.view.anonymous_sets(self.family, t)?);
-                }
-                if let Some(sets) = anon.as_ref() {
-                    r.bind_sets(sets);
-                }
-            }
-            let id = self.batch.new_id();
-            let op =
-                self.batch
-                    .add_rule_with_id(&r, Placement::Replace(h), self.mode.echo, Some(id))?;
-            self.entries(t, c)[i] = Entry::New { id, op };
-        }
-        if rule.is_none() && !self.rebuilt.contains(t) {
-            if let Some(bc) = builtin(t, c) {
-                if let Some(ch) = self.view.chain(self.family, t, c)? {
-                    let p = match self.policies.get(&key(t, c)) {
-                        Some(p) => *p,
-                        None => ch
-                            .hook
-                            .as_ref()
-                            .and_then(|h| h.policy)
-                            .unwrap_or(Policy::Accept),
-                    };
-                    self.batch
-                        .add_chain(&bc.to_chain(self.family, t, p, Some((0, 0))), false)?;
-                    self.chain_list_edit(t, None);
-                }
-            }
-        }
-        Ok(())
     }
 }
