@@ -30,6 +30,7 @@ pub(crate) mod cache;
 mod error;
 pub(crate) mod events;
 mod floor;
+pub(crate) mod fnv;
 mod format;
 mod group;
 pub mod ipset;

@@ -18,7 +18,7 @@
 
 use super::{RestoreOptions, RestoreReport};
 use crate::ipt::tables::find_table;
-use crate::iptables::plan::state::FastSet;
+use crate::iptables::fnv::FastSet;
 
 /// Text that makes an input's encoding depend on more than the ruleset: ipset names (the
 /// `set` match and the `SET` target) and a rule's own counters.
