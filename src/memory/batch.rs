@@ -25,6 +25,9 @@ use crate::netlink::{Message, Messages, MsgWriter};
 /// into socket buffers of about this size).
 const EVENT_DATAGRAM: usize = 8192;
 
+/// The room a datagram of events starts with (one rule's event fits; bigger commits grow it).
+const EVENT_START: usize = 1024;
+
 /// What a batch sends back.
 #[derive(Debug, Default)]
 pub(crate) struct Outcome {
@@ -87,7 +90,8 @@ pub(crate) fn apply(
             return Err(why);
         }
     };
-    let mut w = MsgWriter::new();
+    // Room for the acknowledgement and a refusal without growing.
+    let mut w = MsgWriter::with_capacity(256);
     if failures.is_empty() {
         if tx.validate == Validate::Need && !valid(&tx) {
             // The kernel aborts, then applies the batch again validating after each rule.
@@ -320,7 +324,7 @@ impl Sink {
         };
         if start_new {
             self.flush();
-            self.cur = Some((report, MsgWriter::new()));
+            self.cur = Some((report, MsgWriter::with_capacity(EVENT_START)));
         }
         &mut self.cur.as_mut().expect("just set").1
     }

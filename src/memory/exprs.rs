@@ -60,8 +60,22 @@ struct Entry {
     facts: Facts,
 }
 
-const EMPTY: u32 = u32::MAX;
-const TOMB: u32 = u32::MAX - 1;
+/// Index slots: an entry's hash in the high half and its id in the low half, or one of
+/// these two (no id gets that high).
+const EMPTY: u64 = u64::MAX;
+const TOMB: u64 = u64::MAX - 1;
+
+fn slot(h: u32, id: ExprId) -> u64 {
+    u64::from(h) << 32 | u64::from(id)
+}
+
+fn slot_id(s: u64) -> ExprId {
+    s as u32
+}
+
+fn slot_hash(s: u64) -> u32 {
+    (s >> 32) as u32
+}
 
 /// The interned expressions of a namespace.
 #[derive(Debug, Default)]
@@ -71,8 +85,9 @@ pub(crate) struct Interner {
     holes: usize,
     entries: Vec<Entry>,
     free: Vec<ExprId>,
-    /// Open addressing by hash: ids, [`EMPTY`] or [`TOMB`].
-    slots: Vec<u32>,
+    /// Open addressing by hash: [`slot`]s, [`EMPTY`] or [`TOMB`]. A slot carries its
+    /// entry's hash, so that a probe passes other entries without reading them.
+    slots: Vec<u64>,
     live: usize,
     tombs: usize,
     /// Unfolded bytes of the live entries.
@@ -179,12 +194,13 @@ impl Interner {
                 TOMB => {
                     first_tomb.get_or_insert(i);
                 }
-                id => {
-                    let e = &self.entries[id as usize];
-                    if e.hash == h && usize::from(e.raw) == raw.len() && same(self.folded(e), raw) {
+                s if slot_hash(s) == h => {
+                    let e = &self.entries[slot_id(s) as usize];
+                    if usize::from(e.raw) == raw.len() && same(self.folded(e), raw) {
                         return Ok(i);
                     }
                 }
+                _ => {}
             }
             i = (i + 1) & mask;
         }
@@ -201,12 +217,12 @@ impl Interner {
                 TOMB => {
                     first_tomb.get_or_insert(i);
                 }
-                id => {
-                    let e = &self.entries[id as usize];
-                    if e.hash == h && self.folded(e) == folded {
-                        return Ok(i);
-                    }
+                s if slot_hash(s) == h
+                    && self.folded(&self.entries[slot_id(s) as usize]) == folded =>
+                {
+                    return Ok(i);
                 }
+                _ => {}
             }
             i = (i + 1) & mask;
         }
@@ -215,12 +231,12 @@ impl Interner {
     fn grow(&mut self) {
         let cap = ((self.live + 1) * 2).next_power_of_two().max(64);
         let mut slots = vec![EMPTY; cap];
-        for id in self.slots.iter().copied().filter(|&s| s < TOMB) {
-            let mut i = self.entries[id as usize].hash as usize & (cap - 1);
+        for s in self.slots.iter().copied().filter(|&s| s < TOMB) {
+            let mut i = slot_hash(s) as usize & (cap - 1);
             while slots[i] != EMPTY {
                 i = (i + 1) & (cap - 1);
             }
-            slots[i] = id;
+            slots[i] = s;
         }
         self.slots = slots;
         self.tombs = 0;
@@ -235,7 +251,7 @@ impl Interner {
         let h = hash(bytes);
         let at = match self.probe_raw(h, bytes) {
             Ok(i) => {
-                let id = self.slots[i];
+                let id = slot_id(self.slots[i]);
                 self.entries[id as usize].refs += 1;
                 return id;
             }
@@ -272,7 +288,7 @@ impl Interner {
         if self.slots[at] == TOMB {
             self.tombs -= 1;
         }
-        self.slots[at] = id;
+        self.slots[at] = slot(h, id);
         self.live += 1;
         self.raw_bytes += bytes.len();
         id
@@ -327,6 +343,7 @@ impl Interner {
     /// Appends the bytes of `id` to `w`.
     pub fn write(&self, id: ExprId, out: &mut Vec<u8>) {
         let e = &self.entries[id as usize];
+        out.reserve(usize::from(e.raw));
         unfold(self.folded(e), out);
     }
 
@@ -386,7 +403,7 @@ impl Interner {
         (
             self.arena.capacity(),
             self.entries.capacity() * std::mem::size_of::<Entry>(),
-            self.slots.capacity() * 4,
+            self.slots.capacity() * std::mem::size_of::<u64>(),
         )
     }
 

@@ -204,7 +204,8 @@ pub(crate) fn answer(
                 .saturating_sub(4) as u32
         })
     };
-    let mut w = MsgWriter::new();
+    // Room for one object's message and an acknowledgement without growing.
+    let mut w = MsgWriter::with_capacity(512);
     if subsys == NFNL_SUBSYS_NFT_COMPAT && id == NFNL_MSG_COMPAT_GET {
         return compat(
             m,

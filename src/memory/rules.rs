@@ -126,14 +126,16 @@ pub(crate) fn new_rule(tx: &mut Txn<'_>, m: &Msg<'_>) -> Step {
         }
     }
     // The expressions: every one read first, then each checked in order.
-    let mut exprs: Vec<ExprId> = Vec::new();
-    let mut elems: Vec<u32> = Vec::new();
+    let list = m.get(NFTA_RULE_EXPRESSIONS);
+    let n = list.map_or(0, |l| l.nested().count().min(MAX_EXPRS + 1));
+    let mut exprs: Vec<ExprId> = Vec::with_capacity(n);
+    let mut elems: Vec<u32> = Vec::with_capacity(n);
     let release = |tx: &mut Txn<'_>, exprs: &[ExprId]| {
         for &e in exprs {
             tx.nft.exprs.release(e);
         }
     };
-    if let Some(list) = m.get(NFTA_RULE_EXPRESSIONS) {
+    if let Some(list) = list {
         for a in list.nested() {
             let Ok(a) = a else {
                 release(tx, &exprs);

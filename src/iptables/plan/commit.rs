@@ -68,7 +68,9 @@ pub(crate) fn run_once(
         counters: true,
         floor,
     };
-    let mut p = Planner::new(&mut view, family, mode, 0);
+    // Room for a few rules per operation before the batch grows.
+    let capacity = ops.len().saturating_mul(512).clamp(1024, 1 << 16);
+    let mut p = Planner::new(&mut view, family, mode, capacity);
     let pending = match p.plan_group(ops) {
         Ok(x) => x,
         Err((_, PlanError::Failed(Error::Conflict { .. }))) => return Ok(None),
