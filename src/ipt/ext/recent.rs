@@ -8,8 +8,6 @@
 //! The mask is all ones (16 bytes) by default; `--mask` of an IPv4 rule writes four bytes and
 //! zeroes the other twelve. Rev 0 (no mask) is decoded and re-encoded as rev 0.
 
-use std::mem::offset_of;
-
 use iptnl_sys::xt::{
     xt_recent_mtinfo, xt_recent_mtinfo_v1, XT_RECENT_CHECK, XT_RECENT_DEST, XT_RECENT_NAME_LEN,
     XT_RECENT_REAP, XT_RECENT_REMOVE, XT_RECENT_SET, XT_RECENT_SOURCE, XT_RECENT_TTL,
@@ -20,9 +18,10 @@ use super::base::libxt::{inet_aton, ntop, parse_ipv6};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
-    Val, XtBuf, XtView,
+    Val,
 };
 use crate::ipt::ext::base::opts::{STR, U32};
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -118,23 +117,64 @@ impl Recent {
         String::from_utf8_lossy(&self.name[..end]).into_owned()
     }
 
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = match self.mask {
-            Some(_) => XtBuf::of::<xt_recent_mtinfo_v1>(),
-            None => XtBuf::of::<xt_recent_mtinfo>(),
-        };
-        b.put_u32(offset_of!(xt_recent_mtinfo_v1, seconds), self.seconds);
-        b.put_u32(offset_of!(xt_recent_mtinfo_v1, hit_count), self.hit_count);
-        b.put_u8(offset_of!(xt_recent_mtinfo_v1, check_set), self.check_set);
-        b.put_u8(offset_of!(xt_recent_mtinfo_v1, invert), self.invert);
-        b.put(offset_of!(xt_recent_mtinfo_v1, name), &self.name);
-        b.put_u8(offset_of!(xt_recent_mtinfo_v1, side), self.side);
-        if let Some(m) = &self.mask {
-            b.put(offset_of!(xt_recent_mtinfo_v1, mask), m);
+    /// The field table of this match's revision: 1 with a mask, 0 without.
+    fn table(&self) -> &'static XtStruct<Recent> {
+        match self.mask {
+            Some(_) => &RECENT_V1,
+            None => &RECENT_V0,
         }
-        b.into_vec()
+    }
+
+    fn to_xt(&self) -> Vec<u8> {
+        self.table().encode(self)
     }
 }
+
+/// Generates the fields `struct xt_recent_mtinfo` and `xt_recent_mtinfo_v1` share (the
+/// latter is the former with the mask after it), then `$($more)*`.
+macro_rules! recent_table {
+    ($c:ty, $rev:expr, $($more:expr),*) => {
+        XtStruct::new(
+            stringify!($c),
+            std::mem::size_of::<$c>(),
+            $rev,
+            &[
+                crate::xt_field!($c, seconds: U32 => seconds),
+                crate::xt_field!($c, hit_count: U32 => hit_count),
+                crate::xt_field!($c, check_set: U8 => check_set),
+                crate::xt_field!($c, invert: U8 => invert),
+                Field {
+                    name: "name",
+                    at: std::mem::offset_of!($c, name),
+                    kind: Kind::Bytes(XT_RECENT_NAME_LEN, |s| &s.name, |s, v| s.name = v.to_vec()),
+                },
+                crate::xt_field!($c, side: U8 => side),
+                $($more),*
+            ],
+        )
+    };
+}
+
+/// `struct xt_recent_mtinfo` (revision 0): no mask.
+static RECENT_V0: XtStruct<Recent> = recent_table!(xt_recent_mtinfo, 0,);
+
+/// `struct xt_recent_mtinfo_v1` (revision 1): the mask, all 16 bytes whatever the family.
+static RECENT_V1: XtStruct<Recent> = recent_table!(
+    xt_recent_mtinfo_v1,
+    1,
+    Field {
+        name: "mask",
+        at: std::mem::offset_of!(xt_recent_mtinfo_v1, mask),
+        kind: Kind::Bytes(
+            16,
+            |s| s.mask.as_ref().map_or(&[][..], |m| &m[..]),
+            |s, v| s.mask = v.try_into().ok(),
+        ),
+    }
+);
+
+/// The tables of both revisions.
+static RECENT: XtRevs<Recent> = XtRevs(&[&RECENT_V0, &RECENT_V1]);
 
 impl Extension for Recent {
     fn desc(&self) -> &'static ExtDesc {
@@ -332,38 +372,20 @@ impl Extension for Recent {
 }
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = match rev {
-        0 => XtView::of::<xt_recent_mtinfo>(info)?,
-        1 => XtView::of::<xt_recent_mtinfo_v1>(info)?,
-        _ => return None,
+    let t = RECENT.get(rev)?;
+    let v = t.view(rev, info)?;
+    let mut r = Recent {
+        mask: None,
+        ..Recent::default()
     };
-    let mask = if rev == 1 {
-        Some(
-            v.bytes(offset_of!(xt_recent_mtinfo_v1, mask), 16)?
-                .try_into()
-                .ok()?,
-        )
-    } else {
-        None
-    };
-    let r = Recent {
-        seconds: v.u32(offset_of!(xt_recent_mtinfo_v1, seconds))?,
-        hit_count: v.u32(offset_of!(xt_recent_mtinfo_v1, hit_count))?,
-        check_set: v.u8(offset_of!(xt_recent_mtinfo_v1, check_set))?,
-        invert: v.u8(offset_of!(xt_recent_mtinfo_v1, invert))?,
-        name: v
-            .bytes(offset_of!(xt_recent_mtinfo_v1, name), XT_RECENT_NAME_LEN)?
-            .to_vec(),
-        side: v.u8(offset_of!(xt_recent_mtinfo_v1, side))?,
-        mask,
-    };
+    t.read(&v, &mut r)?;
     let ops = r.check_set & (XT_RECENT_SET | XT_RECENT_CHECK | XT_RECENT_UPDATE | XT_RECENT_REMOVE);
     if r.check_set & !XT_RECENT_VALID_FLAGS != 0
         || ops.count_ones() != 1
         || r.invert > 1
         || r.side > XT_RECENT_DEST
         || !r.name.contains(&0)
-        || r.to_xt() != info
+        || !t.encodes_to(&r, info)
     {
         return None;
     }
