@@ -16,22 +16,21 @@
 //! only, `--hashlimit` another name of `--hashlimit-upto`, the masks prefix lengths, the
 //! table sizes and times 32-bit numbers, `--hashlimit-name` mandatory and at least one byte.
 
-use std::mem::offset_of;
-
 use iptnl_sys::xt::{
-    hashlimit_cfg1, hashlimit_cfg2, hashlimit_cfg3, xt_hashlimit_mtinfo1, xt_hashlimit_mtinfo2,
-    xt_hashlimit_mtinfo3, XT_HASHLIMIT_SCALE_v2, XT_HASHLIMIT_BYTES, XT_HASHLIMIT_BYTE_SHIFT,
-    XT_HASHLIMIT_HASH_DIP, XT_HASHLIMIT_HASH_DPT, XT_HASHLIMIT_HASH_SIP, XT_HASHLIMIT_HASH_SPT,
-    XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH, XT_HASHLIMIT_SCALE,
+    xt_hashlimit_mtinfo1, xt_hashlimit_mtinfo2, xt_hashlimit_mtinfo3, XT_HASHLIMIT_SCALE_v2,
+    XT_HASHLIMIT_BYTES, XT_HASHLIMIT_BYTE_SHIFT, XT_HASHLIMIT_HASH_DIP, XT_HASHLIMIT_HASH_DPT,
+    XT_HASHLIMIT_HASH_SIP, XT_HASHLIMIT_HASH_SPT, XT_HASHLIMIT_INVERT, XT_HASHLIMIT_RATE_MATCH,
+    XT_HASHLIMIT_SCALE,
 };
 
 use super::base::libxt::strtoul_prefix;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Ty,
-    Val, XtBuf, XtView,
+    Val,
 };
 use crate::ipt::ext::base::opts::U32;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -307,67 +306,97 @@ impl Hashlimit {
         Ok(())
     }
 
-    /// The info struct of this revision.
+    /// The info struct of this revision (3 for any but 1 and 2).
     fn to_xt(&self) -> Vec<u8> {
-        match self.rev {
-            1 => {
-                let mut b = XtBuf::of::<xt_hashlimit_mtinfo1>();
-                let c = offset_of!(xt_hashlimit_mtinfo1, cfg);
-                b.put_str(offset_of!(xt_hashlimit_mtinfo1, name), 16, &self.name);
-                b.put_u32(c + offset_of!(hashlimit_cfg1, mode), self.mode);
-                b.put_u32(c + offset_of!(hashlimit_cfg1, avg), self.avg as u32);
-                b.put_u32(c + offset_of!(hashlimit_cfg1, burst), self.burst as u32);
-                b.put_u32(c + offset_of!(hashlimit_cfg1, size), self.size);
-                b.put_u32(c + offset_of!(hashlimit_cfg1, max), self.max);
-                b.put_u32(
-                    c + offset_of!(hashlimit_cfg1, gc_interval),
-                    self.gc_interval,
-                );
-                b.put_u32(c + offset_of!(hashlimit_cfg1, expire), self.expire);
-                b.put_u8(c + offset_of!(hashlimit_cfg1, srcmask), self.srcmask);
-                b.put_u8(c + offset_of!(hashlimit_cfg1, dstmask), self.dstmask);
-                b.into_vec()
-            }
-            2 => {
-                let mut b = XtBuf::of::<xt_hashlimit_mtinfo2>();
-                let c = offset_of!(xt_hashlimit_mtinfo2, cfg);
-                b.put_str(offset_of!(xt_hashlimit_mtinfo2, name), 255, &self.name);
-                b.put_u64(c + offset_of!(hashlimit_cfg2, avg), self.avg);
-                b.put_u64(c + offset_of!(hashlimit_cfg2, burst), self.burst);
-                b.put_u32(c + offset_of!(hashlimit_cfg2, mode), self.mode);
-                b.put_u32(c + offset_of!(hashlimit_cfg2, size), self.size);
-                b.put_u32(c + offset_of!(hashlimit_cfg2, max), self.max);
-                b.put_u32(
-                    c + offset_of!(hashlimit_cfg2, gc_interval),
-                    self.gc_interval,
-                );
-                b.put_u32(c + offset_of!(hashlimit_cfg2, expire), self.expire);
-                b.put_u8(c + offset_of!(hashlimit_cfg2, srcmask), self.srcmask);
-                b.put_u8(c + offset_of!(hashlimit_cfg2, dstmask), self.dstmask);
-                b.into_vec()
-            }
-            _ => {
-                let mut b = XtBuf::of::<xt_hashlimit_mtinfo3>();
-                let c = offset_of!(xt_hashlimit_mtinfo3, cfg);
-                b.put_str(offset_of!(xt_hashlimit_mtinfo3, name), 255, &self.name);
-                b.put_u64(c + offset_of!(hashlimit_cfg3, avg), self.avg);
-                b.put_u64(c + offset_of!(hashlimit_cfg3, burst), self.burst);
-                b.put_u32(c + offset_of!(hashlimit_cfg3, mode), self.mode);
-                b.put_u32(c + offset_of!(hashlimit_cfg3, size), self.size);
-                b.put_u32(c + offset_of!(hashlimit_cfg3, max), self.max);
-                b.put_u32(
-                    c + offset_of!(hashlimit_cfg3, gc_interval),
-                    self.gc_interval,
-                );
-                b.put_u32(c + offset_of!(hashlimit_cfg3, expire), self.expire);
-                b.put_u32(c + offset_of!(hashlimit_cfg3, interval), self.interval);
-                b.put_u8(c + offset_of!(hashlimit_cfg3, srcmask), self.srcmask);
-                b.put_u8(c + offset_of!(hashlimit_cfg3, dstmask), self.dstmask);
-                b.into_vec()
-            }
-        }
+        HASHLIMIT
+            .get(self.rev)
+            .unwrap_or(&HASHLIMIT_V3)
+            .encode(self)
     }
 }
+
+/// A field of the `cfg` struct inside info struct `$c`, read and written as `$kind`.
+macro_rules! cfg_field {
+    ($c:ty, $f:ident: $kind:ident => $p:ident) => {
+        Field {
+            name: concat!("cfg.", stringify!($f)),
+            at: std::mem::offset_of!($c, cfg.$f),
+            kind: Kind::$kind(|s| s.$p, |s, v| s.$p = v),
+        }
+    };
+}
+
+/// `struct xt_hashlimit_mtinfo1`: a 16-byte name, the rate and burst in 32 bits.
+static HASHLIMIT_V1: XtStruct<Hashlimit> = XtStruct::new(
+    "xt_hashlimit_mtinfo1",
+    std::mem::size_of::<xt_hashlimit_mtinfo1>(),
+    1,
+    &[
+        crate::xt_field!(xt_hashlimit_mtinfo1, name: Str(16) => name),
+        cfg_field!(xt_hashlimit_mtinfo1, mode: U32 => mode),
+        Field {
+            name: "cfg.avg",
+            at: std::mem::offset_of!(xt_hashlimit_mtinfo1, cfg.avg),
+            kind: Kind::U32(|s| s.avg as u32, |s, v| s.avg = v.into()),
+        },
+        Field {
+            name: "cfg.burst",
+            at: std::mem::offset_of!(xt_hashlimit_mtinfo1, cfg.burst),
+            kind: Kind::U32(|s| s.burst as u32, |s, v| s.burst = v.into()),
+        },
+        cfg_field!(xt_hashlimit_mtinfo1, size: U32 => size),
+        cfg_field!(xt_hashlimit_mtinfo1, max: U32 => max),
+        cfg_field!(xt_hashlimit_mtinfo1, gc_interval: U32 => gc_interval),
+        cfg_field!(xt_hashlimit_mtinfo1, expire: U32 => expire),
+        cfg_field!(xt_hashlimit_mtinfo1, srcmask: U8 => srcmask),
+        cfg_field!(xt_hashlimit_mtinfo1, dstmask: U8 => dstmask),
+        crate::xt_field!(xt_hashlimit_mtinfo1, hinfo: Kernel),
+    ],
+);
+
+/// `struct xt_hashlimit_mtinfo2`: a 255-byte name, the rate and burst in 64 bits.
+static HASHLIMIT_V2: XtStruct<Hashlimit> = XtStruct::new(
+    "xt_hashlimit_mtinfo2",
+    std::mem::size_of::<xt_hashlimit_mtinfo2>(),
+    2,
+    &[
+        crate::xt_field!(xt_hashlimit_mtinfo2, name: Str(255) => name),
+        cfg_field!(xt_hashlimit_mtinfo2, avg: U64 => avg),
+        cfg_field!(xt_hashlimit_mtinfo2, burst: U64 => burst),
+        cfg_field!(xt_hashlimit_mtinfo2, mode: U32 => mode),
+        cfg_field!(xt_hashlimit_mtinfo2, size: U32 => size),
+        cfg_field!(xt_hashlimit_mtinfo2, max: U32 => max),
+        cfg_field!(xt_hashlimit_mtinfo2, gc_interval: U32 => gc_interval),
+        cfg_field!(xt_hashlimit_mtinfo2, expire: U32 => expire),
+        cfg_field!(xt_hashlimit_mtinfo2, srcmask: U8 => srcmask),
+        cfg_field!(xt_hashlimit_mtinfo2, dstmask: U8 => dstmask),
+        crate::xt_field!(xt_hashlimit_mtinfo2, hinfo: Kernel),
+    ],
+);
+
+/// `struct xt_hashlimit_mtinfo3`: revision 2's with the rate-match interval.
+static HASHLIMIT_V3: XtStruct<Hashlimit> = XtStruct::new(
+    "xt_hashlimit_mtinfo3",
+    std::mem::size_of::<xt_hashlimit_mtinfo3>(),
+    3,
+    &[
+        crate::xt_field!(xt_hashlimit_mtinfo3, name: Str(255) => name),
+        cfg_field!(xt_hashlimit_mtinfo3, avg: U64 => avg),
+        cfg_field!(xt_hashlimit_mtinfo3, burst: U64 => burst),
+        cfg_field!(xt_hashlimit_mtinfo3, mode: U32 => mode),
+        cfg_field!(xt_hashlimit_mtinfo3, size: U32 => size),
+        cfg_field!(xt_hashlimit_mtinfo3, max: U32 => max),
+        cfg_field!(xt_hashlimit_mtinfo3, gc_interval: U32 => gc_interval),
+        cfg_field!(xt_hashlimit_mtinfo3, expire: U32 => expire),
+        cfg_field!(xt_hashlimit_mtinfo3, interval: U32 => interval),
+        cfg_field!(xt_hashlimit_mtinfo3, srcmask: U8 => srcmask),
+        cfg_field!(xt_hashlimit_mtinfo3, dstmask: U8 => dstmask),
+        crate::xt_field!(xt_hashlimit_mtinfo3, hinfo: Kernel),
+    ],
+);
+
+/// The tables of the revisions decoded; 3 is the one written.
+static HASHLIMIT: XtRevs<Hashlimit> = XtRevs(&[&HASHLIMIT_V1, &HASHLIMIT_V2, &HASHLIMIT_V3]);
 
 impl Hashlimit {
     /// The `--hashlimit-mode` names of the hashed fields, in iptables' order.
@@ -675,56 +704,13 @@ fn print_bytes(out: &mut String, avg: u64, burst: u64, prefix: &str) -> u64 {
 }
 
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let t = HASHLIMIT.get(rev)?;
+    let v = t.view(rev, info)?;
+    // A field the revision lacks (the interval before revision 3) keeps a new match's
+    // value; the match is what the table reads, without a comparison of its re-encoding.
     let mut h = Hashlimit::new(ctx.family);
     h.rev = rev;
-    match rev {
-        1 => {
-            let v = XtView::of::<xt_hashlimit_mtinfo1>(info)?;
-            let c = offset_of!(xt_hashlimit_mtinfo1, cfg);
-            h.name = v.str(offset_of!(xt_hashlimit_mtinfo1, name), 16)?;
-            h.mode = v.u32(c + offset_of!(hashlimit_cfg1, mode))?;
-            h.avg = v.u32(c + offset_of!(hashlimit_cfg1, avg))? as u64;
-            h.burst = v.u32(c + offset_of!(hashlimit_cfg1, burst))? as u64;
-            h.size = v.u32(c + offset_of!(hashlimit_cfg1, size))?;
-            h.max = v.u32(c + offset_of!(hashlimit_cfg1, max))?;
-            h.gc_interval = v.u32(c + offset_of!(hashlimit_cfg1, gc_interval))?;
-            h.expire = v.u32(c + offset_of!(hashlimit_cfg1, expire))?;
-            h.srcmask = v.u8(c + offset_of!(hashlimit_cfg1, srcmask))?;
-            h.dstmask = v.u8(c + offset_of!(hashlimit_cfg1, dstmask))?;
-            h.interval = 0;
-        }
-        2 => {
-            let v = XtView::of::<xt_hashlimit_mtinfo2>(info)?;
-            let c = offset_of!(xt_hashlimit_mtinfo2, cfg);
-            h.name = v.str(offset_of!(xt_hashlimit_mtinfo2, name), 255)?;
-            h.avg = v.u64(c + offset_of!(hashlimit_cfg2, avg))?;
-            h.burst = v.u64(c + offset_of!(hashlimit_cfg2, burst))?;
-            h.mode = v.u32(c + offset_of!(hashlimit_cfg2, mode))?;
-            h.size = v.u32(c + offset_of!(hashlimit_cfg2, size))?;
-            h.max = v.u32(c + offset_of!(hashlimit_cfg2, max))?;
-            h.gc_interval = v.u32(c + offset_of!(hashlimit_cfg2, gc_interval))?;
-            h.expire = v.u32(c + offset_of!(hashlimit_cfg2, expire))?;
-            h.srcmask = v.u8(c + offset_of!(hashlimit_cfg2, srcmask))?;
-            h.dstmask = v.u8(c + offset_of!(hashlimit_cfg2, dstmask))?;
-            h.interval = 0;
-        }
-        3 => {
-            let v = XtView::of::<xt_hashlimit_mtinfo3>(info)?;
-            let c = offset_of!(xt_hashlimit_mtinfo3, cfg);
-            h.name = v.str(offset_of!(xt_hashlimit_mtinfo3, name), 255)?;
-            h.avg = v.u64(c + offset_of!(hashlimit_cfg3, avg))?;
-            h.burst = v.u64(c + offset_of!(hashlimit_cfg3, burst))?;
-            h.mode = v.u32(c + offset_of!(hashlimit_cfg3, mode))?;
-            h.size = v.u32(c + offset_of!(hashlimit_cfg3, size))?;
-            h.max = v.u32(c + offset_of!(hashlimit_cfg3, max))?;
-            h.gc_interval = v.u32(c + offset_of!(hashlimit_cfg3, gc_interval))?;
-            h.expire = v.u32(c + offset_of!(hashlimit_cfg3, expire))?;
-            h.interval = v.u32(c + offset_of!(hashlimit_cfg3, interval))?;
-            h.srcmask = v.u8(c + offset_of!(hashlimit_cfg3, srcmask))?;
-            h.dstmask = v.u8(c + offset_of!(hashlimit_cfg3, dstmask))?;
-        }
-        _ => return None,
-    }
+    t.read(&v, &mut h)?;
     Some(Box::new(h))
 }
 
