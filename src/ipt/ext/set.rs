@@ -20,12 +20,9 @@
 //! their tables here let `!` and repeats through and the extensions check them in their own
 //! words; `--set` is another name of `--match-set`.
 
-use std::mem::offset_of;
-
 use iptnl_sys::xt::{
-    ip_set_counter_match, ip_set_counter_match0, xt_set_info, xt_set_info_match_v0,
-    xt_set_info_match_v1, xt_set_info_match_v3, xt_set_info_match_v4, xt_set_info_target_v1,
-    xt_set_info_target_v2, xt_set_info_target_v3, xt_set_info_v0, IPSET_COUNTER_EQ,
+    xt_set_info_match_v0, xt_set_info_match_v1, xt_set_info_match_v3, xt_set_info_match_v4,
+    xt_set_info_target_v1, xt_set_info_target_v2, xt_set_info_target_v3, IPSET_COUNTER_EQ,
     IPSET_COUNTER_GT, IPSET_COUNTER_LT, IPSET_COUNTER_NE, IPSET_COUNTER_NONE, IPSET_DIM_MAX,
     IPSET_DST, IPSET_FLAG_EXIST, IPSET_FLAG_MAP_SKBMARK, IPSET_FLAG_MAP_SKBPRIO,
     IPSET_FLAG_MAP_SKBQUEUE, IPSET_FLAG_RETURN_NOMATCH, IPSET_FLAG_SKIP_COUNTER_UPDATE,
@@ -37,8 +34,9 @@ use super::base::libxt::parse_c_uint;
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, SetIndex, Ty, Val, XtBuf, XtView,
+    ParseCtx, SetIndex, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -206,8 +204,8 @@ impl SetRef {
         }
     }
 
-    /// Writes a `struct xt_set_info` at `off`, resolving the name.
-    fn put(&self, b: &mut XtBuf, off: usize, ctx: &EncodeCtx<'_>) -> Result<(), EncodeError> {
+    /// The `struct xt_set_info` of this reference, the name resolved to its index.
+    fn to_raw(&self, ctx: &EncodeCtx<'_>) -> Result<RawRef, EncodeError> {
         let index = if self.is_set() {
             ctx.sets
                 .index(&self.name, ctx.family)
@@ -215,30 +213,186 @@ impl SetRef {
         } else {
             IPSET_INVALID_ID
         };
-        b.put_u16(off + offset_of!(xt_set_info, index), index);
-        b.put_u8(off + offset_of!(xt_set_info, dim), self.dim);
-        b.put_u8(off + offset_of!(xt_set_info, flags), self.flags);
-        Ok(())
+        Ok(RawRef {
+            index,
+            dim: self.dim,
+            flags: self.flags,
+        })
     }
 
-    /// Reads a `struct xt_set_info` at `off`, resolving the index; `None` when a used index
-    /// names no set.
-    fn get(v: &XtView<'_>, off: usize, sets: &dyn SetIndex) -> Option<SetRef> {
-        let index = v.u16(off + offset_of!(xt_set_info, index))?;
-        if index == IPSET_INVALID_ID {
+    /// The reference a `struct xt_set_info` holds, resolving the index; `None` when a used
+    /// index names no set.
+    fn from_raw(r: RawRef, sets: &dyn SetIndex) -> Option<SetRef> {
+        if r.index == IPSET_INVALID_ID {
             return Some(SetRef::default());
         }
         // The kernel takes no more than IPSET_DIM_MAX dimensions (each a bit of `flags`).
-        let dim = v.u8(off + offset_of!(xt_set_info, dim))?;
-        if dim > IPSET_DIM_MAX {
+        if r.dim > IPSET_DIM_MAX {
             return None;
         }
         Some(SetRef {
-            name: sets.name(index)?,
-            dim,
-            flags: v.u8(off + offset_of!(xt_set_info, flags))?,
+            name: sets.name(r.index)?,
+            dim: r.dim,
+            flags: r.flags,
         })
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// The structs as the kernel holds them: sets by index.
+
+/// A `struct xt_set_info`: the set's kernel index, its dimension and flags.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct RawRef {
+    index: u16,
+    dim: u8,
+    flags: u8,
+}
+
+impl Default for RawRef {
+    fn default() -> Self {
+        RawRef {
+            index: IPSET_INVALID_ID,
+            dim: 0,
+            flags: 0,
+        }
+    }
+}
+
+/// A match or target info struct of any revision, its sets by index: what the field
+/// tables read and write; resolving the names is the extensions' (they need the context).
+#[derive(Debug, Clone, PartialEq)]
+struct Raw {
+    /// The match's set, or the target's add, delete and map sets.
+    sets: [RawRef; 3],
+    /// Revision 0's set: its index and its `IPSET_SRC`/`IPSET_DST` words.
+    v0: (u16, [u32; IPSET_DIM_MAX as usize + 1]),
+    /// Packet counter test: operator, value.
+    packets: (u8, u64),
+    /// Byte counter test.
+    bytes: (u8, u64),
+    flags: u32,
+    timeout: u32,
+}
+
+impl Default for Raw {
+    fn default() -> Self {
+        let t = SetTarget::default();
+        Raw {
+            sets: [RawRef::default(); 3],
+            v0: (0, [0; IPSET_DIM_MAX as usize + 1]),
+            packets: (0, 0),
+            bytes: (0, 0),
+            flags: t.flags,
+            timeout: t.timeout,
+        }
+    }
+}
+
+/// A field of info struct `$c` at (nested) field `$f`, of `$kind`, held at `$p` of [`Raw`].
+macro_rules! raw {
+    ($c:ty, $($f:ident).+: $kind:ident => $($p:tt)+) => {
+        Field {
+            name: stringify!($($f).+),
+            at: std::mem::offset_of!($c, $($f).+),
+            kind: Kind::$kind(|s: &Raw| s.$($p)+, |s: &mut Raw, v| s.$($p)+ = v),
+        }
+    };
+}
+
+/// A table of info struct `$c` at revision `$rev`: its `struct xt_set_info`s, each at
+/// field `$set` held in `sets[$i]`, then the fields `$more`.
+macro_rules! raw_table {
+    ($c:ty, $rev:literal, [$($set:ident => $i:literal),+] $(, $more:expr)* $(,)?) => {
+        XtStruct::new(
+            stringify!($c),
+            std::mem::size_of::<$c>(),
+            $rev,
+            &[
+                $(
+                    raw!($c, $set.index: U16 => sets[$i].index),
+                    raw!($c, $set.dim: U8 => sets[$i].dim),
+                    raw!($c, $set.flags: U8 => sets[$i].flags),
+                )+
+                $($more),*
+            ],
+        )
+    };
+}
+
+/// The counter tests and flags of match revisions 3 and 4, whose info is `$c`.
+macro_rules! counted_table {
+    ($c:ty, $rev:literal) => {
+        raw_table!(
+            $c,
+            $rev,
+            [match_set => 0],
+            raw!($c, packets.op: U8 => packets.0),
+            raw!($c, packets.value: U64 => packets.1),
+            raw!($c, bytes.op: U8 => bytes.0),
+            raw!($c, bytes.value: U64 => bytes.1),
+            raw!($c, flags: U32 => flags),
+        )
+    };
+}
+
+/// `struct xt_set_info_match_v0`: the set's index and its direction words.
+static MATCH_V0: XtStruct<Raw> = XtStruct::new(
+    "xt_set_info_match_v0",
+    std::mem::size_of::<xt_set_info_match_v0>(),
+    0,
+    &[
+        raw!(xt_set_info_match_v0, match_set.index: U16 => v0.0),
+        Field {
+            name: "match_set.u",
+            at: std::mem::offset_of!(xt_set_info_match_v0, match_set.u),
+            kind: Kind::U32Array(
+                IPSET_DIM_MAX as usize + 1,
+                |s| &s.v0.1,
+                |s, v| s.v0.1.copy_from_slice(v),
+            ),
+        },
+    ],
+);
+/// `struct xt_set_info_match_v1`, revision 1.
+static MATCH_V1: XtStruct<Raw> = raw_table!(xt_set_info_match_v1, 1, [match_set => 0]);
+/// `struct xt_set_info_match_v1` again, revision 2 (with `IPSET_RETURN_NOMATCH`).
+static MATCH_V2: XtStruct<Raw> = raw_table!(xt_set_info_match_v1, 2, [match_set => 0]);
+/// `struct xt_set_info_match_v3`: counter tests of operator then value.
+static MATCH_V3: XtStruct<Raw> = counted_table!(xt_set_info_match_v3, 3);
+/// `struct xt_set_info_match_v4`: counter tests of value then operator.
+static MATCH_V4: XtStruct<Raw> = counted_table!(xt_set_info_match_v4, 4);
+/// The `set` match's revisions.
+static MATCHES: XtRevs<Raw> = XtRevs(&[&MATCH_V0, &MATCH_V1, &MATCH_V2, &MATCH_V3, &MATCH_V4]);
+
+/// `struct xt_set_info_target_v1`: the sets to add to and delete from.
+static TARGET_V1: XtStruct<Raw> =
+    raw_table!(xt_set_info_target_v1, 1, [add_set => 0, del_set => 1]);
+/// `struct xt_set_info_target_v2`: revision 1's with the flags and the timeout.
+static TARGET_V2: XtStruct<Raw> = raw_table!(
+    xt_set_info_target_v2,
+    2,
+    [add_set => 0, del_set => 1],
+    raw!(xt_set_info_target_v2, flags: U32 => flags),
+    raw!(xt_set_info_target_v2, timeout: U32 => timeout),
+);
+/// `struct xt_set_info_target_v3`: revision 2's with the set to map from.
+static TARGET_V3: XtStruct<Raw> = raw_table!(
+    xt_set_info_target_v3,
+    3,
+    [add_set => 0, del_set => 1, map_set => 2],
+    raw!(xt_set_info_target_v3, flags: U32 => flags),
+    raw!(xt_set_info_target_v3, timeout: U32 => timeout),
+);
+/// The `SET` target's revisions.
+static TARGETS: XtRevs<Raw> = XtRevs(&[&TARGET_V1, &TARGET_V2, &TARGET_V3]);
+
+/// The raw struct of a blob of revision `rev`, as `revs` read it.
+fn read_raw(revs: &XtRevs<Raw>, rev: u32, info: &[u8]) -> Option<Raw> {
+    let t = revs.get(rev)?;
+    let mut raw = Raw::default();
+    t.read(&t.view(rev, info)?, &mut raw)?;
+    Some(raw)
 }
 
 // ---------------------------------------------------------------------------------------
@@ -383,61 +537,38 @@ impl Extension for SetMatch {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        type I = xt_set_info_match_v4;
-        type C = ip_set_counter_match;
-        let mut b = XtBuf::of::<I>();
-        self.set.put(&mut b, offset_of!(I, match_set), ctx)?;
-        for (off, (op, value)) in [
-            (offset_of!(I, packets), self.packets),
-            (offset_of!(I, bytes), self.bytes),
-        ] {
-            b.put_u64(off + offset_of!(C, value), value);
-            b.put_u8(off + offset_of!(C, op), op);
-        }
-        b.put_u32(offset_of!(I, flags), self.flags);
-        out.push(xt_match("set", 4, b.into_vec()));
+        let raw = Raw {
+            sets: [self.set.to_raw(ctx)?, RawRef::default(), RawRef::default()],
+            packets: self.packets,
+            bytes: self.bytes,
+            flags: self.flags,
+            ..Raw::default()
+        };
+        out.push(xt_match("set", 4, MATCH_V4.encode(&raw)));
         Ok(())
     }
 
     dumped!();
 }
 
-/// [`decode_counted`] of info `$i` whose counter tests are `$c`.
-macro_rules! counted {
-    ($i:ty, $c:ty, $info:expr, $sets:expr) => {
-        decode_counted::<$i>(
-            $info,
-            $sets,
-            [
-                offset_of!($i, match_set),
-                offset_of!($i, packets),
-                offset_of!($i, bytes),
-                offset_of!($i, flags),
-            ],
-            [offset_of!($c, op), offset_of!($c, value)],
-        )
-    };
-}
-
 fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    if rev == 0 && ctx.family != IpFamily::V4 {
+        return None;
+    }
+    let raw = read_raw(&MATCHES, rev, info)?;
     let mut m = SetMatch::default();
     match rev {
-        0 if ctx.family == IpFamily::V4 => {
-            type I = xt_set_info_match_v0;
-            let v = XtView::of::<I>(info)?;
-            let base = offset_of!(I, match_set);
-            let index = v.u16(base + offset_of!(xt_set_info_v0, index))?;
-            let u = base + offset_of!(xt_set_info_v0, u);
+        0 => {
+            let (index, u) = raw.v0;
             let mut r = SetRef {
                 name: ctx.sets.name(index)?,
                 dim: 0,
                 flags: 0,
             };
-            if v.u32(u)? & IPSET_MATCH_INV != 0 {
+            if u[0] & IPSET_MATCH_INV != 0 {
                 r.flags |= IPSET_INV_MATCH;
             }
-            for i in 0..IPSET_DIM_MAX as usize {
-                let f = v.u32(u + 4 * i)?;
+            for &f in &u[..IPSET_DIM_MAX as usize] {
                 if f == 0 {
                     break;
                 }
@@ -450,42 +581,23 @@ fn decode_match_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Ext
             }
             m.set = r;
         }
-        1 | 2 => {
-            type I = xt_set_info_match_v1;
-            let v = XtView::of::<I>(info)?;
-            m.set = SetRef::get(&v, offset_of!(I, match_set), ctx.sets)?;
+        _ => {
+            m.set = SetRef::from_raw(raw.sets[0], ctx.sets)?;
             if rev == 2 && m.set.flags & IPSET_RETURN_NOMATCH != 0 {
                 m.set.flags &= !IPSET_RETURN_NOMATCH;
                 m.flags |= IPSET_FLAG_RETURN_NOMATCH;
             }
+            if rev >= 3 {
+                m.packets = raw.packets;
+                m.bytes = raw.bytes;
+                m.flags = raw.flags;
+            }
         }
-        3 => m = counted!(xt_set_info_match_v3, ip_set_counter_match0, info, ctx.sets)?,
-        4 => m = counted!(xt_set_info_match_v4, ip_set_counter_match, info, ctx.sets)?,
-        _ => return None,
     }
     if !m.set.is_set() {
         return None;
     }
     Some(Box::new(m))
-}
-
-/// Match revisions 3 and 4 (info `I`): the set, the packet and byte counter tests and the
-/// flags at offsets `at`, each counter test with its operator and value at offsets
-/// `counter`.
-fn decode_counted<I>(
-    info: &[u8],
-    sets: &dyn SetIndex,
-    at: [usize; 4],
-    counter: [usize; 2],
-) -> Option<SetMatch> {
-    let v = XtView::of::<I>(info)?;
-    let test = |off: usize| Some((v.u8(off + counter[0])?, v.u64(off + counter[1])?));
-    Some(SetMatch {
-        set: SetRef::get(&v, at[0], sets)?,
-        packets: test(at[1])?,
-        bytes: test(at[2])?,
-        flags: v.u32(at[3])?,
-    })
 }
 
 // ---------------------------------------------------------------------------------------
@@ -644,14 +756,17 @@ impl Extension for SetTarget {
     }
 
     fn encode(&self, ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        type I = xt_set_info_target_v3;
-        let mut b = XtBuf::of::<I>();
-        self.add.put(&mut b, offset_of!(I, add_set), ctx)?;
-        self.del.put(&mut b, offset_of!(I, del_set), ctx)?;
-        self.map.put(&mut b, offset_of!(I, map_set), ctx)?;
-        b.put_u32(offset_of!(I, flags), self.flags);
-        b.put_u32(offset_of!(I, timeout), self.timeout);
-        out.push(xt_target("SET", 3, b.into_vec()));
+        let raw = Raw {
+            sets: [
+                self.add.to_raw(ctx)?,
+                self.del.to_raw(ctx)?,
+                self.map.to_raw(ctx)?,
+            ],
+            flags: self.flags,
+            timeout: self.timeout,
+            ..Raw::default()
+        };
+        out.push(xt_target("SET", 3, TARGET_V3.encode(&raw)));
         Ok(())
     }
 
@@ -660,46 +775,25 @@ impl Extension for SetTarget {
 
 fn decode_target_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
     // Every revision starts with the sets to add to and delete from; revision 2 adds the
-    // flags and the timeout, revision 3 the set to map from after them.
-    let (v, sets, rest) = match rev {
-        1 => {
-            type I = xt_set_info_target_v1;
-            let sets = [offset_of!(I, add_set), offset_of!(I, del_set)];
-            (XtView::of::<I>(info)?, sets, None)
-        }
-        2 => {
-            type I = xt_set_info_target_v2;
-            let sets = [offset_of!(I, add_set), offset_of!(I, del_set)];
-            let rest = (offset_of!(I, flags), offset_of!(I, timeout), None);
-            (XtView::of::<I>(info)?, sets, Some(rest))
-        }
-        3 => {
-            type I = xt_set_info_target_v3;
-            let map = Some(offset_of!(I, map_set));
-            let sets = [offset_of!(I, add_set), offset_of!(I, del_set)];
-            let rest = (offset_of!(I, flags), offset_of!(I, timeout), map);
-            (XtView::of::<I>(info)?, sets, Some(rest))
-        }
-        _ => return None,
-    };
-    let mut t = SetTarget {
-        add: SetRef::get(&v, sets[0], ctx.sets)?,
-        del: SetRef::get(&v, sets[1], ctx.sets)?,
-        ..SetTarget::default()
-    };
-    if let Some((flags, timeout, map)) = rest {
-        t.flags = v.u32(flags)?;
-        t.timeout = v.u32(timeout)?;
-        if let Some(map) = map {
-            t.map = SetRef::get(&v, map, ctx.sets)?;
-        }
-    }
-    Some(Box::new(t))
+    // flags and the timeout, revision 3 the set to map from after them: what a revision
+    // lacks keeps the value a new target has.
+    let raw = read_raw(&TARGETS, rev, info)?;
+    let [add, del, map] = raw.sets;
+    Some(Box::new(SetTarget {
+        add: SetRef::from_raw(add, ctx.sets)?,
+        del: SetRef::from_raw(del, ctx.sets)?,
+        map: SetRef::from_raw(map, ctx.sets)?,
+        flags: raw.flags,
+        timeout: raw.timeout,
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipt::ext::base::api::XtBuf;
+    use iptnl_sys::xt::{ip_set_counter_match0, xt_set_info};
+    use std::mem::offset_of;
 
     #[test]
     fn dirs_parse_like_libxt_set() {
