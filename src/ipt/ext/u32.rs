@@ -14,12 +14,14 @@ use iptnl_sys::xt::{
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val, XtView,
 };
 use crate::ipt::ext::base::libxt::strtoul_prefix;
 use crate::ipt::ext::base::opts::STR;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `u32` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -176,31 +178,7 @@ const TEST: usize = size_of::<xt_u32_test>();
 
 impl U32 {
     fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_u32>();
-        for (t, test) in self.tests.iter().enumerate() {
-            let base = offset_of!(xt_u32, tests) + t * TEST;
-            for (k, &(op, n)) in test.location.iter().enumerate() {
-                let at = base + offset_of!(xt_u32_test, location) + k * LOC;
-                b.put_u32(at + offset_of!(xt_u32_location_element, number), n);
-                b.put_u8(at + offset_of!(xt_u32_location_element, nextop), op);
-            }
-            for (k, &(min, max)) in test.values.iter().enumerate() {
-                let at = base + offset_of!(xt_u32_test, value) + k * VAL;
-                b.put_u32(at + offset_of!(xt_u32_value_element, min), min);
-                b.put_u32(at + offset_of!(xt_u32_value_element, max), max);
-            }
-            b.put_u8(
-                base + offset_of!(xt_u32_test, nnums),
-                test.location.len() as u8,
-            );
-            b.put_u8(
-                base + offset_of!(xt_u32_test, nvalues),
-                test.values.len() as u8,
-            );
-        }
-        b.put_u8(offset_of!(xt_u32, ntests), self.tests.len() as u8);
-        b.put_u8(offset_of!(xt_u32, invert), self.invert as u8);
-        b.into_vec()
+        XT_U32.encode(self)
     }
 
     /// `u32_dump`: the tests in double quotes, every number in hex.
@@ -280,28 +258,57 @@ impl Extension for U32 {
     crate::ext_boilerplate!();
 }
 
-fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_u32>(rev, 0, info)?;
-    let ntests = usize::from(v.u8(offset_of!(xt_u32, ntests))?);
-    let invert = match v.u8(offset_of!(xt_u32, invert))? {
-        0 => false,
-        1 => true,
-        _ => return None,
-    };
-    // What iptables can write: 1 to 10 tests, each with 1 to 10 steps and values, and
-    // operators it knows.
+/// Writes the tests into the zeroed `tests` array.
+fn write_tests(u: &U32, f: &mut [u8]) {
+    let mut put = |at: usize, b: &[u8]| f[at..at + b.len()].copy_from_slice(b);
+    for (t, test) in u.tests.iter().take(XT_U32_MAXSIZE + 1).enumerate() {
+        let base = t * TEST;
+        for (k, &(op, n)) in test.location.iter().take(XT_U32_MAXSIZE + 1).enumerate() {
+            let at = base + offset_of!(xt_u32_test, location) + k * LOC;
+            put(
+                at + offset_of!(xt_u32_location_element, number),
+                &n.to_ne_bytes(),
+            );
+            put(at + offset_of!(xt_u32_location_element, nextop), &[op]);
+        }
+        for (k, &(min, max)) in test.values.iter().take(XT_U32_MAXSIZE + 1).enumerate() {
+            let at = base + offset_of!(xt_u32_test, value) + k * VAL;
+            put(
+                at + offset_of!(xt_u32_value_element, min),
+                &min.to_ne_bytes(),
+            );
+            put(
+                at + offset_of!(xt_u32_value_element, max),
+                &max.to_ne_bytes(),
+            );
+        }
+        put(
+            base + offset_of!(xt_u32_test, nnums),
+            &[test.location.len() as u8],
+        );
+        put(
+            base + offset_of!(xt_u32_test, nvalues),
+            &[test.values.len() as u8],
+        );
+    }
+}
+
+/// Reads the `ntests` tests (`ntests` read before) that iptables can write: 1 to 10
+/// tests, each with 1 to 10 steps and values, and operators it knows.
+fn read_tests(u: &mut U32, f: &[u8]) -> Option<()> {
+    let ntests = u.tests.len();
     if !(1..=XT_U32_MAXSIZE).contains(&ntests) {
         return None;
     }
-    let mut tests = Vec::with_capacity(ntests);
+    let v = XtView::new(f);
     for t in 0..ntests {
-        let base = offset_of!(xt_u32, tests) + t * TEST;
+        let base = t * TEST;
         let nnums = usize::from(v.u8(base + offset_of!(xt_u32_test, nnums))?);
         let nvalues = usize::from(v.u8(base + offset_of!(xt_u32_test, nvalues))?);
         if !(1..=XT_U32_MAXSIZE).contains(&nnums) || !(1..=XT_U32_MAXSIZE).contains(&nvalues) {
             return None;
         }
-        let mut test = U32Test::default();
+        let test = &mut u.tests[t];
         for k in 0..nnums {
             let at = base + offset_of!(xt_u32_test, location) + k * LOC;
             let n = v.u32(at + offset_of!(xt_u32_location_element, number))?;
@@ -318,10 +325,37 @@ fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extensio
                 v.u32(at + offset_of!(xt_u32_value_element, max))?,
             ));
         }
-        tests.push(test);
     }
-    let u = U32 { tests, invert };
-    (u.to_xt() == info).then(|| Box::new(u) as _)
+    Some(())
+}
+
+/// `struct xt_u32`, revision 0: `ntests` is read first, as it sizes the tests read.
+static XT_U32: XtStruct<U32> = XtStruct::new(
+    "xt_u32",
+    size_of::<xt_u32>(),
+    0,
+    &[
+        Field {
+            name: "ntests",
+            at: offset_of!(xt_u32, ntests),
+            kind: Kind::U8(
+                |u| u.tests.len() as u8,
+                |u, n| u.tests = vec![U32Test::default(); n.into()],
+            ),
+        },
+        Field {
+            name: "tests",
+            at: offset_of!(xt_u32, tests),
+            kind: Kind::Custom((XT_U32_MAXSIZE + 1) * TEST, write_tests, read_tests),
+        },
+        xt_field!(xt_u32, invert: Flag => invert),
+    ],
+);
+
+fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    XT_U32
+        .decode_exact(rev, info)
+        .map(|u| Box::new(u) as Box<dyn Extension>)
 }
 
 #[cfg(test)]
