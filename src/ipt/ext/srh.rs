@@ -6,7 +6,7 @@
 //! 112 padded); the SIDs and their masks stay zero unless given. Revision 0 (`ip6t_srh`,
 //! without the SIDs) is decoded too.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     ip6t_srh, ip6t_srh1, IP6T_SRH_LAST_EQ, IP6T_SRH_LAST_GT, IP6T_SRH_LAST_LT, IP6T_SRH_LEN_EQ,
@@ -21,10 +21,12 @@ use super::base::opts::{parse_plen, U16, U8};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
+use crate::ipt::ext::base::xtstruct::{Field as XtField, Kind, XtRevs, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `srh` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -206,40 +208,8 @@ impl Srh {
     }
 
     fn to_xt(&self) -> Vec<u8> {
-        if self.rev == 0 {
-            let mut b = XtBuf::of::<ip6t_srh>();
-            b.put_u8(offset_of!(ip6t_srh, next_hdr), self.next_hdr);
-            b.put_u8(offset_of!(ip6t_srh, hdr_len), self.hdr_len);
-            b.put_u8(offset_of!(ip6t_srh, segs_left), self.segs_left);
-            b.put_u8(offset_of!(ip6t_srh, last_entry), self.last_entry);
-            b.put_u16(offset_of!(ip6t_srh, tag), self.tag);
-            b.put_u16(offset_of!(ip6t_srh, mt_flags), self.flags);
-            b.put_u16(offset_of!(ip6t_srh, mt_invflags), self.invflags);
-            return b.into_vec();
-        }
-        let mut b = XtBuf::of::<ip6t_srh1>();
-        b.put_u8(offset_of!(ip6t_srh1, next_hdr), self.next_hdr);
-        b.put_u8(offset_of!(ip6t_srh1, hdr_len), self.hdr_len);
-        b.put_u8(offset_of!(ip6t_srh1, segs_left), self.segs_left);
-        b.put_u8(offset_of!(ip6t_srh1, last_entry), self.last_entry);
-        b.put_u16(offset_of!(ip6t_srh1, tag), self.tag);
-        let addrs = [
-            offset_of!(ip6t_srh1, psid_addr),
-            offset_of!(ip6t_srh1, nsid_addr),
-            offset_of!(ip6t_srh1, lsid_addr),
-        ];
-        let masks = [
-            offset_of!(ip6t_srh1, psid_msk),
-            offset_of!(ip6t_srh1, nsid_msk),
-            offset_of!(ip6t_srh1, lsid_msk),
-        ];
-        for (i, (addr, mask)) in self.sids.iter().enumerate() {
-            b.put(addrs[i], addr);
-            b.put(masks[i], mask);
-        }
-        b.put_u16(offset_of!(ip6t_srh1, mt_flags), self.flags);
-        b.put_u16(offset_of!(ip6t_srh1, mt_invflags), self.invflags);
-        b.into_vec()
+        let table = if self.rev == 0 { &SRH0 } else { &SRH1 };
+        table.encode(self)
     }
 
     fn inv(&self, flag: u16) -> bool {
@@ -331,51 +301,65 @@ impl Extension for Srh {
     crate::ext_boilerplate!();
 }
 
+/// One SID field: `$i` picks the previous, next or last SID, `$j` its address (0) or mask (1).
+macro_rules! sid {
+    ($cf:ident, $i:tt, $j:tt) => {
+        XtField {
+            name: stringify!($cf),
+            at: offset_of!(ip6t_srh1, $cf),
+            kind: Kind::Bytes(
+                16,
+                |s| &s.sids[$i].$j,
+                |s, v| s.sids[$i].$j.copy_from_slice(v),
+            ),
+        }
+    };
+}
+
+/// `struct ip6t_srh`, revision 0: no SIDs.
+static SRH0: XtStruct<Srh> = XtStruct::new(
+    "ip6t_srh",
+    size_of::<ip6t_srh>(),
+    0,
+    &[
+        xt_field!(ip6t_srh, next_hdr: U8 => next_hdr),
+        xt_field!(ip6t_srh, hdr_len: U8 => hdr_len),
+        xt_field!(ip6t_srh, segs_left: U8 => segs_left),
+        xt_field!(ip6t_srh, last_entry: U8 => last_entry),
+        xt_field!(ip6t_srh, tag: U16 => tag),
+        xt_field!(ip6t_srh, mt_flags: U16 => flags),
+        xt_field!(ip6t_srh, mt_invflags: U16 => invflags),
+    ],
+);
+
+/// `struct ip6t_srh1`, revision 1: the SIDs with their masks.
+static SRH1: XtStruct<Srh> = XtStruct::new(
+    "ip6t_srh1",
+    size_of::<ip6t_srh1>(),
+    1,
+    &[
+        xt_field!(ip6t_srh1, next_hdr: U8 => next_hdr),
+        xt_field!(ip6t_srh1, hdr_len: U8 => hdr_len),
+        xt_field!(ip6t_srh1, segs_left: U8 => segs_left),
+        xt_field!(ip6t_srh1, last_entry: U8 => last_entry),
+        xt_field!(ip6t_srh1, tag: U16 => tag),
+        sid!(psid_addr, 0, 0),
+        sid!(nsid_addr, 1, 0),
+        sid!(lsid_addr, 2, 0),
+        sid!(psid_msk, 0, 1),
+        sid!(nsid_msk, 1, 1),
+        sid!(lsid_msk, 2, 1),
+        xt_field!(ip6t_srh1, mt_flags: U16 => flags),
+        xt_field!(ip6t_srh1, mt_invflags: U16 => invflags),
+    ],
+);
+
+static SRH: XtRevs<Srh> = XtRevs(&[&SRH0, &SRH1]);
+
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let s = match rev {
-        0 => {
-            let v = XtView::of::<ip6t_srh>(info)?;
-            Srh {
-                rev,
-                next_hdr: v.u8(offset_of!(ip6t_srh, next_hdr))?,
-                hdr_len: v.u8(offset_of!(ip6t_srh, hdr_len))?,
-                segs_left: v.u8(offset_of!(ip6t_srh, segs_left))?,
-                last_entry: v.u8(offset_of!(ip6t_srh, last_entry))?,
-                tag: v.u16(offset_of!(ip6t_srh, tag))?,
-                sids: [([0; 16], [0; 16]); 3],
-                flags: v.u16(offset_of!(ip6t_srh, mt_flags))?,
-                invflags: v.u16(offset_of!(ip6t_srh, mt_invflags))?,
-            }
-        }
-        1 => {
-            let v = XtView::of::<ip6t_srh1>(info)?;
-            let a = |off: usize| -> Option<[u8; 16]> { v.bytes(off, 16)?.try_into().ok() };
-            Srh {
-                rev,
-                next_hdr: v.u8(offset_of!(ip6t_srh1, next_hdr))?,
-                hdr_len: v.u8(offset_of!(ip6t_srh1, hdr_len))?,
-                segs_left: v.u8(offset_of!(ip6t_srh1, segs_left))?,
-                last_entry: v.u8(offset_of!(ip6t_srh1, last_entry))?,
-                tag: v.u16(offset_of!(ip6t_srh1, tag))?,
-                sids: [
-                    (
-                        a(offset_of!(ip6t_srh1, psid_addr))?,
-                        a(offset_of!(ip6t_srh1, psid_msk))?,
-                    ),
-                    (
-                        a(offset_of!(ip6t_srh1, nsid_addr))?,
-                        a(offset_of!(ip6t_srh1, nsid_msk))?,
-                    ),
-                    (
-                        a(offset_of!(ip6t_srh1, lsid_addr))?,
-                        a(offset_of!(ip6t_srh1, lsid_msk))?,
-                    ),
-                ],
-                flags: v.u16(offset_of!(ip6t_srh1, mt_flags))?,
-                invflags: v.u16(offset_of!(ip6t_srh1, mt_invflags))?,
-            }
-        }
-        _ => return None,
+    let s = Srh {
+        rev,
+        ..SRH.decode(rev, info)?
     };
     // Only what the options can set: known tests, negations of given tests, a SID (with a
     // prefix mask) only when tested and the values of absent tests zero.
