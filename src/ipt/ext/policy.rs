@@ -6,7 +6,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `policy` match, rev 0, `xt_policy_info`
 //! (308 bytes, 312 padded); `len` counts the elements (none with `--pol none`).
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
 use iptnl_sys::xt::{
@@ -21,11 +21,13 @@ use super::base::opts::{parse_plen, STR, U32};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val, XtView,
 };
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::proto::{getprotobynumber, proto_number};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `policy` match.
 pub static DESC: ExtDesc = ExtDesc {
@@ -132,35 +134,6 @@ impl Elem {
         self.tested & bit != 0
     }
 
-    fn put(&self, b: &mut XtBuf, base: usize) {
-        b.put(base + offset_of!(xt_policy_elem, saddr), &self.saddr);
-        b.put(base + offset_of!(xt_policy_elem, smask), &self.smask);
-        b.put(base + offset_of!(xt_policy_elem, daddr), &self.daddr);
-        b.put(base + offset_of!(xt_policy_elem, dmask), &self.dmask);
-        b.put_u32(base + offset_of!(xt_policy_elem, spi), self.spi);
-        b.put_u32(base + offset_of!(xt_policy_elem, reqid), self.reqid);
-        b.put_u8(base + offset_of!(xt_policy_elem, proto), self.proto);
-        b.put_u8(base + offset_of!(xt_policy_elem, mode), self.mode);
-        b.put_u8(base + offset_of!(xt_policy_elem, r#match), self.tested);
-        b.put_u8(base + offset_of!(xt_policy_elem, invert), self.invert);
-    }
-
-    fn get(v: &XtView<'_>, base: usize) -> Option<Elem> {
-        let a = |off: usize| -> Option<[u8; 16]> { v.bytes(base + off, 16)?.try_into().ok() };
-        Some(Elem {
-            saddr: a(offset_of!(xt_policy_elem, saddr))?,
-            smask: a(offset_of!(xt_policy_elem, smask))?,
-            daddr: a(offset_of!(xt_policy_elem, daddr))?,
-            dmask: a(offset_of!(xt_policy_elem, dmask))?,
-            spi: v.u32(base + offset_of!(xt_policy_elem, spi))?,
-            reqid: v.u32(base + offset_of!(xt_policy_elem, reqid))?,
-            proto: v.u8(base + offset_of!(xt_policy_elem, proto))?,
-            mode: v.u8(base + offset_of!(xt_policy_elem, mode))?,
-            tested: v.u8(base + offset_of!(xt_policy_elem, r#match))?,
-            invert: v.u8(base + offset_of!(xt_policy_elem, invert))?,
-        })
-    }
-
     /// Whether tunnel addresses are tested outside tunnel mode (`policy_check`).
     fn tunnel_outside_tunnel_mode(&self) -> bool {
         let inv_mode = self.invert & XT_POLICY_SPEC_MODE != 0;
@@ -220,14 +193,7 @@ impl Elem {
 
 impl Policy {
     fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_policy_info>();
-        let size = std::mem::size_of::<xt_policy_elem>();
-        for (i, e) in self.pol.iter().enumerate() {
-            e.put(&mut b, offset_of!(xt_policy_info, pol) + i * size);
-        }
-        b.put_u16(offset_of!(xt_policy_info, flags), self.flags);
-        b.put_u16(offset_of!(xt_policy_info, len), self.len);
-        b.into_vec()
+        POLICY.encode(self)
     }
 
     /// `print_flags`.
@@ -415,17 +381,60 @@ impl Extension for Policy {
     crate::ext_boilerplate!();
 }
 
-fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_policy_info>(rev, 0, info)?;
-    let size = std::mem::size_of::<xt_policy_elem>();
-    let mut p = Policy {
-        flags: v.u16(offset_of!(xt_policy_info, flags))?,
-        len: v.u16(offset_of!(xt_policy_info, len))?,
-        ..Policy::default()
-    };
-    for i in 0..XT_POLICY_MAX_ELEM {
-        p.pol[i] = Elem::get(&v, offset_of!(xt_policy_info, pol) + i * size)?;
+/// `struct xt_policy_elem`: one element of the policy, as [`POLICY`]'s `pol` holds four.
+static ELEM: XtStruct<Elem> = XtStruct::new(
+    "xt_policy_elem",
+    ELEM_SIZE,
+    0,
+    &[
+        xt_field!(xt_policy_elem, saddr: Bytes(16) => saddr),
+        xt_field!(xt_policy_elem, smask: Bytes(16) => smask),
+        xt_field!(xt_policy_elem, daddr: Bytes(16) => daddr),
+        xt_field!(xt_policy_elem, dmask: Bytes(16) => dmask),
+        xt_field!(xt_policy_elem, spi: U32 => spi),
+        xt_field!(xt_policy_elem, reqid: U32 => reqid),
+        xt_field!(xt_policy_elem, proto: U8 => proto),
+        xt_field!(xt_policy_elem, mode: U8 => mode),
+        xt_field!(xt_policy_elem, r#match: U8 => tested),
+        xt_field!(xt_policy_elem, invert: U8 => invert),
+    ],
+);
+
+const ELEM_SIZE: usize = size_of::<xt_policy_elem>();
+
+/// Writes the elements into the zeroed `pol` array, each with [`ELEM`].
+fn write_elems(p: &Policy, f: &mut [u8]) {
+    for (i, e) in p.pol.iter().enumerate() {
+        f[i * ELEM_SIZE..(i + 1) * ELEM_SIZE].copy_from_slice(&ELEM.encode(e)[..ELEM_SIZE]);
     }
+}
+
+/// Reads the elements of the `pol` array, each with [`ELEM`].
+fn read_elems(p: &mut Policy, f: &[u8]) -> Option<()> {
+    for (i, e) in p.pol.iter_mut().enumerate() {
+        ELEM.read(&XtView::new(f.get(i * ELEM_SIZE..(i + 1) * ELEM_SIZE)?), e)?;
+    }
+    Some(())
+}
+
+/// `struct xt_policy_info`, revision 0.
+static POLICY: XtStruct<Policy> = XtStruct::new(
+    "xt_policy_info",
+    size_of::<xt_policy_info>(),
+    0,
+    &[
+        Field {
+            name: "pol",
+            at: offset_of!(xt_policy_info, pol),
+            kind: Kind::Custom(XT_POLICY_MAX_ELEM * ELEM_SIZE, write_elems, read_elems),
+        },
+        xt_field!(xt_policy_info, flags: U16 => flags),
+        xt_field!(xt_policy_info, len: U16 => len),
+    ],
+);
+
+fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
+    let p = POLICY.decode(rev, info)?;
     // Only what the options give back: one direction, elements only with `--pol ipsec`
     // (several only with `--strict`), each field set only when tested, unused elements
     // zero, and the checks of the option parser.
