@@ -9,6 +9,8 @@
 //! possibly abbreviated and in any case. The info is kept as sent, so a decoded rule encodes
 //! to the same bytes.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{
     xt_hmark_info, XT_HMARK_CT, XT_HMARK_DADDR_MASK, XT_HMARK_DPORT, XT_HMARK_DPORT_MASK,
     XT_HMARK_MODULUS, XT_HMARK_OFFSET, XT_HMARK_PROTO_MASK, XT_HMARK_RND, XT_HMARK_SADDR_MASK,
@@ -20,10 +22,12 @@ use super::base::opts::{once_error, table, U16, U32};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Ty, Val, XtBuf, XtView,
+    PrintCtx, Ty, Val,
 };
+use crate::ipt::ext::base::xtstruct::XtStruct;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The options with the `XT_HMARK_*` index each sets (the tuple has none of its own).
 static OPTIONS: &[Opt] = &table([
@@ -298,17 +302,7 @@ impl Extension for Hmark {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_hmark_info>();
-        b.put(0, &self.src_mask);
-        b.put(16, &self.dst_mask);
-        b.put(32, &self.port_mask);
-        b.put(36, &self.port_set);
-        b.put_u32(40, self.flags);
-        b.put_u16(44, self.proto_mask);
-        b.put_u32(48, self.hashrnd);
-        b.put_u32(52, self.hmodulus);
-        b.put_u32(56, self.hoffset);
-        out.push(xt_target("HMARK", 0, b.into_vec()));
+        out.push(xt_target("HMARK", 0, HMARK.encode(self)));
         Ok(())
     }
 
@@ -457,23 +451,28 @@ fn mask_saves(family: IpFamily, m: &[u8; 16]) -> bool {
     }
 }
 
+/// `struct xt_hmark_info`, revision 0, every field kept as sent.
+static HMARK: XtStruct<Hmark> = XtStruct::new(
+    "xt_hmark_info",
+    size_of::<xt_hmark_info>(),
+    0,
+    &[
+        xt_field!(xt_hmark_info, src_mask: Bytes(16) => src_mask),
+        xt_field!(xt_hmark_info, dst_mask: Bytes(16) => dst_mask),
+        xt_field!(xt_hmark_info, port_mask: Bytes(4) => port_mask),
+        xt_field!(xt_hmark_info, port_set: Bytes(4) => port_set),
+        xt_field!(xt_hmark_info, flags: U32 => flags),
+        xt_field!(xt_hmark_info, proto_mask: U16 => proto_mask),
+        xt_field!(xt_hmark_info, hashrnd: U32 => hashrnd),
+        xt_field!(xt_hmark_info, hmodulus: U32 => hmodulus),
+        xt_field!(xt_hmark_info, hoffset: U32 => hoffset),
+    ],
+);
+
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_hmark_info>(rev, 0, info)?;
-    let arr4 = |off| -> Option<[u8; 4]> { v.bytes(off, 4)?.try_into().ok() };
-    let h = Hmark {
-        src_mask: v.bytes(0, 16)?.try_into().ok()?,
-        dst_mask: v.bytes(16, 16)?.try_into().ok()?,
-        port_mask: arr4(32)?,
-        port_set: arr4(36)?,
-        flags: v.u32(40)?,
-        proto_mask: v.u16(44)?,
-        hashrnd: v.u32(48)?,
-        hmodulus: v.u32(52)?,
-        hoffset: v.u32(56)?,
-        tuple: TupleBits::default(),
-    };
-    // Only what iptables can write: known flags, no field set without its flag, zero
-    // padding.
+    // Exact: the padding after `proto_mask` and at the end is zero.
+    let h = HMARK.decode_exact(rev, info)?;
+    // Only what iptables can write: known flags, no field set without its flag.
     let any = |ids: &[u32]| ids.iter().any(|&id| h.has(id));
     let ok = h.flags & !KNOWN == 0
         && (zero(&h.src_mask) || h.has(XT_HMARK_SADDR_MASK))
@@ -487,9 +486,7 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
         && (h.hmodulus == 0 || h.has(XT_HMARK_MODULUS))
         && (h.hoffset == 0 || h.has(XT_HMARK_OFFSET))
         && mask_saves(ctx.family, &h.src_mask)
-        && mask_saves(ctx.family, &h.dst_mask)
-        && zero(v.bytes(46, 2)?)
-        && zero(v.bytes(60, 4)?);
+        && mask_saves(ctx.family, &h.dst_mask);
     ok.then(|| Box::new(h) as Box<dyn Extension>)
 }
 
