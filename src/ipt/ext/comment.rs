@@ -4,14 +4,17 @@
 //! `xt_comment_info`. A comment stored as rule userdata (type 0, as some iptables-nft versions
 //! and nft write it) is read too, and appended after the other matches as iptables does.
 
+use std::mem::size_of;
+
 use iptnl_sys::xt::{xt_comment_info, XT_MAX_COMMENT_LEN};
 
 use super::base::api::{
     save_string, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Val, XtBuf, XtView,
+    ParseCtx, Val,
 };
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::opts::Ty;
+use crate::ipt::ext::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
 
@@ -33,6 +36,18 @@ pub struct Comment {
     /// The text (at most 255 bytes).
     pub text: String,
 }
+
+/// `struct xt_comment_info`: the text, NUL-padded to 256 bytes.
+static INFO: XtStruct<Comment> = XtStruct::new(
+    "xt_comment_info",
+    size_of::<xt_comment_info>(),
+    0,
+    &[Field {
+        name: "comment",
+        at: 0,
+        kind: Kind::Str(XT_MAX_COMMENT_LEN, |c| &c.text, |c, v| c.text = v),
+    }],
+);
 
 impl Comment {
     /// A comment match holding `text` (as read from rule userdata).
@@ -70,9 +85,7 @@ impl Extension for Comment {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_comment_info>();
-        b.put_str(0, XT_MAX_COMMENT_LEN, &self.text);
-        out.push(xt_match("comment", 0, b.into_vec()));
+        out.push(xt_match("comment", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -95,13 +108,7 @@ impl Extension for Comment {
 /// of what is decoded (`ipt::readback`) trusts this decoder, since comments are the one
 /// blob almost every rule of a big ruleset has, each its own.
 fn decode_xt(_rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of::<xt_comment_info>(info)?;
-    let text = v.str(0, XT_MAX_COMMENT_LEN)?;
-    if text.contains(['\n', '\r']) {
-        return None;
-    }
-    let c = Comment::new(&text);
-    let mut b = XtBuf::of::<xt_comment_info>();
-    b.put_str(0, XT_MAX_COMMENT_LEN, &c.text);
-    (b.into_vec() == info).then(|| Box::new(c) as _)
+    // Any revision, as before: the kernel knows revision 0 only.
+    let c = INFO.decode_exact(INFO.rev, info)?;
+    (!c.text.contains(['\n', '\r'])).then(|| Box::new(c) as _)
 }
