@@ -8,22 +8,23 @@
 //! the rule's protocol (`ftp` needs `-p tcp`) and a timeout policy must have been created
 //! with nfct, else the kernel refuses the rule.
 
-use std::mem::offset_of;
+use std::mem::size_of;
 
 use iptnl_sys::xt::{
     xt_ct_target_info, xt_ct_target_info_v1, XT_CT_NOTRACK, XT_CT_NOTRACK_ALIAS,
     XT_CT_ZONE_DIR_ORIG, XT_CT_ZONE_DIR_REPL, XT_CT_ZONE_MARK,
 };
 
-use super::base::libxt::{field_bytes, strtoul_full, text, truncate_bytes};
+use super::base::libxt::{strtoul_full, text, truncate_bytes};
+use super::base::xtstruct::{Field, XtRevs, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j CT`.
 pub static CT: ExtDesc = ExtDesc {
@@ -216,17 +217,7 @@ impl Extension for Ct {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let mut b = XtBuf::of::<xt_ct_target_info_v1>();
-        b.put_u16(offset_of!(xt_ct_target_info_v1, flags), self.flags);
-        b.put_u16(offset_of!(xt_ct_target_info_v1, zone), self.zone);
-        b.put_u32(offset_of!(xt_ct_target_info_v1, ct_events), self.ct_events);
-        b.put_u32(
-            offset_of!(xt_ct_target_info_v1, exp_events),
-            self.exp_events,
-        );
-        b.put(offset_of!(xt_ct_target_info_v1, helper), &self.helper);
-        b.put(offset_of!(xt_ct_target_info_v1, timeout), &self.timeout);
-        out.push(xt_target("CT", 2, b.into_vec()));
+        out.push(xt_target("CT", 2, INFO2.encode(self)));
         Ok(())
     }
 
@@ -256,40 +247,58 @@ impl Extension for Ct {
     crate::ext_boilerplate!();
 }
 
+/// `struct xt_ct_target_info` (rev 0), field by field: no timeout; the template pointer
+/// is the kernel's.
+static INFO0: XtStruct<Ct> = XtStruct::new(
+    "xt_ct_target_info",
+    size_of::<xt_ct_target_info>(),
+    0,
+    &[
+        xt_field!(xt_ct_target_info, flags: U16 => flags),
+        xt_field!(xt_ct_target_info, zone: U16 => zone),
+        xt_field!(xt_ct_target_info, ct_events: U32 => ct_events),
+        xt_field!(xt_ct_target_info, exp_events: U32 => exp_events),
+        xt_field!(xt_ct_target_info, helper: CBytes(HELPER_CAP) => helper),
+        xt_field!(xt_ct_target_info, ct: Kernel),
+    ],
+);
+
+/// `struct xt_ct_target_info_v1`, field by field, shared by revisions 1 and 2.
+const FIELDS_V1: &[Field<Ct>] = &[
+    xt_field!(xt_ct_target_info_v1, flags: U16 => flags),
+    xt_field!(xt_ct_target_info_v1, zone: U16 => zone),
+    xt_field!(xt_ct_target_info_v1, ct_events: U32 => ct_events),
+    xt_field!(xt_ct_target_info_v1, exp_events: U32 => exp_events),
+    xt_field!(xt_ct_target_info_v1, helper: CBytes(HELPER_CAP) => helper),
+    xt_field!(xt_ct_target_info_v1, timeout: CBytes(TIMEOUT_CAP) => timeout),
+    xt_field!(xt_ct_target_info_v1, ct: Kernel),
+];
+
+/// Revision 1 (`xt_ct_target_info_v1`, no NOTRACK alias).
+static INFO1: XtStruct<Ct> = XtStruct::new(
+    "xt_ct_target_info_v1",
+    size_of::<xt_ct_target_info_v1>(),
+    1,
+    FIELDS_V1,
+);
+
+/// Revision 2 (`xt_ct_target_info_v1`), the one written.
+static INFO2: XtStruct<Ct> = XtStruct::new(
+    "xt_ct_target_info_v1",
+    size_of::<xt_ct_target_info_v1>(),
+    2,
+    FIELDS_V1,
+);
+
+/// Every revision read.
+static INFO: XtRevs<Ct> = XtRevs(&[&INFO0, &INFO1, &INFO2]);
+
 fn decode_ct(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let ct = match rev {
-        0 => {
-            let v = XtView::of::<xt_ct_target_info>(info)?;
-            let h = offset_of!(xt_ct_target_info, helper);
-            Ct {
-                flags: v.u16(offset_of!(xt_ct_target_info, flags))?,
-                zone: v.u16(offset_of!(xt_ct_target_info, zone))?,
-                ct_events: v.u32(offset_of!(xt_ct_target_info, ct_events))?,
-                exp_events: v.u32(offset_of!(xt_ct_target_info, exp_events))?,
-                helper: field_bytes(v.bytes(h, HELPER_CAP)?),
-                timeout: Vec::new(),
-            }
-        }
-        1 | 2 => {
-            let v = XtView::of::<xt_ct_target_info_v1>(info)?;
-            let h = offset_of!(xt_ct_target_info_v1, helper);
-            let t = offset_of!(xt_ct_target_info_v1, timeout);
-            let flags = v.u16(offset_of!(xt_ct_target_info_v1, flags))?;
-            // Only revision 2 knows the NOTRACK alias.
-            if rev == 1 && flags & XT_CT_NOTRACK_ALIAS != 0 {
-                return None;
-            }
-            Ct {
-                flags,
-                zone: v.u16(offset_of!(xt_ct_target_info_v1, zone))?,
-                ct_events: v.u32(offset_of!(xt_ct_target_info_v1, ct_events))?,
-                exp_events: v.u32(offset_of!(xt_ct_target_info_v1, exp_events))?,
-                helper: field_bytes(v.bytes(h, HELPER_CAP)?),
-                timeout: field_bytes(v.bytes(t, TIMEOUT_CAP)?),
-            }
-        }
-        _ => return None,
-    };
+    let ct = INFO.decode(rev, info)?;
+    // Only revision 2 knows the NOTRACK alias.
+    if rev == 1 && ct.flags & XT_CT_NOTRACK_ALIAS != 0 {
+        return None;
+    }
     Some(Box::new(ct))
 }
 
