@@ -5,7 +5,7 @@
 //! Encoding (iptables-nft 1.8.9): the x_tables `ipvs` match, rev 0, `xt_ipvs_mtinfo`. A
 //! kernel without `xt_ipvs` refuses the rule as it refuses iptables-nft's.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     xt_ipvs_mtinfo, XT_IPVS_DIR, XT_IPVS_IPVS_PROPERTY, XT_IPVS_MASK, XT_IPVS_METHOD,
@@ -15,15 +15,17 @@ use iptnl_sys::xt::{
 use super::base::conntrack_names::print_addr;
 use super::base::libxt::parse_hostmask;
 use super::base::ports::port_by_name;
+use super::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx,
-    PrintCtx, Val, XtBuf, XtView,
+    PrintCtx, Val,
 };
 use crate::ipt::ext::base::opts::STR;
 use crate::ipt::proto::proto_number;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `IP_VS_CONN_F_MASQ`.
 const MASQ: u8 = 0;
@@ -85,22 +87,6 @@ impl Ipvs {
             invert: 0,
             bitmask: 0,
         }
-    }
-
-    fn to_xt(&self) -> Vec<u8> {
-        let mut b = XtBuf::of::<xt_ipvs_mtinfo>();
-        b.put(offset_of!(xt_ipvs_mtinfo, vaddr), &self.vaddr.0);
-        b.put(offset_of!(xt_ipvs_mtinfo, vmask), &self.vaddr.1);
-        b.put(offset_of!(xt_ipvs_mtinfo, vport), &self.vport.to_be_bytes());
-        b.put_u8(offset_of!(xt_ipvs_mtinfo, l4proto), self.l4proto);
-        b.put_u8(offset_of!(xt_ipvs_mtinfo, fwd_method), self.fwd_method);
-        b.put(
-            offset_of!(xt_ipvs_mtinfo, vportctl),
-            &self.vportctl.to_be_bytes(),
-        );
-        b.put_u8(offset_of!(xt_ipvs_mtinfo, invert), self.invert);
-        b.put_u8(offset_of!(xt_ipvs_mtinfo, bitmask), self.bitmask);
-        b.into_vec()
     }
 
     /// `ipvs_mt_dump`.
@@ -236,7 +222,7 @@ impl Extension for Ipvs {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("ipvs", 0, self.to_xt()));
+        out.push(xt_match("ipvs", 0, INFO.encode(self)));
         Ok(())
     }
 
@@ -258,23 +244,34 @@ fn ipvs_bad(option: &str, value: &str) -> ParseError {
     ))
 }
 
+/// `struct xt_ipvs_mtinfo`, field by field.
+static INFO: XtStruct<Ipvs> = XtStruct::new(
+    "xt_ipvs_mtinfo",
+    size_of::<xt_ipvs_mtinfo>(),
+    0,
+    &[
+        Field {
+            name: "vaddr",
+            at: offset_of!(xt_ipvs_mtinfo, vaddr),
+            kind: Kind::Bytes(16, |s| &s.vaddr.0, |s, v| s.vaddr.0.copy_from_slice(v)),
+        },
+        Field {
+            name: "vmask",
+            at: offset_of!(xt_ipvs_mtinfo, vmask),
+            kind: Kind::Bytes(16, |s| &s.vaddr.1, |s, v| s.vaddr.1.copy_from_slice(v)),
+        },
+        xt_field!(xt_ipvs_mtinfo, vport: Be16 => vport),
+        xt_field!(xt_ipvs_mtinfo, l4proto: U8 => l4proto),
+        xt_field!(xt_ipvs_mtinfo, fwd_method: U8 => fwd_method),
+        xt_field!(xt_ipvs_mtinfo, vportctl: Be16 => vportctl),
+        xt_field!(xt_ipvs_mtinfo, invert: U8 => invert),
+        xt_field!(xt_ipvs_mtinfo, bitmask: U8 => bitmask),
+    ],
+);
+
 fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let v = XtView::of_rev::<xt_ipvs_mtinfo>(rev, 0, info)?;
-    let arr = |off| -> Option<[u8; 16]> { v.bytes(off, 16)?.try_into().ok() };
-    let be16 = |off| -> Option<u16> { Some(u16::from_be_bytes(v.bytes(off, 2)?.try_into().ok()?)) };
-    let i = Ipvs {
-        family: ctx.family,
-        vaddr: (
-            arr(offset_of!(xt_ipvs_mtinfo, vaddr))?,
-            arr(offset_of!(xt_ipvs_mtinfo, vmask))?,
-        ),
-        vport: be16(offset_of!(xt_ipvs_mtinfo, vport))?,
-        l4proto: v.u8(offset_of!(xt_ipvs_mtinfo, l4proto))?,
-        fwd_method: v.u8(offset_of!(xt_ipvs_mtinfo, fwd_method))?,
-        vportctl: be16(offset_of!(xt_ipvs_mtinfo, vportctl))?,
-        invert: v.u8(offset_of!(xt_ipvs_mtinfo, invert))?,
-        bitmask: v.u8(offset_of!(xt_ipvs_mtinfo, bitmask))?,
-    };
+    let mut i = Ipvs::new(ctx.family);
+    INFO.read(&INFO.view(rev, info)?, &mut i)?;
     // What save shows must be all there is, in a form iptables reads back: the property
     // bit set (implied by any other), negated only alone, no value of a test not given,
     // and a method it names.
@@ -293,7 +290,7 @@ fn decode_xt(rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension
     if ctx.family == IpFamily::V4 {
         ok &= i.vaddr.0[4..] == [0; 12] && i.vaddr.1[4..] == [0; 12];
     }
-    (ok && i.to_xt() == info).then(|| Box::new(i) as _)
+    (ok && INFO.encodes_to(&i, info)).then(|| Box::new(i) as _)
 }
 
 #[cfg(test)]
