@@ -22,7 +22,7 @@
 //! rev 1 and 2) because it reads them with the layout of its own revision; iptnl decodes each
 //! revision with its own layout.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::{
     nf_nat_ipv4_multi_range_compat, nf_nat_ipv4_range, nf_nat_range, nf_nat_range2,
@@ -32,14 +32,15 @@ use iptnl_sys::xt::{
 
 use super::base::libxt::{ntop, strtoul_prefix_in as strtoul_prefix};
 use super::base::names::service_port;
+use super::base::xtstruct::{Field, Kind, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     xt_target, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt, ParseCtx, Val,
-    XtBuf, XtView,
 };
 use crate::ipt::ext::base::opts::STR;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// `-j MASQUERADE`.
 pub static MASQUERADE: ExtDesc = ExtDesc {
@@ -330,56 +331,6 @@ impl Nat {
         }
         s
     }
-
-    fn compat_info(&self) -> Vec<u8> {
-        let r = offset_of!(nf_nat_ipv4_multi_range_compat, range);
-        let mut b = XtBuf::of::<nf_nat_ipv4_multi_range_compat>();
-        b.put_u32(offset_of!(nf_nat_ipv4_multi_range_compat, rangesize), 1);
-        b.put_u32(r + offset_of!(nf_nat_ipv4_range, flags), self.flags);
-        b.put(
-            r + offset_of!(nf_nat_ipv4_range, min_ip),
-            &self.min_addr[..4],
-        );
-        b.put(
-            r + offset_of!(nf_nat_ipv4_range, max_ip),
-            &self.max_addr[..4],
-        );
-        b.put(
-            r + offset_of!(nf_nat_ipv4_range, min),
-            &self.min_port.to_be_bytes(),
-        );
-        b.put(
-            r + offset_of!(nf_nat_ipv4_range, max),
-            &self.max_port.to_be_bytes(),
-        );
-        b.into_vec()
-    }
-
-    fn range_info(&self, v2: bool) -> Vec<u8> {
-        let mut b = if v2 {
-            XtBuf::of::<nf_nat_range2>()
-        } else {
-            XtBuf::of::<nf_nat_range>()
-        };
-        b.put_u32(offset_of!(nf_nat_range, flags), self.flags);
-        b.put(offset_of!(nf_nat_range, min_addr), &self.min_addr);
-        b.put(offset_of!(nf_nat_range, max_addr), &self.max_addr);
-        b.put(
-            offset_of!(nf_nat_range, min_proto),
-            &self.min_port.to_be_bytes(),
-        );
-        b.put(
-            offset_of!(nf_nat_range, max_proto),
-            &self.max_port.to_be_bytes(),
-        );
-        if v2 {
-            b.put(
-                offset_of!(nf_nat_range2, base_proto),
-                &self.base_port.to_be_bytes(),
-            );
-        }
-        b.into_vec()
-    }
 }
 
 fn desc_of(kind: NatKind) -> &'static ExtDesc {
@@ -427,13 +378,13 @@ impl Extension for Nat {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        let (rev, info) = match (self.kind, self.family) {
-            (NatKind::Dnat, _) => (2, self.range_info(true)),
-            (_, IpFamily::V4) => (0, self.compat_info()),
-            (NatKind::Snat, IpFamily::V6) => (1, self.range_info(false)),
-            (_, IpFamily::V6) => (0, self.range_info(false)),
+        let table = match (self.kind, self.family) {
+            (NatKind::Dnat, _) => &RANGE2,
+            (_, IpFamily::V4) => &COMPAT,
+            (NatKind::Snat, IpFamily::V6) => &RANGE1,
+            (_, IpFamily::V6) => &RANGE0,
         };
-        out.push(xt_target(self.xt_name(), rev, info));
+        out.push(xt_target(self.xt_name(), table.rev, table.encode(self)));
         Ok(())
     }
 
@@ -491,49 +442,108 @@ impl Extension for Nat {
     crate::ext_boilerplate!();
 }
 
-fn be16(v: &XtView<'_>, off: usize) -> Option<u16> {
-    let b = v.bytes(off, 2)?;
-    Some(u16::from_be_bytes([b[0], b[1]]))
-}
+/// Where the one range of `nf_nat_ipv4_multi_range_compat` starts.
+const R: usize = offset_of!(nf_nat_ipv4_multi_range_compat, range);
+
+/// `struct nf_nat_ipv4_multi_range_compat` (IPv4, rev 0), field by field: one range, whose
+/// addresses are the first four bytes of the options' ones.
+static COMPAT: XtStruct<Nat> = XtStruct::new(
+    "nf_nat_ipv4_multi_range_compat",
+    size_of::<nf_nat_ipv4_multi_range_compat>(),
+    0,
+    &[
+        Field {
+            name: "rangesize",
+            at: offset_of!(nf_nat_ipv4_multi_range_compat, rangesize),
+            kind: Kind::Custom(
+                4,
+                |_, b| b.copy_from_slice(&1u32.to_ne_bytes()),
+                |_, b| (b == 1u32.to_ne_bytes()).then_some(()),
+            ),
+        },
+        Field {
+            name: "range[0].flags",
+            at: R + offset_of!(nf_nat_ipv4_range, flags),
+            kind: Kind::U32(|s| s.flags, |s, v| s.flags = v),
+        },
+        Field {
+            name: "range[0].min_ip",
+            at: R + offset_of!(nf_nat_ipv4_range, min_ip),
+            kind: Kind::Bytes(
+                4,
+                |s| &s.min_addr[..4],
+                |s, v| s.min_addr[..4].copy_from_slice(v),
+            ),
+        },
+        Field {
+            name: "range[0].max_ip",
+            at: R + offset_of!(nf_nat_ipv4_range, max_ip),
+            kind: Kind::Bytes(
+                4,
+                |s| &s.max_addr[..4],
+                |s, v| s.max_addr[..4].copy_from_slice(v),
+            ),
+        },
+        Field {
+            name: "range[0].min",
+            at: R + offset_of!(nf_nat_ipv4_range, min),
+            kind: Kind::Be16(|s| s.min_port, |s, v| s.min_port = v),
+        },
+        Field {
+            name: "range[0].max",
+            at: R + offset_of!(nf_nat_ipv4_range, max),
+            kind: Kind::Be16(|s| s.max_port, |s, v| s.max_port = v),
+        },
+    ],
+);
+
+/// `struct nf_nat_range`, field by field, as revisions 0 (IPv6) and 1 hold it.
+const RANGE_FIELDS: &[Field<Nat>] = &[
+    xt_field!(nf_nat_range, flags: U32 => flags),
+    xt_field!(nf_nat_range, min_addr: Bytes(16) => min_addr),
+    xt_field!(nf_nat_range, max_addr: Bytes(16) => max_addr),
+    xt_field!(nf_nat_range, min_proto: Be16 => min_port),
+    xt_field!(nf_nat_range, max_proto: Be16 => max_port),
+];
+
+/// `struct nf_nat_range`, IPv6 rev 0.
+static RANGE0: XtStruct<Nat> =
+    XtStruct::new("nf_nat_range", size_of::<nf_nat_range>(), 0, RANGE_FIELDS);
+
+/// `struct nf_nat_range`, rev 1.
+static RANGE1: XtStruct<Nat> =
+    XtStruct::new("nf_nat_range", size_of::<nf_nat_range>(), 1, RANGE_FIELDS);
+
+/// `struct nf_nat_range2` (rev 2): `nf_nat_range` and the base of a shifted port range.
+static RANGE2: XtStruct<Nat> = XtStruct::new(
+    "nf_nat_range2",
+    size_of::<nf_nat_range2>(),
+    2,
+    &[
+        xt_field!(nf_nat_range2, flags: U32 => flags),
+        xt_field!(nf_nat_range2, min_addr: Bytes(16) => min_addr),
+        xt_field!(nf_nat_range2, max_addr: Bytes(16) => max_addr),
+        xt_field!(nf_nat_range2, min_proto: Be16 => min_port),
+        xt_field!(nf_nat_range2, max_proto: Be16 => max_port),
+        xt_field!(nf_nat_range2, base_proto: Be16 => base_port),
+    ],
+);
 
 fn decode(kind: NatKind, rev: u32, info: &[u8], ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let mut n = Nat::new(kind, ctx.family);
-    let compat = match (kind, rev) {
+    let table = match (kind, rev) {
         (NatKind::Masquerade | NatKind::Redirect, 0) | (NatKind::Snat | NatKind::Dnat, 0) => {
-            ctx.family == IpFamily::V4
+            if ctx.family == IpFamily::V4 {
+                &COMPAT
+            } else {
+                &RANGE0
+            }
         }
-        (NatKind::Snat | NatKind::Dnat, 1 | 2) => false,
+        (NatKind::Snat | NatKind::Dnat, 1) => &RANGE1,
+        (NatKind::Snat | NatKind::Dnat, 2) => &RANGE2,
         _ => return None,
     };
-    if compat {
-        let v = XtView::of::<nf_nat_ipv4_multi_range_compat>(info)?;
-        if v.u32(offset_of!(nf_nat_ipv4_multi_range_compat, rangesize))? != 1 {
-            return None;
-        }
-        let r = offset_of!(nf_nat_ipv4_multi_range_compat, range);
-        n.flags = v.u32(r + offset_of!(nf_nat_ipv4_range, flags))?;
-        n.min_addr[..4].copy_from_slice(v.bytes(r + offset_of!(nf_nat_ipv4_range, min_ip), 4)?);
-        n.max_addr[..4].copy_from_slice(v.bytes(r + offset_of!(nf_nat_ipv4_range, max_ip), 4)?);
-        n.min_port = be16(&v, r + offset_of!(nf_nat_ipv4_range, min))?;
-        n.max_port = be16(&v, r + offset_of!(nf_nat_ipv4_range, max))?;
-    } else {
-        let v2 = rev == 2;
-        let v = if v2 {
-            XtView::of::<nf_nat_range2>(info)?
-        } else {
-            XtView::of::<nf_nat_range>(info)?
-        };
-        n.flags = v.u32(offset_of!(nf_nat_range, flags))?;
-        n.min_addr
-            .copy_from_slice(v.bytes(offset_of!(nf_nat_range, min_addr), 16)?);
-        n.max_addr
-            .copy_from_slice(v.bytes(offset_of!(nf_nat_range, max_addr), 16)?);
-        n.min_port = be16(&v, offset_of!(nf_nat_range, min_proto))?;
-        n.max_port = be16(&v, offset_of!(nf_nat_range, max_proto))?;
-        if v2 {
-            n.base_port = be16(&v, offset_of!(nf_nat_range2, base_proto))?;
-        }
-    }
+    let mut n = Nat::new(kind, ctx.family);
+    table.read(&table.view(rev, info)?, &mut n)?;
     Some(Box::new(n))
 }
 
@@ -678,7 +688,7 @@ mod tests {
             "10.0.0.1-10.0.0.5:100-200",
         )
         .unwrap();
-        let info = n.compat_info();
+        let info = COMPAT.encode(&n);
         assert_eq!(info.len(), iptnl_sys::xt::xt_align(20));
         let ctx = DecodeCtx {
             sets: &crate::ipt::ext::NoSets,
