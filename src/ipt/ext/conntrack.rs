@@ -17,7 +17,7 @@
 //! The options are declared as libxt_conntrack's revision 3 table and libxt_state's declare
 //! them: each once only, all but `--ctdir` invertible, `--state` mandatory.
 
-use std::mem::offset_of;
+use std::mem::{offset_of, size_of};
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use iptnl_sys::xt::{
@@ -33,14 +33,16 @@ use super::base::conntrack_names::{
 };
 use super::base::libxt::parse_port_rc;
 use super::base::ports::port_by_name;
+use super::base::xtstruct::{Field, Kind, XtRevs, XtStruct};
 use crate::ipt::error::ParseError;
 use crate::ipt::ext::base::api::{
     save_inv, xt_match, DecodeCtx, EncodeCtx, EncodeError, ExtDesc, ExtKind, Extension, Opt,
-    ParseCtx, Ty, Val, XtBuf, XtView,
+    ParseCtx, Ty, Val,
 };
 use crate::ipt::proto::proto_number;
 use crate::ipt::IpFamily;
 use crate::nft::expr::Expr;
+use crate::xt_field;
 
 /// The `conntrack` match.
 pub static CONNTRACK: ExtDesc = ExtDesc {
@@ -203,35 +205,6 @@ impl Conntrack {
         if inv {
             self.invert_flags |= flag;
         }
-    }
-
-    fn to_xt(&self) -> Vec<u8> {
-        type I = xt_conntrack_mtinfo3;
-        let mut b = XtBuf::of::<I>();
-        b.put(offset_of!(I, origsrc_addr), &self.origsrc.0);
-        b.put(offset_of!(I, origsrc_mask), &self.origsrc.1);
-        b.put(offset_of!(I, origdst_addr), &self.origdst.0);
-        b.put(offset_of!(I, origdst_mask), &self.origdst.1);
-        b.put(offset_of!(I, replsrc_addr), &self.replsrc.0);
-        b.put(offset_of!(I, replsrc_mask), &self.replsrc.1);
-        b.put(offset_of!(I, repldst_addr), &self.repldst.0);
-        b.put(offset_of!(I, repldst_mask), &self.repldst.1);
-        b.put_u32(offset_of!(I, expires_min), self.expires[0]);
-        b.put_u32(offset_of!(I, expires_max), self.expires[1]);
-        b.put_u16(offset_of!(I, l4proto), self.l4proto);
-        b.put_u16(offset_of!(I, origsrc_port), self.origsrc_port[0]);
-        b.put_u16(offset_of!(I, origdst_port), self.origdst_port[0]);
-        b.put_u16(offset_of!(I, replsrc_port), self.replsrc_port[0]);
-        b.put_u16(offset_of!(I, repldst_port), self.repldst_port[0]);
-        b.put_u16(offset_of!(I, match_flags), self.match_flags);
-        b.put_u16(offset_of!(I, invert_flags), self.invert_flags);
-        b.put_u16(offset_of!(I, state_mask), self.state_mask);
-        b.put_u16(offset_of!(I, status_mask), self.status_mask);
-        b.put_u16(offset_of!(I, origsrc_port_high), self.origsrc_port[1]);
-        b.put_u16(offset_of!(I, origdst_port_high), self.origdst_port[1]);
-        b.put_u16(offset_of!(I, replsrc_port_high), self.replsrc_port[1]);
-        b.put_u16(offset_of!(I, repldst_port_high), self.repldst_port[1]);
-        b.into_vec()
     }
 }
 
@@ -458,7 +431,7 @@ impl Extension for Conntrack {
     }
 
     fn encode(&self, _ctx: &EncodeCtx<'_>, out: &mut Vec<Expr>) -> Result<(), EncodeError> {
-        out.push(xt_match("conntrack", 3, self.to_xt()));
+        out.push(xt_match("conntrack", 3, INFO3.encode(self)));
         Ok(())
     }
 
@@ -481,108 +454,133 @@ impl Extension for Conntrack {
     crate::ext_boilerplate!();
 }
 
-fn addr16(v: &XtView<'_>, off: usize) -> Option<[u8; 16]> {
-    v.bytes(off, 16)?.try_into().ok()
+/// A `union nf_inet_addr` field of struct `$c`, held in `$p.$i` of the options.
+macro_rules! addr {
+    ($c:ty, $cf:ident => $p:ident . $i:tt) => {
+        Field {
+            name: stringify!($cf),
+            at: offset_of!($c, $cf),
+            kind: Kind::Bytes(16, |s| &s.$p.$i, |s, v| s.$p.$i.copy_from_slice(v)),
+        }
+    };
 }
 
-/// Reads the fields revisions 1–3 share (they have the same layout up to `match_flags`).
-fn decode_common(v: &XtView<'_>) -> Option<Conntrack> {
-    type I = xt_conntrack_mtinfo1;
-    Some(Conntrack {
-        origsrc: (
-            addr16(v, offset_of!(I, origsrc_addr))?,
-            addr16(v, offset_of!(I, origsrc_mask))?,
-        ),
-        origdst: (
-            addr16(v, offset_of!(I, origdst_addr))?,
-            addr16(v, offset_of!(I, origdst_mask))?,
-        ),
-        replsrc: (
-            addr16(v, offset_of!(I, replsrc_addr))?,
-            addr16(v, offset_of!(I, replsrc_mask))?,
-        ),
-        repldst: (
-            addr16(v, offset_of!(I, repldst_addr))?,
-            addr16(v, offset_of!(I, repldst_mask))?,
-        ),
-        expires: [
-            v.u32(offset_of!(I, expires_min))?,
-            v.u32(offset_of!(I, expires_max))?,
-        ],
-        l4proto: v.u16(offset_of!(I, l4proto))?,
-        match_flags: v.u16(offset_of!(I, match_flags))?,
-        invert_flags: v.u16(offset_of!(I, invert_flags))?,
-        ..Conntrack::default()
-    })
+/// A host-order field of struct `$c` (kind `$kind`) holding one end of the range `$p`.
+macro_rules! end {
+    ($c:ty, $cf:ident: $kind:ident => $p:ident [$i:tt]) => {
+        Field {
+            name: stringify!($cf),
+            at: offset_of!($c, $cf),
+            kind: Kind::$kind(|s| s.$p[$i], |s, v| s.$p[$i] = v),
+        }
+    };
 }
 
-/// Revisions 1 and 2 store single ports in network byte order.
-fn single_nbo_ports(c: &mut Conntrack, v: &XtView<'_>) -> Option<()> {
-    type I = xt_conntrack_mtinfo1;
-    let p = |off| v.u16(off).map(u16::from_be);
-    let (a, b, d, e) = (
-        p(offset_of!(I, origsrc_port))?,
-        p(offset_of!(I, origdst_port))?,
-        p(offset_of!(I, replsrc_port))?,
-        p(offset_of!(I, repldst_port))?,
-    );
-    c.origsrc_port = [a, a];
-    c.origdst_port = [b, b];
-    c.replsrc_port = [d, d];
-    c.repldst_port = [e, e];
-    Some(())
+/// A single port field of struct `$c` as revisions 1 and 2 hold it: network order, both
+/// ends of the range `$p`.
+macro_rules! single_port {
+    ($c:ty, $cf:ident => $p:ident) => {
+        Field {
+            name: stringify!($cf),
+            at: offset_of!($c, $cf),
+            kind: Kind::Be16(|s| s.$p[0], |s, v| s.$p = [v, v]),
+        }
+    };
 }
+
+/// The table of struct `$c` at revision `$rev`: the fields every revision has, in the same
+/// place, then the ones given.
+macro_rules! mtinfo {
+    ($c:ty, $rev:expr, [$($more:expr),* $(,)?]) => {
+        XtStruct::new(
+            stringify!($c),
+            size_of::<$c>(),
+            $rev,
+            &[
+                addr!($c, origsrc_addr => origsrc.0),
+                addr!($c, origsrc_mask => origsrc.1),
+                addr!($c, origdst_addr => origdst.0),
+                addr!($c, origdst_mask => origdst.1),
+                addr!($c, replsrc_addr => replsrc.0),
+                addr!($c, replsrc_mask => replsrc.1),
+                addr!($c, repldst_addr => repldst.0),
+                addr!($c, repldst_mask => repldst.1),
+                end!($c, expires_min: U32 => expires[0]),
+                end!($c, expires_max: U32 => expires[1]),
+                xt_field!($c, l4proto: U16 => l4proto),
+                xt_field!($c, match_flags: U16 => match_flags),
+                xt_field!($c, invert_flags: U16 => invert_flags),
+                $($more),*
+            ],
+        )
+    };
+}
+
+/// `struct xt_conntrack_mtinfo1`: single ports, 8-bit state and status masks.
+static INFO1: XtStruct<Conntrack> = mtinfo!(
+    xt_conntrack_mtinfo1,
+    1,
+    [
+        single_port!(xt_conntrack_mtinfo1, origsrc_port => origsrc_port),
+        single_port!(xt_conntrack_mtinfo1, origdst_port => origdst_port),
+        single_port!(xt_conntrack_mtinfo1, replsrc_port => replsrc_port),
+        single_port!(xt_conntrack_mtinfo1, repldst_port => repldst_port),
+        Field {
+            name: "state_mask",
+            at: offset_of!(xt_conntrack_mtinfo1, state_mask),
+            kind: Kind::U8(|s| s.state_mask as u8, |s, v| s.state_mask = v.into()),
+        },
+        Field {
+            name: "status_mask",
+            at: offset_of!(xt_conntrack_mtinfo1, status_mask),
+            kind: Kind::U8(|s| s.status_mask as u8, |s, v| s.status_mask = v.into()),
+        },
+    ]
+);
+
+/// `struct xt_conntrack_mtinfo2`: single ports, 16-bit masks.
+static INFO2: XtStruct<Conntrack> = mtinfo!(
+    xt_conntrack_mtinfo2,
+    2,
+    [
+        single_port!(xt_conntrack_mtinfo2, origsrc_port => origsrc_port),
+        single_port!(xt_conntrack_mtinfo2, origdst_port => origdst_port),
+        single_port!(xt_conntrack_mtinfo2, replsrc_port => replsrc_port),
+        single_port!(xt_conntrack_mtinfo2, repldst_port => repldst_port),
+        xt_field!(xt_conntrack_mtinfo2, state_mask: U16 => state_mask),
+        xt_field!(xt_conntrack_mtinfo2, status_mask: U16 => status_mask),
+    ]
+);
+
+/// `struct xt_conntrack_mtinfo3`, the one written: port ranges in host order.
+static INFO3: XtStruct<Conntrack> = mtinfo!(
+    xt_conntrack_mtinfo3,
+    3,
+    [
+        end!(xt_conntrack_mtinfo3, origsrc_port: U16 => origsrc_port[0]),
+        end!(xt_conntrack_mtinfo3, origdst_port: U16 => origdst_port[0]),
+        end!(xt_conntrack_mtinfo3, replsrc_port: U16 => replsrc_port[0]),
+        end!(xt_conntrack_mtinfo3, repldst_port: U16 => repldst_port[0]),
+        xt_field!(xt_conntrack_mtinfo3, state_mask: U16 => state_mask),
+        xt_field!(xt_conntrack_mtinfo3, status_mask: U16 => status_mask),
+        end!(xt_conntrack_mtinfo3, origsrc_port_high: U16 => origsrc_port[1]),
+        end!(xt_conntrack_mtinfo3, origdst_port_high: U16 => origdst_port[1]),
+        end!(xt_conntrack_mtinfo3, replsrc_port_high: U16 => replsrc_port[1]),
+        end!(xt_conntrack_mtinfo3, repldst_port_high: U16 => repldst_port[1]),
+    ]
+);
+
+/// Every revision read.
+static INFO: XtRevs<Conntrack> = XtRevs(&[&INFO1, &INFO2, &INFO3]);
 
 fn decode_xt(rev: u32, info: &[u8], _ctx: &DecodeCtx) -> Option<Box<dyn Extension>> {
-    let c = match rev {
-        1 => {
-            let v = XtView::of::<xt_conntrack_mtinfo1>(info)?;
-            let mut c = decode_common(&v)?;
-            c.state_mask = v.u8(offset_of!(xt_conntrack_mtinfo1, state_mask))? as u16;
-            c.status_mask = v.u8(offset_of!(xt_conntrack_mtinfo1, status_mask))? as u16;
-            single_nbo_ports(&mut c, &v)?;
-            c
-        }
-        2 => {
-            let v = XtView::of::<xt_conntrack_mtinfo2>(info)?;
-            let mut c = decode_common(&v)?;
-            c.state_mask = v.u16(offset_of!(xt_conntrack_mtinfo2, state_mask))?;
-            c.status_mask = v.u16(offset_of!(xt_conntrack_mtinfo2, status_mask))?;
-            single_nbo_ports(&mut c, &v)?;
-            c
-        }
-        3 => {
-            type I = xt_conntrack_mtinfo3;
-            let v = XtView::of::<I>(info)?;
-            let mut c = decode_common(&v)?;
-            c.state_mask = v.u16(offset_of!(I, state_mask))?;
-            c.status_mask = v.u16(offset_of!(I, status_mask))?;
-            c.origsrc_port = [
-                v.u16(offset_of!(I, origsrc_port))?,
-                v.u16(offset_of!(I, origsrc_port_high))?,
-            ];
-            c.origdst_port = [
-                v.u16(offset_of!(I, origdst_port))?,
-                v.u16(offset_of!(I, origdst_port_high))?,
-            ];
-            c.replsrc_port = [
-                v.u16(offset_of!(I, replsrc_port))?,
-                v.u16(offset_of!(I, replsrc_port_high))?,
-            ];
-            c.repldst_port = [
-                v.u16(offset_of!(I, repldst_port))?,
-                v.u16(offset_of!(I, repldst_port_high))?,
-            ];
-            c
-        }
-        _ => return None,
-    };
-    Some(Box::new(c))
+    Some(Box::new(INFO.decode(rev, info)?))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ipt::ext::base::api::XtBuf;
     use iptnl_sys::xt::{
         IPS_ASSURED, IPS_SEEN_REPLY, XT_CONNTRACK_STATE_ESTABLISHED, XT_CONNTRACK_STATE_RELATED,
         XT_CONNTRACK_STATE_SNAT, XT_CONNTRACK_STATE_UNTRACKED,
