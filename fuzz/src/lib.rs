@@ -213,11 +213,10 @@ pub fn check_decoded(rule: &Rule, family: IpFamily, exprs_attr: Option<&[u8]>) {
                     at(floor),
                     "{line:?} read as laid out at {floor} encodes otherwise there"
                 );
-                let twice =
-                    encode_rule_for(&again, family, &rule.table, &rule.chain, &Sets, floor)
-                        .unwrap_or_else(|e| {
-                            panic!("{line:?} read back does not encode at {floor}: {e}")
-                        });
+                let twice = encode_rule_for(&again, family, &rule.table, &rule.chain, &Sets, floor)
+                    .unwrap_or_else(|e| {
+                        panic!("{line:?} read back does not encode at {floor}: {e}")
+                    });
                 assert_eq!(
                     comparable(&twice.exprs),
                     comparable(&rule.exprs),
@@ -329,39 +328,49 @@ fn plan_restore_with_sets(
         .map_err(|e| e.to_string())
 }
 
-/// Whether `orig` holds the attributes `canon` does: the same attribute types, nested the
-/// same way, in the same order. Values are compared by the other checks (the rule's
-/// expressions as decoded are what its shown form encodes to, and what its save restores);
-/// this one finds an attribute the decoder drops, or one it makes up. Flags of attribute
-/// types, alignment padding and bytes after a string's NUL are aside: the kernel dumps none
-/// of them, and the reader ignores them.
+/// Whether `orig` holds exactly the attributes `canon` does: the same types, nested the
+/// same way, with the same payloads, each as often. Attributes of different types may come in
+/// another order (netlink gives it no meaning, and each decoder reads by type; a list of one
+/// type keeps its order). Flags of attribute types and alignment padding are aside: the
+/// kernel's dumps set no flag, and padding carries nothing. This finds an attribute the
+/// decoder drops (one of a repeated type, bytes after a string's NUL) or one it makes up.
 fn same_attrs(canon: &[u8], orig: &[u8]) -> bool {
-    /// (depth, type) of each attribute, in order, descending into every payload that is a
-    /// whole sequence of attributes.
-    fn tree(b: &[u8], depth: usize, out: &mut Vec<(usize, u16)>) -> bool {
+    /// The attributes of `b` as (type, payload), or `None` if it is not a whole sequence.
+    fn attrs(b: &[u8]) -> Option<Vec<(u16, &[u8])>> {
         let mut at = 0;
-        let mut found = Vec::new();
+        let mut out = Vec::new();
         while at < b.len() {
             if at + 4 > b.len() {
-                return false;
+                return None;
             }
             let len = usize::from(u16::from_ne_bytes([b[at], b[at + 1]]));
             if len < 4 || at + len > b.len() {
-                return false;
+                return None;
             }
-            found.push((at, len));
+            out.push((
+                u16::from_ne_bytes([b[at + 2], b[at + 3]]) & 0x3fff,
+                &b[at + 4..at + len],
+            ));
             at += (len + 3) & !3;
         }
-        for (a, len) in found {
-            out.push((depth, u16::from_ne_bytes([b[a + 2], b[a + 3]]) & 0x3fff));
-            if depth < 8 {
-                let mut inner = Vec::new();
-                if len > 4 && tree(&b[a + 4..a + len], depth + 1, &mut inner) {
-                    out.extend(inner);
-                }
+        Some(out)
+    }
+    /// (depth, type, payload) of each attribute, by type within a nest, descending into
+    /// every payload that is a whole sequence of attributes (its own payload then left out).
+    fn tree<'a>(b: &'a [u8], depth: usize, out: &mut Vec<(usize, u16, &'a [u8])>) {
+        let Some(mut list) = attrs(b) else {
+            out.push((depth, u16::MAX, b));
+            return;
+        };
+        list.sort_by_key(|&(ty, _)| ty);
+        for (ty, data) in list {
+            if depth < 8 && !data.is_empty() && attrs(data).is_some() {
+                out.push((depth, ty, &[]));
+                tree(data, depth + 1, out);
+            } else {
+                out.push((depth, ty, data));
             }
         }
-        true
     }
     let (mut c, mut o) = (Vec::new(), Vec::new());
     tree(canon, 0, &mut c);

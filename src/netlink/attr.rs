@@ -82,11 +82,22 @@ impl<'a> Attr<'a> {
         Ok(u32::from_ne_bytes(self.fixed()?))
     }
 
-    /// The payload as a NUL-terminated UTF-8 string (the NUL is required and removed).
+    /// The payload as a NUL-terminated UTF-8 string (the NUL is required, last, and removed:
+    /// bytes after it would be dropped, so they make it an error as a missing one does).
+    ///
+    /// ```
+    /// use iptnl::netlink::{Attrs, MsgWriter};
+    /// let mut w = MsgWriter::new();
+    /// w.put(1, b"nat\0");
+    /// w.put(2, b"nat\0x\0");
+    /// let mut a = Attrs::new(w.as_bytes());
+    /// assert_eq!(a.next().unwrap().unwrap().str().unwrap(), "nat");
+    /// assert!(a.next().unwrap().unwrap().str().is_err());
+    /// ```
     pub fn str(&self) -> Result<&'a str, DecodeError> {
         let bytes = match self.data.iter().position(|&b| b == 0) {
-            Some(nul) => &self.data[..nul],
-            None => return Err(DecodeError::NotNulTerminated { attr: self.kind() }),
+            Some(nul) if nul + 1 == self.data.len() => &self.data[..nul],
+            _ => return Err(DecodeError::NotNulTerminated { attr: self.kind() }),
         };
         core::str::from_utf8(bytes).map_err(|_| DecodeError::BadUtf8 { attr: self.kind() })
     }
@@ -124,8 +135,20 @@ impl<'a> Attrs<'a> {
         self.buf
     }
 
-    /// Collects the attributes into a table indexed by type (the last one of each type wins),
-    /// for types up to `N - 1`; larger types are reported as unknown via the returned flag.
+    /// Collects the attributes into a table indexed by type, for types up to `N - 1`. A larger
+    /// type, type 0, or a type seen twice (which a kernel dump never holds; the last one is
+    /// kept, as the kernel's parser keeps it) is reported via [`AttrTable::has_unknown`], so
+    /// a decoder that checks it keeps such bytes whole instead of dropping some.
+    ///
+    /// ```
+    /// use iptnl::netlink::{Attrs, MsgWriter};
+    /// let mut w = MsgWriter::new();
+    /// w.put_be32(1, 7);
+    /// w.put_be32(1, 8);
+    /// let t = Attrs::new(w.as_bytes()).table::<2>().unwrap();
+    /// assert_eq!(t.get(1).unwrap().be32().unwrap(), 8);
+    /// assert!(t.has_unknown());
+    /// ```
     pub fn table<const N: usize>(self) -> Result<AttrTable<'a, N>, DecodeError> {
         let mut t = AttrTable {
             slots: [None; N],
@@ -134,7 +157,10 @@ impl<'a> Attrs<'a> {
         for a in self {
             let a = a?;
             match t.slots.get_mut(a.kind() as usize) {
-                Some(slot) if a.kind() != 0 => *slot = Some(a),
+                Some(slot) if a.kind() != 0 => {
+                    t.unknown |= slot.is_some();
+                    *slot = Some(a);
+                }
                 _ => t.unknown = true,
             }
         }
@@ -192,7 +218,8 @@ impl<'a, const N: usize> AttrTable<'a, N> {
         self.get(ty).ok_or(DecodeError::Missing { what })
     }
 
-    /// Whether an attribute of a type beyond the table (or type 0) was seen.
+    /// Whether an attribute of a type beyond the table (or type 0), or one type twice, was
+    /// seen.
     pub fn has_unknown(&self) -> bool {
         self.unknown
     }

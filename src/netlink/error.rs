@@ -52,8 +52,8 @@ pub enum DecodeError {
         /// Size found.
         got: usize,
     },
-    /// A string attribute has no terminating NUL.
-    #[error("string attribute {attr} is not NUL-terminated")]
+    /// A string attribute has no terminating NUL, or bytes after it.
+    #[error("string attribute {attr} is not NUL-terminated or has bytes after its NUL")]
     NotNulTerminated {
         /// The attribute type.
         attr: u16,
