@@ -7,52 +7,30 @@
 //! itself, at the end, with a payload of another length), dropped, swapped with the next,
 //! and each byte of its data set to boundary values. No kernel needed.
 
+mod common;
+
 use std::collections::BTreeSet;
 
 use iptnl::ipt::ext::NoSets;
-use iptnl::ipt::{encode_rule_for, parse_rule_str, IpFamily, ReaderFloor};
+use iptnl::ipt::{encode_rule_for, parse_rule_str, ReaderFloor};
 use iptnl::netlink::{Attrs, MsgWriter};
 use iptnl::nft::Expr;
 
 /// The distinct expressions of the corpus, as the bytes of one `NFTA_LIST_ELEM` each.
 fn corpus_exprs() -> Vec<Vec<u8>> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
     let mut out = BTreeSet::new();
-    for f in files {
-        for line in std::fs::read_to_string(&f).unwrap().lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with(['#', '!', '@']) {
-                continue;
-            }
-            let mut w = line.splitn(4, ' ');
-            let (Some(fams), Some(table), Some(chain), Some(text)) =
-                (w.next(), w.next(), w.next(), w.next())
-            else {
+    for (fam, table, chain, text) in common::corpus_rules() {
+        let Ok(specs) = parse_rule_str(fam, &text) else {
+            continue;
+        };
+        for floor in ReaderFloor::LAYOUTS {
+            let Ok(r) = encode_rule_for(&specs[0], fam, &table, &chain, &NoSets, floor) else {
                 continue;
             };
-            for (c, fam) in [('4', IpFamily::V4), ('6', IpFamily::V6)] {
-                if !fams.contains(c) {
-                    continue;
-                }
-                let Ok(specs) = parse_rule_str(fam, text) else {
-                    continue;
-                };
-                for floor in ReaderFloor::LAYOUTS {
-                    let Ok(r) = encode_rule_for(&specs[0], fam, table, chain, &NoSets, floor)
-                    else {
-                        continue;
-                    };
-                    for e in &r.exprs {
-                        let mut w = MsgWriter::new();
-                        e.encode(&mut w);
-                        out.insert(w.as_bytes().to_vec());
-                    }
-                }
+            for e in &r.exprs {
+                let mut w = MsgWriter::new();
+                e.encode(&mut w);
+                out.insert(w.as_bytes().to_vec());
             }
         }
     }

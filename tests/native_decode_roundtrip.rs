@@ -10,6 +10,8 @@
 //! the decoder read it in; it is therefore no broader than its bytes. Any other rule is shown
 //! raw (`-m nft --nft-rule`), which carries it whole. No kernel needed.
 
+mod common;
+
 use std::sync::OnceLock;
 
 use iptnl::fuzzing::comparable;
@@ -75,47 +77,24 @@ fn violation(rule: &Rule, family: IpFamily, floor: Option<ReaderFloor>) -> Optio
 fn base_rules() -> &'static [(IpFamily, Rule)] {
     static RULES: OnceLock<Vec<(IpFamily, Rule)>> = OnceLock::new();
     RULES.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
         let mut out: Vec<(IpFamily, Rule)> = Vec::new();
-        for f in files {
-            for line in std::fs::read_to_string(&f).unwrap().lines() {
-                let line = line.trim();
-                if line.is_empty() || line.starts_with(['#', '!', '@']) {
-                    continue;
-                }
-                let mut w = line.splitn(4, ' ');
-                let (Some(fams), Some(table), Some(chain), Some(text)) =
-                    (w.next(), w.next(), w.next(), w.next())
+        for (fam, table, chain, text) in common::corpus_rules() {
+            let Ok(specs) = parse_rule_str(fam, &text) else {
+                continue;
+            };
+            for floor in ReaderFloor::LAYOUTS {
+                let Ok(mut r) = encode_rule_for(&specs[0], fam, &table, &chain, &NoSets, floor)
                 else {
                     continue;
                 };
-                for (c, fam) in [('4', IpFamily::V4), ('6', IpFamily::V6)] {
-                    if !fams.contains(c) {
-                        continue;
-                    }
-                    let Ok(specs) = parse_rule_str(fam, text) else {
-                        continue;
-                    };
-                    for floor in ReaderFloor::LAYOUTS {
-                        let Ok(mut r) =
-                            encode_rule_for(&specs[0], fam, table, chain, &NoSets, floor)
-                        else {
-                            continue;
-                        };
-                        r.compat = None;
-                        // Only rules with a native expression to change besides the counter.
-                        let native = r.exprs.iter().any(|e| {
-                            !matches!(e, Expr::Match(_) | Expr::Target(_) | Expr::Counter(_))
-                        });
-                        if native && !out.iter().any(|(f, o)| *f == fam && o.exprs == r.exprs) {
-                            out.push((fam, r));
-                        }
-                    }
+                r.compat = None;
+                // Only rules with a native expression to change besides the counter.
+                let native = r
+                    .exprs
+                    .iter()
+                    .any(|e| !matches!(e, Expr::Match(_) | Expr::Target(_) | Expr::Counter(_)));
+                if native && !out.iter().any(|(f, o)| *f == fam && o.exprs == r.exprs) {
+                    out.push((fam, r));
                 }
             }
         }

@@ -6,6 +6,8 @@
 //! whole. Without this a save of such a rule would not restore, or would restore another
 //! rule. No kernel needed: the blobs are what the rule model encodes, as iptables-nft does.
 
+mod common;
+
 use iptnl::fuzzing::comparable;
 use iptnl::ipt::decode::decode_rule_or_raw_with;
 use iptnl::ipt::ext::SetIndex;
@@ -81,41 +83,11 @@ fn violation(rule: &Rule, family: IpFamily) -> Option<String> {
     first
 }
 
-fn corpus() -> Vec<(IpFamily, String, String, String)> {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut out = Vec::new();
-    for f in files {
-        for line in std::fs::read_to_string(&f).unwrap().lines() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with(['#', '!', '@']) {
-                continue;
-            }
-            let mut w = line.splitn(4, ' ');
-            let (Some(fams), Some(table), Some(chain), Some(spec)) =
-                (w.next(), w.next(), w.next(), w.next())
-            else {
-                continue;
-            };
-            for (c, fam) in [('4', IpFamily::V4), ('6', IpFamily::V6)] {
-                if fams.contains(c) {
-                    out.push((fam, table.to_owned(), chain.to_owned(), spec.to_owned()));
-                }
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn every_decoded_blob_prints_a_rule_that_reads_back_the_same() {
     let mut failures = Vec::new();
     let mut checked = 0usize;
-    for (fam, table, chain, text) in corpus() {
+    for (fam, table, chain, text) in common::corpus_rules() {
         let Ok(specs) = parse_rule_str_with(fam, &text, &SETS) else {
             continue;
         };

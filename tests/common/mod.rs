@@ -538,3 +538,37 @@ pub fn save_line_protocols_as_1_8_11(line: &str) -> String {
     }
     fixed.join(" ")
 }
+
+/// The rules of the rule corpus (tests/corpus/*.rules, files in name order): for each line
+/// that iptables accepts (not `!`, `#` or `@`), one (family, table, chain, rule text) per
+/// family the line is for.
+pub fn corpus_rules() -> Vec<(iptnl::ipt::IpFamily, String, String, String)> {
+    use iptnl::ipt::IpFamily;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let mut out = Vec::new();
+    for f in files {
+        for line in std::fs::read_to_string(&f).unwrap().lines() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with(['#', '!', '@']) {
+                continue;
+            }
+            let mut w = line.splitn(4, ' ');
+            let (Some(fams), Some(table), Some(chain), Some(spec)) =
+                (w.next(), w.next(), w.next(), w.next())
+            else {
+                continue;
+            };
+            for (c, fam) in [('4', IpFamily::V4), ('6', IpFamily::V6)] {
+                if fams.contains(c) {
+                    out.push((fam, table.to_owned(), chain.to_owned(), spec.to_owned()));
+                }
+            }
+        }
+    }
+    out
+}
