@@ -300,6 +300,17 @@ impl Conn {
         r
     }
 
+    /// The ruleset's generation now when the transport can tell it without a request (see
+    /// [`Transport::peek_genid`]): `None` on a kernel socket.
+    ///
+    /// ```
+    /// let conn = iptnl::netlink::Conn::from_transport(iptnl::memory::Ruleset::new().transport());
+    /// assert_eq!(conn.peek_genid(), Some(1));
+    /// ```
+    pub fn peek_genid(&self) -> Option<u32> {
+        self.sock.peek_genid()
+    }
+
     /// The underlying socket (`None` when the connection talks to another [`Transport`]).
     /// Requests sent on it directly are not the connection's: it does not read their replies
     /// (replies with other sequence numbers are skipped by every exchange).
