@@ -452,3 +452,64 @@ fn hook_positions_count_the_rules_of_others() {
     assert_eq!(l[4], "-A INPUT -s 4.4.4.4/32");
     assert!(l[5].starts_with("-A INPUT -s 10.0.0.2/32"));
 }
+
+/// A rule appended to a built-in chain that this handle has seen, while the generation has
+/// not moved since, is sent without reading the chain back first (one `sendmsg` per
+/// append); whoever removes the chain meanwhile (another handle, this handle's own
+/// `-X`, a restore that does not declare it) moves the generation, and the next append
+/// creates the chain again, as iptables-nft does.
+#[test]
+fn appends_read_a_built_in_chain_back_only_when_something_changed() {
+    let ruleset = Ruleset::new();
+    let a = IpTables::from_conn(IpFamily::V4, ruleset.conn());
+    let b = IpTables::from_conn(IpFamily::V4, ruleset.conn());
+    let rule = |i: u32| format!("-s 10.0.0.{i} -j ACCEPT");
+    let sends = |ipt: &IpTables, f: &dyn Fn()| {
+        let before = ipt.kernel_time().sends;
+        f();
+        ipt.kernel_time().sends - before
+    };
+    a.append("filter", "INPUT", rule(1).as_str()).unwrap();
+    a.append("filter", "INPUT", rule(2).as_str()).unwrap();
+    for i in 3..6 {
+        let n = sends(&a, &|| {
+            a.append("filter", "INPUT", rule(i).as_str()).unwrap();
+        });
+        assert_eq!(n, 1, "append {i}: only the batch is sent");
+    }
+    // Another handle empties and deletes INPUT.
+    b.clear_chain("filter", "INPUT").unwrap();
+    b.delete_chain("filter", "INPUT").unwrap();
+    let n = sends(&a, &|| {
+        a.append("filter", "INPUT", rule(6).as_str()).unwrap();
+    });
+    assert!(
+        n > 1,
+        "the chain is read back after another handle's commit"
+    );
+    assert_eq!(
+        a.list("filter", "INPUT").unwrap(),
+        ["-P INPUT ACCEPT", "-A INPUT -s 10.0.0.6/32 -j ACCEPT"]
+    );
+    // The handle's own deletion.
+    a.append("filter", "INPUT", rule(7).as_str()).unwrap();
+    a.clear_chain("filter", "INPUT").unwrap();
+    a.delete_chain("filter", "INPUT").unwrap();
+    a.append("filter", "INPUT", rule(8).as_str()).unwrap();
+    assert_eq!(
+        a.list("filter", "INPUT").unwrap(),
+        ["-P INPUT ACCEPT", "-A INPUT -s 10.0.0.8/32 -j ACCEPT"]
+    );
+    // A restore that rebuilds the table without INPUT.
+    a.append("filter", "INPUT", rule(9).as_str()).unwrap();
+    a.restore(
+        "*filter\n:FORWARD ACCEPT [0:0]\nCOMMIT\n",
+        &RestoreOptions::default(),
+    )
+    .unwrap();
+    a.append("filter", "INPUT", rule(10).as_str()).unwrap();
+    assert_eq!(
+        b.list("filter", "INPUT").unwrap(),
+        ["-P INPUT ACCEPT", "-A INPUT -s 10.0.0.10/32 -j ACCEPT"]
+    );
+}

@@ -1106,3 +1106,19 @@ fn nflog_at_the_default_reader_floor() {
     regression(IpFamily::V4, &[Op::Append(1, 0, nflog)]);
     regression(IpFamily::V6, &[Op::AppendUnique(0, 0, nflog)]);
 }
+
+/// A failed validation leaves the ruleset validated rule by rule until a commit that
+/// changes something: a flush of an empty chain commits nothing and does not end it.
+#[test]
+fn an_empty_commit_keeps_the_validation_state() {
+    regression(
+        IpFamily::V4,
+        &[
+            Op::NewChain(0, 5),
+            Op::Deep(0, 16),
+            Op::ClearChain(0, 5),
+            Op::Deep(1, 16),
+            Op::Append(2, 0, spec("-j ACCEPT")),
+        ],
+    );
+}

@@ -105,15 +105,21 @@ pub(crate) fn apply(
                 }
             };
             if failures2.is_empty() {
+                let changed = !tx2.is_empty();
                 commit(tx2, ops, portid, events, who, &mut out);
-                committed(nft);
+                if changed {
+                    committed(nft);
+                }
             } else {
                 tx2.abort();
                 refuse(&mut w, ops, &failures2, portid);
             }
         } else {
+            let changed = !tx.is_empty();
             commit(tx, ops, portid, events, who, &mut out);
-            committed(nft);
+            if changed {
+                committed(nft);
+            }
         }
     } else {
         tx.abort();
@@ -157,7 +163,8 @@ impl Counters {
     }
 }
 
-/// After a commit, nothing is validated after each rule any more.
+/// After a commit, nothing is validated after each rule any more. (A batch that changed
+/// nothing is no commit: the kernel returns before it validates, and the state stays.)
 fn committed(nft: &mut Nft) {
     nft.validate_each = false;
     for t in nft.tables.iter_mut().flatten() {

@@ -270,4 +270,8 @@ impl Transport for Endpoint {
     fn portid(&self) -> u32 {
         self.portid
     }
+
+    fn peek_genid(&self) -> Option<u32> {
+        Some(self.shared.lock().nft.genid)
+    }
 }

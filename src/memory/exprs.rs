@@ -95,6 +95,8 @@ pub(crate) struct Interner {
     /// Why expressions are not supported, by [`Facts::Unsupported`] index.
     reasons: Vec<String>,
     scratch: Vec<u8>,
+    /// Where a new expression is written back to compare it with its bytes.
+    again: MsgWriter,
 }
 
 /// A fast hash of `b`, eight bytes at a time (the keys are the model's own, no adversary
@@ -427,9 +429,12 @@ impl Interner {
             Ok(e) => e,
             Err(e) => return self.unsupported(format!("an expression that cannot be read: {e}")),
         };
-        let mut w = MsgWriter::with_capacity(bytes.len());
+        let mut w = std::mem::take(&mut self.again);
+        w.clear();
         expr.encode(&mut w);
-        if w.as_bytes() != bytes {
+        let same = w.as_bytes() == bytes;
+        self.again = w;
+        if !same {
             return self.unsupported(format!(
                 "the {} expression as sent (the kernel would store it differently: only the \
                  form the kernel dumps is modelled)",

@@ -17,7 +17,7 @@ use super::state::{Chain, ChainId, ChainType, Nft, Table, TableId};
 /// A hasher for chain ids (small integers the model gives out itself: no hash flooding to
 /// fear), far cheaper than the default one for the validation's many lookups.
 #[derive(Default)]
-struct IdHasher(u64);
+pub(crate) struct IdHasher(u64);
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
@@ -37,9 +37,13 @@ impl Hasher for IdHasher {
     fn write_usize(&mut self, n: usize) {
         self.write_u64(n as u64);
     }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
 }
 
-type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
+pub(crate) type IdMap<K, V> = HashMap<K, V, BuildHasherDefault<IdHasher>>;
 
 /// The kernel's `NFT_JUMP_STACK_SIZE`: chains nested deeper are refused.
 const JUMP_STACK: u32 = 16;

@@ -10,6 +10,7 @@
 use iptnl_sys::nf_tables::*;
 
 use super::exprs::ExprId;
+use super::graph::IdMap;
 use super::state::{ChainId, Life, Nft, Rule, TableId};
 
 /// Why an operation of the batch was refused.
@@ -151,8 +152,9 @@ pub(crate) struct Txn<'n> {
     /// later rule of the table is refused with it too, as the kernel validates the whole
     /// table again after each rule).
     pub invalid: Vec<(TableId, i32)>,
-    /// Rules added with an `NFTA_RULE_ID`, by it.
-    ids: std::collections::HashMap<u32, (TableId, ChainId, u32)>,
+    /// Rules added with an `NFTA_RULE_ID`, by it (ids the sender picks for its own batch:
+    /// the cheap hasher of chain ids serves).
+    ids: IdMap<u32, (TableId, ChainId, u32)>,
     /// A buffer for expressions' bytes.
     pub scratch: Vec<u8>,
     pub ctx: Ctx,
@@ -169,7 +171,7 @@ impl<'n> Txn<'n> {
             to_validate_ids: Vec::new(),
             validate,
             invalid: Vec::new(),
-            ids: std::collections::HashMap::new(),
+            ids: IdMap::default(),
             scratch: Vec::new(),
             ctx: Ctx {
                 flags: 0,

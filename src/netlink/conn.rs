@@ -1,6 +1,7 @@
 //! A connection to nf_tables: batches, requests, dumps and the generation id, on one socket.
 
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use iptnl_sys::netlink::{
@@ -104,8 +105,8 @@ pub struct DumpStatus {
     pub genid_low: Option<u16>,
 }
 
-/// Wall time a [`Conn`] has spent inside its system calls, cumulative since it was opened
-/// (see [`Conn::kernel_time`]).
+/// Wall time a [`Conn`] has spent inside its system calls, cumulative since it was first
+/// asked (see [`Conn::kernel_time`]), and its sends and dumped objects since it was opened.
 ///
 /// nfnetlink handles what it is sent synchronously, inside the sender's `sendmsg`: a batch is
 /// validated and committed there, a request answered there, the first part of a dump built
@@ -170,6 +171,9 @@ pub struct Conn {
     rx: Vec<u8>,
     seq: u32,
     time: KernelTime,
+    /// Whether `sendmsg` and `recv` are timed: from the first [`Conn::kernel_time`] reading
+    /// on (two clock reads per system call are paid only when someone reads the figure).
+    timed: AtomicBool,
     dump_budget: Option<Duration>,
     /// Every reply to what this connection sent has been read: no stale reply can be
     /// queued, so the next exchange need not look for one (a `recv` that would only say
@@ -212,6 +216,7 @@ impl Conn {
             rx: Vec::new(),
             seq,
             time: KernelTime::default(),
+            timed: AtomicBool::new(false),
             dump_budget: None,
             quiet: false,
         }
@@ -247,9 +252,13 @@ impl Conn {
         DumpRetry::new(self.dump_budget)
     }
 
-    /// Wall time spent inside `sendmsg` and `recv` by this connection so far (two clock reads
-    /// per system call). Take a reading before and after an operation and subtract with
-    /// [`KernelTime::since`] to split its wall time into the kernel's part and the caller's.
+    /// Wall time spent inside `sendmsg` and `recv` by this connection so far. Take a reading
+    /// before and after an operation and subtract with [`KernelTime::since`] to split its
+    /// wall time into the kernel's part and the caller's.
+    ///
+    /// The system calls are timed (two clock reads each) from the first reading on: a
+    /// connection nobody asks does not pay for the clock, so the times of the first reading
+    /// are zero (the counts of sends and dumped objects are kept from the start).
     ///
     /// ```no_run
     /// let mut conn = iptnl::netlink::Conn::open()?;
@@ -259,24 +268,47 @@ impl Conn {
     /// # Ok::<(), iptnl::netlink::Error>(())
     /// ```
     pub fn kernel_time(&self) -> KernelTime {
+        self.timed.store(true, Ordering::Relaxed);
         self.time
     }
 
     /// `sendmsg` of `buf`, timed.
-    fn send(sock: &mut dyn Transport, time: &mut KernelTime, buf: &[u8]) -> Result<(), Error> {
+    fn send(
+        sock: &mut dyn Transport,
+        time: &mut KernelTime,
+        timed: &AtomicBool,
+        buf: &[u8],
+    ) -> Result<(), Error> {
+        time.sends += 1;
+        if !timed.load(Ordering::Relaxed) {
+            return sock.send(buf);
+        }
         let t = Instant::now();
         let r = sock.send(buf);
         time.sendmsg += t.elapsed();
-        time.sends += 1;
         r
     }
 
     /// One `recv` into the receive buffer, timed.
     fn recv(&mut self, wait: bool) -> std::io::Result<bool> {
+        if !self.timed.load(Ordering::Relaxed) {
+            return self.sock.recv(&mut self.rx, wait);
+        }
         let t = Instant::now();
         let r = self.sock.recv(&mut self.rx, wait);
         self.time.recv += t.elapsed();
         r
+    }
+
+    /// The ruleset's generation now when the transport can tell it without a request (see
+    /// [`Transport::peek_genid`]): `None` on a kernel socket.
+    ///
+    /// ```
+    /// let conn = iptnl::netlink::Conn::from_transport(iptnl::memory::Ruleset::new().transport());
+    /// assert_eq!(conn.peek_genid(), Some(1));
+    /// ```
+    pub fn peek_genid(&self) -> Option<u32> {
+        self.sock.peek_genid()
     }
 
     /// The underlying socket (`None` when the connection talks to another [`Transport`]).
@@ -359,7 +391,7 @@ impl Conn {
                     // Echoed objects and errors must fit in the receive buffer too.
                     self.sock
                         .ensure_rcvbuf(batch.echo_count().saturating_mul(4096).max(256 * 1024));
-                    Self::send(&mut *self.sock, &mut self.time, bytes)
+                    Self::send(&mut *self.sock, &mut self.time, &self.timed, bytes)
                 }
                 Err(e) => Err(e),
             }
@@ -467,7 +499,7 @@ impl Conn {
         let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_ACK, seq, family, 0);
         attrs(&mut w);
         w.finish(m)?;
-        Self::send(&mut *self.sock, &mut self.time, w.as_bytes())?;
+        Self::send(&mut *self.sock, &mut self.time, &self.timed, w.as_bytes())?;
         loop {
             self.recv(true).map_err(|e| Error::io(op, e))?;
             for m in Messages::new(&self.rx) {
@@ -546,7 +578,7 @@ impl Conn {
         let m = w.begin(msg_type, NLM_F_REQUEST | NLM_F_DUMP, seq, family, 0);
         attrs(&mut w);
         w.finish(m)?;
-        Self::send(&mut *self.sock, &mut self.time, w.as_bytes())?;
+        Self::send(&mut *self.sock, &mut self.time, &self.timed, w.as_bytes())?;
         let mut status = DumpStatus {
             interrupted: false,
             genid_low: None,

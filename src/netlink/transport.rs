@@ -59,6 +59,13 @@ pub trait Transport: Send + fmt::Debug {
     fn as_socket(&self) -> Option<&Socket> {
         None
     }
+
+    /// The ruleset's generation now, when the endpoint can tell it without a request (an
+    /// in-memory ruleset can; the kernel's socket cannot: `None`, ask with `GETGEN`). A
+    /// reader that saw the same generation before knows that nothing changed since.
+    fn peek_genid(&self) -> Option<u32> {
+        None
+    }
 }
 
 impl Transport for Socket {

@@ -15,6 +15,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 mod chains;
+mod known;
 mod lines;
 mod replay;
 mod seen;
@@ -114,6 +115,9 @@ pub(crate) struct Cache {
     pub(crate) restore_memo: Option<Box<super::restore::memo::RestoreMemo>>,
     /// What following the events did so far.
     pub(crate) stats: FollowStats,
+    /// Built-in chains seen to exist, at the generation they were seen at (used only where
+    /// the connection tells the generation without a request).
+    pub(crate) builtins: known::KnownChains,
 }
 
 /// What a handle that follows the kernel's ruleset events did to keep its cache equal to

@@ -95,6 +95,7 @@ pub(crate) fn run_once(
                 .into_iter()
                 .map(|x| resolve(x, Some(&done)))
                 .collect();
+            carry_builtins(&mut p, ops);
             update_cache(&mut p, genid, &done);
             Ok(Some((results, true)))
         }
@@ -160,6 +161,22 @@ pub(crate) fn resolve(p: Pending, done: Option<&nft::Committed>) -> OpResult {
         Pending::Present => OpResult::AlreadyPresent,
         Pending::Deleted(count) => OpResult::Deleted { count },
         Pending::Done => OpResult::Done,
+    }
+}
+
+/// After a commit of rules only (no chain or table created, deleted or renamed), the
+/// built-in chains seen to exist before it still exist: when the generation tells that this
+/// commit was the only one since they were seen, they are known at the new one too.
+fn carry_builtins(p: &mut Planner<'_, KernelView<'_>>, ops: &[&Op<'_>]) {
+    let rules_only = p.rules_added > 0
+        && p.chain_tables.is_empty()
+        && p.touched_tables.is_empty()
+        && ops.iter().all(|o| matches!(o, Op::Add { .. }));
+    if !rules_only {
+        return;
+    }
+    if let Some(now) = p.view.conn.peek_genid() {
+        p.view.cache.builtins.carry(now.wrapping_sub(1), now);
     }
 }
 

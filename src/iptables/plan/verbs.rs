@@ -217,8 +217,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
     /// again: its counters would start from zero (and the kernel would record a chain update,
     /// which it frees only after an RCU grace period that the process then waits for when its
     /// socket closes, a few milliseconds per `iptables -A`). Whether it exists is asked of
-    /// the kernel (one GETCHAIN) unless the plan knows: a table it rebuilds has only the
-    /// chains it declared.
+    /// the kernel (one GETCHAIN) unless the plan knows (a table it rebuilds has only the
+    /// chains it declared) or the view does (see [`RulesetView::builtin_exists`]).
     fn ensure_builtin(&mut self, table: &str, chain: &str) -> Plan<()> {
         let Some(bc) = builtin(table, chain) else {
             return Ok(());
@@ -232,7 +232,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         let rebuilt = self.rebuilt.contains(table);
         if !rebuilt
             && self.known(table, chain).and_then(|s| s.exists) != Some(false)
-            && self.view.chain(self.family, table, chain)?.is_some()
+            && self.view.builtin_exists(self.family, table, chain)?
         {
             return Ok(());
         }

@@ -37,6 +37,17 @@ pub(crate) trait RulesetView {
     fn chain(&mut self, family: IpFamily, table: &str, chain: &str)
         -> Result<Option<Chain>, Error>;
 
+    /// Whether a built-in chain exists (read as [`chain`](Self::chain) reads it, unless the
+    /// view knows).
+    fn builtin_exists(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+    ) -> Result<bool, Error> {
+        Ok(self.chain(family, table, chain)?.is_some())
+    }
+
     /// The chains of a table (none when it does not exist).
     fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error>;
 
@@ -142,6 +153,30 @@ impl RulesetView for KernelView<'_> {
     ) -> Result<Option<Chain>, Error> {
         nft::get_chain(self.conn, family.nft(), table, chain)
             .map_err(|e| from_nft(e, "reading a chain"))
+    }
+
+    /// Not read again while the generation has not moved since the chain was seen, where
+    /// the connection tells the generation without a request (an in-memory ruleset: the
+    /// generation moves with every commit that changes anything, whoever makes it).
+    fn builtin_exists(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+    ) -> Result<bool, Error> {
+        let before = self.conn.peek_genid();
+        if let Some(g) = before {
+            if self.cache.builtins.holds(g, table, chain) {
+                return Ok(true);
+            }
+        }
+        let exists = self.chain(family, table, chain)?.is_some();
+        if let Some(g) = before {
+            if exists && self.conn.peek_genid() == Some(g) {
+                self.cache.builtins.note(g, table, chain);
+            }
+        }
+        Ok(exists)
     }
 
     fn chains(&mut self, family: IpFamily, table: &str) -> Result<(Vec<Chain>, u32), Error> {
