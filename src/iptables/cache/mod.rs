@@ -18,6 +18,8 @@ mod chains;
 mod lines;
 mod replay;
 mod seen;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use chains::{ChainList, ChainsOf};
 pub(crate) use seen::SeenOnce;
@@ -307,16 +309,21 @@ impl Cache {
         Ok((lines, order))
     }
 
-    /// The `iptables -S` lines of `rules`, the cached rules of chain `k` at the cache's
-    /// generation, rendered with `render` once per version of the chain (every change to the
-    /// chain forgets them): a table listed again after a change renders only the chains that
-    /// changed. Lines beyond a budget are not kept.
+    /// The `iptables -S` lines of `rules`, the rules of chain `k` read at generation `at`,
+    /// rendered with `render` once per version of the chain (every change to the chain
+    /// forgets them): a table listed again after a change renders only the chains that
+    /// changed. Lines beyond a budget are not kept, nor lines of rules read at another
+    /// generation than the cache's (they are of another version of the chain).
     pub(crate) fn rendered(
         &mut self,
         k: &Key,
         rules: &Arc<Vec<Rule>>,
+        at: u32,
         render: impl FnOnce(&[Rule]) -> Vec<String>,
     ) -> Arc<Block> {
+        if self.genid != Some(at) {
+            return Arc::new(Block::new(render(rules)));
+        }
         if let Some(lines) = self.lines.get(&k.0, &k.1) {
             return lines.clone();
         }
@@ -398,13 +405,20 @@ impl Cache {
         self.trim_decoded(k, n);
     }
 
-    /// The handles of the rules of `rules` (the cached rules of chain `k`) whose canonical
-    /// form is `want`, in no particular order.
+    /// The handles of the rules of `rules` (the rules of chain `k` as the caller read them)
+    /// whose canonical form is `want`, in no particular order.
     ///
     /// The first lookup in a chain compares every rule's canonical form with `want` and keeps
     /// nothing: a one-shot `iptables -C` or `-D` pays neither the memo nor the index. A chain
     /// looked up again gets its canonical index (see [`Cache::canonical_index`]), so a
     /// long-lived handle finds a rule in an unchanged chain with one hash lookup.
+    ///
+    /// The index is of the chain at the cache's generation, so only the rules the cache holds
+    /// (see [`Cache::holds`]) are looked up in it or give it. Rules read before the
+    /// generation moved (a plan whose later read found another writer's commit, and that the
+    /// kernel will refuse) are compared one by one and leave nothing behind: an index of
+    /// them, kept as the new generation's, would answer checks and place rules by a chain
+    /// that is no longer there.
     pub(crate) fn find_canonical(
         &mut self,
         k: &Key,
@@ -412,7 +426,7 @@ impl Cache {
         rules: &Arc<Vec<Rule>>,
         want: &[Expr],
     ) -> Vec<u64> {
-        if self.canon.contains_key(k) || !self.scanned.first(k.clone()) {
+        if self.holds(k, rules) && (self.canon.contains_key(k) || !self.scanned.first(k.clone())) {
             let idx = self.canonical_index(k, family, rules);
             let mut found = idx.map.get(&hash128(want)).cloned().unwrap_or_default();
             if idx.volatile {
@@ -435,11 +449,17 @@ impl Cache {
             .collect()
     }
 
-    /// The canonical forms of `rules`, the cached rules of chain `k`, each with the handles
-    /// of the rules that have it: built once per cached version of the chain, so that finding
-    /// a rule in an unchanged chain is one hash lookup instead of a comparison with every
-    /// rule. Foreign rules (no canonical form) are left out: no spec equals them.
-    pub(crate) fn canonical_index(
+    /// Whether `rules` are chain `k`'s rules as the cache holds them, at its generation.
+    fn holds(&self, k: &Key, rules: &Arc<Vec<Rule>>) -> bool {
+        matches!(self.chains.get(k), Some(Some(c)) if Arc::ptr_eq(c, rules))
+    }
+
+    /// The canonical forms of `rules`, the cached rules of chain `k` (see [`Cache::holds`]),
+    /// each with the handles of the rules that have it: built once per cached version of the
+    /// chain, so that finding a rule in an unchanged chain is one hash lookup instead of a
+    /// comparison with every rule. Foreign rules (no canonical form) are left out: no spec
+    /// equals them.
+    fn canonical_index(
         &mut self,
         k: &Key,
         family: IpFamily,
