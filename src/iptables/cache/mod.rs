@@ -9,7 +9,11 @@
 //! What is kept is sized to what is served: a table listed whole is kept as each chain's
 //! listing lines ([`Lines`]) and a compact chain list ([`ChainList`]), not as decoded rules;
 //! decoded rules are kept for the chains commands read last, about [`DECODED_RULES`] rules
-//! at most beside the chain read last (kept whatever its size); lookups by spec go through indexes keyed by 128-bit hashes of canonical forms.
+//! at most beside the chain read last; lookups by spec go through indexes keyed by 128-bit
+//! hashes of canonical forms ([`CanonIndex`]). A chain longer than that budget is kept as
+//! its index alone once it has one: the index holds the chain's handles in order, which is
+//! all the planner needs for a check, a delete by spec or a positional write (see
+//! [`Cache::compact`]).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -46,13 +50,64 @@ pub(crate) type Key = (String, String);
 const DECODED_RULES: usize = 1 << 12;
 
 /// The canonical forms of a chain's rules (by their [`hash128`]) and the handles of the
-/// rules that have each.
+/// rules that have each, with the chain's handles in order: what a check or a delete by
+/// spec needs of a chain, without its decoded rules (a compact form of the chain, a few
+/// dozen bytes a rule where a decoded rule takes about 1.5 KB).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CanonIndex {
     map: HashMap<u128, Vec<u64>>,
+    /// Every rule of the chain in order: its handle and the [`hash128`] of its canonical
+    /// form (`None`: a foreign rule, or one whose form depends on interface names).
+    order: Vec<(u64, Option<u128>)>,
     /// Whether the chain holds rules whose form depends on the names of interfaces (see
     /// [`reads_interfaces`]): those are left out of `map` and compared afresh each time.
     volatile: bool,
+}
+
+impl CanonIndex {
+    /// The index of a chain whose rules are `order` (handle and canonical form's hash, in
+    /// chain order), none of them volatile.
+    fn of_order(order: Vec<(u64, Option<u128>)>) -> CanonIndex {
+        let mut map: HashMap<u128, Vec<u64>> = HashMap::with_capacity(order.len());
+        for &(h, c) in &order {
+            if let Some(c) = c {
+                map.entry(c).or_default().push(h);
+            }
+        }
+        CanonIndex {
+            map,
+            order,
+            volatile: false,
+        }
+    }
+
+    /// Whether the index alone answers for the chain: none of its rules must be compared
+    /// afresh (see [`reads_interfaces`]).
+    pub(crate) fn complete(&self) -> bool {
+        !self.volatile
+    }
+
+    /// The handles of the chain's rules, in order.
+    pub(crate) fn handles(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.order.iter().map(|&(h, _)| h)
+    }
+
+    /// The chain's rules in order: each one's handle and its canonical form's hash (`None`:
+    /// a foreign rule).
+    pub(crate) fn order(&self) -> &[(u64, Option<u128>)] {
+        &self.order
+    }
+
+    /// The canonical form's hash of each rule, by handle.
+    pub(crate) fn forms(&self) -> HashMap<u64, Option<u128>> {
+        self.order.iter().copied().collect()
+    }
+
+    /// The handles of the rules whose canonical form is `want`, in no particular order
+    /// (rules compared afresh, see [`CanonIndex::complete`], are not among them).
+    pub(crate) fn find(&self, want: &[Expr]) -> Vec<u64> {
+        self.map.get(&hash128(want)).cloned().unwrap_or_default()
+    }
 }
 
 /// Whether what a rule shows depends on more than its bytes: `nft`'s `meta iif`/`oif`
@@ -226,12 +281,15 @@ impl Cache {
     /// of every chain but `k` (just read, `read` rules) are dropped (their lines and indexes
     /// stay). The chain just read stays decoded whatever its size, so that the next
     /// single-rule operation on it (a check, a delete by spec) reads nothing, however long
-    /// the chain. Counting is a pass over the cached chains, done once per a quarter of the
-    /// budget of rules read (a table of 68k chains read one by one).
+    /// the chain, unless its canonical index serves those alone (see [`Cache::compact`]): a
+    /// chain of more than [`DECODED_RULES`] rules is then kept as its index only. Counting
+    /// is a pass over the cached chains, done once per a quarter of the budget of rules read
+    /// (a table of 68k chains read one by one).
     fn trim_decoded(&mut self, k: &Key, read: usize) {
         if read > DECODED_RULES {
+            let keep_k = self.compact(k).is_none();
             let before = self.chains.len();
-            self.chains.retain(|x, v| v.is_none() || x == k);
+            self.chains.retain(|x, v| v.is_none() || (keep_k && x == k));
             self.release |= self.chains.len() < before;
             return;
         }
@@ -274,6 +332,23 @@ impl Cache {
                 .iter()
                 .all(|w| idx.map.contains_key(&hash128(w.as_slice()))),
         )
+    }
+
+    /// The canonical index of chain `k` when it serves alone for the chain's rules, in order,
+    /// as the cache's generation has them (see [`CanonIndex::complete`]): a delete or a
+    /// check by spec, an insert or a delete by number need nothing more of the chain.
+    pub(crate) fn compact(&self, k: &Key) -> Option<Arc<CanonIndex>> {
+        self.canon.get(k).filter(|i| i.complete()).cloned()
+    }
+
+    /// Puts back a chain the planner changed from its canonical index alone (see
+    /// [`Cache::compact`]): `order` is its rules' handles and canonical forms' hashes, in
+    /// order, after the commit. What was cached of its old version goes.
+    pub(crate) fn put_compact(&mut self, k: &Key, order: Vec<(u64, Option<u128>)>) {
+        self.forget_rendered(k);
+        self.chains.remove(k);
+        self.canon
+            .insert(k.clone(), Arc::new(CanonIndex::of_order(order)));
     }
 
     /// Whether a canonical index of chain `k` is kept.
@@ -356,7 +431,7 @@ impl Cache {
         (self.chains.remove(k).flatten(), index)
     }
 
-    /// Puts back a chain taken with [`Cache::take_chain`] after rules were `removed` and the
+    /// Puts back a chain taken with [`Cache::take_chain`] after rules were removed and the
     /// rules with handles `added` were added, carrying its canonical index over.
     pub(crate) fn put_chain(
         &mut self,
@@ -364,40 +439,32 @@ impl Cache {
         family: IpFamily,
         rules: Vec<Rule>,
         index: Option<CanonIndex>,
-        removed: &[Rule],
         added: &HashSet<u64>,
     ) {
         // What was kept of the chain's old version goes.
         self.forget_rendered(k);
         self.canon.remove(k);
         let rules = Arc::new(rules);
-        if let Some(mut idx) = index {
-            for r in removed {
-                let Some(h) = r.handle else { continue };
+        if let Some(idx) = index {
+            // The rules kept keep their forms, those added (or replaced) get theirs.
+            let mut forms = idx.forms();
+            let mut order = Vec::with_capacity(rules.len());
+            let mut volatile = false;
+            for r in rules.iter() {
+                let h = r.handle.unwrap_or(0);
                 if reads_interfaces(r) {
+                    volatile = true;
+                    order.push((h, None));
                     continue;
                 }
-                if let Some(c) = self.memo.canonical(k, family, r) {
-                    if let Some(hs) = idx.map.get_mut(&c) {
-                        hs.retain(|x| *x != h);
-                        if hs.is_empty() {
-                            idx.map.remove(&c);
-                        }
-                    }
-                }
+                let c = match forms.remove(&h) {
+                    Some(c) if !added.contains(&h) => c,
+                    _ => self.memo.canonical(k, family, r),
+                };
+                order.push((h, c));
             }
-            if !added.is_empty() {
-                for r in rules.iter() {
-                    let Some(h) = r.handle.filter(|h| added.contains(h)) else {
-                        continue;
-                    };
-                    if reads_interfaces(r) {
-                        idx.volatile = true;
-                    } else if let Some(c) = self.memo.canonical(k, family, r) {
-                        idx.map.entry(c).or_default().push(h);
-                    }
-                }
-            }
+            let mut idx = CanonIndex::of_order(order);
+            idx.volatile = volatile;
             self.canon.insert(k.clone(), Arc::new(idx));
         }
         let n = rules.len();
@@ -472,12 +539,19 @@ impl Cache {
             self.canon.clear();
         }
         let mut idx = CanonIndex::default();
+        idx.order.reserve_exact(rules.len());
         for r in rules.iter() {
+            let h = r.handle.unwrap_or(0);
             if reads_interfaces(r) {
                 idx.volatile = true;
-            } else if let Some(c) = self.memo.canonical(k, family, r) {
-                idx.map.entry(c).or_default().push(r.handle.unwrap_or(0));
+                idx.order.push((h, None));
+                continue;
             }
+            let c = self.memo.canonical(k, family, r);
+            if let Some(c) = c {
+                idx.map.entry(c).or_default().push(h);
+            }
+            idx.order.push((h, c));
         }
         let idx = Arc::new(idx);
         self.canon.insert(k.clone(), idx.clone());
