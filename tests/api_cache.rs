@@ -592,6 +592,14 @@ fn a_chain_kept_as_its_index_is_written_exactly() {
                 .chain(model.iter().map(|r| format!("-A BIG {r}")))
                 .collect();
             assert_eq!(oracle_chain("BIG"), want, "{what}: iptables-nft -S");
+            // The table listed (its chains' lines are kept, and edited by the next write),
+            // then the chain.
+            let fresh = IpTables::new(IpFamily::V4).unwrap();
+            assert_eq!(
+                ipt.list_table_text("filter").unwrap(),
+                fresh.list_table_text("filter").unwrap(),
+                "{what}: -S of the table"
+            );
             assert_eq!(ipt.list("filter", "BIG").unwrap(), want, "{what}: -S");
         };
         // Read, listed, looked up twice (the index is built): from here on the chain's own

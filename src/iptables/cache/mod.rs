@@ -343,12 +343,36 @@ impl Cache {
 
     /// Puts back a chain the planner changed from its canonical index alone (see
     /// [`Cache::compact`]): `order` is its rules' handles and canonical forms' hashes, in
-    /// order, after the commit. What was cached of its old version goes.
-    pub(crate) fn put_compact(&mut self, k: &Key, order: Vec<(u64, Option<u128>)>) {
+    /// order, after the commit, `lines` its listing lines when they were edited too. What
+    /// was cached of its old version goes.
+    pub(crate) fn put_compact(
+        &mut self,
+        k: &Key,
+        order: Vec<(u64, Option<u128>)>,
+        lines: Option<Block>,
+    ) {
         self.forget_rendered(k);
         self.chains.remove(k);
         self.canon
             .insert(k.clone(), Arc::new(CanonIndex::of_order(order)));
+        if let Some(lines) = lines {
+            self.lines.insert(&k.0, &k.1, Arc::new(lines));
+        }
+    }
+
+    /// The kept listing lines of chain `k` by handle, when there is one line for each rule
+    /// of its index (`index`, the chain as cached): what a commit that changed the chain
+    /// from its index edits, instead of reading the chain again to render it.
+    pub(crate) fn lines_of_index(&self, k: &Key, index: &CanonIndex) -> Option<LinesByHandle> {
+        let block = self.lines.get(&k.0, &k.1)?.clone();
+        let at: HashMap<u64, usize> = index
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, &(h, _))| (h, i))
+            .collect();
+        (block.lines() == index.order.len() && at.len() == block.lines())
+            .then_some(LinesByHandle { block, at })
     }
 
     /// Whether a canonical index of chain `k` is kept.
@@ -563,6 +587,41 @@ impl Cache {
             .values()
             .map(|v| v.as_ref().map_or(0, |r| r.len()))
             .sum()
+    }
+}
+
+/// A chain's kept listing lines and the line of each rule, by handle (see
+/// [`Cache::lines_of_index`]).
+#[derive(Debug)]
+pub(crate) struct LinesByHandle {
+    block: Arc<Block>,
+    at: HashMap<u64, usize>,
+}
+
+impl LinesByHandle {
+    /// The chain's lines after a change: for each rule in its new order, the kept line of a
+    /// rule it held (by handle) or a new rule's line, as given; `None` when a handle is not
+    /// one of the chain's.
+    pub(crate) fn edit<'a>(
+        &self,
+        rules: impl IntoIterator<Item = Result<u64, &'a str>>,
+    ) -> Option<Block> {
+        let old: Vec<&str> = self.block.text_lines().collect();
+        let mut text = String::with_capacity(self.block_len() + 256);
+        for r in rules {
+            let line = match r {
+                Ok(h) => old.get(*self.at.get(&h)?)?,
+                Err(line) => line,
+            };
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.shrink_to_fit();
+        Some(Block::from_text(text))
+    }
+
+    fn block_len(&self) -> usize {
+        self.block.text_len()
     }
 }
 

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use super::super::cache::{reads_interfaces, Cache, CanonIndex, Key};
 use super::super::error::{from_nft, Error, What};
+use super::super::ipset::KernelSets;
 use super::state::Entry;
 use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
 use crate::ipt::{IpFamily, ReaderFloor};
@@ -343,13 +344,21 @@ fn follow_compact(
         .compact(k)
         .is_some_and(|i| Arc::ptr_eq(&i, &index));
     let mut forms = index.forms();
+    let kept = p.view.cache.lines_of_index(k, &index);
     drop(index);
     let mut order = Vec::with_capacity(entries.len());
+    let mut lines: Vec<Result<u64, String>> = Vec::new();
     for e in entries.into_iter().take_while(|_| read) {
         let form = match e {
-            Entry::Kernel(h) => forms.remove(&h).map(|c| (h, c)),
+            Entry::Kernel(h) => {
+                lines.push(Ok(h));
+                forms.remove(&h).map(|c| (h, c))
+            }
             Entry::New { op, .. } => match (p.rule_of(&k.0, &k.1, e), done.handle(op)) {
                 (Some(r), Some(h)) if !reads_interfaces(&r) => {
+                    if kept.is_some() {
+                        lines.push(Err(line_of(p.family, &k.1, &r)));
+                    }
                     Some((h, p.view.cache.memo.canonical(k, p.family, &r)))
                 }
                 _ => None,
@@ -367,7 +376,23 @@ fn follow_compact(
         p.view.cache.forget(k);
         return;
     }
-    p.view.cache.put_compact(k, order);
+    let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
+    p.view.cache.put_compact(k, order, lines);
+}
+
+/// A chain's rule kept by handle, or a new rule's listing line (see
+/// [`LinesByHandle::edit`](super::super::cache::LinesByHandle::edit)).
+fn line_ref(l: &Result<u64, String>) -> Result<u64, &str> {
+    match l {
+        Ok(h) => Ok(*h),
+        Err(s) => Err(s.as_str()),
+    }
+}
+
+/// The `iptables -S` line of rule `r` of `chain`, as a listing renders it.
+fn line_of(family: IpFamily, chain: &str, r: &Rule) -> String {
+    let spec = crate::ipt::decode_rule_or_raw_with(r, family, &KernelSets);
+    super::super::format::rule_line(&spec, chain, false)
 }
 
 /// Follows a commit that only appended rules to a chain it did not read (`iptables -A`):
@@ -410,6 +435,11 @@ fn follow_appends(
     };
     let mut order = Vec::with_capacity(index.order().len() + rules.len());
     order.extend_from_slice(index.order());
+    let kept = cache.lines_of_index(k, &index);
+    let mut lines: Vec<Result<u64, String>> = Vec::new();
+    if kept.is_some() {
+        lines.extend(index.handles().map(Ok));
+    }
     drop(index);
     for r in &rules {
         if reads_interfaces(r) {
@@ -417,8 +447,12 @@ fn follow_appends(
         }
         let h = r.handle.unwrap_or(0);
         order.push((h, cache.memo.canonical(k, p.family, r)));
+        if kept.is_some() {
+            lines.push(Err(line_of(p.family, &k.1, r)));
+        }
     }
-    cache.put_compact(k, order);
+    let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
+    cache.put_compact(k, order, lines);
 }
 
 /// Turns the kernel's refusal of one operation into a typed error.
