@@ -96,8 +96,9 @@ fn step() -> impl Strategy<Value = Step> {
 
 proptest! {
     /// Whenever the cache is at the kernel's generation, its index of the chain (when it
-    /// keeps one) finds exactly the kernel's rules of each spec, whatever versions of the
-    /// chain its callers looked rules up in meanwhile.
+    /// keeps one) finds exactly the kernel's rules of each spec and, when it serves for the
+    /// chain alone, holds the kernel's handles in order, whatever versions of the chain its
+    /// callers looked rules up in meanwhile.
     #[test]
     fn the_index_kept_is_of_the_cache_generation(steps in prop::collection::vec(step(), 1..40)) {
         let k = key();
@@ -153,6 +154,10 @@ proptest! {
                 }
             }
             if c.genid == Some(gen) {
+                if let Some(idx) = c.compact(&k) {
+                    let order: Vec<u64> = kernel.iter().map(|&(h, _)| h).collect();
+                    prop_assert_eq!(idx.handles().collect::<Vec<_>>(), order);
+                }
                 for n in 0..4 {
                     let have: Vec<u64> =
                         kernel.iter().filter(|&&(_, m)| m == n).map(|&(h, _)| h).collect();
