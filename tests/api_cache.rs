@@ -566,3 +566,148 @@ fn a_chain_too_big_to_keep_decoded_is_served_exactly() {
         assert_eq!(ipt.follow_stats().lost, 0);
     });
 }
+
+/// A chain too long to keep decoded is kept as its canonical index and its handles in order:
+/// deletes by spec (duplicates included: the first in the chain goes), inserts and deletes
+/// by number, replacements, appends and counter zeroing through a handle that follows
+/// events, in a pseudo-random order mixed with other writers' changes, each leave exactly
+/// the chain a model of the same operations holds, as iptables-nft lists it.
+#[test]
+fn a_chain_kept_as_its_index_is_written_exactly() {
+    in_netns(|| {
+        let rule = |i: u32| format!("-s 10.{}.{}.0/24 -j T", i / 256, i % 256);
+        let mut model: Vec<String> = (0..5000).map(rule).collect();
+        let mut input = String::from("*filter\n:BIG - [0:0]\n:T - [0:0]\n");
+        for r in &model {
+            input.push_str(&format!("-A BIG {r}\n"));
+        }
+        input.push_str("-A T -j ACCEPT\nCOMMIT\n");
+        assert!(run_status("iptables-nft-restore", &[], Some(&input))
+            .status
+            .success());
+        let ipt = IpTables::new(IpFamily::V4).unwrap();
+        ipt.set_follow_events(true);
+        let check = |model: &[String], what: &str| {
+            let want: Vec<String> = std::iter::once("-N BIG".to_owned())
+                .chain(model.iter().map(|r| format!("-A BIG {r}")))
+                .collect();
+            assert_eq!(oracle_chain("BIG"), want, "{what}: iptables-nft -S");
+            // The table listed (its chains' lines are kept, and edited by the next write),
+            // then the chain.
+            let fresh = IpTables::new(IpFamily::V4).unwrap();
+            assert_eq!(
+                ipt.list_table_text("filter").unwrap(),
+                fresh.list_table_text("filter").unwrap(),
+                "{what}: -S of the table"
+            );
+            assert_eq!(ipt.list("filter", "BIG").unwrap(), want, "{what}: -S");
+        };
+        // Read, listed, looked up twice (the index is built): from here on the chain's own
+        // writes work from its index.
+        check(&model, "as loaded");
+        for _ in 0..2 {
+            assert!(ipt.exists("filter", "BIG", rule(7).as_str()).unwrap());
+        }
+        // Duplicates of one spec, near the front and at the back.
+        let dup = "-s 10.200.0.0/24 -j T".to_owned();
+        run(
+            "iptables-nft",
+            &["-I", "BIG", "3", "-s", "10.200.0.0/24", "-j", "T"],
+        );
+        model.insert(2, dup.clone());
+        run(
+            "iptables-nft",
+            &["-A", "BIG", "-s", "10.200.0.0/24", "-j", "T"],
+        );
+        model.push(dup.clone());
+        check(&model, "duplicates added");
+        let mut seed: u64 = 0x5eed;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        for step in 0..48 {
+            let len = model.len();
+            let what = match step % 8 {
+                0 => {
+                    // A delete by spec of a rule somewhere, or of the duplicated one.
+                    let spec = if step % 16 == 0 && model.contains(&dup) {
+                        dup.clone()
+                    } else {
+                        model[next(len)].clone()
+                    };
+                    ipt.delete("filter", "BIG", spec.as_str()).unwrap();
+                    let at = model.iter().position(|r| *r == spec).unwrap();
+                    model.remove(at);
+                    format!("-D BIG {spec}")
+                }
+                1 => {
+                    let n = next(len) + 1;
+                    let spec = rule(6000 + step);
+                    ipt.insert("filter", "BIG", n as u32, spec.as_str())
+                        .unwrap();
+                    model.insert(n - 1, spec.clone());
+                    format!("-I BIG {n} {spec}")
+                }
+                2 => {
+                    let n = next(len) + 1;
+                    ipt.delete_by_number("filter", "BIG", n as u32).unwrap();
+                    model.remove(n - 1);
+                    format!("-D BIG {n}")
+                }
+                3 => {
+                    // Another writer deletes and inserts.
+                    let n = next(len) + 1;
+                    run("iptables-nft", &["-D", "BIG", &n.to_string()]);
+                    model.remove(n - 1);
+                    let spec = rule(7000 + step);
+                    let m = next(len - 1) + 1;
+                    let mut args = vec!["-I", "BIG"];
+                    let ms = m.to_string();
+                    args.push(&ms);
+                    args.extend(spec.split(' '));
+                    run("iptables-nft", &args);
+                    model.insert(m - 1, spec);
+                    format!("others: -D BIG {n}, -I BIG {m}")
+                }
+                4 => {
+                    let n = next(len) + 1;
+                    let spec = rule(8000 + step);
+                    ipt.replace("filter", "BIG", n as u32, spec.as_str())
+                        .unwrap();
+                    model[n - 1] = spec.clone();
+                    format!("-R BIG {n} {spec}")
+                }
+                5 => {
+                    let spec = rule(9000 + step);
+                    ipt.append("filter", "BIG", spec.as_str()).unwrap();
+                    model.push(spec.clone());
+                    // Looked up again: the index follows the append.
+                    for _ in 0..2 {
+                        assert!(ipt.exists("filter", "BIG", spec.as_str()).unwrap());
+                    }
+                    format!("-A BIG {spec}")
+                }
+                6 => {
+                    ipt.zero("filter", "BIG", Some(1)).unwrap();
+                    "-Z BIG 1".to_owned()
+                }
+                _ => {
+                    // A delete by spec of a rule that is not there changes nothing.
+                    assert!(ipt.delete("filter", "BIG", rule(60000).as_str()).is_err());
+                    "-D of a missing rule".to_owned()
+                }
+            };
+            check(&model, &what);
+            let probe = model[next(model.len())].clone();
+            assert!(
+                ipt.exists("filter", "BIG", probe.as_str()).unwrap(),
+                "{what}"
+            );
+        }
+        assert!(ipt.exists("filter", "BIG", dup.as_str()).unwrap() == model.contains(&dup));
+        assert_eq!(ipt.follow_stats().lost, 0);
+    });
+}

@@ -49,7 +49,7 @@ impl FollowedCache {
     pub fn put_chain(&mut self, table: &str, chain: &str, rules: Vec<Rule>) {
         let k = (table.to_owned(), chain.to_owned());
         self.cache
-            .put_chain(&k, self.family, rules, None, &[], &HashSet::new());
+            .put_chain(&k, self.family, rules, None, &HashSet::new());
     }
 
     /// Caches a chain as missing.

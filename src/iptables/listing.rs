@@ -67,6 +67,11 @@ impl Block {
     pub(crate) fn lines(&self) -> usize {
         self.lines
     }
+
+    /// The length of its text, newlines included.
+    pub(crate) fn text_len(&self) -> usize {
+        self.text.len()
+    }
 }
 
 /// The text of `iptables -S` for a whole table, as shared blocks.

@@ -169,7 +169,7 @@ pub(crate) fn read_lines(
                 match cache.chains.get(&k) {
                     Some(Some(r)) => {
                         let r = r.clone();
-                        blocks.push(Some(cache.rendered(&k, &r, |r| render(name, r))));
+                        blocks.push(Some(cache.rendered(&k, &r, g, |r| render(name, r))));
                     }
                     _ => {
                         blocks.push(None);
@@ -185,7 +185,7 @@ pub(crate) fn read_lines(
                         (Some(r), at) if at == g => {
                             k.1.clear();
                             k.1.push_str(name);
-                            blocks[i] = Some(cache.rendered(&k, &r, |r| render(name, r)));
+                            blocks[i] = Some(cache.rendered(&k, &r, at, |r| render(name, r)));
                         }
                         // Changed meanwhile: the next round starts over.
                         _ => {

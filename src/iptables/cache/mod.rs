@@ -9,7 +9,11 @@
 //! What is kept is sized to what is served: a table listed whole is kept as each chain's
 //! listing lines ([`Lines`]) and a compact chain list ([`ChainList`]), not as decoded rules;
 //! decoded rules are kept for the chains commands read last, about [`DECODED_RULES`] rules
-//! at most beside the chain read last (kept whatever its size); lookups by spec go through indexes keyed by 128-bit hashes of canonical forms.
+//! at most beside the chain read last; lookups by spec go through indexes keyed by 128-bit
+//! hashes of canonical forms ([`CanonIndex`]). A chain longer than that budget is kept as
+//! its index alone once it has one: the index holds the chain's handles in order, which is
+//! all the planner needs for a check, a delete by spec or a positional write (see
+//! [`Cache::compact`]).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -19,6 +23,8 @@ mod known;
 mod lines;
 mod replay;
 mod seen;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use chains::{ChainList, ChainsOf};
 pub(crate) use seen::SeenOnce;
@@ -45,13 +51,64 @@ pub(crate) type Key = (String, String);
 const DECODED_RULES: usize = 1 << 12;
 
 /// The canonical forms of a chain's rules (by their [`hash128`]) and the handles of the
-/// rules that have each.
+/// rules that have each, with the chain's handles in order: what a check or a delete by
+/// spec needs of a chain, without its decoded rules (a compact form of the chain, a few
+/// dozen bytes a rule where a decoded rule takes about 1.5 KB).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct CanonIndex {
     map: HashMap<u128, Vec<u64>>,
+    /// Every rule of the chain in order: its handle and the [`hash128`] of its canonical
+    /// form (`None`: a foreign rule, or one whose form depends on interface names).
+    order: Vec<(u64, Option<u128>)>,
     /// Whether the chain holds rules whose form depends on the names of interfaces (see
     /// [`reads_interfaces`]): those are left out of `map` and compared afresh each time.
     volatile: bool,
+}
+
+impl CanonIndex {
+    /// The index of a chain whose rules are `order` (handle and canonical form's hash, in
+    /// chain order), none of them volatile.
+    fn of_order(order: Vec<(u64, Option<u128>)>) -> CanonIndex {
+        let mut map: HashMap<u128, Vec<u64>> = HashMap::with_capacity(order.len());
+        for &(h, c) in &order {
+            if let Some(c) = c {
+                map.entry(c).or_default().push(h);
+            }
+        }
+        CanonIndex {
+            map,
+            order,
+            volatile: false,
+        }
+    }
+
+    /// Whether the index alone answers for the chain: none of its rules must be compared
+    /// afresh (see [`reads_interfaces`]).
+    pub(crate) fn complete(&self) -> bool {
+        !self.volatile
+    }
+
+    /// The handles of the chain's rules, in order.
+    pub(crate) fn handles(&self) -> impl ExactSizeIterator<Item = u64> + '_ {
+        self.order.iter().map(|&(h, _)| h)
+    }
+
+    /// The chain's rules in order: each one's handle and its canonical form's hash (`None`:
+    /// a foreign rule).
+    pub(crate) fn order(&self) -> &[(u64, Option<u128>)] {
+        &self.order
+    }
+
+    /// The canonical form's hash of each rule, by handle.
+    pub(crate) fn forms(&self) -> HashMap<u64, Option<u128>> {
+        self.order.iter().copied().collect()
+    }
+
+    /// The handles of the rules whose canonical form is `want`, in no particular order
+    /// (rules compared afresh, see [`CanonIndex::complete`], are not among them).
+    pub(crate) fn find(&self, want: &[Expr]) -> Vec<u64> {
+        self.map.get(&hash128(want)).cloned().unwrap_or_default()
+    }
 }
 
 /// Whether what a rule shows depends on more than its bytes: `nft`'s `meta iif`/`oif`
@@ -228,12 +285,15 @@ impl Cache {
     /// of every chain but `k` (just read, `read` rules) are dropped (their lines and indexes
     /// stay). The chain just read stays decoded whatever its size, so that the next
     /// single-rule operation on it (a check, a delete by spec) reads nothing, however long
-    /// the chain. Counting is a pass over the cached chains, done once per a quarter of the
-    /// budget of rules read (a table of 68k chains read one by one).
+    /// the chain, unless its canonical index serves those alone (see [`Cache::compact`]): a
+    /// chain of more than [`DECODED_RULES`] rules is then kept as its index only. Counting
+    /// is a pass over the cached chains, done once per a quarter of the budget of rules read
+    /// (a table of 68k chains read one by one).
     fn trim_decoded(&mut self, k: &Key, read: usize) {
         if read > DECODED_RULES {
+            let keep_k = self.compact(k).is_none();
             let before = self.chains.len();
-            self.chains.retain(|x, v| v.is_none() || x == k);
+            self.chains.retain(|x, v| v.is_none() || (keep_k && x == k));
             self.release |= self.chains.len() < before;
             return;
         }
@@ -278,6 +338,47 @@ impl Cache {
         )
     }
 
+    /// The canonical index of chain `k` when it serves alone for the chain's rules, in order,
+    /// as the cache's generation has them (see [`CanonIndex::complete`]): a delete or a
+    /// check by spec, an insert or a delete by number need nothing more of the chain.
+    pub(crate) fn compact(&self, k: &Key) -> Option<Arc<CanonIndex>> {
+        self.canon.get(k).filter(|i| i.complete()).cloned()
+    }
+
+    /// Puts back a chain the planner changed from its canonical index alone (see
+    /// [`Cache::compact`]): `order` is its rules' handles and canonical forms' hashes, in
+    /// order, after the commit, `lines` its listing lines when they were edited too. What
+    /// was cached of its old version goes.
+    pub(crate) fn put_compact(
+        &mut self,
+        k: &Key,
+        order: Vec<(u64, Option<u128>)>,
+        lines: Option<Block>,
+    ) {
+        self.forget_rendered(k);
+        self.chains.remove(k);
+        self.canon
+            .insert(k.clone(), Arc::new(CanonIndex::of_order(order)));
+        if let Some(lines) = lines {
+            self.lines.insert(&k.0, &k.1, Arc::new(lines));
+        }
+    }
+
+    /// The kept listing lines of chain `k` by handle, when there is one line for each rule
+    /// of its index (`index`, the chain as cached): what a commit that changed the chain
+    /// from its index edits, instead of reading the chain again to render it.
+    pub(crate) fn lines_of_index(&self, k: &Key, index: &CanonIndex) -> Option<LinesByHandle> {
+        let block = self.lines.get(&k.0, &k.1)?.clone();
+        let at: HashMap<u64, usize> = index
+            .order
+            .iter()
+            .enumerate()
+            .map(|(i, &(h, _))| (h, i))
+            .collect();
+        (block.lines() == index.order.len() && at.len() == block.lines())
+            .then_some(LinesByHandle { block, at })
+    }
+
     /// Whether a canonical index of chain `k` is kept.
     pub(crate) fn has_index(&self, k: &Key) -> bool {
         self.canon.contains_key(k)
@@ -311,16 +412,21 @@ impl Cache {
         Ok((lines, order))
     }
 
-    /// The `iptables -S` lines of `rules`, the cached rules of chain `k` at the cache's
-    /// generation, rendered with `render` once per version of the chain (every change to the
-    /// chain forgets them): a table listed again after a change renders only the chains that
-    /// changed. Lines beyond a budget are not kept.
+    /// The `iptables -S` lines of `rules`, the rules of chain `k` read at generation `at`,
+    /// rendered with `render` once per version of the chain (every change to the chain
+    /// forgets them): a table listed again after a change renders only the chains that
+    /// changed. Lines beyond a budget are not kept, nor lines of rules read at another
+    /// generation than the cache's (they are of another version of the chain).
     pub(crate) fn rendered(
         &mut self,
         k: &Key,
         rules: &Arc<Vec<Rule>>,
+        at: u32,
         render: impl FnOnce(&[Rule]) -> Vec<String>,
     ) -> Arc<Block> {
+        if self.genid != Some(at) {
+            return Arc::new(Block::new(render(rules)));
+        }
         if let Some(lines) = self.lines.get(&k.0, &k.1) {
             return lines.clone();
         }
@@ -353,7 +459,7 @@ impl Cache {
         (self.chains.remove(k).flatten(), index)
     }
 
-    /// Puts back a chain taken with [`Cache::take_chain`] after rules were `removed` and the
+    /// Puts back a chain taken with [`Cache::take_chain`] after rules were removed and the
     /// rules with handles `added` were added, carrying its canonical index over.
     pub(crate) fn put_chain(
         &mut self,
@@ -361,40 +467,32 @@ impl Cache {
         family: IpFamily,
         rules: Vec<Rule>,
         index: Option<CanonIndex>,
-        removed: &[Rule],
         added: &HashSet<u64>,
     ) {
         // What was kept of the chain's old version goes.
         self.forget_rendered(k);
         self.canon.remove(k);
         let rules = Arc::new(rules);
-        if let Some(mut idx) = index {
-            for r in removed {
-                let Some(h) = r.handle else { continue };
+        if let Some(idx) = index {
+            // The rules kept keep their forms, those added (or replaced) get theirs.
+            let mut forms = idx.forms();
+            let mut order = Vec::with_capacity(rules.len());
+            let mut volatile = false;
+            for r in rules.iter() {
+                let h = r.handle.unwrap_or(0);
                 if reads_interfaces(r) {
+                    volatile = true;
+                    order.push((h, None));
                     continue;
                 }
-                if let Some(c) = self.memo.canonical(k, family, r) {
-                    if let Some(hs) = idx.map.get_mut(&c) {
-                        hs.retain(|x| *x != h);
-                        if hs.is_empty() {
-                            idx.map.remove(&c);
-                        }
-                    }
-                }
+                let c = match forms.remove(&h) {
+                    Some(c) if !added.contains(&h) => c,
+                    _ => self.memo.canonical(k, family, r),
+                };
+                order.push((h, c));
             }
-            if !added.is_empty() {
-                for r in rules.iter() {
-                    let Some(h) = r.handle.filter(|h| added.contains(h)) else {
-                        continue;
-                    };
-                    if reads_interfaces(r) {
-                        idx.volatile = true;
-                    } else if let Some(c) = self.memo.canonical(k, family, r) {
-                        idx.map.entry(c).or_default().push(h);
-                    }
-                }
-            }
+            let mut idx = CanonIndex::of_order(order);
+            idx.volatile = volatile;
             self.canon.insert(k.clone(), Arc::new(idx));
         }
         let n = rules.len();
@@ -402,13 +500,20 @@ impl Cache {
         self.trim_decoded(k, n);
     }
 
-    /// The handles of the rules of `rules` (the cached rules of chain `k`) whose canonical
-    /// form is `want`, in no particular order.
+    /// The handles of the rules of `rules` (the rules of chain `k` as the caller read them)
+    /// whose canonical form is `want`, in no particular order.
     ///
     /// The first lookup in a chain compares every rule's canonical form with `want` and keeps
     /// nothing: a one-shot `iptables -C` or `-D` pays neither the memo nor the index. A chain
     /// looked up again gets its canonical index (see [`Cache::canonical_index`]), so a
     /// long-lived handle finds a rule in an unchanged chain with one hash lookup.
+    ///
+    /// The index is of the chain at the cache's generation, so only the rules the cache holds
+    /// (see [`Cache::holds`]) are looked up in it or give it. Rules read before the
+    /// generation moved (a plan whose later read found another writer's commit, and that the
+    /// kernel will refuse) are compared one by one and leave nothing behind: an index of
+    /// them, kept as the new generation's, would answer checks and place rules by a chain
+    /// that is no longer there.
     pub(crate) fn find_canonical(
         &mut self,
         k: &Key,
@@ -416,7 +521,7 @@ impl Cache {
         rules: &Arc<Vec<Rule>>,
         want: &[Expr],
     ) -> Vec<u64> {
-        if self.canon.contains_key(k) || !self.scanned.first(k.clone()) {
+        if self.holds(k, rules) && (self.canon.contains_key(k) || !self.scanned.first(k.clone())) {
             let idx = self.canonical_index(k, family, rules);
             let mut found = idx.map.get(&hash128(want)).cloned().unwrap_or_default();
             if idx.volatile {
@@ -439,11 +544,17 @@ impl Cache {
             .collect()
     }
 
-    /// The canonical forms of `rules`, the cached rules of chain `k`, each with the handles
-    /// of the rules that have it: built once per cached version of the chain, so that finding
-    /// a rule in an unchanged chain is one hash lookup instead of a comparison with every
-    /// rule. Foreign rules (no canonical form) are left out: no spec equals them.
-    pub(crate) fn canonical_index(
+    /// Whether `rules` are chain `k`'s rules as the cache holds them, at its generation.
+    fn holds(&self, k: &Key, rules: &Arc<Vec<Rule>>) -> bool {
+        matches!(self.chains.get(k), Some(Some(c)) if Arc::ptr_eq(c, rules))
+    }
+
+    /// The canonical forms of `rules`, the cached rules of chain `k` (see [`Cache::holds`]),
+    /// each with the handles of the rules that have it: built once per cached version of the
+    /// chain, so that finding a rule in an unchanged chain is one hash lookup instead of a
+    /// comparison with every rule. Foreign rules (no canonical form) are left out: no spec
+    /// equals them.
+    fn canonical_index(
         &mut self,
         k: &Key,
         family: IpFamily,
@@ -456,12 +567,19 @@ impl Cache {
             self.canon.clear();
         }
         let mut idx = CanonIndex::default();
+        idx.order.reserve_exact(rules.len());
         for r in rules.iter() {
+            let h = r.handle.unwrap_or(0);
             if reads_interfaces(r) {
                 idx.volatile = true;
-            } else if let Some(c) = self.memo.canonical(k, family, r) {
-                idx.map.entry(c).or_default().push(r.handle.unwrap_or(0));
+                idx.order.push((h, None));
+                continue;
             }
+            let c = self.memo.canonical(k, family, r);
+            if let Some(c) = c {
+                idx.map.entry(c).or_default().push(h);
+            }
+            idx.order.push((h, c));
         }
         let idx = Arc::new(idx);
         self.canon.insert(k.clone(), idx.clone());
@@ -473,6 +591,41 @@ impl Cache {
             .values()
             .map(|v| v.as_ref().map_or(0, |r| r.len()))
             .sum()
+    }
+}
+
+/// A chain's kept listing lines and the line of each rule, by handle (see
+/// [`Cache::lines_of_index`]).
+#[derive(Debug)]
+pub(crate) struct LinesByHandle {
+    block: Arc<Block>,
+    at: HashMap<u64, usize>,
+}
+
+impl LinesByHandle {
+    /// The chain's lines after a change: for each rule in its new order, the kept line of a
+    /// rule it held (by handle) or a new rule's line, as given; `None` when a handle is not
+    /// one of the chain's.
+    pub(crate) fn edit<'a>(
+        &self,
+        rules: impl IntoIterator<Item = Result<u64, &'a str>>,
+    ) -> Option<Block> {
+        let old: Vec<&str> = self.block.text_lines().collect();
+        let mut text = String::with_capacity(self.block_len() + 256);
+        for r in rules {
+            let line = match r {
+                Ok(h) => old.get(*self.at.get(&h)?)?,
+                Err(line) => line,
+            };
+            text.push_str(line);
+            text.push('\n');
+        }
+        text.shrink_to_fit();
+        Some(Block::from_text(text))
+    }
+
+    fn block_len(&self) -> usize {
+        self.block.text_len()
     }
 }
 

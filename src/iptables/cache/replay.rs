@@ -310,7 +310,6 @@ impl Cache {
             return false;
         };
         let mut rules: Vec<Rule> = Arc::unwrap_or_clone(old);
-        let mut removed: Vec<Rule> = Vec::new();
         let mut added: HashSet<u64> = HashSet::new();
         // A rule replaced keeps its handle and its place. Older kernels notify the new rule,
         // then the deletion of the old one under the same handle (counted here, to skip that
@@ -330,8 +329,7 @@ impl Cache {
                     // one: into an empty chain; last when it was appended (`NLM_F_APPEND`,
                     // which a replacement carries too); first when it was inserted.
                     if let Some(at) = rules.iter().position(|x| x.handle == Some(h)) {
-                        let old_rule = std::mem::replace(&mut rules[at], r);
-                        removed.push(old_rule);
+                        rules[at] = r;
                         *replaced.entry(h).or_default() += 1;
                     } else if let Some(at) = deleted.remove(&h) {
                         rules.insert(at.min(rules.len()), r);
@@ -356,13 +354,13 @@ impl Cache {
                     let Some(at) = rules.iter().position(|x| x.handle == Some(h)) else {
                         return false;
                     };
-                    removed.push(rules.remove(at));
+                    rules.remove(at);
                     deleted.insert(h, at);
                 }
                 _ => {}
             }
         }
-        self.put_chain(k, family, rules, index, &removed, &added);
+        self.put_chain(k, family, rules, index, &added);
         true
     }
 }

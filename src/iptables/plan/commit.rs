@@ -5,8 +5,9 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::super::cache::Cache;
+use super::super::cache::{reads_interfaces, Cache, CanonIndex, Key};
 use super::super::error::{from_nft, Error, What};
+use super::super::ipset::KernelSets;
 use super::state::Entry;
 use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
 use crate::ipt::{IpFamily, ReaderFloor};
@@ -243,6 +244,19 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
         if p.touched_tables.contains(&k.0) {
             continue;
         }
+        let appended = {
+            let st = p.chains.table(&k.0).state(&k.1);
+            match (&st.entries, st.exists, st.more.as_mut()) {
+                (None, None | Some(true), Some(m)) if m.pending_front.is_empty() => {
+                    Some(std::mem::take(&mut m.pending_back))
+                }
+                _ => None,
+            }
+        };
+        if let Some(appended) = appended {
+            follow_appends(p, &k, appended, done);
+            continue;
+        }
         let (entries, by_handle, old, exists) = {
             let st = p.chains.table(&k.0).state(&k.1);
             let exists = st.exists;
@@ -260,6 +274,18 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
         if exists == Some(false) {
             p.view.cache.forget(&k);
             p.view.cache.chains.insert(k, None);
+            continue;
+        }
+        let compact = {
+            let st = p.chains.table(&k.0).state(&k.1);
+            let entries = st.entries.clone();
+            match st.more.as_mut() {
+                Some(m) if m.kernel.is_none() => m.index.take().zip(entries),
+                _ => None,
+            }
+        };
+        if let Some((index, entries)) = compact {
+            follow_compact(p, &k, index, entries, done);
             continue;
         }
         // A chain this plan created or emptied without reading it holds only what the plan
@@ -312,13 +338,138 @@ fn update_cache(p: &mut Planner<'_, KernelView<'_>>, genid: Option<u32>, done: &
             p.view.cache.forget(&k);
             continue;
         }
-        let removed: Vec<Rule> = old_rules.into_iter().flatten().collect();
-        p.view
-            .cache
-            .put_chain(&k, p.family, rules, index, &removed, &added);
+        p.view.cache.put_chain(&k, p.family, rules, index, &added);
     }
     p.view.cache.forget_tables(&p.touched_tables);
     p.view.cache.genid = Some(g.wrapping_add(1));
+}
+
+/// Follows a commit on a chain the plan read as its canonical index alone (see
+/// [`Cache::compact`]): its new order is the plan's entries, the kernel's rules with the
+/// forms the index knows, the added ones with the handles the kernel echoed and their forms
+/// computed once. What cannot be followed exactly is forgotten, read again when needed.
+fn follow_compact(
+    p: &mut Planner<'_, KernelView<'_>>,
+    k: &Key,
+    index: Arc<CanonIndex>,
+    entries: Vec<Entry>,
+    done: &nft::Committed,
+) {
+    let read = p
+        .view
+        .cache
+        .compact(k)
+        .is_some_and(|i| Arc::ptr_eq(&i, &index));
+    let mut forms = index.forms();
+    let kept = p.view.cache.lines_of_index(k, &index);
+    drop(index);
+    let mut order = Vec::with_capacity(entries.len());
+    let mut lines: Vec<Result<u64, String>> = Vec::new();
+    for e in entries.into_iter().take_while(|_| read) {
+        let form = match e {
+            Entry::Kernel(h) => {
+                lines.push(Ok(h));
+                forms.remove(&h).map(|c| (h, c))
+            }
+            Entry::New { op, .. } => match (p.rule_of(&k.0, &k.1, e), done.handle(op)) {
+                (Some(r), Some(h)) if !reads_interfaces(&r) => {
+                    if kept.is_some() {
+                        lines.push(Err(line_of(p.family, &k.1, &r)));
+                    }
+                    Some((h, p.view.cache.memo.canonical(k, p.family, &r)))
+                }
+                _ => None,
+            },
+        };
+        match form {
+            Some(f) => order.push(f),
+            None => {
+                p.view.cache.forget(k);
+                return;
+            }
+        }
+    }
+    if !read {
+        p.view.cache.forget(k);
+        return;
+    }
+    let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
+    p.view.cache.put_compact(k, order, lines);
+}
+
+/// A chain's rule kept by handle, or a new rule's listing line (see
+/// [`LinesByHandle::edit`](super::super::cache::LinesByHandle::edit)).
+fn line_ref(l: &Result<u64, String>) -> Result<u64, &str> {
+    match l {
+        Ok(h) => Ok(*h),
+        Err(s) => Err(s.as_str()),
+    }
+}
+
+/// The `iptables -S` line of rule `r` of `chain`, as a listing renders it.
+fn line_of(family: IpFamily, chain: &str, r: &Rule) -> String {
+    let spec = crate::ipt::decode_rule_or_raw_with(r, family, &KernelSets);
+    super::super::format::rule_line(&spec, chain, false)
+}
+
+/// Follows a commit that only appended rules to a chain it did not read (`iptables -A`):
+/// what the cache holds of the chain as of the commit's generation, its decoded rules or
+/// its canonical index, gains the rules at its end, with the handles the kernel echoed.
+/// Otherwise the chain is forgotten, read again when needed.
+fn follow_appends(
+    p: &mut Planner<'_, KernelView<'_>>,
+    k: &Key,
+    appended: Vec<Entry>,
+    done: &nft::Committed,
+) {
+    let mut rules = Vec::with_capacity(appended.len());
+    for e in appended {
+        match (e, p.rule_of(&k.0, &k.1, e)) {
+            (Entry::New { op, .. }, Some(mut r)) => match done.handle(op) {
+                Some(h) => {
+                    r.handle = Some(h);
+                    r.position = None;
+                    rules.push(r);
+                }
+                None => return p.view.cache.forget(k),
+            },
+            _ => return p.view.cache.forget(k),
+        }
+    }
+    let cache = &mut *p.view.cache;
+    if let Some(Some(_)) = cache.chains.get(k) {
+        let (Some(old), index) = cache.take_chain_parts(k) else {
+            return cache.forget(k);
+        };
+        let added: HashSet<u64> = rules.iter().filter_map(|r| r.handle).collect();
+        let mut all = Arc::unwrap_or_clone(old);
+        all.append(&mut rules);
+        cache.put_chain(k, p.family, all, index, &added);
+        return;
+    }
+    let Some(index) = cache.compact(k).filter(|_| !cache.chains.contains_key(k)) else {
+        return cache.forget(k);
+    };
+    let mut order = Vec::with_capacity(index.order().len() + rules.len());
+    order.extend_from_slice(index.order());
+    let kept = cache.lines_of_index(k, &index);
+    let mut lines: Vec<Result<u64, String>> = Vec::new();
+    if kept.is_some() {
+        lines.extend(index.handles().map(Ok));
+    }
+    drop(index);
+    for r in &rules {
+        if reads_interfaces(r) {
+            return cache.forget(k);
+        }
+        let h = r.handle.unwrap_or(0);
+        order.push((h, cache.memo.canonical(k, p.family, r)));
+        if kept.is_some() {
+            lines.push(Err(line_of(p.family, &k.1, r)));
+        }
+    }
+    let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
+    cache.put_compact(k, order, lines);
 }
 
 /// Turns the kernel's refusal of one operation into a typed error.

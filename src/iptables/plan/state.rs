@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, BuildHasherDefault};
 use std::sync::Arc;
 
+use crate::iptables::cache::CanonIndex;
 pub(crate) use crate::iptables::fnv::{FastSet, Fnv};
 use crate::netlink::OpIndex;
 use crate::nft::Rule;
@@ -36,8 +37,12 @@ pub(crate) struct ChainState {
 /// The kernel's rules of a chain that was read, and what was added before the read.
 #[derive(Debug, Default)]
 pub(crate) struct ChainMore {
-    /// The rules as read (`None` until the chain is read).
+    /// The rules as read (`None` until the chain is read, or when it was read as its
+    /// canonical index alone).
     pub(crate) kernel: Option<Arc<Vec<Rule>>>,
+    /// The chain as read, when read as its canonical index alone (its rules' handles in
+    /// order, found by canonical form; see [`ChainState::load_compact`]).
+    pub(crate) index: Option<Arc<CanonIndex>>,
     /// Index in `kernel` of each rule by handle.
     pub(crate) by_handle: HashMap<u64, usize>,
     /// Rules this batch put at the front / the back of the chain before its rules were read
@@ -67,10 +72,50 @@ impl ChainState {
         }
         v.append(&mut more.pending_back);
         more.kernel = Some(rules);
+        more.index = None;
         if self.exists.is_none() || exists {
             self.exists = Some(exists);
         }
         self.entries = Some(v);
+    }
+
+    /// Takes an existing chain as read from its canonical index alone: its rules' handles in
+    /// order, merged with the rules added before. Its decoded rules are not known (see
+    /// [`ChainState::decoded`]).
+    pub(crate) fn load_compact(&mut self, index: Arc<CanonIndex>) {
+        let more = self.more();
+        let mut v = std::mem::take(&mut more.pending_front);
+        v.reserve(index.handles().len() + more.pending_back.len());
+        v.extend(index.handles().map(Entry::Kernel));
+        v.append(&mut more.pending_back);
+        more.by_handle.clear();
+        more.kernel = None;
+        more.index = Some(index);
+        self.exists = Some(true);
+        self.entries = Some(v);
+    }
+
+    /// Whether the chain was read as its canonical index alone: its kernel rules are known
+    /// by handle, not decoded.
+    pub(crate) fn compact(&self) -> bool {
+        self.more
+            .as_ref()
+            .is_some_and(|m| m.kernel.is_none() && m.index.is_some())
+    }
+
+    /// Takes the decoded rules of a chain read as its canonical index (`rules`, read at the
+    /// plan's generation: the same handles), for operations that need more than positions
+    /// and canonical forms (zeroing counters, finding a comment).
+    pub(crate) fn decoded(&mut self, rules: Arc<Vec<Rule>>) {
+        let more = self.more();
+        more.by_handle.clear();
+        for (i, r) in rules.iter().enumerate() {
+            if let Some(h) = r.handle {
+                more.by_handle.insert(h, i);
+            }
+        }
+        more.kernel = Some(rules);
+        more.index = None;
     }
 
     /// The kernel's rule of handle `h`, when the chain was read.

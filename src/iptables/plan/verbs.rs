@@ -88,6 +88,15 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
             st.entries = Some(Vec::new());
             return Ok(());
         }
+        if !self.flushed.contains(table) {
+            // A long chain the cache keeps as its canonical index only: its handles in order
+            // are all a delete or check by spec, or a positional command, needs.
+            if let Some((index, g)) = self.view.chain_index(self.family, table, chain)? {
+                self.genid.get_or_insert(g);
+                self.state(table, chain).load_compact(index);
+                return Ok(());
+            }
+        }
         let (mut rules, g) = self.view.chain_rules(self.family, table, chain)?;
         self.genid.get_or_insert(g);
         if self.flushed.contains(table) {
@@ -96,6 +105,19 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         }
         let is_builtin = builtin(table, chain).is_some();
         self.state(table, chain).load(rules, is_builtin);
+        Ok(())
+    }
+
+    /// Reads the decoded rules of a chain loaded as its canonical index alone (see
+    /// [`ChainState::load_compact`]), for what needs more of its rules than their handles
+    /// and canonical forms. The rules are read at the plan's generation or later: a batch
+    /// planned from a later one carries the plan's and is refused, then planned again.
+    pub(super) fn decode_loaded(&mut self, table: &str, chain: &str) -> Plan<()> {
+        if !self.known(table, chain).is_some_and(ChainState::compact) {
+            return Ok(());
+        }
+        let (rules, _) = self.view.chain_rules(self.family, table, chain)?;
+        self.state(table, chain).decoded(rules.unwrap_or_default());
         Ok(())
     }
 
@@ -166,19 +188,21 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         let want = canonical_exprs_with(spec, table, chain, self.view.sets())
             .map_err(|e| Refusal::Invalid(e.0.clone()))?;
         let k = key(table, chain);
-        let (kernel, entries) = match self.known(table, chain) {
+        let (kernel, index, entries) = match self.known(table, chain) {
             Some(st) => (
                 st.more.as_ref().and_then(|m| m.kernel.clone()),
+                st.more.as_ref().and_then(|m| m.index.clone()),
                 st.entries.clone().unwrap_or_default(),
             ),
             None => return Ok(Vec::new()),
         };
-        let kernel_hits: HashSet<u64> = match kernel {
-            Some(rules) if !rules.is_empty() => self
+        let kernel_hits: HashSet<u64> = match (kernel, index) {
+            (Some(rules), _) if !rules.is_empty() => self
                 .view
                 .find_canonical(&k, self.family, &rules, &want)
                 .into_iter()
                 .collect(),
+            (None, Some(index)) => index.find(&want).into_iter().collect(),
             _ => HashSet::new(),
         };
         let mut out = Vec::new();
@@ -476,6 +500,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     At::Append => None,
                     At::Insert(n) => Some(*n as usize - 1),
                     At::Anchor { comment, after } => {
+                        self.decode_loaded(t, c)?;
                         self.anchor(t, c, comment).map(|j| j + usize::from(*after))
                     }
                 };

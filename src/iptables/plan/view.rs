@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use iptnl_sys::nf_tables::NFT_DATA_VERDICT;
 
-use super::super::cache::{read_chain, Cache, ChainRules, Key};
+use super::super::cache::{read_chain, sync, Cache, CanonIndex, ChainRules, Key};
 use super::super::error::{from_nft, Error};
 use super::super::ipset::KernelSets;
 use crate::ipt::{IpFamily, SetIndex};
@@ -32,6 +32,18 @@ pub(crate) trait RulesetView {
         table: &str,
         chain: &str,
     ) -> Result<(ChainRules, u32), Error>;
+
+    /// A chain as its canonical index alone (see [`CanonIndex`]), when that is what is kept
+    /// of it and it serves alone; `None`: read its rules with
+    /// [`chain_rules`](Self::chain_rules).
+    fn chain_index(
+        &mut self,
+        _family: IpFamily,
+        _table: &str,
+        _chain: &str,
+    ) -> Result<Option<(Arc<CanonIndex>, u32)>, Error> {
+        Ok(None)
+    }
 
     /// One chain, without its rules.
     fn chain(&mut self, family: IpFamily, table: &str, chain: &str)
@@ -143,6 +155,26 @@ impl RulesetView for KernelView<'_> {
         chain: &str,
     ) -> Result<(ChainRules, u32), Error> {
         read_chain(self.conn, self.cache, family, table, chain)
+    }
+
+    fn chain_index(
+        &mut self,
+        family: IpFamily,
+        table: &str,
+        chain: &str,
+    ) -> Result<Option<(Arc<CanonIndex>, u32)>, Error> {
+        let k = (table.to_owned(), chain.to_owned());
+        if !self.cache.has_index(&k) {
+            return Ok(None);
+        }
+        let Some(g) = sync(self.conn, self.cache, family)? else {
+            return Ok(None);
+        };
+        if self.cache.chains.contains_key(&k) {
+            // Decoded (or known missing) at this generation: read as such.
+            return Ok(None);
+        }
+        Ok(self.cache.compact(&k).map(|i| (i, g)))
     }
 
     fn chain(

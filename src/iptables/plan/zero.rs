@@ -14,6 +14,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         if self.known_missing(t, c) {
             return Err(missing(t, c));
         }
+        self.decode_loaded(t, c)?;
         let entries = self.entries(t, c).clone();
         if let Some(n) = rule {
             if n as usize > entries.len() {
