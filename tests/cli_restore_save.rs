@@ -642,7 +642,7 @@ fn check_demo_report(out: &str) {
             .lines()
             .find(|l| l.starts_with(&format!("- {op} 1 rule: ")))
             .unwrap();
-        assert!(l.contains("; served "), "{l}");
+        assert!(l.contains("; served "), "{l}\n{out}");
     }
     assert!(
         verdict.contains("\niptnl is slower or bigger here in: ")

@@ -94,11 +94,33 @@ fn commands_run_by_themselves_when_the_server_is_gone() {
         common::run(&ipt, &["-N", "A"]);
         // The server logs a command just after answering it: wait for the line, then stop.
         served(&server, 1);
-        let log = server.stop();
+        let log = server.kill_now();
         assert_eq!(served_lines(&log), 1, "{log}");
         common::run(&ipt, &["-N", "B"]);
         let s = common::run("iptables-nft-save", &[]);
         assert!(s.contains(":A - [0:0]") && s.contains(":B - [0:0]"), "{s}");
+    });
+}
+
+/// Stopped with SIGTERM right after its last answer, the server has logged every command it
+/// answered: it logs a command just after answering it, and a stop waits for the commands in
+/// flight, so a log read once the server has exited is whole (what `iptnl demo` counts to
+/// tell served commands from ones that ran by themselves). Stopped at once, many times.
+#[test]
+fn a_stopped_server_has_logged_every_command_it_answered() {
+    let t = tools();
+    let ipt = t.path("iptables");
+    common::in_netns(|| {
+        for round in 0..20 {
+            let server = common::Server::start(BIN);
+            let n = 1 + round % 3;
+            for i in 0..n {
+                common::run(&ipt, &["-N", &format!("R{round}C{i}")]);
+            }
+            let log = server.stop();
+            assert_eq!(served_lines(&log), n, "round {round}: {log}");
+            assert!(log.contains("iptnl serve: stopped"), "round {round}: {log}");
+        }
     });
 }
 

@@ -30,7 +30,7 @@ pub use prefault::{Prefault, PrefaultCursor, AHEAD as PREFAULT_AHEAD};
 pub use socket::{
     block_signals, connect_abstract, effective_uid, inherited_unix_listener, input_ready,
     interface_name, ip_set_sockopt, memfd, peer_credentials, recv_with_fds, release_free_memory,
-    seal_contents, send_with_fd, set_accept_timeout, splice, splice_at, wait_signal,
+    seal_contents, send_signal, send_with_fd, set_accept_timeout, splice, splice_at, wait_signal,
     PeerCredentials,
 };
 pub use socket::{enter_net_namespace, unshare_net_namespace, Socket, RECV_BUF_SIZE};

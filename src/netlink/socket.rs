@@ -686,6 +686,26 @@ pub fn wait_signal(
     }
 }
 
+/// Sends `signal` to the process `pid` (`kill(2)`): how `iptnl demo` stops the server it
+/// started as an operator would, with SIGTERM, so that the commands in flight finish and are
+/// logged. A `pid` of 0 or beyond `i32` (a process group, or none) is refused as EINVAL.
+///
+/// ```no_run
+/// let child = std::process::Command::new("sleep").arg("60").spawn()?;
+/// iptnl::netlink::send_signal(child.id(), libc::SIGTERM)?;
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn send_signal(pid: u32, signal: i32) -> io::Result<()> {
+    let pid = match libc::pid_t::try_from(pid) {
+        Ok(p) if p > 0 => p,
+        _ => return Err(io::Error::from_raw_os_error(libc::EINVAL)),
+    };
+    // SAFETY: kill(2) with a positive pid signals that one process; it touches no memory of
+    // ours, and a bad signal number or a gone process comes back as an error.
+    cvt(unsafe { libc::kill(pid, signal) })?;
+    Ok(())
+}
+
 /// Whether `fd` has input ready (or its end, or an error, to read) within `timeout`
 /// (`poll(2)` for `POLLIN`): a restore reading a pipe commits what is complete when its writer
 /// pauses.

@@ -490,8 +490,19 @@ impl Server {
         (code, self.log())
     }
 
-    /// Stops the server and returns its whole log.
-    pub fn stop(mut self) -> String {
+    /// Stops the server as an operator does, with SIGTERM (it finishes the commands in flight
+    /// and logs them: each is logged just after its client got the answer), and returns its
+    /// whole log. Killed when it has not exited within 30 s.
+    pub fn stop(self) -> String {
+        let _ = Command::new("kill")
+            .args(["-s", "TERM", &self.child.id().to_string()])
+            .status();
+        self.wait_exit().1
+    }
+
+    /// Kills the server (SIGKILL) and returns its log so far: a command answered just before
+    /// may not be logged yet.
+    pub fn kill_now(mut self) -> String {
         self.kill();
         self.log()
     }

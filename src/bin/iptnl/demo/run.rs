@@ -227,8 +227,7 @@ fn serve_and_run(s: &Setup, tool: &str, v6: bool, col: &mut Column) {
             super::measure::fmt_mem(rss)
         ));
     }
-    let _ = server.kill();
-    let _ = server.wait();
+    stop_server(&mut server);
     drop(out);
     // Every command must have been served (a declined one runs by itself, and says nothing).
     let text = std::fs::read_to_string(&log).unwrap_or_default();
@@ -247,6 +246,23 @@ fn serve_and_run(s: &Setup, tool: &str, v6: bool, col: &mut Column) {
             ),
         );
     }
+}
+
+/// Stops the server as an operator does, with SIGTERM: it finishes (and logs) the commands
+/// in flight, each logged just after its client got the answer, so the log is whole once it
+/// has exited. Killed only when it has not exited within 10 s.
+fn stop_server(server: &mut std::process::Child) {
+    if iptnl::netlink::send_signal(server.id(), libc::SIGTERM).is_ok() {
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = server.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
 }
 
 /// The kernel's floor: iptnl's batch planned here (untimed), then committed by a process that
