@@ -295,6 +295,23 @@ impl IpTables {
         counters: bool,
         how: Decode,
     ) -> Result<(Option<nft::Chain>, Vec<RuleSpec>), Error> {
+        let (ch, rules) = self.read_chain_rules(table, chain, counters)?;
+        let specs = rules
+            .iter()
+            .flat_map(|v| v.iter())
+            .map(|r| how.spec(r, self.family))
+            .collect();
+        Ok((ch, specs))
+    }
+
+    /// The chain's rules as read (with counters: read again, not from the cache), and the
+    /// chain itself when it is built in.
+    fn read_chain_rules(
+        &self,
+        table: &str,
+        chain: &str,
+        counters: bool,
+    ) -> Result<(Option<nft::Chain>, cache::ChainRules), Error> {
         let mut g = self.lock();
         let Inner { conn, cache } = &mut *g;
         if counters {
@@ -311,12 +328,7 @@ impl IpTables {
         } else {
             None
         };
-        let specs = rules
-            .iter()
-            .flat_map(|v| v.iter())
-            .map(|r| how.spec(r, self.family))
-            .collect();
-        Ok((ch, specs))
+        Ok((ch, rules))
     }
 
     fn list_impl(&self, table: &str, chain: &str, counters: bool) -> Result<Vec<String>, Error> {
@@ -325,12 +337,18 @@ impl IpTables {
                 return Ok(lines);
             }
         }
-        let (ch, rules) = self.read_listing(table, chain, counters, Decode::Exact)?;
+        let (ch, rules) = self.read_chain_rules(table, chain, counters)?;
         let is_builtin = builtin(table, chain).is_some();
-        let mut out = vec![format::chain_line(chain, is_builtin, ch.as_ref(), counters)];
-        for r in &rules {
-            out.push(format::rule_line(r, chain, counters));
-        }
+        let rules = rules.as_deref().map_or(&[][..], Vec::as_slice);
+        let mut out = Vec::with_capacity(rules.len() + 1);
+        out.push(format::chain_line(chain, is_builtin, ch.as_ref(), counters));
+        // Each rule decoded and printed in turn: a long chain's decoded rules are never all
+        // held at once.
+        out.extend(
+            rules
+                .iter()
+                .map(|r| format::rule_line(&Decode::Exact.spec(r, self.family), chain, counters)),
+        );
         Ok(out)
     }
 

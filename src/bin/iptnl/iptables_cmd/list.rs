@@ -330,8 +330,9 @@ pub(super) fn list(
     Ok(out)
 }
 
+/// The lines joined, each ended by a newline, in one allocation of the final size.
 fn lines(v: Vec<String>) -> String {
-    let mut s = String::new();
+    let mut s = String::with_capacity(v.iter().map(|l| l.len() + 1).sum());
     for l in v {
         s.push_str(&l);
         s.push('\n');
