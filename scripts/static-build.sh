@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Builds the deployable iptnl: one static binary (x86_64-unknown-linux-musl, no loader, no
-# shared library), stripped, at target/static/iptnl; then runs it as `iptables` in a fresh
-# network namespace with a root directory holding nothing but the binary.
+# Builds the deployable iptnl: one static binary (no loader, no shared library), stripped, at
+# target/static/iptnl; then runs it as `iptables` in a fresh network namespace with a root
+# directory holding nothing but the binary.
 #
-# When the musl target cannot be installed (no rustup, or offline), it builds a static glibc
-# binary instead (-C target-feature=+crt-static; glibc's name-service lookups cannot work in
-# a static binary, which iptnl does not use: it reads /etc/protocols and the like itself).
+# By default it links glibc statically (x86_64-unknown-linux-gnu, -C target-feature=+crt-static):
+# glibc's allocator makes a restore and a big read a fifth to a third faster than musl's
+# (BENCHMARKS.md, "The deployable build: glibc or musl"). glibc's name-service lookups cannot
+# work in a static binary, which iptnl does not use: it reads /etc/protocols and the like
+# itself. IPTNL_STATIC_LIBC=musl builds for x86_64-unknown-linux-musl instead (after
+# `rustup target add`), which starts a process in less CPU: for nodes where storms of small
+# `iptables` commands matter more than big restores and reads.
 #
-#   scripts/static-build.sh            # build and smoke-test
-#   SMOKE_ONLY=1 scripts/static-build.sh   # smoke-test target/static/iptnl as built
+#   scripts/static-build.sh                          # build (glibc) and smoke-test
+#   IPTNL_STATIC_LIBC=musl scripts/static-build.sh   # build for musl and smoke-test
+#   SMOKE_ONLY=1 scripts/static-build.sh             # smoke-test target/static/iptnl as built
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=target/static
@@ -16,19 +21,26 @@ mkdir -p "$out"
 # No debug information in the deployable binary: smaller, and quicker to build.
 export CARGO_PROFILE_RELEASE_DEBUG=0 CARGO_PROFILE_RELEASE_STRIP=true
 if [ -z "${SMOKE_ONLY:-}" ]; then
-  musl=x86_64-unknown-linux-musl
-  if rustup target list --installed 2>/dev/null | grep -qx "$musl" \
-     || rustup target add "$musl" >/dev/null 2>&1; then
-    cargo build --release --locked --target "$musl" --bin iptnl
-    cp "target/$musl/release/iptnl" "$out/iptnl"
-    echo "static-build: $out/iptnl built for $musl"
-  else
-    gnu=x86_64-unknown-linux-gnu
-    RUSTFLAGS="-C target-feature=+crt-static" \
-      cargo build --release --locked --target "$gnu" --bin iptnl
-    cp "target/$gnu/release/iptnl" "$out/iptnl"
-    echo "static-build: the musl target could not be installed; $out/iptnl is a static glibc build"
-  fi
+  case "${IPTNL_STATIC_LIBC:-gnu}" in
+    gnu)
+      target=x86_64-unknown-linux-gnu
+      # With --target, the flags apply to iptnl's own code and not to build scripts.
+      RUSTFLAGS="-C target-feature=+crt-static" \
+        cargo build --release --locked --target "$target" --bin iptnl
+      ;;
+    musl)
+      target=x86_64-unknown-linux-musl
+      rustup target list --installed 2>/dev/null | grep -qx "$target" \
+        || rustup target add "$target" >/dev/null
+      cargo build --release --locked --target "$target" --bin iptnl
+      ;;
+    *)
+      echo "static-build: IPTNL_STATIC_LIBC is gnu (the default) or musl, not '$IPTNL_STATIC_LIBC'" >&2
+      exit 2
+      ;;
+  esac
+  cp "target/$target/release/iptnl" "$out/iptnl"
+  echo "static-build: $out/iptnl built for $target, statically linked"
 fi
 bin="$out/iptnl"
 ls -l "$bin"
