@@ -35,6 +35,10 @@ impl fmt::Display for OpError {
     }
 }
 
+/// How a refusal of a rule handle that is gone begins (a delete, a replace or an insert
+/// before it): the layers above tell a missing rule from a missing chain by it.
+pub(crate) const NO_RULE_WITH_HANDLE: &str = "no rule with that handle";
+
 /// Formats `n` with commas between thousands (`4812` → `4,812`).
 pub fn group_thousands(n: u64) -> String {
     let s = n.to_string();
@@ -311,7 +315,7 @@ fn reason(
         }
         (NFT_MSG_NEWRULE | NFT_MSG_DELRULE, libc::ENOENT, Some(NFTA_RULE_TABLE), _) => format!("{table} does not exist"),
         (NFT_MSG_NEWRULE | NFT_MSG_DELRULE, libc::ENOENT, Some(NFTA_RULE_HANDLE | NFTA_RULE_POSITION), _) => {
-            format!("no rule with that handle in chain {} of {table}", s.chain.unwrap_or("?"))
+            format!("{NO_RULE_WITH_HANDLE} in chain {} of {table}", s.chain.unwrap_or("?"))
         }
         (NFT_MSG_NEWRULE | NFT_MSG_DELRULE, libc::ENOENT, _, _) => {
             format!("chain {} does not exist in {table}", s.chain.unwrap_or("?"))

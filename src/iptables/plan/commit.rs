@@ -503,6 +503,11 @@ pub(crate) fn map_refusal(
                 chain: target,
             }
         }
+        // A rule named by its handle (a delete, a replace, an insert before it) that is gone:
+        // the chain is there.
+        libc::ENOENT if f.reason.starts_with(nft::error::NO_RULE_WITH_HANDLE) => {
+            Error::rule_missing(t, c, nft::error::NO_RULE_WITH_HANDLE)
+        }
         libc::ENOENT => {
             let what = if f.reason.contains("chain") {
                 What::Chain
@@ -561,5 +566,64 @@ pub(crate) fn map_refusal(
             op: f.op.clone(),
             message: f.reason.clone(),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::iptables::What;
+
+    fn refusal(errno: i32, reason: &str) -> nft::OpError {
+        nft::OpError {
+            index: 0,
+            op: "an operation".into(),
+            reason: reason.into(),
+            errno,
+            jump_target: None,
+        }
+    }
+
+    /// Each ENOENT the kernel gives for a batch says which object is missing, and the error
+    /// names that object: a rule handle that is gone is a missing rule, not a missing chain.
+    #[test]
+    fn a_missing_object_is_named_as_what_it_is() {
+        let mut conn = Conn::from_transport(crate::memory::Ruleset::new().transport());
+        let cases = [
+            (
+                "no rule with that handle in chain FOO of table ip filter",
+                What::Rule,
+                "no rule with that handle in chain FOO of table filter",
+            ),
+            (
+                "chain FOO does not exist in table ip filter",
+                What::Chain,
+                "chain FOO does not exist in table filter",
+            ),
+            (
+                "table ip filter does not exist",
+                What::Table,
+                "table filter does not exist",
+            ),
+        ];
+        for (reason, want, message) in cases {
+            let op = Op::delete_chain("filter", "FOO", false);
+            let e = map_refusal(
+                &mut conn,
+                IpFamily::V4,
+                Some(&op),
+                None,
+                &refusal(libc::ENOENT, reason),
+            );
+            match e {
+                Error::NotFound {
+                    what, message: m, ..
+                } => {
+                    assert_eq!(what, want, "{reason}");
+                    assert_eq!(m, message, "{reason}");
+                }
+                other => panic!("{reason}: {other:?}"),
+            }
+        }
     }
 }
