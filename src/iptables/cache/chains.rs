@@ -69,6 +69,11 @@ struct Item {
     full: Option<Box<Chain>>,
 }
 
+/// The length of an entry's name.
+fn name_len(it: &Item) -> usize {
+    (it.name.1 - it.name.0) as usize
+}
+
 /// The chains of one table, in the order the kernel lists them.
 ///
 /// ```ignore
@@ -82,6 +87,10 @@ pub(crate) struct ChainList {
     table: String,
     names: String,
     items: Vec<Item>,
+    /// Bytes of `names` that name a chain of `items` (the rest are the names of chains
+    /// removed or renamed since the string was last compacted): kept as the list changes, so
+    /// that an edit costs the same whatever the list's length.
+    live: usize,
 }
 
 impl ChainList {
@@ -92,6 +101,7 @@ impl ChainList {
             table: table.to_owned(),
             names: String::with_capacity(chains.iter().map(|c| c.name.len()).sum()),
             items: Vec::with_capacity(chains.len()),
+            live: 0,
         };
         for c in chains {
             l.push(c);
@@ -109,6 +119,7 @@ impl ChainList {
     fn item_of(&mut self, c: Chain) -> Item {
         let start = self.names.len() as u32;
         self.names.push_str(&c.name);
+        self.live += c.name.len();
         let name = (start, self.names.len() as u32);
         let plain = c.family == self.family
             && c.table == self.table
@@ -129,6 +140,7 @@ impl ChainList {
     pub(crate) fn set(&mut self, i: usize, c: Chain) {
         // The same name is not written twice.
         let keep = (self.name(i) == c.name).then_some(self.items[i].name);
+        self.live -= name_len(&self.items[i]);
         let len = self.names.len();
         let mut it = self.item_of(c);
         if let Some(name) = keep {
@@ -156,21 +168,22 @@ impl ChainList {
     /// Keeps only the chains `i` for which `keep(i)` holds, in order.
     pub(crate) fn retain_index(&mut self, mut keep: impl FnMut(usize) -> bool) {
         let mut i = 0;
-        self.items.retain(|_| {
+        let mut gone = 0;
+        self.items.retain(|it| {
             let k = keep(i);
             i += 1;
+            if !k {
+                gone += name_len(it);
+            }
             k
         });
+        self.live -= gone;
         self.compact_names();
     }
 
     /// Writes the names string afresh once it is mostly names no chain holds any more.
     fn compact_names(&mut self) {
-        let used: usize = self
-            .items
-            .iter()
-            .map(|i| (i.name.1 - i.name.0) as usize)
-            .sum();
+        let used = self.live;
         if used >= self.names.len() / 2 {
             return;
         }
@@ -187,8 +200,15 @@ impl ChainList {
     /// Removes the chains named `name`.
     pub(crate) fn remove(&mut self, name: &str) {
         let names = &self.names;
-        self.items
-            .retain(|i| &names[i.name.0 as usize..i.name.1 as usize] != name);
+        let mut gone = 0;
+        self.items.retain(|i| {
+            let k = &names[i.name.0 as usize..i.name.1 as usize] != name;
+            if !k {
+                gone += name_len(i);
+            }
+            k
+        });
+        self.live -= gone;
         // The names of removed chains stay in the string until it is mostly theirs.
         self.compact_names();
     }
@@ -241,6 +261,7 @@ impl ChainList {
 mod tests {
     use super::*;
     use crate::nft::chain::{ChainType, Hook};
+    use proptest::prelude::*;
 
     #[test]
     fn chains_come_back_as_they_went_in() {
@@ -272,5 +293,71 @@ mod tests {
         assert_eq!(l.names().collect::<Vec<_>>(), ["X", "Y"]);
         assert_eq!(l.chain(1), Chain::user(Family::Ipv4, "nat", "Y"));
         assert_eq!(l.len(), 2);
+    }
+
+    /// One change to a list, as the cache makes them.
+    #[derive(Debug, Clone)]
+    enum Change {
+        Push(String),
+        Set(usize, String),
+        Remove(usize),
+        Retain(Vec<bool>),
+    }
+
+    fn change() -> impl Strategy<Value = Change> {
+        let name = "[A-Z]{1,12}";
+        prop_oneof![
+            name.prop_map(Change::Push),
+            (any::<usize>(), name).prop_map(|(i, n)| Change::Set(i, n)),
+            any::<usize>().prop_map(Change::Remove),
+            proptest::collection::vec(any::<bool>(), 0..40).prop_map(Change::Retain),
+        ]
+    }
+
+    proptest! {
+        /// Whatever the changes, the list names the chains a plain list of names would, the
+        /// count of live name bytes it keeps is the true one, and the names string is never
+        /// more than about twice what the chains' names take.
+        #[test]
+        fn edits_keep_the_names_and_their_count(
+            start in proptest::collection::vec("[A-Z]{1,12}", 0..30),
+            changes in proptest::collection::vec(change(), 0..80),
+        ) {
+            let user = |n: &str| Chain::user(Family::Ipv4, "nat", n);
+            let mut l = ChainList::new(Family::Ipv4, "nat", start.iter().map(|n| user(n)).collect());
+            let mut model = start.clone();
+            for ch in changes {
+                match ch {
+                    Change::Push(n) => {
+                        l.push(user(&n));
+                        model.push(n);
+                    }
+                    Change::Set(i, n) if !model.is_empty() => {
+                        let i = i % model.len();
+                        l.set(i, user(&n));
+                        model[i] = n;
+                    }
+                    Change::Remove(i) if !model.is_empty() => {
+                        let n = model[i % model.len()].clone();
+                        l.remove(&n);
+                        model.retain(|m| *m != n);
+                    }
+                    Change::Retain(keep) => {
+                        let k = |i: usize| keep.get(i).copied().unwrap_or(true);
+                        l.retain_index(k);
+                        let mut i = 0;
+                        model.retain(|_| {
+                            i += 1;
+                            k(i - 1)
+                        });
+                    }
+                    _ => {}
+                }
+                prop_assert_eq!(l.names().collect::<Vec<_>>(), model.clone());
+                let live: usize = model.iter().map(String::len).sum();
+                prop_assert_eq!(l.live, live);
+                prop_assert!(l.names.len() <= 2 * live + 1, "{} bytes for {live}", l.names.len());
+            }
+        }
     }
 }
