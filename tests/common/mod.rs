@@ -468,11 +468,16 @@ impl Server {
 
     /// Sends the server a signal (`TERM`, `USR1`, …) with `kill`.
     pub fn signal(&self, sig: &str) {
-        let ok = Command::new("kill")
+        assert!(self.send(sig), "kill -s {sig} {}", self.child.id());
+    }
+
+    /// Sends the server a signal with `kill`; whether it was sent (not when the server has
+    /// exited already).
+    fn send(&self, sig: &str) -> bool {
+        Command::new("kill")
             .args(["-s", sig, &self.child.id().to_string()])
             .status()
-            .is_ok_and(|s| s.success());
-        assert!(ok, "kill -s {sig} {}", self.child.id());
+            .is_ok_and(|s| s.success())
     }
 
     /// Waits (up to 30 s) for the server to exit by itself; returns its exit code (`None`
@@ -494,9 +499,8 @@ impl Server {
     /// and logs them: each is logged just after its client got the answer), and returns its
     /// whole log. Killed when it has not exited within 30 s.
     pub fn stop(self) -> String {
-        let _ = Command::new("kill")
-            .args(["-s", "TERM", &self.child.id().to_string()])
-            .status();
+        // A server that has exited already is simply waited for.
+        self.send("TERM");
         self.wait_exit().1
     }
 
