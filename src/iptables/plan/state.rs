@@ -51,6 +51,21 @@ pub(crate) struct ChainMore {
     pub(crate) pending_back: Vec<Entry>,
 }
 
+impl ChainMore {
+    /// Takes `rules` as the chain's kernel rules, each found by its handle, in place of its
+    /// canonical index.
+    fn set_kernel(&mut self, rules: Arc<Vec<Rule>>) {
+        self.by_handle.clear();
+        for (i, r) in rules.iter().enumerate() {
+            if let Some(h) = r.handle {
+                self.by_handle.insert(h, i);
+            }
+        }
+        self.kernel = Some(rules);
+        self.index = None;
+    }
+}
+
 impl ChainState {
     pub(crate) fn more(&mut self) -> &mut ChainMore {
         self.more.get_or_insert_with(Box::default)
@@ -63,16 +78,9 @@ impl ChainState {
         let more = self.more();
         let mut v = std::mem::take(&mut more.pending_front);
         let rules = rules.unwrap_or_default();
-        more.by_handle.clear();
-        for (i, r) in rules.iter().enumerate() {
-            if let Some(h) = r.handle {
-                more.by_handle.insert(h, i);
-                v.push(Entry::Kernel(h));
-            }
-        }
+        v.extend(rules.iter().filter_map(|r| r.handle).map(Entry::Kernel));
         v.append(&mut more.pending_back);
-        more.kernel = Some(rules);
-        more.index = None;
+        more.set_kernel(rules);
         if self.exists.is_none() || exists {
             self.exists = Some(exists);
         }
@@ -107,15 +115,7 @@ impl ChainState {
     /// plan's generation: the same handles), for operations that need more than positions
     /// and canonical forms (zeroing counters, finding a comment).
     pub(crate) fn decoded(&mut self, rules: Arc<Vec<Rule>>) {
-        let more = self.more();
-        more.by_handle.clear();
-        for (i, r) in rules.iter().enumerate() {
-            if let Some(h) = r.handle {
-                more.by_handle.insert(h, i);
-            }
-        }
-        more.kernel = Some(rules);
-        more.index = None;
+        self.more().set_kernel(rules);
     }
 
     /// The kernel's rule of handle `h`, when the chain was read.
