@@ -476,23 +476,9 @@ impl Cache {
         if let Some(idx) = index {
             // The rules kept keep their forms, those added (or replaced) get theirs.
             let mut forms = idx.forms();
-            let mut order = Vec::with_capacity(rules.len());
-            let mut volatile = false;
-            for r in rules.iter() {
-                let h = r.handle.unwrap_or(0);
-                if reads_interfaces(r) {
-                    volatile = true;
-                    order.push((h, None));
-                    continue;
-                }
-                let c = match forms.remove(&h) {
-                    Some(c) if !added.contains(&h) => c,
-                    _ => self.memo.canonical(k, family, r),
-                };
-                order.push((h, c));
-            }
-            let mut idx = CanonIndex::of_order(order);
-            idx.volatile = volatile;
+            let idx = self.index_of(k, family, &rules, |h| {
+                forms.remove(&h).filter(|_| !added.contains(&h))
+            });
             self.canon.insert(k.clone(), Arc::new(idx));
         }
         let n = rules.len();
@@ -566,23 +552,38 @@ impl Cache {
         if self.canon.len() >= 1024 {
             self.canon.clear();
         }
-        let mut idx = CanonIndex::default();
-        idx.order.reserve_exact(rules.len());
-        for r in rules.iter() {
+        let idx = Arc::new(self.index_of(k, family, rules, |_| None));
+        self.canon.insert(k.clone(), idx.clone());
+        idx
+    }
+
+    /// The canonical index of `rules`, chain `k`'s rules in order: each rule's form as
+    /// `known` gives it by handle (`None`: worked out here); a rule whose form depends on
+    /// interface names (see [`reads_interfaces`]) has none, and makes the index volatile.
+    fn index_of(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        rules: &[Rule],
+        mut known: impl FnMut(u64) -> Option<Option<u128>>,
+    ) -> CanonIndex {
+        let mut order = Vec::with_capacity(rules.len());
+        let mut volatile = false;
+        for r in rules {
             let h = r.handle.unwrap_or(0);
             if reads_interfaces(r) {
-                idx.volatile = true;
-                idx.order.push((h, None));
+                volatile = true;
+                order.push((h, None));
                 continue;
             }
-            let c = self.memo.canonical(k, family, r);
-            if let Some(c) = c {
-                idx.map.entry(c).or_default().push(h);
-            }
-            idx.order.push((h, c));
+            let c = match known(h) {
+                Some(c) => c,
+                None => self.memo.canonical(k, family, r),
+            };
+            order.push((h, c));
         }
-        let idx = Arc::new(idx);
-        self.canon.insert(k.clone(), idx.clone());
+        let mut idx = CanonIndex::of_order(order);
+        idx.volatile = volatile;
         idx
     }
 
@@ -611,7 +612,7 @@ impl LinesByHandle {
         rules: impl IntoIterator<Item = Result<u64, &'a str>>,
     ) -> Option<Block> {
         let old: Vec<&str> = self.block.text_lines().collect();
-        let mut text = String::with_capacity(self.block_len() + 256);
+        let mut text = String::with_capacity(self.block.text_len() + 256);
         for r in rules {
             let line = match r {
                 Ok(h) => old.get(*self.at.get(&h)?)?,
@@ -622,10 +623,6 @@ impl LinesByHandle {
         }
         text.shrink_to_fit();
         Some(Block::from_text(text))
-    }
-
-    fn block_len(&self) -> usize {
-        self.block.text_len()
     }
 }
 
