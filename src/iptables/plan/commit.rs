@@ -355,17 +355,21 @@ fn follow_compact(
     entries: Vec<Entry>,
     done: &nft::Committed,
 ) {
-    let read = p
+    // The index the plan read must still be the cache's.
+    if !p
         .view
         .cache
         .compact(k)
-        .is_some_and(|i| Arc::ptr_eq(&i, &index));
+        .is_some_and(|i| Arc::ptr_eq(&i, &index))
+    {
+        return p.view.cache.forget(k);
+    }
     let mut forms = index.forms();
     let kept = p.view.cache.lines_of_index(k, &index);
     drop(index);
     let mut order = Vec::with_capacity(entries.len());
     let mut lines: Vec<Result<u64, String>> = Vec::new();
-    for e in entries.into_iter().take_while(|_| read) {
+    for e in entries {
         let form = match e {
             Entry::Kernel(h) => {
                 lines.push(Ok(h));
@@ -388,10 +392,6 @@ fn follow_compact(
                 return;
             }
         }
-    }
-    if !read {
-        p.view.cache.forget(k);
-        return;
     }
     let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
     p.view.cache.put_compact(k, order, lines);
