@@ -10,7 +10,9 @@ use iptnl::ipt::savefile::{self, SaveOptions, SAVE_VERSION};
 use iptnl::ipt::tables::find_table;
 use iptnl::ipt::xml::{self, XmlOptions};
 use iptnl::ipt::IpFamily;
-use iptnl::iptables::restore::{restore, restore_file, RestoreError, RestoreOptions, VerboseLine};
+use iptnl::iptables::restore::{
+    input_text, restore, restore_file, RestoreError, RestoreOptions, VerboseLine,
+};
 use iptnl::iptables::save::{save, SaveError};
 use iptnl::netlink::{strerror, Conn};
 
@@ -639,7 +641,7 @@ fn run_restore(
                     let _ = f
                         .seek(std::io::SeekFrom::Start(start))
                         .and_then(|_| f.read_to_end(&mut text));
-                    report_restore_error(prog, &String::from_utf8_lossy(&text), &e, out)
+                    report_restore_error(prog, &input_text(&text), &e, out)
                 }
                 Err(text) => report_restore_error(prog, &text, &e, out),
             }

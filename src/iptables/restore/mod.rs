@@ -46,6 +46,7 @@ use crate::ipt::tables::find_table;
 use crate::ipt::{IpFamily, ReaderFloor, RuleSpec};
 use crate::netlink::{Conn, Prefault};
 use crate::nft::{self, list_tables, Batch, Policy};
+pub use input::input_text;
 use input::InputFile;
 pub(crate) use input::Source;
 use pipeline::{parallel, parse_beside, PIPELINE_MIN_BYTES};
@@ -834,7 +835,7 @@ pub fn restore_file(
     }
     let mut buf = Vec::new();
     std::io::Read::read_to_end(&mut &*file, &mut buf).map_err(RestoreError::Read)?;
-    restore(conn, family, &String::from_utf8_lossy(&buf), opts)
+    restore(conn, family, &input_text(&buf), opts)
 }
 
 /// Frees a big committed batch on a thread of its own, so that the restore returns as soon

@@ -5,7 +5,7 @@
 use std::io::Read;
 use std::time::Duration;
 
-use iptnl::iptables::restore::restore_part;
+use iptnl::iptables::restore::{input_text, restore_part};
 use iptnl::netlink::{strerror, Conn};
 
 use super::{
@@ -137,7 +137,7 @@ pub(super) fn run_piped(
                 }
             },
         };
-        let text = String::from_utf8_lossy(&part);
+        let text = input_text(&part);
         // A writer that closes its pipe right after a pause leaves nothing more.
         if !text.trim().is_empty() {
             match restore_part(&mut conn, family, &text, before, &cmd.opts) {
