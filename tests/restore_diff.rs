@@ -6,10 +6,16 @@
 
 mod common;
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
 use iptnl::ipt::IpFamily;
 use iptnl::iptables::restore::{restore, RestoreOptions, RestoreReport};
-use iptnl::netlink::Conn;
-use iptnl::nft::Family;
+use iptnl::netlink::{Conn, Messages, Socket, Transport};
+use iptnl::nft::{Family, Rule};
+use iptnl::sys::nf_tables::NFT_MSG_NEWRULE;
+use iptnl::sys::nfnetlink::nfnl_msg_id;
 
 fn bins(f: IpFamily) -> (&'static str, &'static str) {
     match f {
@@ -641,5 +647,160 @@ fn many_chains_match_the_oracle() {
         assert_eq!(r.rules_added, 64, "{r:?}");
         let (r, moved) = differential(IpFamily::V4, &[&new], &new, &opts);
         assert!(!moved, "{r:?}");
+    }
+}
+
+/// A kernel socket that counts the rules it reads, by chain.
+#[derive(Debug)]
+struct CountingReads {
+    inner: Socket,
+    read: Arc<Mutex<HashMap<String, usize>>>,
+}
+
+impl Transport for CountingReads {
+    fn send(&mut self, buf: &[u8]) -> Result<(), iptnl::netlink::Error> {
+        self.inner.send(buf)
+    }
+
+    fn recv(&mut self, buf: &mut Vec<u8>, wait: bool) -> std::io::Result<bool> {
+        let got = Transport::recv(&mut self.inner, buf, wait)?;
+        if got {
+            let mut read = self.read.lock().unwrap();
+            for m in Messages::new(buf).flatten() {
+                if nfnl_msg_id(m.msg_type()) == NFT_MSG_NEWRULE {
+                    let chain = Rule::decode(&m).map_or_else(|e| e.to_string(), |r| r.chain);
+                    *read.entry(chain).or_default() += 1;
+                }
+            }
+        }
+        Ok(got)
+    }
+
+    fn ensure_sndbuf(&mut self, len: usize) -> Result<(), iptnl::netlink::Error> {
+        self.inner.ensure_sndbuf(len)
+    }
+
+    fn ensure_rcvbuf(&mut self, len: usize) {
+        self.inner.ensure_rcvbuf(len)
+    }
+
+    fn set_recv_timeout(&mut self, t: Option<Duration>) -> Result<(), iptnl::netlink::Error> {
+        self.inner.set_recv_timeout(t)
+    }
+
+    fn join_group(&mut self, group: u32) -> Result<(), iptnl::netlink::Error> {
+        self.inner.join_group(group)
+    }
+
+    fn open_another(&self) -> Result<Box<dyn Transport>, iptnl::netlink::Error> {
+        Ok(Box::new(CountingReads {
+            inner: Socket::open()?,
+            read: Arc::clone(&self.read),
+        }))
+    }
+
+    fn portid(&self) -> u32 {
+        self.inner.portid()
+    }
+
+    fn as_socket(&self) -> Option<&Socket> {
+        Some(&self.inner)
+    }
+}
+
+/// A `--noflush` restore reads from the kernel only the rules its plan needs: those of the
+/// chains it refills (a user chain line) and of the chains a command that depends on
+/// positions names (`-D`, `-I` past the first rule). Appends, `-I 1` and policy lines leave
+/// a chain unread, so that a few appends cost the same beside chains of any length. Random
+/// inputs of such lines into long chains: no other chain's rules are read, and the ruleset
+/// after each is iptables-nft-restore's.
+#[test]
+fn a_noflush_restore_reads_only_the_chains_it_needs() {
+    const LONG: [&str; 3] = ["INPUT", "A", "B"];
+    let mut before =
+        String::from("*filter\n:INPUT ACCEPT [0:0]\n:A - [0:0]\n:B - [0:0]\n:C - [0:0]\n");
+    for (k, c) in LONG.iter().enumerate() {
+        for i in 0..150 {
+            before.push_str(&format!(
+                "-A {c} -s 10.{k}.{}.{}/32 -j RETURN\n",
+                i / 100,
+                i % 100
+            ));
+        }
+    }
+    before.push_str("-A C -s 10.3.0.1/32 -j RETURN\n-A C -s 10.3.0.2/32 -j RETURN\nCOMMIT\n");
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for case in 0..30 {
+        let mut input = String::from("*filter\n");
+        // The chains whose rules the plan may read.
+        let mut may_read: Vec<&str> = Vec::new();
+        for line in 0..1 + next(6) {
+            let any = ["INPUT", "A", "B", "C"][next(4)];
+            let long = LONG[next(3)];
+            let n = next(250);
+            let text = match next(8) {
+                0 | 1 => format!("-A {any} -p tcp --dport {n} -j ACCEPT"),
+                2 => format!("-A {long} -j C"),
+                3 => format!("-I {any} 1 -d 10.9.0.{n}/32 -j DROP"),
+                4 => [":INPUT DROP [0:0]", ":INPUT ACCEPT [0:0]"][next(2)].to_owned(),
+                5 => {
+                    may_read.push("C");
+                    ":C - [0:0]".to_owned()
+                }
+                6 => {
+                    may_read.push(long);
+                    format!("-I {long} 3 -s 10.8.0.{n}/32 -j RETURN")
+                }
+                _ => {
+                    // A rule of the setup, a different one on each line.
+                    may_read.push(long);
+                    let k = LONG.iter().position(|c| *c == long).unwrap();
+                    let i = line * 20 + next(20);
+                    format!("-D {long} -s 10.{k}.{}.{}/32 -j RETURN", i / 100, i % 100)
+                }
+            };
+            input.push_str(&text);
+            input.push('\n');
+        }
+        input.push_str("COMMIT\n");
+        let opts = noflush();
+        let theirs = oracle(IpFamily::V4, &[&before], &input, &opts);
+        let (mine, read) = common::in_netns(|| {
+            setup(IpFamily::V4, &[&before]);
+            let read = Arc::new(Mutex::new(HashMap::new()));
+            let mut conn = Conn::from_transport(Box::new(CountingReads {
+                inner: Socket::open().unwrap(),
+                read: Arc::clone(&read),
+            }));
+            restore(&mut conn, IpFamily::V4, &input, &opts)
+                .unwrap_or_else(|e| panic!("case {case}: iptnl: {e}\n{input}"));
+            let read = read.lock().unwrap().clone();
+            (
+                snapshot(&mut Conn::open().unwrap(), IpFamily::V4, false),
+                read,
+            )
+        });
+        let unneeded: Vec<_> = read
+            .iter()
+            .filter(|(c, _)| !may_read.contains(&c.as_str()))
+            .collect();
+        assert!(
+            unneeded.is_empty(),
+            "case {case}: rules read that the plan does not need: {unneeded:?}\n{input}"
+        );
+        assert_eq!(
+            mine.0, theirs.0,
+            "case {case}: iptables-nft-save differs\n{input}"
+        );
+        assert_eq!(
+            mine.1, theirs.1,
+            "case {case}: kernel dumps differ\n{input}"
+        );
     }
 }

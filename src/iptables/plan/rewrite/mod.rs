@@ -30,8 +30,10 @@
 //! with `--noflush --counters` and gives no rule counters: its resync is compared like any
 //! other.)
 //!
-//! The kernel's rules are read chain by chain, only for the chains the input names, each
-//! rule's key computed from its dump message as it comes; with hundreds of chains, half of
+//! The kernel's rules are read chain by chain, only for the chains the input refills, each
+//! rule's key computed from its dump message as it comes (a chain the input only appends
+//! to is not read: its appends go after whatever it holds, so that a `--noflush` restore
+//! of a few rules costs the same beside chains of any length); with hundreds of chains, half of
 //! them are read on a second connection by a helper thread meanwhile (the generation the
 //! batch carries covers both). A table restored without
 //! `--noflush` is listed whole only when its use count says it holds more than those chains:
@@ -144,6 +146,9 @@ struct Held {
     steps: Steps,
     /// The rules decoded, when more is planned after the table is settled.
     rules: Option<Arc<Vec<Rule>>>,
+    /// Not read: the chain is only appended to, so what it holds stays as it is, and its
+    /// rules are not needed (nor are they known afterwards).
+    unread: bool,
 }
 
 /// How a chain becomes what the input says: the handles of the rules that go, then, in the
@@ -541,7 +546,8 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
         let mut now = TableNow::default();
         let mut foreign = false;
         // The chains to read, each with its policy (built-in chains the kernel lacks are not
-        // read).
+        // read, nor are chains that are only appended to: what they hold stays, so a restore
+        // of a few appends costs the same beside chains of any length).
         let mut todo = Vec::with_capacity(tw.chains.len());
         for (i, cw) in tw.chains.iter().enumerate() {
             let policy = match builtin(t, &cw.name) {
@@ -557,6 +563,16 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 },
                 None => None,
             };
+            if !cw.refill {
+                let held = Held {
+                    policy,
+                    steps: steps(tw, cw, &Keys::default()),
+                    rules: None,
+                    unread: true,
+                };
+                now.held.insert(cw.name.clone(), held);
+                continue;
+            }
             todo.push((i, policy));
         }
         if last {
@@ -568,7 +584,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 let held = Held {
                     policy,
                     steps,
-                    rules: None,
+                    ..Held::default()
                 };
                 now.held.insert(cw.name.clone(), held);
             }
@@ -581,6 +597,7 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                     policy,
                     steps: steps(tw, cw, &Keys::of_rules(&rules, buf)),
                     rules: Some(rules),
+                    unread: false,
                 };
                 now.held.insert(cw.name.clone(), held);
             }
@@ -733,6 +750,18 @@ impl<V: RulesetView + ?Sized> Planner<'_, V> {
                 let is_builtin = builtin(t, &cw.name).is_some();
                 let exists = now.held.contains_key(&cw.name) || cw.refill || is_builtin;
                 let st = self.state(t, &cw.name);
+                if held.unread {
+                    // The appends follow whatever the chain holds, read only if a later
+                    // command needs its positions.
+                    if is_builtin {
+                        st.exists = Some(true);
+                    }
+                    match st.entries.as_mut() {
+                        Some(v) => v.extend(entries),
+                        None => st.more().pending_back.extend(entries),
+                    }
+                    continue;
+                }
                 st.load(Some(held.rules.clone().unwrap_or_default()), is_builtin);
                 st.exists = Some(exists);
                 st.entries = Some(entries);
