@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every bench, then draws the plots of BENCHMARKS.md into docs/.
 #
-#   scripts/bench-report.sh            all benches, default sizes (as root; about an hour)
+#   scripts/bench-report.sh            all benches, default sizes (as root; 20 minutes to an hour)
 #   QUICK=1 scripts/bench-report.sh    small sizes only (a few minutes)
 #
 # Knobs (environment), passed to the benches:
