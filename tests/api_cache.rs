@@ -570,8 +570,10 @@ fn a_chain_too_big_to_keep_decoded_is_served_exactly() {
 /// A chain too long to keep decoded is kept as its canonical index and its handles in order:
 /// deletes by spec (duplicates included: the first in the chain goes), inserts and deletes
 /// by number, replacements, appends and counter zeroing through a handle that follows
-/// events, in a pseudo-random order mixed with other writers' changes, each leave exactly
-/// the chain a model of the same operations holds, as iptables-nft lists it.
+/// events, in a pseudo-random order mixed with other writers' changes (which the handle
+/// edits into the index and the chain's lines from their events, without reading the chain
+/// again), each leave exactly the chain a model of the same operations holds, as
+/// iptables-nft lists it.
 #[test]
 fn a_chain_kept_as_its_index_is_written_exactly() {
     in_netns(|| {
@@ -628,6 +630,7 @@ fn a_chain_kept_as_its_index_is_written_exactly() {
                 .wrapping_add(1442695040888963407);
             ((seed >> 33) as usize) % n.max(1)
         };
+        let mut others = None;
         for step in 0..48 {
             let len = model.len();
             let what = match step % 8 {
@@ -658,7 +661,9 @@ fn a_chain_kept_as_its_index_is_written_exactly() {
                     format!("-D BIG {n}")
                 }
                 3 => {
-                    // Another writer deletes and inserts.
+                    // Another writer deletes and inserts: the handle edits the chain's index
+                    // and lines from the events (checked after the listing below).
+                    others = Some(ipt.follow_stats());
                     let n = next(len) + 1;
                     run("iptables-nft", &["-D", "BIG", &n.to_string()]);
                     model.remove(n - 1);
@@ -701,6 +706,14 @@ fn a_chain_kept_as_its_index_is_written_exactly() {
                 }
             };
             check(&model, &what);
+            if let Some(before) = others.take() {
+                let after = ipt.follow_stats();
+                assert_eq!(
+                    after.chains_forgotten, before.chains_forgotten,
+                    "{what}: the chain was forgotten, not edited"
+                );
+                assert!(after.chains_edited > before.chains_edited, "{what}");
+            }
             let probe = model[next(model.len())].clone();
             assert!(
                 ipt.exists("filter", "BIG", probe.as_str()).unwrap(),

@@ -19,6 +19,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 mod chains;
+mod compact;
 mod known;
 mod lines;
 mod replay;
@@ -27,6 +28,7 @@ mod seen;
 mod tests;
 
 pub(crate) use chains::{ChainList, ChainsOf};
+pub(crate) use compact::{line_of, line_ref};
 pub(crate) use seen::SeenOnce;
 
 use lines::hash128;

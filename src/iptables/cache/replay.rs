@@ -103,7 +103,7 @@ impl Cache {
                 Ev::NewChain(c) | Ev::DelChain(c) if drop_tables.contains(&c.table) => {}
                 Ev::NewRule { rule: r, .. } | Ev::DelRule(r) if r.family == f => {
                     let k = (r.table.clone(), r.chain.clone());
-                    if self.chains.contains_key(&k) {
+                    if self.chains.contains_key(&k) || self.compact(&k).is_some() {
                         pending.entry(k).or_default().push(i);
                     } else {
                         // Only its lines and index are kept: read again when needed.
@@ -305,6 +305,10 @@ impl Cache {
     /// Replays the rule events `events` (indexes in `batch`) on the cached chain `k`; `false`
     /// when one cannot be placed exactly.
     fn apply(&mut self, family: IpFamily, k: &Key, batch: &[Ev], events: &[usize]) -> bool {
+        if !self.chains.contains_key(k) {
+            // Kept as its canonical index alone.
+            return self.apply_compact(family, k, batch, events);
+        }
         let Some((old, index)) = self.take_chain(k) else {
             // Cached as missing: a rule appeared, so the chain exists now.
             return false;

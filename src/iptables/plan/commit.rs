@@ -5,9 +5,8 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::super::cache::{reads_interfaces, Cache, CanonIndex, Key};
+use super::super::cache::{line_of, line_ref, reads_interfaces, Cache, CanonIndex, Key};
 use super::super::error::{from_nft, Error, What};
-use super::super::ipset::KernelSets;
 use super::state::Entry;
 use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
 use crate::ipt::{IpFamily, ReaderFloor};
@@ -395,21 +394,6 @@ fn follow_compact(
     }
     let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
     p.view.cache.put_compact(k, order, lines);
-}
-
-/// A chain's rule kept by handle, or a new rule's listing line (see
-/// [`LinesByHandle::edit`](super::super::cache::LinesByHandle::edit)).
-fn line_ref(l: &Result<u64, String>) -> Result<u64, &str> {
-    match l {
-        Ok(h) => Ok(*h),
-        Err(s) => Err(s.as_str()),
-    }
-}
-
-/// The `iptables -S` line of rule `r` of `chain`, as a listing renders it.
-fn line_of(family: IpFamily, chain: &str, r: &Rule) -> String {
-    let spec = crate::ipt::decode_rule_or_raw_with(r, family, &KernelSets);
-    super::super::format::rule_line(&spec, chain, false)
 }
 
 /// Follows a commit that only appended rules to a chain it did not read (`iptables -A`):
