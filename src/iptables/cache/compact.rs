@@ -7,14 +7,20 @@
 //! chain, instead of reading thousands of rules again. What cannot be placed exactly is
 //! forgotten and read again when needed, never guessed.
 
-use std::collections::HashMap;
-
+use super::replay::place_events;
 use super::{reads_interfaces, Cache, Key};
 use crate::ipt::IpFamily;
 use crate::iptables::events::Ev;
 use crate::iptables::format::rule_line;
 use crate::iptables::ipset::KernelSets;
 use crate::nft::Rule;
+
+/// A rule of a chain's canonical index: its handle and its canonical form's hash.
+type IndexEntry = (u64, Option<u128>);
+
+/// A rule's listing line in a chain's edited lines: the kept line of the rule with that
+/// handle (`Ok`), or a new rule's line (`Err`).
+type Line = Result<u64, String>;
 
 /// The `iptables -S` line of rule `r` of `chain`, as a listing renders it.
 pub(crate) fn line_of(family: IpFamily, chain: &str, r: &Rule) -> String {
@@ -35,7 +41,7 @@ impl Cache {
     /// Replays the rule events `events` (indexes in `batch`) on chain `k`, kept as its
     /// canonical index alone (see [`Cache::compact`]), with its listing lines when kept;
     /// `false` when one cannot be placed exactly (the caller forgets the chain). Rules are
-    /// placed as [`Cache::replay`] places them in a decoded chain.
+    /// placed as in a decoded chain ([`place_events`]).
     pub(super) fn apply_compact(
         &mut self,
         family: IpFamily,
@@ -47,69 +53,35 @@ impl Cache {
             return false;
         };
         let kept = self.lines_of_index(k, &index);
-        let mut order = index.order().to_vec();
+        // Each rule's handle and form, with its line while lines are kept: the kept line
+        // by handle, a new rule's line rendered.
+        let mut items: Vec<(IndexEntry, Option<Line>)> = index
+            .order()
+            .iter()
+            .map(|&(h, form)| ((h, form), kept.as_ref().map(|_| Ok(h))))
+            .collect();
         drop(index);
-        // Each rule's line, in the chain's order, while lines are kept.
-        let mut lines: Vec<Result<u64, String>> = match kept {
-            Some(_) => order.iter().map(|&(h, _)| Ok(h)).collect(),
-            None => Vec::new(),
-        };
-        let mut replaced: HashMap<u64, usize> = HashMap::new();
-        let mut deleted: HashMap<u64, usize> = HashMap::new();
-        for &i in events {
-            match &batch[i] {
-                Ev::NewRule { rule, append } => {
-                    let Some(h) = rule.handle else { return false };
-                    // A rule whose form depends on interface names is compared afresh each
-                    // time: the index alone would no longer serve.
-                    if reads_interfaces(rule) {
-                        return false;
-                    }
-                    let form = self.memo.canonical(k, family, rule);
-                    let line = kept.as_ref().map(|_| Err(line_of(family, &k.1, rule)));
-                    let at = if let Some(at) = order.iter().position(|x| x.0 == h) {
-                        // Replaced in place (see `apply`).
-                        *replaced.entry(h).or_default() += 1;
-                        order[at] = (h, form);
-                        if let Some(l) = line {
-                            lines[at] = l;
-                        }
-                        continue;
-                    } else if let Some(at) = deleted.remove(&h) {
-                        at.min(order.len())
-                    } else if let Some(p) = rule.position {
-                        let Some(at) = order.iter().position(|x| x.0 == p) else {
-                            return false;
-                        };
-                        at + 1
-                    } else if order.is_empty() || *append {
-                        order.len()
-                    } else {
-                        0
-                    };
-                    order.insert(at, (h, form));
-                    if let Some(l) = line {
-                        lines.insert(at, l);
-                    }
+        let placed = place_events(
+            &mut items,
+            batch,
+            events,
+            |x| Some(x.0 .0),
+            |rule| {
+                // A rule whose form depends on interface names is compared afresh each time:
+                // the index alone would no longer serve.
+                if reads_interfaces(rule) {
+                    return None;
                 }
-                Ev::DelRule(rule) => {
-                    let Some(h) = rule.handle else { return false };
-                    if let Some(n) = replaced.get_mut(&h).filter(|n| **n > 0) {
-                        *n -= 1;
-                        continue;
-                    }
-                    let Some(at) = order.iter().position(|x| x.0 == h) else {
-                        return false;
-                    };
-                    order.remove(at);
-                    if kept.is_some() {
-                        let _ = lines.remove(at);
-                    }
-                    deleted.insert(h, at);
-                }
-                _ => {}
-            }
+                let form = self.memo.canonical(k, family, rule);
+                let line = kept.as_ref().map(|_| Err(line_of(family, &k.1, rule)));
+                Some(((rule.handle?, form), line))
+            },
+        );
+        if placed.is_none() {
+            return false;
         }
+        let (order, lines): (Vec<_>, Vec<_>) = items.into_iter().unzip();
+        let lines: Vec<Line> = lines.into_iter().flatten().collect();
         let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
         self.put_compact(k, order, lines);
         true

@@ -314,59 +314,83 @@ impl Cache {
             return false;
         };
         let mut rules: Vec<Rule> = Arc::unwrap_or_clone(old);
-        let mut added: HashSet<u64> = HashSet::new();
-        // A rule replaced keeps its handle and its place. Older kernels notify the new rule,
-        // then the deletion of the old one under the same handle (counted here, to skip that
-        // deletion); newer ones notify the deletion first (where each handle deleted so far
-        // was, for the new rule that takes its place).
-        let mut replaced: HashMap<u64, usize> = HashMap::new();
-        let mut deleted: HashMap<u64, usize> = HashMap::new();
-        for &i in events {
-            match &batch[i] {
-                Ev::NewRule { rule, append } => {
-                    let Some(h) = rule.handle else { return false };
-                    let mut r = rule.clone();
-                    r.position = None;
-                    // The kernel gives the handle of the rule before it, unless the new rule
-                    // is first or last in the chain's list (which holds, while the commit is
-                    // applied, the rules it deletes and those it adds further on). Without
-                    // one: into an empty chain; last when it was appended (`NLM_F_APPEND`,
-                    // which a replacement carries too); first when it was inserted.
-                    if let Some(at) = rules.iter().position(|x| x.handle == Some(h)) {
-                        rules[at] = r;
-                        *replaced.entry(h).or_default() += 1;
-                    } else if let Some(at) = deleted.remove(&h) {
-                        rules.insert(at.min(rules.len()), r);
-                    } else if let Some(p) = rule.position {
-                        let Some(at) = rules.iter().position(|x| x.handle == Some(p)) else {
-                            return false;
-                        };
-                        rules.insert(at + 1, r);
-                    } else if rules.is_empty() || *append {
-                        rules.push(r);
-                    } else {
-                        rules.insert(0, r);
-                    }
-                    added.insert(h);
-                }
-                Ev::DelRule(rule) => {
-                    let Some(h) = rule.handle else { return false };
-                    if let Some(n) = replaced.get_mut(&h).filter(|n| **n > 0) {
-                        *n -= 1;
-                        continue;
-                    }
-                    let Some(at) = rules.iter().position(|x| x.handle == Some(h)) else {
-                        return false;
-                    };
-                    rules.remove(at);
-                    deleted.insert(h, at);
-                }
-                _ => {}
-            }
-        }
+        let placed = place_events(
+            &mut rules,
+            batch,
+            events,
+            |r| r.handle,
+            |rule| {
+                let mut r = rule.clone();
+                r.position = None;
+                Some(r)
+            },
+        );
+        let Some(added) = placed else {
+            return false;
+        };
         self.put_chain(k, family, rules, index, &added);
         true
     }
+}
+
+/// Replays the rule events `events` (indexes in `batch`) onto `items`, a chain's rules in
+/// order as the cache keeps them (decoded rules, or canonical forms with lines), each found
+/// by its handle (`handle`); `make` makes the item of a new rule (`None`: it cannot be kept).
+/// The handles of the rules added or replaced, or `None` when an event cannot be placed
+/// exactly.
+pub(super) fn place_events<T>(
+    items: &mut Vec<T>,
+    batch: &[Ev],
+    events: &[usize],
+    handle: impl Fn(&T) -> Option<u64>,
+    mut make: impl FnMut(&Rule) -> Option<T>,
+) -> Option<HashSet<u64>> {
+    let mut added: HashSet<u64> = HashSet::new();
+    // A rule replaced keeps its handle and its place. Older kernels notify the new rule, then
+    // the deletion of the old one under the same handle (counted here, to skip that
+    // deletion); newer ones notify the deletion first (where each handle deleted so far was,
+    // for the new rule that takes its place).
+    let mut replaced: HashMap<u64, usize> = HashMap::new();
+    let mut deleted: HashMap<u64, usize> = HashMap::new();
+    let find = |items: &[T], h: u64| items.iter().position(|x| handle(x) == Some(h));
+    for &i in events {
+        match &batch[i] {
+            Ev::NewRule { rule, append } => {
+                let h = rule.handle?;
+                let item = make(rule)?;
+                // The kernel gives the handle of the rule before it, unless the new rule is
+                // first or last in the chain's list (which holds, while the commit is
+                // applied, the rules it deletes and those it adds further on). Without one:
+                // into an empty chain; last when it was appended (`NLM_F_APPEND`, which a
+                // replacement carries too); first when it was inserted.
+                if let Some(at) = find(items, h) {
+                    items[at] = item;
+                    *replaced.entry(h).or_default() += 1;
+                } else if let Some(at) = deleted.remove(&h) {
+                    items.insert(at.min(items.len()), item);
+                } else if let Some(p) = rule.position {
+                    items.insert(find(items, p)? + 1, item);
+                } else if items.is_empty() || *append {
+                    items.push(item);
+                } else {
+                    items.insert(0, item);
+                }
+                added.insert(h);
+            }
+            Ev::DelRule(rule) => {
+                let h = rule.handle?;
+                if let Some(n) = replaced.get_mut(&h).filter(|n| **n > 0) {
+                    *n -= 1;
+                    continue;
+                }
+                let at = find(items, h)?;
+                items.remove(at);
+                deleted.insert(h, at);
+            }
+            _ => {}
+        }
+    }
+    Some(added)
 }
 
 /// One table's cached chain list while a commit's chain events are applied to it, in place:
