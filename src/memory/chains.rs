@@ -181,6 +181,7 @@ fn add_chain(tx: &mut Txn<'_>, m: &Msg<'_>, t: TableId, flags: u32, policy: Opti
         pending_gone: 0,
         callers: Callers::None,
         touched: false,
+        named: 0,
     };
     table.chains.push(Some(chain));
     let c = table.chains.len() - 1;

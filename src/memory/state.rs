@@ -176,7 +176,13 @@ pub(crate) struct Chain {
     pub callers: Callers,
     /// Changed by the batch being applied (listed in its touched chains).
     pub touched: bool,
+    /// When the chain was last indexed under its name (created or renamed): of chains that
+    /// share a name, the kernel's name table finds the one indexed last.
+    pub named: u64,
 }
+
+/// The order in which chains are indexed under their names (see [`Chain::named`]).
+static NAMED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// The callers of a chain: none, one (the usual case) or many, with a count of jumps each.
 #[derive(Debug, Default)]
@@ -251,6 +257,9 @@ pub(crate) struct NameIndex {
     slots: Vec<u32>,
     live: usize,
     tombs: usize,
+    /// Two chains have shared a name (the kernel allows it through a rename): the index
+    /// then stands for one of them only, and the others are looked for in the table.
+    shared: bool,
 }
 
 const SLOT_EMPTY: u32 = u32::MAX;
@@ -316,6 +325,7 @@ impl NameIndex {
         if let Some(i) = self.find(chains, name) {
             let old = self.slots[i];
             self.slots[i] = c as u32;
+            self.shared |= old != c as u32;
             return Some(old as ChainId);
         }
         if (self.live + self.tombs + 1) * 4 > self.slots.len() * 3 {
@@ -410,8 +420,24 @@ impl Table {
 
     /// The chain named `name` that the batch can see.
     pub fn lookup(&self, name: &str) -> Option<ChainId> {
-        let id = self.by_name.get(&self.chains, name)?;
-        (self.chain(id).life != Life::Gone).then_some(id)
+        match self.by_name.get(&self.chains, name) {
+            Some(id) if self.chain(id).life != Life::Gone => Some(id),
+            _ if self.by_name.shared => self.newest_named(name, None, true),
+            _ => None,
+        }
+    }
+
+    /// Of the chains named `name` (but `except`; only those not deleted by the batch when
+    /// `live`), the one indexed last, as the kernel's name table finds it.
+    fn newest_named(&self, name: &str, except: Option<ChainId>, live: bool) -> Option<ChainId> {
+        self.order
+            .iter()
+            .copied()
+            .filter(|&id| Some(id) != except)
+            .filter_map(|id| self.chains[id].as_ref().map(|ch| (id, ch)))
+            .filter(|(_, ch)| ch.name == name && (!live || ch.life != Life::Gone))
+            .max_by_key(|(_, ch)| ch.named)
+            .map(|(id, _)| id)
     }
 
     /// The chain the name index gives for `name` (committed or not).
@@ -421,12 +447,19 @@ impl Table {
 
     /// Indexes chain `c` by its name; returns the chain of that name it hides.
     pub fn index_name(&mut self, c: ChainId) -> Option<ChainId> {
+        self.chain_mut(c).named = NAMED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.by_name.insert(&self.chains, c)
     }
 
-    /// Forgets `name` in the index if it stands for chain `c`.
+    /// Forgets `name` in the index if it stands for chain `c`; another chain of that name,
+    /// if any, then stands for it (the one indexed last).
     pub fn unindex_name(&mut self, name: &str, c: ChainId) {
-        self.by_name.remove(&self.chains, name, c)
+        self.by_name.remove(&self.chains, name, c);
+        if self.by_name.shared && self.by_name.get(&self.chains, name).is_none() {
+            if let Some(other) = self.newest_named(name, Some(c), false) {
+                self.by_name.insert(&self.chains, other);
+            }
+        }
     }
 
     /// Makes `name` stand for chain `c` again (an aborted batch undoing a chain that hid it).
