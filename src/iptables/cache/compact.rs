@@ -23,14 +23,14 @@ type IndexEntry = (u64, Option<u128>);
 type Line = Result<u64, String>;
 
 /// The `iptables -S` line of rule `r` of `chain`, as a listing renders it.
-pub(crate) fn line_of(family: IpFamily, chain: &str, r: &Rule) -> String {
+fn line_of(family: IpFamily, chain: &str, r: &Rule) -> String {
     let spec = crate::ipt::decode_rule_or_raw_with(r, family, &KernelSets);
     rule_line(&spec, chain, false)
 }
 
 /// A rule's place in a chain's edited lines: the kept line of the rule with that handle,
 /// or a new rule's line.
-pub(crate) fn line_ref(l: &Result<u64, String>) -> Result<u64, &str> {
+pub(crate) fn line_ref(l: &Line) -> Result<u64, &str> {
     match l {
         Ok(h) => Ok(*h),
         Err(s) => Err(s.as_str()),
@@ -38,6 +38,25 @@ pub(crate) fn line_ref(l: &Result<u64, String>) -> Result<u64, &str> {
 }
 
 impl Cache {
+    /// The index entry of rule `r`, new in chain `k` with handle `h`, and its listing line
+    /// when `lines` (the chain's lines are kept and edited); `None` for a rule whose form
+    /// depends on interface names, which is compared afresh each time: the index alone
+    /// would no longer serve for the chain.
+    pub(crate) fn compact_entry(
+        &mut self,
+        k: &Key,
+        family: IpFamily,
+        r: &Rule,
+        h: u64,
+        lines: bool,
+    ) -> Option<(IndexEntry, Option<Line>)> {
+        if reads_interfaces(r) {
+            return None;
+        }
+        let form = self.memo.canonical(k, family, r);
+        Some(((h, form), lines.then(|| Err(line_of(family, &k.1, r)))))
+    }
+
     /// Replays the rule events `events` (indexes in `batch`) on chain `k`, kept as its
     /// canonical index alone (see [`Cache::compact`]), with its listing lines when kept;
     /// `false` when one cannot be placed exactly (the caller forgets the chain). Rules are
@@ -66,16 +85,7 @@ impl Cache {
             batch,
             events,
             |x| Some(x.0 .0),
-            |rule| {
-                // A rule whose form depends on interface names is compared afresh each time:
-                // the index alone would no longer serve.
-                if reads_interfaces(rule) {
-                    return None;
-                }
-                let form = self.memo.canonical(k, family, rule);
-                let line = kept.as_ref().map(|_| Err(line_of(family, &k.1, rule)));
-                Some(((rule.handle?, form), line))
-            },
+            |rule| self.compact_entry(k, family, rule, rule.handle?, kept.is_some()),
         );
         if placed.is_none() {
             return false;

@@ -28,7 +28,7 @@ mod seen;
 mod tests;
 
 pub(crate) use chains::{ChainList, ChainsOf};
-pub(crate) use compact::{line_of, line_ref};
+pub(crate) use compact::line_ref;
 pub(crate) use seen::SeenOnce;
 
 use lines::hash128;

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use super::super::cache::{line_of, line_ref, reads_interfaces, Cache, CanonIndex, Key};
+use super::super::cache::{line_ref, Cache, CanonIndex, Key};
 use super::super::error::{from_nft, Error, What};
 use super::state::Entry;
 use super::{KernelView, Mode, Op, OpResult, Pending, PlanError, Planner, RulesetView};
@@ -375,11 +375,15 @@ fn follow_compact(
                 forms.remove(&h).map(|c| (h, c))
             }
             Entry::New { op, .. } => match (p.rule_of(&k.0, &k.1, e), done.handle(op)) {
-                (Some(r), Some(h)) if !reads_interfaces(&r) => {
-                    if kept.is_some() {
-                        lines.push(Err(line_of(p.family, &k.1, &r)));
-                    }
-                    Some((h, p.view.cache.memo.canonical(k, p.family, &r)))
+                (Some(r), Some(h)) => {
+                    let entry = p
+                        .view
+                        .cache
+                        .compact_entry(k, p.family, &r, h, kept.is_some());
+                    entry.map(|(form, line)| {
+                        lines.extend(line);
+                        form
+                    })
                 }
                 _ => None,
             },
@@ -443,14 +447,12 @@ fn follow_appends(
     }
     drop(index);
     for r in &rules {
-        if reads_interfaces(r) {
-            return cache.forget(k);
-        }
         let h = r.handle.unwrap_or(0);
-        order.push((h, cache.memo.canonical(k, p.family, r)));
-        if kept.is_some() {
-            lines.push(Err(line_of(p.family, &k.1, r)));
-        }
+        let Some((form, line)) = cache.compact_entry(k, p.family, r, h, kept.is_some()) else {
+            return cache.forget(k);
+        };
+        order.push(form);
+        lines.extend(line);
     }
     let lines = kept.and_then(|kb| kb.edit(lines.iter().map(line_ref)));
     cache.put_compact(k, order, lines);
