@@ -139,6 +139,16 @@ fn differential(
     (report, moved)
 }
 
+/// A seeded xorshift: each call picks a number below its argument.
+fn pick_from(mut seed: u64) -> impl FnMut(usize) -> usize {
+    move |n| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    }
+}
+
 fn full() -> RestoreOptions {
     RestoreOptions {
         floor: Some(iptnl::ipt::ReaderFloor::V1_8_9),
@@ -566,13 +576,7 @@ fn random_refills_match_the_oracle() {
         "-j B",
         "-d 10.9.0.0/16 -j B",
     ];
-    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = pick_from(0x2545_f491_4f6c_dd1d);
     let chain = |next: &mut dyn FnMut(usize) -> usize| {
         let len = next(9);
         let mut s = String::from("*filter\n:A - [0:0]\n:B - [0:0]\n");
@@ -729,13 +733,7 @@ fn a_noflush_restore_reads_only_the_chains_it_needs() {
         }
     }
     before.push_str("-A C -s 10.3.0.1/32 -j RETURN\n-A C -s 10.3.0.2/32 -j RETURN\nCOMMIT\n");
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = |n: usize| {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        (seed % n as u64) as usize
-    };
+    let mut next = pick_from(0x9e37_79b9_7f4a_7c15);
     for case in 0..30 {
         let mut input = String::from("*filter\n");
         // The chains whose rules the plan may read.
