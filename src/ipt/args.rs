@@ -197,6 +197,27 @@ pub fn split_restore_args(s: &str) -> Result<Vec<String>, ParseError> {
 /// [`split_restore_args`] borrowing every word that has no escape in it.
 pub(crate) fn split_restore_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError> {
     let mut out = Vec::with_capacity(24);
+    split_restore_into(s, &mut out, Cow::Borrowed, |w| Some(Cow::Owned(w)))?;
+    Ok(out)
+}
+
+/// [`split_restore_args`] when every word is a piece of `s` as it stands (nearly every
+/// line: no escape in quotes, no quote inside a word), without a copy of any; `None` when a
+/// word has to be put together ([`split_restore_cow`] then splits the line).
+pub(crate) fn split_restore_plain(s: &str) -> Result<Option<Vec<&str>>, ParseError> {
+    let mut out = Vec::with_capacity(24);
+    Ok(split_restore_into(s, &mut out, |w| w, |_| None)?.then_some(out))
+}
+
+/// Splits `s` into `out` as [`split_restore_args`] does: `word` makes a word of a piece of
+/// `s`, `owned` one that had to be put together, or refuses it (`None`), which stops the
+/// split (`false`).
+fn split_restore_into<'a, W: AsRef<str>>(
+    s: &'a str,
+    out: &mut Vec<W>,
+    word: impl Fn(&'a str) -> W,
+    owned: impl Fn(String) -> Option<W>,
+) -> Result<bool, ParseError> {
     let b = s.as_bytes();
     let mut i = 0;
     loop {
@@ -204,13 +225,13 @@ pub(crate) fn split_restore_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError
             i += 1;
         }
         if i == b.len() {
-            return Ok(out);
+            return Ok(true);
         }
         // Every delimiter is ASCII, so byte positions found here are char boundaries.
         let start = i;
         i = plain_end_in(&RESTORE_CLASS, b, i);
         if i == b.len() || b[i] != b'"' {
-            push_restore_word(&mut out, Cow::Borrowed(&s[start..i]))?;
+            push_restore_word(out, word(&s[start..i]))?;
             continue;
         }
         // A double quote: the word goes on inside it, up to the closing quote, and ends
@@ -219,14 +240,14 @@ pub(crate) fn split_restore_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError
         let close = memchr::memchr(b'"', &b[inner..]).map_or(b.len(), |c| inner + c);
         if start == i && close == b.len() && inner == close {
             // A quote opened at the end of the line with nothing after it adds no word.
-            return Ok(out);
+            return Ok(true);
         }
         if start == i && memchr::memchr(b'\\', &b[inner..close]).is_none() {
-            push_restore_word(&mut out, Cow::Borrowed(&s[inner..close]))?;
+            push_restore_word(out, word(&s[inner..close]))?;
             i = (close + 1).min(b.len());
             continue;
         }
-        let mut word = s[start..i].to_owned();
+        let mut w = s[start..i].to_owned();
         let mut chars = s[inner..].char_indices();
         let mut end = b.len();
         while let Some((k, c)) = chars.next() {
@@ -237,17 +258,20 @@ pub(crate) fn split_restore_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError
                 }
                 '\\' => {
                     if let Some((_, c)) = chars.next() {
-                        word.push(c);
+                        w.push(c);
                     }
                 }
-                c => word.push(c),
+                c => w.push(c),
             }
         }
-        if end == b.len() && word.is_empty() {
+        if end == b.len() && w.is_empty() {
             // A quote opened at the end of the line with nothing after it adds no word.
-            return Ok(out);
+            return Ok(true);
         }
-        push_restore_word(&mut out, Cow::Owned(word))?;
+        let Some(w) = owned(w) else {
+            return Ok(false);
+        };
+        push_restore_word(out, w)?;
         i = end;
     }
 }
@@ -255,8 +279,12 @@ pub(crate) fn split_restore_cow(s: &str) -> Result<Vec<Cow<'_, str>>, ParseError
 /// Adds a word, refusing one over [`RESTORE_WORD_MAX`] bytes, but the value of
 /// `--nft-rule`: a rule carried whole (see [`super::raw`]) is written by a save as one word
 /// of whatever length its content takes, and must restore.
-fn push_restore_word<'a>(out: &mut Vec<Cow<'a, str>>, w: Cow<'a, str>) -> Result<(), ParseError> {
-    if w.len() > RESTORE_WORD_MAX && out.last().is_none_or(|p| p != super::raw::RAW_OPTION) {
+fn push_restore_word<W: AsRef<str>>(out: &mut Vec<W>, w: W) -> Result<(), ParseError> {
+    if w.as_ref().len() > RESTORE_WORD_MAX
+        && out
+            .last()
+            .is_none_or(|p| p.as_ref() != super::raw::RAW_OPTION)
+    {
         return Err(ParseError::ParameterTooLong);
     }
     out.push(w);
@@ -388,6 +416,32 @@ mod tests {
             s in "[ a-c!#$%&()\x01\"'\\\t\n\u{a0}é/:.-]{0,64}"
         ) {
             proptest::prop_assert_eq!(split_restore_args(&s).unwrap(), restore_reference(&s));
+        }
+
+        /// The split without copies gives the same words, and gives up only on a line with
+        /// a word put together from pieces (an escape, or a quote inside a word).
+        #[test]
+        fn plain_split_agrees_with_the_full_one(
+            s in "[ a-c!\"\\\t\0é-]{0,48}",
+            long in proptest::option::of(1000usize..1030),
+        ) {
+            // Words around the length limit, with and without the carried rule before them.
+            let s = match long {
+                Some(n) => format!("{s} {} x --nft-rule {}", "w".repeat(n), "r".repeat(n)),
+                None => s,
+            };
+            let full = split_restore_cow(&s);
+            match split_restore_plain(&s) {
+                Ok(Some(words)) => {
+                    let full = full.expect("the full split accepts what the plain one does");
+                    proptest::prop_assert!(full.iter().all(|w| matches!(w, Cow::Borrowed(_))));
+                    proptest::prop_assert_eq!(words, full.iter().map(AsRef::as_ref).collect::<Vec<_>>());
+                }
+                Ok(None) => {
+                    proptest::prop_assert!(full.is_err() || full.unwrap().iter().any(|w| matches!(w, Cow::Owned(_))));
+                }
+                Err(e) => proptest::prop_assert_eq!(Err(e), full.map(|_| ())),
+            }
         }
     }
 }

@@ -25,12 +25,27 @@ pub fn parse_command_with<S: AsRef<str>>(
     sets: &dyn SetIndex,
 ) -> Result<CommandLine, ParseError> {
     let args: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
+    parse_command_words(family, &args, sets, true)
+}
+
+/// [`parse_command_with`] of words as they are; `may_hold_nul` false when the caller knows
+/// none holds a NUL byte (a restore line checks its whole text once).
+pub(crate) fn parse_command_words(
+    family: IpFamily,
+    args: &[&str],
+    sets: &dyn SetIndex,
+    may_hold_nul: bool,
+) -> Result<CommandLine, ParseError> {
     let mut p = Parser::new(family, sets);
     p.cmd = Some(CommandLine {
         table: "filter".into(),
         ..CommandLine::default()
     });
-    p.parse(&args)?;
+    if may_hold_nul {
+        p.parse(args)?;
+    } else {
+        p.parse_nul_free(args)?;
+    }
     let mut cmd = p.cmd.take().unwrap_or_default();
     cmd.rule_options = p.rule_option_letters();
     let rules = p.finish()?;

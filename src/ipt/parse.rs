@@ -182,9 +182,6 @@ pub(crate) struct Parser<'a> {
     loaded: Vec<Loaded>,
     proto_used: bool,
     seen: Letters,
-    /// The option being parsed as written in messages (`--dport`, `-s`), reused from option
-    /// to option.
-    shown: String,
 }
 
 /// The letters of the builtin options seen, in order, each once: a few bytes in place (a
@@ -238,7 +235,6 @@ impl<'a> Parser<'a> {
             loaded: Vec::new(),
             proto_used: false,
             seen: Letters::default(),
-            shown: String::new(),
         }
     }
 
@@ -316,13 +312,11 @@ impl<'a> Parser<'a> {
         } else {
             args
         };
-        let mut shown = std::mem::take(&mut self.shown);
-        let r = self.parse_with(args, &mut shown);
-        self.shown = shown;
-        r
+        self.parse_nul_free(args)
     }
 
-    fn parse_with(&mut self, args: &[&str], shown: &mut String) -> Result<(), ParseError> {
+    /// [`Parser::parse`] of words none of which holds a NUL byte.
+    pub(crate) fn parse_nul_free(&mut self, args: &[&str]) -> Result<(), ParseError> {
         let mut i = 0;
         let mut inv = false;
         // The rest of a group of short flags (`-nvL`: after `n`, `-vL`), read as getopt does.
@@ -349,7 +343,8 @@ impl<'a> Parser<'a> {
                 inv = true;
                 continue;
             }
-            shown.clear();
+            // The option as messages name it (`--dport`, `-s`): the word up to its value.
+            let shown: &str;
             let (resolved, inline) = if let Some(long) = a.strip_prefix("--") {
                 // A byte search: `split_once('=')` went through the generic char searcher,
                 // slower on words this short.
@@ -369,8 +364,7 @@ impl<'a> Parser<'a> {
                     }
                     r => r,
                 };
-                shown.push_str("--");
-                shown.push_str(name);
+                shown = &a[..2 + name.len()];
                 match r {
                     Some(r) => (r, inline),
                     None => {
@@ -392,8 +386,7 @@ impl<'a> Parser<'a> {
                         option: format!("-{c}"),
                     });
                 }
-                shown.push('-');
-                shown.push(c);
+                shown = &a[..1 + c.len_utf8()];
                 // A flag that takes no value (`-n`, `-v`, `-x`, `-4`, `-6`, `-V`, `-h`) lets
                 // the letters after it be options of their own, as getopt reads them.
                 if self.cmd.is_some()
@@ -441,7 +434,7 @@ impl<'a> Parser<'a> {
                             None if got == 1 && opt.ty == opts::Ty::Custom2 => break,
                             None => {
                                 return Err(ParseError::MissingValue {
-                                    option: shown.clone(),
+                                    option: shown.to_owned(),
                                 })
                             }
                         }
@@ -504,7 +497,7 @@ impl<'a> Parser<'a> {
     /// Letters of the rule options seen (everything that is not a command or a flag).
     pub(crate) fn rule_option_letters(&self) -> Vec<char> {
         self.seen_letters()
-            .filter(|c| "sdpiofjgmc".contains(*c))
+            .filter(|c| matches!(c, 's' | 'd' | 'p' | 'i' | 'o' | 'f' | 'j' | 'g' | 'm' | 'c'))
             .collect()
     }
 

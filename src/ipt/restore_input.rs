@@ -3,9 +3,10 @@
 //! one line's rules are alive at a time. What the lines mean for the ruleset is planned by
 //! the agent layer (`iptables::restore`), which also reads the input.
 
-use super::args::split_restore_cow;
+use super::args::{split_restore_cow, split_restore_plain};
 use super::command::{
-    check_chain_name, drops_in_nat, parse_command_with, table_option_refused, Command, NAT_DROP,
+    check_chain_name, drops_in_nat, parse_command_with, parse_command_words, table_option_refused,
+    Command, NAT_DROP,
 };
 use super::decode::decode_rule_with;
 use super::ext::SetIndex;
@@ -246,14 +247,23 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         } else {
             (None, t)
         };
-        let args = split_restore_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
+        // The words as pieces of the line, when no word needs putting together (then no
+        // copy is made of any).
+        let cows;
+        let args: Vec<&str> = match split_restore_plain(rest) {
+            Ok(Some(words)) => words,
+            _ => {
+                cows = split_restore_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
+                cows.iter().map(AsRef::as_ref).collect()
+            }
+        };
         // A line for the other family (`-6 ...` in iptables-restore, `-4 ...` in
         // ip6tables-restore) is skipped, as iptables' parser returns on that switch.
         let other = match family {
             IpFamily::V4 => ["-6", "--ipv6"],
             IpFamily::V6 => ["-4", "--ipv4"],
         };
-        if args.first().is_some_and(|a| other.contains(&a.as_ref())) {
+        if args.first().is_some_and(|a| other.contains(a)) {
             return Ok(());
         }
         // A rule a save carried whole, on a note line before its iptables form: the line is
@@ -265,7 +275,12 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         });
         let mut cl = match whole {
             Some(chain) => parse_command_with(family, &["-A", chain], sel.sets),
-            None => parse_command_with(family, &args, sel.sets),
+            // A NUL byte ends a word where iptables reads it, as the parser cuts it: one
+            // search of the line spares it one of every word.
+            None => {
+                let nul = memchr::memchr(0, rest.as_bytes()).is_some();
+                parse_command_words(family, &args, sel.sets, nul)
+            }
         }
         .map_err(|e| input_err(line, e.iptables_words()))?;
         if cl.table_given {
@@ -426,5 +441,62 @@ mod tests {
         let ok = parse("# c\n*filter\n:INPUT DROP [1:2]\n:FOO - [0:0]\n[3:4] -A FOO -s 1.1.1.1,2.2.2.2 -j ACCEPT\n\nCOMMIT\n").unwrap();
         assert_eq!(ok.len(), 1);
         assert_eq!(ok[0].items.len(), 3);
+    }
+
+    /// Words of rule lines: quoting (whole, inside a word, escaped), NUL bytes, options.
+    const WORDS: &[&str] = &[
+        "-s",
+        "1.2.3.4",
+        "-p",
+        "tcp",
+        "--dport",
+        "80",
+        "-m",
+        "comment",
+        "--comment",
+        "\"a b\"",
+        "\"a\\\"b\"",
+        "x\"y z\"",
+        "\"\"",
+        "a\0b",
+        "\"c\0 d\"",
+        "\0",
+        "-j",
+        "ACCEPT",
+        "DROP",
+        "FOO\0",
+        "!",
+        "--bogus",
+    ];
+
+    proptest::proptest! {
+        /// A rule line of a restore is what the command line of its words is: the restore's
+        /// own split (no copies) and its one NUL search per line change nothing, in the
+        /// rules or in the error.
+        #[test]
+        fn a_restore_line_parses_as_its_words_do(
+            words in proptest::collection::vec(proptest::sample::select(WORDS), 0..10),
+        ) {
+            let line = format!("-A INPUT {}", words.join(" "));
+            let general = crate::ipt::split_restore_args(&line)
+                .map_err(|e| e.to_string())
+                .and_then(|args| {
+                    parse_command_with(IpFamily::V4, &args, &crate::ipt::ext::NoSets)
+                        .map_err(|e| e.iptables_words())
+                });
+            let restored = parse_input(IpFamily::V4, &format!("*filter\n{line}\nCOMMIT\n"));
+            match (general, restored) {
+                (Ok(cl), Ok(blocks)) => {
+                    let Some(Item::Cmd { cmd, rules, .. }) = blocks[0].items.first() else {
+                        panic!("{line:?}: no command read");
+                    };
+                    proptest::prop_assert_eq!(format!("{:?}", cl.commands), format!("{:?}", [cmd]));
+                    let saved = |r: &[RuleSpec]| r.iter().map(RuleSpec::to_save_args).collect::<Vec<_>>();
+                    proptest::prop_assert_eq!(saved(&cl.rules), saved(rules));
+                }
+                (Err(want), Err(got)) => proptest::prop_assert_eq!(want, got.msg),
+                (want, got) => panic!("{line:?}: {:?} against {:?}", want.map(|_| ()), got.map(|_| ())),
+            }
+        }
     }
 }
