@@ -155,8 +155,9 @@ pub(crate) struct ChainMap {
     slots: Vec<Slot>,
     /// The names of all slots, one after another.
     names: String,
-    /// The slot found last (slots are never removed, only their state).
-    last: std::cell::Cell<usize>,
+    /// The two slots found last, the latest first (slots are never removed, only their
+    /// state).
+    last: std::cell::Cell<[usize; 2]>,
 }
 
 /// One chain of a [`ChainMap`].
@@ -251,21 +252,32 @@ impl ChainMap {
     /// The slot named `chain`, or the hash of the name when there is none.
     fn find(&self, chain: &str) -> Result<usize, u64> {
         // Lines about one chain come together (its rules, or a rule right after its chain
-        // line): the last slot found is tried first, without hashing.
-        let last = self.last.get();
-        if self.slots.get(last).is_some_and(|s| self.name(s) == chain) {
-            return Ok(last);
+        // line), and a rule's target is looked up between two of them: the two slots found
+        // last are tried first, without hashing.
+        let [a, b] = self.last.get();
+        if self.slots.get(a).is_some_and(|s| self.name(s) == chain) {
+            return Ok(a);
+        }
+        if self.slots.get(b).is_some_and(|s| self.name(s) == chain) {
+            self.last.set([b, a]);
+            return Ok(b);
         }
         let h = self.hasher.hash_one(chain);
         let mut at = self.heads.get(&h).copied();
         while let Some(i) = at {
             if self.name(&self.slots[i]) == chain {
-                self.last.set(i);
+                self.found(i);
                 return Ok(i);
             }
             at = self.slots[i].next;
         }
         Err(h)
+    }
+
+    /// Makes slot `i` the latest found.
+    fn found(&self, i: usize) {
+        let [a, _] = self.last.get();
+        self.last.set([i, a]);
     }
 
     pub(crate) fn get(&self, chain: &str) -> Option<&ChainState> {
@@ -288,7 +300,7 @@ impl ChainMap {
                     name: start..self.names.len(),
                     state: None,
                 });
-                self.last.set(i);
+                self.found(i);
                 i
             }
         };
