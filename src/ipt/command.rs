@@ -25,37 +25,58 @@ pub fn parse_command_with<S: AsRef<str>>(
     sets: &dyn SetIndex,
 ) -> Result<CommandLine, ParseError> {
     let args: Vec<&str> = args.iter().map(|s| s.as_ref()).collect();
-    parse_command_words(family, &args, sets, true)
+    parse_command_words(family, &args, sets, Words::CommandLine)
 }
 
-/// [`parse_command_with`] of words as they are; `may_hold_nul` false when the caller knows
-/// none holds a NUL byte (a restore line checks its whole text once).
+/// What the words given to [`parse_command_words`] are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Words {
+    /// A command line: the [`CommandLine`] is filled whole.
+    CommandLine,
+    /// A line of restore input, which has only its commands and rules read: the table is
+    /// left empty (a restore line gives none) and so are the rule option letters (which
+    /// are still checked). `may_hold_nul` is false when the line holds no NUL byte (searched
+    /// once for the whole line, rather than word by word).
+    RestoreLine { may_hold_nul: bool },
+}
+
+/// [`parse_command_with`] of words as they are.
 pub(crate) fn parse_command_words(
     family: IpFamily,
     args: &[&str],
     sets: &dyn SetIndex,
-    may_hold_nul: bool,
+    words: Words,
 ) -> Result<CommandLine, ParseError> {
     let mut p = Parser::new(family, sets);
     p.cmd = Some(CommandLine {
-        table: "filter".into(),
+        table: match words {
+            Words::CommandLine => "filter".into(),
+            Words::RestoreLine { .. } => String::new(),
+        },
         ..CommandLine::default()
     });
-    if may_hold_nul {
-        p.parse(args)?;
-    } else {
+    if words
+        == (Words::RestoreLine {
+            may_hold_nul: false,
+        })
+    {
         p.parse_nul_free(args)?;
+    } else {
+        p.parse(args)?;
     }
     let mut cmd = p.cmd.take().unwrap_or_default();
-    cmd.rule_options = p.rule_option_letters();
+    let illegal = p.rule_option_letters().next();
+    if words == Words::CommandLine {
+        cmd.rule_options = p.rule_option_letters().collect();
+    }
     let rules = p.finish()?;
     match cmd.commands.as_slice() {
         [] => return Err(ParseError::Invalid("no command specified".into())),
         [c] if c.takes_rule() => cmd.rules = rules,
-        [_, ..] if !cmd.rule_options.is_empty() => {
+        [_, ..] if illegal.is_some() => {
             return Err(ParseError::Invalid(format!(
                 "Illegal option `-{}' with this command",
-                cmd.rule_options[0]
+                illegal.unwrap_or_default()
             )));
         }
         _ => {}

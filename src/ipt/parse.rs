@@ -495,10 +495,9 @@ impl<'a> Parser<'a> {
     }
 
     /// Letters of the rule options seen (everything that is not a command or a flag).
-    pub(crate) fn rule_option_letters(&self) -> Vec<char> {
+    pub(crate) fn rule_option_letters(&self) -> impl Iterator<Item = char> + '_ {
         self.seen_letters()
             .filter(|c| matches!(c, 's' | 'd' | 'p' | 'i' | 'o' | 'f' | 'j' | 'g' | 'm' | 'c'))
-            .collect()
     }
 
     /// Letters of the builtin options seen so far (`m` last if an extension was loaded).

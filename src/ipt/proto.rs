@@ -95,11 +95,13 @@ pub fn proto_number(s: &str) -> Option<u8> {
     if !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()) {
         return s.parse::<u8>().ok();
     }
-    let lower = s.to_ascii_lowercase();
-    if let Some(&(_, n)) = BUILTIN.iter().find(|(name, _)| *name == lower) {
+    if let Some(&(_, n)) = BUILTIN
+        .iter()
+        .find(|(name, _)| name.eq_ignore_ascii_case(s))
+    {
         return Some(n);
     }
-    getprotobyname(&lower)
+    getprotobyname(&s.to_ascii_lowercase())
 }
 
 /// The name iptables-save and `-S` print for a protocol number: iptables' built-in name

@@ -6,7 +6,7 @@
 use super::args::{split_restore_cow, split_restore_plain};
 use super::command::{
     check_chain_name, drops_in_nat, parse_command_with, parse_command_words, table_option_refused,
-    Command, NAT_DROP,
+    Command, Words, NAT_DROP,
 };
 use super::decode::decode_rule_with;
 use super::ext::SetIndex;
@@ -279,7 +279,8 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
             // search of the line spares it one of every word.
             None => {
                 let nul = memchr::memchr(0, rest.as_bytes()).is_some();
-                parse_command_words(family, &args, sel.sets, nul)
+                let words = Words::RestoreLine { may_hold_nul: nul };
+                parse_command_words(family, &args, sel.sets, words)
             }
         }
         .map_err(|e| input_err(line, e.iptables_words()))?;
