@@ -55,28 +55,24 @@ pub(crate) fn parse_command_words(
         },
         ..CommandLine::default()
     });
-    if words
-        == (Words::RestoreLine {
+    match words {
+        Words::RestoreLine {
             may_hold_nul: false,
-        })
-    {
-        p.parse_nul_free(args)?;
-    } else {
-        p.parse(args)?;
+        } => p.parse_nul_free(args)?,
+        _ => p.parse(args)?,
     }
     let mut cmd = p.cmd.take().unwrap_or_default();
-    let illegal = p.rule_option_letters().next();
     if words == Words::CommandLine {
         cmd.rule_options = p.rule_option_letters().collect();
     }
+    let illegal = p.rule_option_letters().next();
     let rules = p.finish()?;
-    match cmd.commands.as_slice() {
-        [] => return Err(ParseError::Invalid("no command specified".into())),
-        [c] if c.takes_rule() => cmd.rules = rules,
-        [_, ..] if illegal.is_some() => {
+    match (cmd.commands.as_slice(), illegal) {
+        ([], _) => return Err(ParseError::Invalid("no command specified".into())),
+        ([c], _) if c.takes_rule() => cmd.rules = rules,
+        (_, Some(letter)) => {
             return Err(ParseError::Invalid(format!(
-                "Illegal option `-{}' with this command",
-                illegal.unwrap_or_default()
+                "Illegal option `-{letter}' with this command"
             )));
         }
         _ => {}

@@ -249,11 +249,12 @@ pub(crate) fn parse_stream<L: Lines + ?Sized>(
         };
         // The words as pieces of the line, when no word needs putting together (then no
         // copy is made of any).
+        let split_err = |e: super::error::ParseError| input_err(line, e.to_string());
         let cows;
-        let args: Vec<&str> = match split_restore_plain(rest) {
-            Ok(Some(words)) => words,
-            _ => {
-                cows = split_restore_cow(rest).map_err(|e| input_err(line, e.to_string()))?;
+        let args: Vec<&str> = match split_restore_plain(rest).map_err(split_err)? {
+            Some(words) => words,
+            None => {
+                cows = split_restore_cow(rest).map_err(split_err)?;
                 cows.iter().map(AsRef::as_ref).collect()
             }
         };
