@@ -137,6 +137,9 @@ impl Cache {
                     drop_keys.insert((c.table.clone(), c.name.clone()));
                 }
                 Ev::DelTable(t) if t.family == f => {
+                    // Its chain list is forgotten, whether or not a chain event of this
+                    // commit took it out already (a table without chains has none).
+                    self.tables.remove(&t.name);
                     lists.insert(t.name.clone(), None);
                     drop_tables.insert(t.name.clone());
                 }
@@ -251,6 +254,7 @@ impl Cache {
                     self.list_event(&mut lists, c, true);
                 }
                 Ev::DelTable(t) if t.family == f => {
+                    self.tables.remove(&t.name);
                     lists.insert(t.name.clone(), None);
                 }
                 _ => {}
