@@ -1,7 +1,8 @@
 //! Never wrong after someone else writes: random sequences of foreign writes by every tool a
 //! node has (`iptables-nft`, `ip6tables-nft`, `iptables-nft-restore` with and without
-//! `--noflush`, `nft`, `ipset`), interleaved with reads and writes through `iptnl serve`,
-//! through a library handle that follows the kernel's events and under an owned-chain guard.
+//! `--noflush`, `nft` with one change or several in one transaction, `ipset`), interleaved
+//! with reads and writes through `iptnl serve`, through a library handle that follows the
+//! kernel's events and under an owned-chain guard.
 //!
 //! Each sequence runs in two fresh network namespaces that see the same history: in `A`
 //! the subjects answer from their caches; in `B` every answer comes from a fresh read (a
@@ -489,6 +490,46 @@ fn a_replaced_rule_keeps_its_place() {
             Step::Served {
                 t: 0,
                 cmd: Cmd::ListL(Some(12)),
+            },
+        ],
+    });
+}
+
+/// One `nft` transaction deletes a table whose chains were all deleted and makes it again
+/// with a chain: the handle that follows events lists the new chain (found by the event
+/// fuzzer: the table's cached empty chain list outlived the `DELTABLE`, and the chain events
+/// after it were dropped as belonging to the deleted table).
+#[test]
+fn a_table_deleted_and_made_again_in_one_commit_lists_its_new_chains() {
+    let nft = |op| Step::Nft {
+        v6: false,
+        t: 0,
+        op,
+    };
+    let chains = || Step::Call {
+        t: 0,
+        call: Call::Chains,
+    };
+    regression(Case {
+        v6: false,
+        guard: false,
+        steps: vec![
+            nft(NftOp::DelTable),
+            nft(NftOp::AddTable),
+            nft(NftOp::AddChain(0)),
+            chains(),
+            // The cached list of filter is now empty.
+            nft(NftOp::DelChain(0)),
+            chains(),
+            Step::NftTx {
+                v6: false,
+                t: 0,
+                ops: vec![NftOp::DelTable, NftOp::AddTable, NftOp::AddChain(3)],
+            },
+            chains(),
+            Step::Call {
+                t: 0,
+                call: Call::ListTable,
             },
         ],
     });

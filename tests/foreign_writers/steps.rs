@@ -75,6 +75,9 @@ pub enum Step {
     },
     /// `nft` changing what iptables rules depend on.
     Nft { v6: bool, t: u8, op: NftOp },
+    /// `nft` making several such changes in one transaction: one batch, one commit, whose
+    /// events arrive together (a table deleted and made again with new chains, say).
+    NftTx { v6: bool, t: u8, ops: Vec<NftOp> },
     /// `ipset` changing the sets that `-m set` rules name.
     Ipset(IpsetOp),
     /// `ip link` adding, renaming or deleting the interfaces that `nft`'s `iif` rules
@@ -173,6 +176,8 @@ pub enum NftOp {
     DelChain(u8),
     AddChain(u8),
     DelTable,
+    /// `add table` (nothing when the table is there).
+    AddTable,
     FlushTable,
     FlushChain(u8),
     /// Insert after the k-th rule of a chain (first when it has none).
@@ -301,6 +306,82 @@ pub fn nth_handle(fam: &str, table: &str, ch: &str, k: u8) -> Option<String> {
     Some(hs[usize::from(k) % hs.len()].clone())
 }
 
+/// The `nft` command of one change of a table (`None`: the rule it names is not there).
+fn nft_command(v6: bool, t: u8, op: &NftOp) -> Option<String> {
+    let fam = if v6 { "ip6" } else { "ip" };
+    let table = TABLES[usize::from(t) % 2];
+    let c = |i: &u8| chain(table, *i);
+    let cmd = match op {
+        NftOp::Rename(x, y) => {
+            format!(
+                "rename chain {fam} {table} {} {}",
+                user_chain(*x),
+                user_chain(*y)
+            )
+        }
+        NftOp::DelChain(x) => format!("delete chain {fam} {table} {}", user_chain(*x)),
+        NftOp::AddChain(x) => format!("add chain {fam} {table} {}", user_chain(*x)),
+        NftOp::DelTable => format!("delete table {fam} {table}"),
+        NftOp::AddTable => format!("add table {fam} {table}"),
+        NftOp::FlushTable => format!("flush table {fam} {table}"),
+        NftOp::FlushChain(x) => format!("flush chain {fam} {table} {}", c(x)),
+        NftOp::InsertAt(x, k, r) => match nth_handle(fam, table, c(x), *k) {
+            Some(h) => format!(
+                "add rule {fam} {table} {} position {h} {}",
+                c(x),
+                nft_rule(v6, *r, *k)
+            ),
+            None => format!(
+                "insert rule {fam} {table} {} {}",
+                c(x),
+                nft_rule(v6, *r, *k)
+            ),
+        },
+        NftOp::ReplaceAt(x, k, r) => match nth_handle(fam, table, c(x), *k) {
+            Some(h) => format!(
+                "replace rule {fam} {table} {} handle {h} {}",
+                c(x),
+                nft_rule(v6, *r, *k)
+            ),
+            None => return None,
+        },
+        NftOp::DeleteAt(x, k) => match nth_handle(fam, table, c(x), *k) {
+            Some(h) => format!("delete rule {fam} {table} {} handle {h}", c(x)),
+            None => return None,
+        },
+        NftOp::AddSet => {
+            let ty = if v6 { "ipv6_addr" } else { "ipv4_addr" };
+            format!("add set {fam} {table} s {{ type {ty}; }}")
+        }
+        NftOp::AddElem(i) | NftOp::DelElem(i) => {
+            let e = if v6 {
+                format!("fd00::{i}")
+            } else {
+                format!("10.5.5.{i}")
+            };
+            let verb = if matches!(op, NftOp::AddElem(_)) {
+                "add"
+            } else {
+                "delete"
+            };
+            format!("{verb} element {fam} {table} s {{ {e} }}")
+        }
+        NftOp::SetRule(x) => {
+            let sel = if v6 { "ip6 saddr" } else { "ip saddr" };
+            format!("add rule {fam} {table} {} {sel} @s counter accept", c(x))
+        }
+        NftOp::DelSet => format!("delete set {fam} {table} s"),
+        NftOp::IifRule(x, one) => {
+            let dev = if *one { "d1" } else { "d0" };
+            format!(
+                "add rule {fam} {table} {} iif \"{dev}\" counter accept",
+                c(x)
+            )
+        }
+    };
+    Some(cmd)
+}
+
 /// What a foreign step runs, in the calling thread's namespace; its answer must be the
 /// same in both namespaces.
 pub fn foreign(step: &Step, family: IpFamily) -> String {
@@ -331,78 +412,19 @@ pub fn foreign(step: &Step, family: IpFamily) -> String {
             };
             exec(prog, &args, Some(&restore_text(f, table, lines)), &[])
         }
-        Step::Nft { v6, t, op } => {
-            let fam = if *v6 { "ip6" } else { "ip" };
-            let table = TABLES[usize::from(*t) % 2];
-            let c = |i: &u8| chain(table, *i);
-            let cmd = match op {
-                NftOp::Rename(x, y) => {
-                    format!(
-                        "rename chain {fam} {table} {} {}",
-                        user_chain(*x),
-                        user_chain(*y)
-                    )
-                }
-                NftOp::DelChain(x) => format!("delete chain {fam} {table} {}", user_chain(*x)),
-                NftOp::AddChain(x) => format!("add chain {fam} {table} {}", user_chain(*x)),
-                NftOp::DelTable => format!("delete table {fam} {table}"),
-                NftOp::FlushTable => format!("flush table {fam} {table}"),
-                NftOp::FlushChain(x) => format!("flush chain {fam} {table} {}", c(x)),
-                NftOp::InsertAt(x, k, r) => match nth_handle(fam, table, c(x), *k) {
-                    Some(h) => format!(
-                        "add rule {fam} {table} {} position {h} {}",
-                        c(x),
-                        nft_rule(*v6, *r, *k)
-                    ),
-                    None => format!(
-                        "insert rule {fam} {table} {} {}",
-                        c(x),
-                        nft_rule(*v6, *r, *k)
-                    ),
-                },
-                NftOp::ReplaceAt(x, k, r) => match nth_handle(fam, table, c(x), *k) {
-                    Some(h) => format!(
-                        "replace rule {fam} {table} {} handle {h} {}",
-                        c(x),
-                        nft_rule(*v6, *r, *k)
-                    ),
-                    None => return "no rule".into(),
-                },
-                NftOp::DeleteAt(x, k) => match nth_handle(fam, table, c(x), *k) {
-                    Some(h) => format!("delete rule {fam} {table} {} handle {h}", c(x)),
-                    None => return "no rule".into(),
-                },
-                NftOp::AddSet => {
-                    let ty = if *v6 { "ipv6_addr" } else { "ipv4_addr" };
-                    format!("add set {fam} {table} s {{ type {ty}; }}")
-                }
-                NftOp::AddElem(i) | NftOp::DelElem(i) => {
-                    let e = if *v6 {
-                        format!("fd00::{i}")
-                    } else {
-                        format!("10.5.5.{i}")
-                    };
-                    let verb = if matches!(op, NftOp::AddElem(_)) {
-                        "add"
-                    } else {
-                        "delete"
-                    };
-                    format!("{verb} element {fam} {table} s {{ {e} }}")
-                }
-                NftOp::SetRule(x) => {
-                    let sel = if *v6 { "ip6 saddr" } else { "ip saddr" };
-                    format!("add rule {fam} {table} {} {sel} @s counter accept", c(x))
-                }
-                NftOp::DelSet => format!("delete set {fam} {table} s"),
-                NftOp::IifRule(x, one) => {
-                    let dev = if *one { "d1" } else { "d0" };
-                    format!(
-                        "add rule {fam} {table} {} iif \"{dev}\" counter accept",
-                        c(x)
-                    )
-                }
-            };
-            exec("nft", &[cmd], None, &[])
+        Step::Nft { v6, t, op } => match nft_command(*v6, *t, op) {
+            Some(cmd) => exec("nft", &[cmd], None, &[]),
+            None => "no rule".into(),
+        },
+        Step::NftTx { v6, t, ops } => {
+            let cmds: Vec<String> = ops
+                .iter()
+                .filter_map(|op| nft_command(*v6, *t, op))
+                .collect();
+            if cmds.is_empty() {
+                return "no rule".into();
+            }
+            exec("nft", &[cmds.join("\n")], None, &[])
         }
         Step::Ipset(op) => {
             let fam = |v6: bool| if v6 { "inet6" } else { "inet" };
@@ -533,6 +555,7 @@ pub fn nft_op() -> impl Strategy<Value = NftOp> {
         1 => u().prop_map(NftOp::DelChain),
         1 => u().prop_map(NftOp::AddChain),
         1 => Just(NftOp::DelTable),
+        1 => Just(NftOp::AddTable),
         1 => Just(NftOp::FlushTable),
         1 => u().prop_map(NftOp::FlushChain),
         1 => (u(), u(), u()).prop_map(|(a, b, c)| NftOp::InsertAt(a, b, c)),
@@ -597,6 +620,8 @@ pub fn step() -> impl Strategy<Value = Step> {
         1 => (v6(), any::<bool>(), any::<u8>(), lines())
             .prop_map(|(v6, noflush, t, lines)| Step::Restore { v6, noflush, t, lines }),
         3 => (v6(), any::<u8>(), nft_op()).prop_map(|(v6, t, op)| Step::Nft { v6, t, op }),
+        1 => (v6(), any::<u8>(), proptest::collection::vec(nft_op(), 2..5))
+            .prop_map(|(v6, t, ops)| Step::NftTx { v6, t, ops }),
         1 => ipset_op().prop_map(Step::Ipset),
         1 => link_op().prop_map(Step::Link),
         4 => (any::<u8>(), cmd()).prop_map(|(t, cmd)| Step::Served { t, cmd }),
@@ -618,7 +643,8 @@ pub fn case() -> impl Strategy<Value = Case> {
                 match s {
                     Step::Ipt { v6: o, .. }
                     | Step::Restore { v6: o, .. }
-                    | Step::Nft { v6: o, .. } => {
+                    | Step::Nft { v6: o, .. }
+                    | Step::NftTx { v6: o, .. } => {
                         *o ^= v6;
                     }
                     _ => {}
