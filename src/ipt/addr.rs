@@ -237,6 +237,20 @@ fn numeric_v4_parts(host: &str) -> Option<Ipv4Addr> {
 pub(crate) static HOST_LOOKUPS: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(true);
 
+/// The addresses the system's resolver gives for `host`, of both families, or its error
+/// (std's words: "failed to lookup address information: " and `gai_strerror`'s text). Every
+/// host name of a rule is looked up here, so that turning lookups off turns them all off:
+/// then nothing is asked and the name is unknown ("Name or service not known").
+pub(crate) fn lookup_host(host: &str) -> std::io::Result<Vec<IpAddr>> {
+    if !HOST_LOOKUPS.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            "failed to lookup address information: Name or service not known",
+        ));
+    }
+    Ok((host, 0u16).to_socket_addrs()?.map(|sa| sa.ip()).collect())
+}
+
 fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
     if host.is_empty() {
         return None;
@@ -267,13 +281,9 @@ fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {
     {
         return None;
     }
-    if !HOST_LOOKUPS.load(std::sync::atomic::Ordering::Relaxed) {
-        return None;
-    }
-    let found: Vec<IpAddr> = (host, 0u16)
-        .to_socket_addrs()
+    let found: Vec<IpAddr> = lookup_host(host)
         .ok()?
-        .map(|sa| sa.ip())
+        .into_iter()
         .filter(|ip| {
             matches!(
                 (family, ip),
@@ -302,6 +312,45 @@ impl fmt::Display for AddrMask {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every host name is looked up through [`lookup_host`], the one place that honours the
+    /// switch the fuzz targets turn off (`tests/no_host_lookups.rs` checks each option that
+    /// takes a host): no other file of the crate asks the resolver.
+    #[test]
+    fn the_resolver_is_asked_in_one_place() {
+        fn walk(dir: &std::path::Path, found: &mut Vec<String>) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            for e in entries {
+                let path = e.unwrap().path();
+                if path.is_dir() {
+                    walk(&path, found);
+                } else if path.extension().is_some_and(|x| x == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    // Spelt in pieces, so that this test is not one of the places.
+                    let words = [
+                        concat!("to_socket", "_addrs("),
+                        concat!("getaddr", "info("),
+                        concat!("gethost", "byname"),
+                    ];
+                    for word in words {
+                        found.extend(
+                            text.lines()
+                                .filter(|l| l.contains(word) && !l.trim_start().starts_with("//"))
+                                .map(|l| format!("{}: {}", path.display(), l.trim())),
+                        );
+                    }
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut found = Vec::new();
+        walk(&root.join("src"), &mut found);
+        walk(&root.join("sys"), &mut found);
+        assert_eq!(found.len(), 1, "{found:#?}");
+        assert!(found[0].contains("addr.rs"), "{found:#?}");
+    }
 
     proptest::proptest! {
         /// The standard library's reading, tried first, is iptables' wherever it accepts.

@@ -169,7 +169,7 @@ pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], P
     {
         return Err(gai("Name or service not known"));
     }
-    let found = std::net::ToSocketAddrs::to_socket_addrs(&(s, 0u16)).map_err(|e| {
+    let found = crate::ipt::addr::lookup_host(s).map_err(|e| {
         // std words it "failed to lookup address information: " and gai_strerror's text.
         let text = e.to_string();
         let why = text
@@ -178,7 +178,7 @@ pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], P
         gai(why)
     })?;
     let mut addrs: Vec<IpAddr> = Vec::new();
-    for a in found.map(|sa| sa.ip()) {
+    for a in found {
         let ours = matches!(
             (family, a),
             (IpFamily::V4, IpAddr::V4(_)) | (IpFamily::V6, IpAddr::V6(_))
