@@ -237,18 +237,26 @@ fn numeric_v4_parts(host: &str) -> Option<Ipv4Addr> {
 pub(crate) static HOST_LOOKUPS: std::sync::atomic::AtomicBool =
     std::sync::atomic::AtomicBool::new(true);
 
-/// The addresses the system's resolver gives for `host`, of both families, or its error
-/// (std's words: "failed to lookup address information: " and `gai_strerror`'s text). Every
-/// host name of a rule is looked up here, so that turning lookups off turns them all off:
-/// then nothing is asked and the name is unknown ("Name or service not known").
-pub(crate) fn lookup_host(host: &str) -> std::io::Result<Vec<IpAddr>> {
+/// The addresses the system's resolver gives for `host`, of both families, or why it gave
+/// none, in `gai_strerror`'s words ("Name or service not known"). Every host name of a rule
+/// is looked up here, so that turning lookups off turns them all off: then nothing is asked
+/// and the name is unknown.
+pub(crate) fn lookup_host(host: &str) -> Result<Vec<IpAddr>, String> {
+    const UNKNOWN: &str = "Name or service not known";
     if !HOST_LOOKUPS.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::NotFound,
-            "failed to lookup address information: Name or service not known",
-        ));
+        return Err(UNKNOWN.into());
     }
-    Ok((host, 0u16).to_socket_addrs()?.map(|sa| sa.ip()).collect())
+    match (host, 0u16).to_socket_addrs() {
+        Ok(found) => Ok(found.map(|sa| sa.ip()).collect()),
+        // std words it "failed to lookup address information: " and gai_strerror's text.
+        Err(e) => {
+            let text = e.to_string();
+            Err(text
+                .split_once("information: ")
+                .map_or(UNKNOWN, |(_, why)| why)
+                .to_owned())
+        }
+    }
 }
 
 fn resolve(family: IpFamily, host: &str) -> Option<Vec<IpAddr>> {

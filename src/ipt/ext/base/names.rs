@@ -169,14 +169,7 @@ pub fn parse_host(family: IpFamily, s: &str, option: &str) -> Result<[u8; 16], P
     {
         return Err(gai("Name or service not known"));
     }
-    let found = crate::ipt::addr::lookup_host(s).map_err(|e| {
-        // std words it "failed to lookup address information: " and gai_strerror's text.
-        let text = e.to_string();
-        let why = text
-            .split_once("information: ")
-            .map_or("Name or service not known", |(_, w)| w);
-        gai(why)
-    })?;
+    let found = crate::ipt::addr::lookup_host(s).map_err(|why| gai(&why))?;
     let mut addrs: Vec<IpAddr> = Vec::new();
     for a in found {
         let ours = matches!(
