@@ -382,6 +382,16 @@ fn nft_command(v6: bool, t: u8, op: &NftOp) -> Option<String> {
     Some(cmd)
 }
 
+/// `nft` making `ops` as one transaction ("no rule" when every change names a rule that
+/// is not there).
+fn run_nft(v6: bool, t: u8, ops: &[NftOp]) -> String {
+    let cmds: Vec<String> = ops.iter().filter_map(|op| nft_command(v6, t, op)).collect();
+    if cmds.is_empty() {
+        return "no rule".into();
+    }
+    exec("nft", &[cmds.join("\n")], None, &[])
+}
+
 /// What a foreign step runs, in the calling thread's namespace; its answer must be the
 /// same in both namespaces.
 pub fn foreign(step: &Step, family: IpFamily) -> String {
@@ -412,20 +422,8 @@ pub fn foreign(step: &Step, family: IpFamily) -> String {
             };
             exec(prog, &args, Some(&restore_text(f, table, lines)), &[])
         }
-        Step::Nft { v6, t, op } => match nft_command(*v6, *t, op) {
-            Some(cmd) => exec("nft", &[cmd], None, &[]),
-            None => "no rule".into(),
-        },
-        Step::NftTx { v6, t, ops } => {
-            let cmds: Vec<String> = ops
-                .iter()
-                .filter_map(|op| nft_command(*v6, *t, op))
-                .collect();
-            if cmds.is_empty() {
-                return "no rule".into();
-            }
-            exec("nft", &[cmds.join("\n")], None, &[])
-        }
+        Step::Nft { v6, t, op } => run_nft(*v6, *t, std::slice::from_ref(op)),
+        Step::NftTx { v6, t, ops } => run_nft(*v6, *t, ops),
         Step::Ipset(op) => {
             let fam = |v6: bool| if v6 { "inet6" } else { "inet" };
             let a: String = match op {
