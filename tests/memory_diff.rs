@@ -1122,3 +1122,27 @@ fn an_empty_commit_keeps_the_validation_state() {
         ],
     );
 }
+
+/// A chain renamed in the batch that also deletes a rule jumping to it: the rule's deletion
+/// event names the chain as it is at that point of the commit (the new name when the rename
+/// comes first), however the rule goes (its table deleted or flushed, its chain flushed, by
+/// handle).
+#[test]
+fn a_rename_and_a_deletion_of_a_jump_to_it_in_one_batch() {
+    // `Deep(1, 13)` gives nat's chains D0..D12 the handles 1..13, the jumps between them
+    // 14..25, and PREROUTING's `-j D0` the handle 27; D0 becomes `A`.
+    let rename = RawOp::Rename(1, 1, 4);
+    for delete in [
+        RawOp::DelTable(1),
+        RawOp::FlushTable(1),
+        RawOp::Flush(1, 0),
+        RawOp::DelRule(1, 0, 27),
+    ] {
+        for ops in [
+            vec![rename.clone(), delete.clone()],
+            vec![delete.clone(), rename.clone()],
+        ] {
+            regression(IpFamily::V4, &[Op::Deep(1, 13), Op::Raw(ops)]);
+        }
+    }
+}

@@ -233,15 +233,31 @@ pub(crate) fn restricted(nft: &Nft, e: ExprId, v6: bool) -> bool {
 
 /// Renames chain `c` of table `t` at commit: its name, the name index, and the jumps of
 /// the rules that go to it (the kernel dumps a jump with the current name of its chain).
-pub(crate) fn rename_chain(nft: &mut Nft, t: TableId, c: ChainId, new: &str) {
+///
+/// `touched` are the chains the batch changed: a rule the batch deletes has given back its
+/// caller edge but stays in its chain until after its deletion event, which shows the jump
+/// by the name the chain has then, so those chains are walked too.
+pub(crate) fn rename_chain(
+    nft: &mut Nft,
+    t: TableId,
+    c: ChainId,
+    new: &str,
+    touched: &[(TableId, ChainId)],
+) {
     let table = nft.table_mut(t);
     let old = table.chain(c).name.clone();
     table.unindex_name(&old, c);
     table.chain_mut(c).name = new.to_owned();
     table.index_name(c);
-    let callers: Vec<ChainId> = table.chain(c).callers.keys().collect();
-    for y in callers {
-        let n = nft.table(t).chain(y).rules.len();
+    let mut chains: Vec<ChainId> = table.chain(c).callers.keys().collect();
+    chains.extend(touched.iter().filter(|&&(x, _)| x == t).map(|&(_, y)| y));
+    chains.sort_unstable();
+    chains.dedup();
+    for y in chains {
+        let Some(chain) = nft.table(t).chains.get(y).and_then(Option::as_ref) else {
+            continue;
+        };
+        let n = chain.rules.len();
         for i in 0..n {
             if !nft.table(t).chain(y).rules[i].jumps_to(c) {
                 continue;

@@ -455,7 +455,7 @@ impl<'n> Txn<'n> {
                     stats,
                 } => {
                     if let Some(new) = rename {
-                        super::graph::rename_chain(self.nft, *t, *c, new);
+                        super::graph::rename_chain(self.nft, *t, *c, new, &self.touched);
                     }
                     let ch = self.nft.table_mut(*t).chain_mut(*c);
                     if let Some(b) = ch.base.as_mut() {
