@@ -4,7 +4,7 @@
 //! restricted to, the hooks it may run in, the layer-4 protocol it needs, and the checks of
 //! its own that an info iptables writes can fail.
 //!
-//! An extension (or revision, or family) not in the [catalog](CATALOG) is answered
+//! An extension (or revision, or family) not in the catalog (`CATALOG`) is answered
 //! [`Unsupported`](crate::netlink::Error::Unsupported): the kernel may offer it or not, and
 //! its checks are not known here.
 
