@@ -185,8 +185,8 @@ impl Batch {
     }
 
     /// The batch exactly as [`Conn::commit`](super::Conn::commit) would send it, sealed
-    /// with sequence numbers from `seq_base` (see [`seal`](Self::seal)): to keep a batch
-    /// aside and have the kernel commit it later, alone (a replay of these bytes in one
+    /// with sequence numbers from `seq_base` (BEGIN), `seq_base + 1 + i` (operation i) and
+    /// `seq_base + 1 + len` (END): to keep a batch aside and have the kernel commit it later, alone (a replay of these bytes in one
     /// `sendmsg` costs the kernel what the commit costs).
     ///
     /// ```
