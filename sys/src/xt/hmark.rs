@@ -30,6 +30,10 @@ pub const XT_HMARK_MODULUS: u32 = 10;
 pub const XT_HMARK_OFFSET: u32 = 11;
 /// Flag index: hash the conntrack tuple instead of the packet (`--hmark-tuple ct`).
 pub const XT_HMARK_CT: u32 = 12;
+/// Flag index: hash the layer-3 fields only (the kernel refuses a protocol mask with it).
+pub const XT_HMARK_METHOD_L3: u32 = 13;
+/// Flag index: hash layer-3 and layer-4 fields.
+pub const XT_HMARK_METHOD_L3_4: u32 = 14;
 
 /// Ports or SPI of [`xt_hmark_info`] (`union hmark_ports`): the source port in bytes 0–1
 /// and the destination port in bytes 2–3, both in network byte order, or a 32-bit SPI in
