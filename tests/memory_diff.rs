@@ -110,6 +110,19 @@ const SPECS: &[&str] = &[
     "-g A",
     "-p tcp -j B",
     "-j NOSUCH",
+    "-m recent --name aff --rsource --rcheck --seconds 10800 --reap -j ACCEPT",
+    "-m recent --name aff --set -j ACCEPT",
+    "-p sctp --dport 80 -j ACCEPT",
+    "-p esp -m esp --espspi 100 -j ACCEPT",
+    "-m string --algo bm --string evil -j DROP",
+    "-m policy --dir in --pol ipsec -j ACCEPT",
+    "-m policy --dir out --pol none -j ACCEPT",
+    "-m devgroup --src-group 1 -j ACCEPT",
+    "-m connlimit --connlimit-above 10 -j DROP",
+    "-p tcp -m ecn --ecn-tcp-cwr -j ACCEPT",
+    "-m realm --realm 1 -j ACCEPT",
+    "-j AUDIT --type drop",
+    "-p tcp -j TCPOPTSTRIP --strip-options mss",
 ];
 
 /// The same for IPv6 where a spec is IPv4-only.
@@ -1145,4 +1158,37 @@ fn a_rename_and_a_deletion_of_a_jump_to_it_in_one_batch() {
             regression(IpFamily::V4, &[Op::Deep(1, 13), Op::Raw(ops)]);
         }
     }
+}
+
+/// The hook checks of the extensions modelled beyond iptables-nft's most used ones: those a
+/// registration declares (`realm`, validated again for each base chain that reaches the
+/// rule) and those in an extension's own check (`policy`, `devgroup`: at creation only, in
+/// the base chain the rule is added to).
+#[test]
+fn hook_checks_of_more_extensions() {
+    let policy_in = spec("-m policy --dir in --pol ipsec -j ACCEPT");
+    let policy_out = spec("-m policy --dir out --pol none -j ACCEPT");
+    let devgroup = spec("-m devgroup --src-group 1 -j ACCEPT");
+    let realm = spec("-m realm --realm 1 -j ACCEPT");
+    let to_a = spec("-j A");
+    regression(
+        IpFamily::V4,
+        &[
+            Op::Append(0, 2, policy_in),
+            Op::Append(0, 0, policy_in),
+            Op::Append(0, 0, policy_out),
+            Op::Append(0, 2, policy_out),
+            Op::Append(0, 2, devgroup),
+            Op::NewChain(0, 3),
+            Op::Append(0, 3, policy_in),
+            Op::Append(0, 3, devgroup),
+            Op::Append(0, 2, to_a),
+            Op::Append(2, 0, realm),
+            Op::Append(2, 1, realm),
+            Op::NewChain(2, 5),
+            Op::Append(2, 5, realm),
+            Op::Append(2, 0, to_a),
+            Op::Append(2, 3, to_a),
+        ],
+    );
 }

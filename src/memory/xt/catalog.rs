@@ -1,11 +1,11 @@
 //! The catalog: every extension revision the model knows, with its restrictions and checks.
 
-use std::mem::size_of;
+use std::mem::{offset_of, size_of};
 
 use iptnl_sys::xt::*;
 
-use super::checks;
 use super::*;
+use super::{checks, packet, tracking};
 
 /// Every extension revision this model knows.
 pub(crate) static CATALOG: &[XtExt] = &[
@@ -267,5 +267,148 @@ pub(crate) static CATALOG: &[XtExt] = &[
         hooks: PRE | POST | OUT | IN,
         check: Some(checks::netmap_v6),
         ..ext!("NETMAP", T, 0, V6, size_of::<nf_nat_range>())
+    },
+    // The matches on what one packet holds.
+    XtExt {
+        proto: SCTP,
+        check: Some(packet::sctp),
+        ..ext!("sctp", M, 0, ANY, size_of::<xt_sctp_info>())
+    },
+    XtExt {
+        proto: DCCP,
+        check: Some(packet::dccp),
+        ..ext!("dccp", M, 0, ANY, size_of::<xt_dccp_info>())
+    },
+    XtExt {
+        proto: ESP,
+        check: Some(packet::esp),
+        ..ext!("esp", M, 0, ANY, size_of::<xt_esp>())
+    },
+    XtExt {
+        proto: AH,
+        check: Some(packet::ah_v4),
+        ..ext!("ah", M, 0, V4, size_of::<ipt_ah>())
+    },
+    XtExt {
+        check: Some(packet::ah_v6),
+        ..ext!("ah", M, 0, V6, size_of::<ip6t_ah>())
+    },
+    XtExt {
+        proto: COMP,
+        check: Some(packet::ipcomp),
+        ..ext!("ipcomp", M, 0, ANY, size_of::<xt_ipcomp>())
+    },
+    XtExt {
+        check: Some(packet::ecn),
+        ..ext!("ecn", M, 0, ANY, size_of::<xt_ecn_info>())
+    },
+    XtExt {
+        check: Some(packet::frag),
+        ..ext!("frag", M, 0, V6, size_of::<ip6t_frag>())
+    },
+    XtExt {
+        check: Some(packet::opts),
+        ..ext!("hbh", M, 0, V6, size_of::<ip6t_opts>())
+    },
+    XtExt {
+        check: Some(packet::opts),
+        ..ext!("dst", M, 0, V6, size_of::<ip6t_opts>())
+    },
+    XtExt {
+        check: Some(packet::rt),
+        ..ext!("rt", M, 0, V6, size_of::<ip6t_rt>())
+    },
+    XtExt {
+        check: Some(packet::ipv6header),
+        ..ext!("ipv6header", M, 0, V6, size_of::<ip6t_ipv6header_info>())
+    },
+    XtExt {
+        proto: MH,
+        check: Some(packet::mh),
+        ..ext!("mh", M, 0, V6, size_of::<ip6t_mh>())
+    },
+    XtExt {
+        hooks: PRE | IN | FWD,
+        ..ext!("eui64", M, 0, V6, size_of::<i32>())
+    },
+    XtExt {
+        usersize: Some(offset_of!(xt_string_info, config)),
+        check: Some(packet::string),
+        ..ext!("string", M, 1, ANY, size_of::<xt_string_info>())
+    },
+    XtExt {
+        check: Some(packet::u32_match),
+        ..ext!("u32", M, 0, ANY, size_of::<xt_u32>())
+    },
+    XtExt {
+        hooks: IN | FWD | OUT | POST,
+        ..ext!("realm", M, 0, V4, size_of::<xt_realm_info>())
+    },
+    XtExt {
+        check: Some(packet::policy),
+        ..ext!("policy", M, 0, ANY, size_of::<xt_policy_info>())
+    },
+    XtExt {
+        check: Some(packet::devgroup),
+        ..ext!("devgroup", M, 0, ANY, size_of::<xt_devgroup_info>())
+    },
+    XtExt {
+        check: Some(packet::cpu),
+        ..ext!("cpu", M, 0, ANY, size_of::<xt_cpu_info>())
+    },
+    // The matches that keep state across packets.
+    XtExt {
+        check: Some(tracking::recent),
+        ..ext!("recent", M, 0, ANY, size_of::<xt_recent_mtinfo>())
+    },
+    XtExt {
+        check: Some(tracking::recent),
+        ..ext!("recent", M, 1, ANY, size_of::<xt_recent_mtinfo_v1>())
+    },
+    XtExt {
+        usersize: Some(offset_of!(xt_connlimit_info, data)),
+        ..ext!("connlimit", M, 1, ANY, size_of::<xt_connlimit_info>())
+    },
+    XtExt {
+        check: Some(tracking::connbytes),
+        ..ext!("connbytes", M, 0, ANY, size_of::<xt_connbytes_info>())
+    },
+    XtExt {
+        usersize: Some(offset_of!(xt_quota_info, master)),
+        check: Some(tracking::quota),
+        ..ext!("quota", M, 0, ANY, size_of::<xt_quota_info>())
+    },
+    XtExt {
+        check: Some(tracking::connlabel),
+        ..ext!("connlabel", M, 0, ANY, size_of::<xt_connlabel_mtinfo>())
+    },
+    XtExt {
+        check: Some(tracking::cluster),
+        ..ext!("cluster", M, 0, ANY, size_of::<xt_cluster_match_info>())
+    },
+    // More targets.
+    XtExt {
+        check: Some(checks::audit),
+        ..ext!("AUDIT", T, 0, ANY, size_of::<xt_audit_info>())
+    },
+    XtExt {
+        check: Some(checks::hmark),
+        ..ext!("HMARK", T, 0, ANY, size_of::<xt_hmark_info>())
+    },
+    XtExt {
+        table: Some("mangle"),
+        proto: TCP,
+        ..ext!(
+            "TCPOPTSTRIP",
+            T,
+            0,
+            ANY,
+            size_of::<xt_tcpoptstrip_target_info>()
+        )
+    },
+    XtExt {
+        table: Some("mangle"),
+        check: Some(checks::ecn_target),
+        ..ext!("ECN", T, 0, V4, size_of::<ipt_ECN_info>())
     },
 ];

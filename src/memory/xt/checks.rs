@@ -187,3 +187,39 @@ pub(super) fn owner(_: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
     const XT_OWNER_MASK: u8 = 0x0f;
     einval(byte(b, 16) & !XT_OWNER_MASK != 0 || byte(b, 17) & !XT_OWNER_MASK != 0)
 }
+
+// xt_audit_info: type u8 (xt_AUDIT.c, audit_tg_check).
+pub(super) fn audit(_: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
+    if byte(b, 0) > XT_AUDIT_TYPE_MAX {
+        return Err(libc::ERANGE);
+    }
+    Ok(())
+}
+
+// struct xt_hmark_info (xt_HMARK.c, hmark_tg_check): a modulus; no protocol mask in L3
+// mode; an SPI (or its mask) never with ports (or their masks).
+pub(super) fn hmark(_: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
+    type I = xt_hmark_info;
+    let f = |bit: u32| 1u32 << bit;
+    let flags = u32_at(b, core::mem::offset_of!(I, flags));
+    einval(
+        u32_at(b, core::mem::offset_of!(I, hmodulus)) == 0
+            || (u16_at(b, core::mem::offset_of!(I, proto_mask)) != 0
+                && flags & f(XT_HMARK_METHOD_L3) != 0)
+            || (flags & f(XT_HMARK_SPI_MASK) != 0
+                && flags & (f(XT_HMARK_SPORT_MASK) | f(XT_HMARK_DPORT_MASK)) != 0)
+            || (flags & f(XT_HMARK_SPI) != 0
+                && flags & (f(XT_HMARK_SPORT) | f(XT_HMARK_DPORT)) != 0),
+    )
+}
+
+// struct ipt_ECN_info: operation u8, ip_ect u8, proto_tcp (ipt_ECN.c, ecn_tg_check): the
+// TCP bits need `-p tcp`.
+pub(super) fn ecn_target(c: &CheckCtx<'_>, b: &[u8]) -> Result<(), i32> {
+    let (op, ect) = (byte(b, 0), byte(b, 1));
+    if op & IPT_ECN_OP_MASK != 0 || ect & !XT_ECN_IP_MASK != 0 {
+        return Err(libc::EINVAL);
+    }
+    let tcp_bits = op & (IPT_ECN_OP_SET_ECE | IPT_ECN_OP_SET_CWR) != 0;
+    einval(tcp_bits && (c.proto != TCP || c.inv_proto))
+}

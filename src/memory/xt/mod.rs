@@ -26,6 +26,10 @@ const ICMPV6: u16 = 58;
 const SCTP: u16 = 132;
 const DCCP: u16 = 33;
 const UDPLITE: u16 = 136;
+const ESP: u16 = 50;
+const AH: u16 = 51;
+const COMP: u16 = 108;
+const MH: u16 = 135;
 
 /// What a check sees of the rule and where it is.
 #[derive(Debug, Clone, Copy)]
@@ -117,6 +121,8 @@ fn einval(bad: bool) -> Result<(), i32> {
 
 mod catalog;
 mod checks;
+mod packet;
+mod tracking;
 
 pub(crate) use catalog::CATALOG;
 
@@ -126,6 +132,10 @@ pub(crate) use catalog::CATALOG;
 pub(crate) fn unmodelled(e: &XtExt, info: &[u8]) -> Option<&'static str> {
     match e.name {
         "CT" => checks::ct_unmodelled(info),
+        "string" => packet::string_unmodelled(info),
+        "hbh" | "dst" => packet::opts_unmodelled(info),
+        "rt" => packet::rt_unmodelled(info),
+        "u32" => packet::u32_unmodelled(info),
         _ => None,
     }
 }
