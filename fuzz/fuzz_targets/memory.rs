@@ -4,7 +4,9 @@
 //! It never panics; a refused batch leaves every dump and the generation exactly as they
 //! were (all or nothing); an accepted one moves the generation at most once, and leaves the
 //! dumps as they were when it does not move it; every rule it then dumps is shown (as an
-//! iptables rule or raw) and saved.
+//! iptables rule or raw) and saved. And a handle that read the ruleset before and follows
+//! its events lists every table and its chains as a fresh handle reads them, whatever the
+//! batches did (renames, deletions and replacements among them, in one commit).
 //!
 //! Input: a first byte (bit 0: IPv6), then up to four batches, each a count and that many
 //! operations: tables, chains (user and base), renames, policies, rules from a list of
@@ -251,6 +253,12 @@ fuzz_target!(|data: &[u8]| {
         ipt.restore(&text, &RestoreOptions::default())
             .expect("the seed restores");
     }
+    // A handle that read everything before, and follows the events of what comes after.
+    let follower = IpTables::from_conn(f, rs.conn());
+    follower.set_follow_events(true);
+    for t in TABLES {
+        let _ = follower.list_table_text(t);
+    }
     let mut conn = rs.conn();
     let fam = f.nft();
     for _ in 0..4 {
@@ -292,6 +300,18 @@ fuzz_target!(|data: &[u8]| {
                 let _ = iptnl::ipt::decode_rule_or_raw(r, fam).to_save_args();
             }
         }
-        let _ = IpTables::from_conn(f, rs.conn()).save(None, false);
+        let fresh = IpTables::from_conn(f, rs.conn());
+        let _ = fresh.save(None, false);
+        for t in TABLES {
+            let want = format!("{:?}", fresh.list_table_text(t));
+            let got = format!("{:?}", follower.list_table_text(t));
+            assert_eq!(got, want, "the following handle lists {t} otherwise");
+            let want = format!("{:?}", fresh.list_chains(t));
+            let got = format!("{:?}", follower.list_chains(t));
+            assert_eq!(
+                got, want,
+                "the following handle lists {t}'s chains otherwise"
+            );
+        }
     }
 });
